@@ -1,0 +1,66 @@
+"""Escalation tickets: when dasar cannot answer, the tax team does, and the answer goes back to the asker.
+
+Public API (PostgreSQL backend is imported lazily from :mod:`tickets.postgres`)::
+
+    from tickets import SqliteTicketStore, ThreadRef, Requester, Evidence
+    store = SqliteTicketStore("tickets.db")
+    ticket, created = store.open_ticket(thread, requester, question_masked, facts, evidence, gap, "no_source")
+    store.claim(ticket.id, "tax-ana"); store.answer(ticket.id, "tax-ana", "...", sources=[...])
+    store.outbox.deliver_pending(sender, now)
+
+Modules: ``model`` (records), ``workflow`` (the one transition table), ``protocol`` (TicketStore,
+Outbox), ``sql`` (shared logic), ``sqlite`` (default), ``postgres`` (optional), ``outbox`` (delivery
+records and policy), ``reporting`` (queue numbers), ``errors`` (hierarchy).
+"""
+
+from tickets.errors import (
+    AlreadyClaimed,
+    IllegalTransition,
+    NotAssignee,
+    StoreError,
+    TicketError,
+    TicketNotFound,
+)
+from tickets.model import (
+    ACTIVE_STATUSES,
+    REASONS,
+    STATUSES,
+    Evidence,
+    Requester,
+    ThreadRef,
+    Ticket,
+    TicketEvent,
+)
+from tickets.outbox import DeliveryResult, OutboxMessage, OutboxPolicy, outbox_key
+from tickets.protocol import Outbox, TicketStore
+from tickets.reporting import StatusAging, TicketReport, build_report
+from tickets.sqlite import SqliteTicketStore
+from tickets.workflow import TRANSITIONS
+
+__all__ = [
+    "ACTIVE_STATUSES",
+    "REASONS",
+    "STATUSES",
+    "TRANSITIONS",
+    "AlreadyClaimed",
+    "DeliveryResult",
+    "Evidence",
+    "IllegalTransition",
+    "NotAssignee",
+    "Outbox",
+    "OutboxMessage",
+    "OutboxPolicy",
+    "Requester",
+    "SqliteTicketStore",
+    "StatusAging",
+    "StoreError",
+    "ThreadRef",
+    "Ticket",
+    "TicketError",
+    "TicketEvent",
+    "TicketNotFound",
+    "TicketReport",
+    "TicketStore",
+    "build_report",
+    "outbox_key",
+]

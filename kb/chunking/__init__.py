@@ -1,0 +1,37 @@
+"""Structure-aware chunking: ``chunk_document(text, meta) -> list[ParsedChunk]``.
+
+Dispatches on ``meta.type``: regulations (UU, PP, PMK, PER, SE, KEP) go to the regulation
+chunker (Pasal / ayat / huruf, Penjelasan, amendments), internal documents (memo, policy,
+procedure, faq) to the Markdown chunker.  Both are pure and deterministic, and every chunk's
+``text`` is the exact slice ``text[start:end]`` so quotes can be verified against the source.
+
+Errors::
+
+    ChunkingError
+    └── UnsupportedDocumentType   meta.type is neither a regulation nor an internal type
+"""
+
+from __future__ import annotations
+
+from kb.chunking.errors import ChunkingError, UnsupportedDocumentType
+from kb.chunking.internal import INTERNAL_TYPES, chunk_internal
+from kb.chunking.regulation import chunk_regulation
+from kb.model import REGULATION_TYPES, DocumentMeta, ParsedChunk
+
+__all__ = ["ChunkingError", "UnsupportedDocumentType", "chunk_document", "chunk_internal", "chunk_regulation"]
+
+
+def chunk_document(text: str, meta: DocumentMeta) -> list[ParsedChunk]:
+    """Chunk one document body in document order.
+
+    Raises:
+        UnsupportedDocumentType: ``meta.type`` has no chunker.
+    """
+    if meta.type in REGULATION_TYPES:
+        return chunk_regulation(text, meta)
+    if meta.type in INTERNAL_TYPES:
+        return chunk_internal(text, meta)
+    raise UnsupportedDocumentType(
+        f"document {meta.id!r} has type {meta.type!r}; expected one of "
+        f"{sorted(REGULATION_TYPES | INTERNAL_TYPES)} (fix the type in its metadata)"
+    )

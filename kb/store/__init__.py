@@ -1,0 +1,1 @@
+"""Knowledge-base storage: protocols plus the embedded SQLite default."""

@@ -1,0 +1,113 @@
+"""Markers inside a Pasal: ayat "(1)", list items "a." / "1." / "a)", sequence-checked.
+
+Regulation text nests lists (huruf a. > angka 1. > huruf a. > a)), and OCR drops or garbles
+markers.  Instead of trusting every line that looks like a marker, each finder only accepts a
+marker that continues a sequence it is tracking, which is what keeps a nested "a." from being
+mistaken for a new top-level item and a "(21" from being missed.
+"""
+
+from __future__ import annotations
+
+import re
+
+_AYAT_LINE = re.compile(r"^[ \t]*\((\d{1,2}[a-z]?|l|I)\)[ \t]*(?=\S)", re.MULTILINE)
+# OCR: "(21 Dalam" for "(2) Dalam", "(l)" for "(1)"
+_AYAT_OCR = re.compile(r"^[ \t]*\((\d)[1l][ \t]+(?=[A-Z])", re.MULTILINE)
+_AYAT_INLINE = re.compile(r"(?<=[.;:] )\((\d{1,2}[a-z]?)\)[ \t]+(?=[A-Z])")
+
+_ITEM_LINE = re.compile(
+    r"^[ \t]*(?:(?P<h>[a-z]{1,2})\.|(?P<n>\d{1,2})[ ]?\.|(?P<p>[a-z]{1,2}|\d{1,2})\))[ \t]+(?=\S)",
+    re.MULTILINE,
+)
+
+
+def ayat_value(v: str) -> tuple[int, str]:
+    """``"4a" -> (4, "a")`` for ordering ayat numbers."""
+    m = re.fullmatch(r"(\d+)([a-z]?)", v)
+    return (int(m.group(1)), m.group(2)) if m else (0, "")
+
+
+def _ayat_expected(cur: tuple[int, str]) -> set[tuple[int, str]]:
+    n, s = cur
+    nxt = {(n + 1, "")}
+    nxt.add((n, chr(ord(s) + 1) if s else "a"))
+    return nxt
+
+
+def find_ayat(text: str, start: int, end: int) -> list[tuple[int, str]]:
+    """Positions and numbers of the ayat markers of one Pasal body ``[start, end)``.
+
+    The first ayat must be (1); later clean line-start markers only need to be greater than
+    the previous one; OCR-damaged or inline markers must be exactly the expected next one.
+    """
+    cands: list[tuple[int, str, bool]] = []  # pos, value, strict
+    for m in _AYAT_LINE.finditer(text, start, end):
+        v = m.group(1)
+        cands.append((m.start(1) - 1, "1" if v in ("l", "I") else v, v in ("l", "I")))
+    for m in _AYAT_OCR.finditer(text, start, end):
+        cands.append((m.start(1) - 1, m.group(1), True))
+    for m in _AYAT_INLINE.finditer(text, start, end):
+        cands.append((m.start(), m.group(1), True))
+    cands.sort()
+    out: list[tuple[int, str]] = []
+    cur: tuple[int, str] | None = None
+    for pos, v, strict in cands:
+        if out and pos <= out[-1][0]:
+            continue
+        val = ayat_value(v)
+        if cur is None:
+            ok = val == (1, "")
+        elif strict:
+            ok = val in _ayat_expected(cur)
+        else:
+            ok = val > cur
+        if ok:
+            out.append((pos, v))
+            cur = val
+    return out
+
+
+def _next_value(kind: str, v: str) -> str:
+    if v.isdigit():
+        return str(int(v) + 1)
+    if len(v) == 1:
+        return "aa" if v == "z" else chr(ord(v) + 1)
+    return chr(ord(v[0]) + 1) * 2 if v[0] < "z" else v + v[0]
+
+
+def _is_first(v: str) -> bool:
+    return v in ("a", "1")
+
+
+def find_items(text: str, start: int, end: int) -> list[tuple[int, str, str]]:
+    """Top-level list items of ``[start, end)`` as ``(pos, kind, value)``; kind ``huruf``/``angka``.
+
+    Keeps a stack of open lists (type + last value); an item continues the deepest open list of
+    its type whose expected next value it matches, else opens a nested list if it is a first
+    item ("a", "1"), else it is ignored (a stray marker-looking line).
+    """
+    stack: list[list[str]] = []  # [type, last value]
+    top: list[tuple[int, str, str]] = []
+    for m in _ITEM_LINE.finditer(text, start, end):
+        if m.group("h"):
+            t, v = "h", m.group("h")
+        elif m.group("n"):
+            t, v = "n", str(int(m.group("n")))
+        else:
+            t, v = "p", m.group("p")
+        matched = False
+        for i in range(len(stack) - 1, -1, -1):
+            if stack[i][0] == t and _next_value(t, stack[i][1]) == v:
+                del stack[i + 1 :]
+                stack[i][1] = v
+                matched = True
+                if i == 0:
+                    top.append((m.start(), t, v))
+                break
+        if not matched and _is_first(v):
+            if t == "p" and not stack:
+                continue  # "a)" lists are never a top level of their own here
+            stack.append([t, v])
+            if len(stack) == 1:
+                top.append((m.start(), t, v))
+    return [(pos, "huruf" if t == "h" else "angka", v) for pos, t, v in top]

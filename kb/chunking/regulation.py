@@ -1,0 +1,836 @@
+"""Structure-aware chunker for Indonesian regulations (UU, PP, PMK, PER, SE, KEP).
+
+A regulation is cut into regions, each chunked by its own rules::
+
+    pembukaan  title block, Menimbang, Mengingat, Menetapkan      -> kind "preamble"
+    batang     BAB / Bagian / Paragraf headings (heading_path only), Pasal -> ayat -> huruf
+    penutup    "Agar setiap orang mengetahuinya ..." + signatures  -> kind "closing"
+    penjelasan "PENJELASAN ATAS ...": Umum, then Pasal / Ayat      -> kind "penjelasan"
+    lampiran   "LAMPIRAN ..."                                      -> kind "lampiran" / "table"
+
+Why structure rather than fixed windows: an answer must cite "Pasal 7 ayat (1)", and a quote
+must be an exact slice of the text.  The chunker therefore only ever moves offsets; every
+``ParsedChunk.text`` is ``doc_text[start:end]``.
+
+Amending acts ("Beberapa ketentuan dalam Undang-Undang Nomor 8 Tahun 1983 ... diubah sebagai
+berikut: 1. Ketentuan Pasal 7 diubah ...") are recognised per amending Pasal: each numbered
+item is a node ``pasal-I/angka-3`` and the restated Pasal below it carries
+``AmendTarget(law="UU 8/1983", pasal="7", ...)``.
+
+Headings are accepted only when they continue a numbering sequence (Pasal numbers grow, ayat
+(1) comes first, a nested "a." is not a new top-level item): that is what makes the parser
+tolerant of OCR noise and of cross-references that happen to start a line.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import re
+from dataclasses import dataclass, field
+
+from kb.chunking.lists import ayat_value, find_ayat, find_items
+from kb.chunking.textspan import looks_like_example, pack, squash, trim
+from kb.model import AmendTarget, DocumentMeta, ParsedChunk, Reference
+from kb.refs import canonical_key, find_doc_refs, find_provision_refs, key_from_doc_id
+
+logger = logging.getLogger(__name__)
+
+#: A Pasal up to this size stays one chunk.
+PASAL_MAX = 1200
+#: An ayat up to this size stays one chunk; longer ones split into huruf.
+AYAT_MAX = 1500
+#: A leaf above this size is packed into parts.
+LEAF_MAX = 2000
+
+_NUM = r"(?:[IVX]{1,5}|[0-9OlI]{1,3}(?:[ ][0-9][A-Z]?)?[A-Z]?)"
+_PASAL_STANDALONE = re.compile(rf"^[ \t]*Pasal[ \t]+({_NUM})[ \t]*[-.]?[ \t]*$", re.MULTILINE)
+_PASAL_LEAD_AYAT = re.compile(rf"^[ \t]*Pasal[ \t]+({_NUM})[ \t]+(?=\([1l]\)[ \t])", re.MULTILINE)
+_PASAL_INLINE_AYAT = re.compile(rf"(?<=[^\s] )Pasal[ \t]+({_NUM})[ \t]+(?=\([1l]\)[ \t]+[A-Z])")
+_PASAL_AFTER_CAPS = re.compile(rf"(?<=[A-Z]{{2}} )Pasal[ \t]+({_NUM})[ \t]+(?=[A-Z][a-z])")
+_REF_WORDS = re.compile(r"(?:dalam|pada|dan|atau|dengan|ketentuan|bahwa|sesuai|,)\s*$", re.IGNORECASE)
+
+_BAB = re.compile(r"^[ \t]*BAB[ \t]+([IVXL]+(?:[ ][IVXL]+)*)([A-Z]?)\b", re.MULTILINE)
+_BAGIAN = re.compile(r"^[ \t]*(?:Bagian|Bagtan)[ \t]+(Ke[a-z]+)\b|(?<=[A-Z]{2} )Bagian[ \t]+(Ke[a-z]+)\b", re.MULTILINE)
+_PARAGRAF = re.compile(r"^[ \t]*Paragraf[ \t]+(\d{1,2})\b", re.MULTILINE)
+
+_CLOSING = re.compile(r"\bAgar\s+(?:supaya\s+)?setiap\b")
+_PENJELASAN = re.compile(r"\bPENJELASAN\s+ATAS\b|^[ \t]*PENJELASAN[ \t]*$", re.MULTILINE)
+_LAMPIRAN = re.compile(r"^[ \t]*LAMPIRAN\b", re.MULTILINE)
+_PASAL_DEMI_PASAL = re.compile(r"P\s?A\s?S\s?A\s?L\s+D\s?E\s?M\s?I\s+P\s?A\s?S\s?A\s?L", re.IGNORECASE)
+
+_AMEND_START = re.compile(r"\s*(?:Beberapa\s+ketentuan|Ketentuan|Di\s*antara|Mengubah)\b")
+_AMEND_FORMULA = re.compile(r"\b(?:diubah|disisipkan|ditambahkan|dihapus)\b[^:]{0,400}?berikut\s*:", re.DOTALL)
+_ITEM_AMEND = re.compile(
+    r"(?:(?<=\n)|(?<=\S ))[ \t]*(\d{1,2}(?:[ ]\d)?)[ \t]?\.?[ \t]+"
+    r"(?=(?:Ketentuan|Di\s*antara|Pasal\s+\S+\s+dihapus|Penjelasan|Judul|Lampiran|BAB\s+\S+\s+dihapus)\b)"
+)
+_ITEM_UNNUMBERED = re.compile(r"(?:(?<=\n)|(?<=[.;:] ))(?=(?:Ketentuan|Di\s*antara)\b)")
+_AMEND_VERB = re.compile(r"diubah|disisipkan|dihapus|ditambah")
+_DELETED = re.compile(rf"Pasal\s+({_NUM})\s+dihapus")
+
+_DEF_LEAD = re.compile(r"dimaksud\s+dengan\s*:?\s*$|yang\s+dimaksud\s+dengan\b", re.IGNORECASE)
+_DEF_TERM = re.compile(
+    r"^(?P<term>[^\n]{1,200}?)(?:,?\s+yang\s+selanjutnya\s+(?:dapat\s+)?(?:disebut|disingkat)\s+(?:dengan\s+)?"
+    r"(?P<short>[^\n]{1,80}?))?,?\s+(?:adalah|ialah|yaitu|merupakan)"
+)
+_ITEM_PREFIX = re.compile(r"^\s*(?:\d{1,2}\s?\.|[a-z]{1,2}\.)\s*")
+
+_MONTHS = {
+    m: i + 1
+    for i, m in enumerate(
+        "januari februari maret april mei juni juli agustus september oktober november desember".split()
+    )
+}
+_EFFECTIVE = re.compile(
+    r"mulai\s+berlaku\s+(?:pada\s+)?tanggal\s+(\d{1,2})\s+([A-Za-z]+)\s+((?:19|20)\d\d)", re.IGNORECASE
+)
+_AYAT_REF = re.compile(r"\bayat\s*\((\d{1,2}[a-z]?)\)(?:\s+huruf\s+([a-z]{1,2})\b)?")
+_PEN_AYAT = re.compile(r"\bAyat\s*\((\d{1,2}[a-z]?)\)")
+_PEN_ANGKA = re.compile(r"(?:(?<=\n)|(?<=[.:;] )|(?<=^))[ \t]*Angka[ \t]+(\d{1,2})\b")
+_PEN_PASAL = re.compile(
+    rf"(?:^|(?<=[.:;] ))[ \t]*Pasal[ \t]+({_NUM})(?=[ \t]*(?:\n|$|Ayat\b|Huruf\b|Angka\b|Cukup\b|Yang\b|[A-Z][a-z]))",
+    re.MULTILINE,
+)
+_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50}
+
+
+def roman_to_int(s: str) -> int:
+    total, prev = 0, 0
+    for ch in reversed(s):
+        v = _ROMAN.get(ch, 0)
+        total = total - v if v < prev else total + v
+        prev = max(prev, v)
+    return total
+
+
+def parse_pasal_number(tok: str) -> str | None:
+    """Normalise a Pasal heading token: "7", "4A", "I" (Roman kept), OCR "2OA" -> "20A", "1 1A" -> "11A"."""
+    tok = tok.strip()
+    if re.fullmatch(r"[IVX]{1,5}", tok):
+        return tok
+    t = tok.replace(" ", "")
+    m = re.fullmatch(r"([0-9OlI]+)([A-Z]?)", t)
+    if not m or not any(c.isdigit() for c in m.group(1)):
+        return None
+    digits = m.group(1).replace("O", "0").replace("l", "1").replace("I", "1")
+    return f"{int(digits)}{m.group(2)}"
+
+
+def _is_roman(p: str) -> bool:
+    return bool(re.fullmatch(r"[IVX]+", p))
+
+
+def _pval(p: str) -> tuple[int, str]:
+    if _is_roman(p):
+        return (roman_to_int(p), "")
+    m = re.fullmatch(r"(\d+)([A-Z]?)", p)
+    return (int(m.group(1)), m.group(2)) if m else (0, "")
+
+
+def effective_date(chunk_text: str) -> dt.date | None:
+    """First "mulai berlaku pada tanggal 1 April 2022" date written in the provision, if any."""
+    for m in _EFFECTIVE.finditer(chunk_text):
+        month = _MONTHS.get(m.group(2).lower())
+        if month:
+            try:
+                return dt.date(int(m.group(3)), month, int(m.group(1)))
+            except ValueError:
+                continue
+    return None
+
+
+def defined_terms(item_text: str) -> tuple[str, ...]:
+    """Terms a definition item defines: ``("Pegawai Negeri Sipil", "PNS")``."""
+    body = _ITEM_PREFIX.sub("", item_text, count=1)
+    m = _DEF_TERM.match(body)
+    if not m:
+        return ()
+    out = [squash(m.group("term"), 200).strip(" ,")]
+    if m.group("short"):
+        out.append(squash(m.group("short"), 80).strip(" ,"))
+    return tuple(t for t in out if t)
+
+
+@dataclass(frozen=True)
+class _Ctx:
+    """Where a Pasal sits: key prefix, heading path, the amended law if it is a restatement."""
+
+    key: str
+    pasal: str
+    heading_path: tuple[str, ...]
+    parent_key: str | None = None
+    law: str | None = None  # amended law of a restated Pasal
+    via: str | None = None  # "Pasal I angka 3 UU 42/2009" for restated Pasal
+    penjelasan: bool = False
+
+    def location(self, sub: str = "") -> str:
+        base = f"Pasal {self.pasal}{sub}"
+        if self.law:
+            base = f"{base} {self.law}" + (f" ({self.via})" if self.via else "")
+        return f"Penjelasan {base}" if self.penjelasan else base
+
+
+@dataclass
+class _Builder:
+    """Collects chunks; owns key uniqueness and per-chunk enrichment (refs, examples, amends)."""
+
+    text: str
+    chunks: list[ParsedChunk] = field(default_factory=list)
+    keys: dict[str, int] = field(default_factory=dict)
+
+    def add(
+        self,
+        key: str,
+        kind: str,
+        location: str,
+        start: int,
+        end: int,
+        *,
+        ctx: _Ctx | None = None,
+        ayat: str | None = None,
+        huruf: str | None = None,
+        indexed: bool = True,
+        parent_key: str | None = None,
+        heading_path: tuple[str, ...] = (),
+        defines: tuple[str, ...] = (),
+        deleted: bool = False,
+        amend_pasal: str | None = None,
+        amend_law: str | None = None,
+    ) -> str | None:
+        s, e = trim(self.text, start, end)
+        if s >= e:
+            return None
+        n = self.keys.get(key, 0) + 1
+        self.keys[key] = n
+        if n > 1:
+            key = f"{key}~{n}"
+        t = self.text[s:e]
+        pasal = ctx.pasal if ctx else None
+        law = amend_law or (ctx.law if ctx else None)
+        amends = None
+        if law and (amend_pasal or pasal) and not (ctx and ctx.penjelasan):
+            amends = AmendTarget(
+                law=law, pasal=amend_pasal or pasal, effective_from=None if deleted else effective_date(t), deleted=deleted
+            )
+        refs = _references(t, pasal, law, skip_heading=kind in ("pasal", "penjelasan")) if indexed else ()
+        self.chunks.append(
+            ParsedChunk(
+                key=key,
+                kind=kind,
+                location=location,
+                text=t,
+                start=s,
+                end=e,
+                parent_key=parent_key if parent_key is not None else (ctx.parent_key if ctx else None),
+                pasal=pasal if not amend_pasal else amend_pasal,
+                ayat=ayat,
+                huruf=huruf,
+                heading_path=heading_path or (ctx.heading_path if ctx else ()),
+                indexed=indexed,
+                is_example=looks_like_example(t) if kind not in ("preamble", "closing") else False,
+                defines=defines,
+                references=refs,
+                amends=amends,
+            )
+        )
+        return key
+
+    def add_packed(self, key: str, kind: str, location: str, start: int, end: int, **kw) -> str | None:
+        """One chunk if small enough, else a structure node plus ``part-N`` children."""
+        s, e = trim(self.text, start, end)
+        if s >= e:
+            return None
+        if e - s <= LEAF_MAX and "table" not in kind:
+            parts = pack(self.text, s, e, LEAF_MAX)
+            if not any(tbl for _, _, tbl in parts):
+                return self.add(key, kind, location, s, e, **kw)
+        parts = pack(self.text, s, e)
+        if len(parts) == 1:
+            ps, pe, tbl = parts[0]
+            return self.add(key, "table" if tbl else kind, location, ps, pe, **kw)
+        node = self.add(key, kind, location, s, e, indexed=False, **kw)
+        kw.pop("parent_key", None)
+        example = False
+        for i, (ps, pe, tbl) in enumerate(parts, 1):
+            k = self.add(f"{node}/part-{i}", "table" if tbl else kind, location, ps, pe, parent_key=node, **kw)
+            example = example or looks_like_example(self.text[ps:pe])
+            if k and example and not self.chunks[-1].is_example and kind == "penjelasan":
+                # parts following "Contoh:" in an elucidation continue the example
+                c = self.chunks[-1]
+                self.chunks[-1] = ParsedChunk(**{**c.__dict__, "is_example": True})
+        return node
+
+
+def _references(t: str, pasal: str | None, law: str | None, skip_heading: bool) -> tuple[Reference, ...]:
+    """Cross-references written in a chunk: same-Pasal ayat, Pasal (maybe of another law), documents."""
+    out: list[Reference] = []
+    docs = find_doc_refs(t)
+    provs = find_provision_refs(t)
+    spans = []
+    for pr in provs:
+        spans.append((pr.start, pr.end))
+        if skip_heading and pr.start <= 1 and re.match(r"\s*(?:\n|\(|$|Ayat|Cukup)", t[pr.end : pr.end + 6] or "\n"):
+            continue  # the chunk's own heading "Pasal 7"
+        doc = None
+        for d in docs:
+            if d.start >= pr.end and d.start - pr.end <= 250 and not re.search(r"[.;]\s", t[pr.end : d.start]):
+                doc = d.key
+                break
+            if d.start >= pr.end:
+                break
+        if doc is None and re.match(r"\s*Undang-Undang\s+Dasar", t[pr.end : pr.end + 40]):
+            doc = "UUD 1945"
+        out.append(Reference("pasal", pasal=pr.pasal, ayat=pr.ayat, huruf=pr.huruf, doc=doc or law, text=t[pr.start : pr.end]))
+    for m in _AYAT_REF.finditer(t):
+        if any(s <= m.start() < e for s, e in spans):
+            continue
+        out.append(Reference("ayat", pasal=pasal, ayat=m.group(1), huruf=m.group(2), doc=law, text=m.group(0)))
+    for d in docs:
+        out.append(Reference("doc", doc=d.key, text=d.text))
+    seen: set[tuple] = set()
+    uniq = []
+    for r in out:
+        k = (r.kind, r.pasal, r.ayat, r.huruf, r.doc)
+        if k not in seen:
+            seen.add(k)
+            uniq.append(r)
+    return tuple(uniq)
+
+
+@dataclass(frozen=True)
+class _Heading:
+    pos: int
+    end: int  # end of the heading token
+    kind: str  # "bab" | "bagian" | "paragraf" | "pasal"
+    value: str
+    label: str
+    standalone: bool = False
+    suffix: str = ""
+
+
+class RegulationChunker:
+    """Chunks one regulation text; create one per document (it keeps per-document state)."""
+
+    def __init__(self, text: str, meta: DocumentMeta) -> None:
+        self.text = text
+        self.meta = meta
+        self.own = key_from_doc_id(meta.id) or _own_key(meta)
+        self.b = _Builder(text)
+        # (top pasal, angka, restated pasal) seen in the body, used to read the Penjelasan
+        self.restated: set[tuple[str, str | None, str]] = set()
+        self.amending_tops: dict[str, str] = {}  # top pasal -> amended law
+        self.pasal_found: set[str] = set()
+
+    # ----------------------------------------------------------------- regions
+    def run(self) -> list[ParsedChunk]:
+        text = self.text
+        n = len(text)
+        closing = _CLOSING.search(text)
+        cs = closing.start() if closing else n
+        pen = _PENJELASAN.search(text, cs) if closing else None
+        lam = _LAMPIRAN.search(text, cs) if closing else None
+        ps = pen.start() if pen else n
+        ls = lam.start() if lam else n
+        heads = self._body_headings(0, cs)
+        body_start = next((h.pos for h in heads if h.kind in ("bab", "pasal")), cs)
+        self._preamble(0, body_start)
+        self._body(heads, cs)
+        self._region_closing(cs, min(ps, ls))
+        if pen:
+            self._penjelasan(ps, ls if ls > ps else n)
+        if lam:
+            self.b.add_packed("lampiran", "lampiran", "Lampiran", ls, ps if ps > ls else n)
+        chunks = sorted(self.b.chunks, key=lambda c: (c.start, -c.end))
+        return chunks
+
+    def _preamble(self, start: int, end: int) -> None:
+        text = self.text
+        marks = [("judul", "Judul", start)]
+        for key, label, rx in (
+            ("menimbang", "Menimbang", r"\bMenimbang\b"),
+            ("mengingat", "Mengingat", r"\bMengingat\b"),
+            ("menetapkan", "Menetapkan", r"\bMEMUTUSKAN\b|\bMenetapkan\b"),
+        ):
+            m = re.compile(rx).search(text, marks[-1][2], end)
+            if m:
+                marks.append((key, label, m.start()))
+        for i, (key, label, pos) in enumerate(marks):
+            stop = marks[i + 1][2] if i + 1 < len(marks) else end
+            self.b.add_packed(f"pembukaan/{key}", "preamble", label, pos, stop)
+
+    def _region_closing(self, start: int, end: int) -> None:
+        if start < end:
+            self.b.add_packed("penutup", "closing", "Penutup", start, end)
+
+    # ----------------------------------------------------------------- body headings
+    def _body_headings(self, start: int, end: int) -> list[_Heading]:
+        text = self.text
+        heads: dict[int, _Heading] = {}
+        for m in _BAB.finditer(text, start, end):
+            numeral = m.group(1).replace(" ", "")
+            heads[m.start()] = _Heading(m.start(), m.end(), "bab", numeral, "", suffix=m.group(2))
+        for m in _BAGIAN.finditer(text, start, end):
+            pos = m.start() if m.group(1) else m.start()
+            heads.setdefault(pos, _Heading(pos, m.end(), "bagian", m.group(1) or m.group(2), ""))
+        for m in _PARAGRAF.finditer(text, start, end):
+            heads.setdefault(m.start(), _Heading(m.start(), m.end(), "paragraf", m.group(1), ""))
+        for rx, standalone in (
+            (_PASAL_STANDALONE, True),
+            (_PASAL_LEAD_AYAT, True),
+            (_PASAL_INLINE_AYAT, False),
+            (_PASAL_AFTER_CAPS, False),
+        ):
+            for m in rx.finditer(text, start, end):
+                p = parse_pasal_number(m.group(1))
+                if p is None:
+                    continue
+                pos = text.index("Pasal", m.start())
+                if not standalone and _REF_WORDS.search(text[max(0, pos - 15) : pos]):
+                    continue
+                if pos not in heads:
+                    heads[pos] = _Heading(pos, m.end(1), "pasal", p, "", standalone=standalone)
+        ordered = sorted(heads.values(), key=lambda h: h.pos)
+        out = []
+        for i, h in enumerate(ordered):
+            nxt = ordered[i + 1].pos if i + 1 < len(ordered) else end
+            out.append(_Heading(h.pos, h.end, h.kind, h.value, self._label(h, nxt), h.standalone, h.suffix))
+        return out
+
+    def _label(self, h: _Heading, nxt: int) -> str:
+        if h.kind == "pasal":
+            return f"Pasal {h.value}"
+        text = self.text
+        eol = text.find("\n", h.pos)
+        eol = len(text) if eol < 0 else eol
+        stop = min(eol, nxt)
+        if not text[h.end : stop].strip():
+            # "BAB II" alone: the title is on the following upper-case line(s)
+            pos = stop
+            while pos < nxt:
+                e2 = text.find("\n", pos + 1)
+                e2 = nxt if e2 < 0 else min(e2, nxt)
+                line = text[pos:e2].strip()
+                if not line or (h.kind == "bab" and line != line.upper()):
+                    break
+                stop = e2
+                pos = e2
+                if h.kind != "bab":
+                    break
+        return squash(text[h.pos : stop], 160)
+
+    # ----------------------------------------------------------------- body
+    def _body(self, heads: list[_Heading], end: int) -> None:
+        text = self.text
+        first_pasal = next((h for h in heads if h.kind == "pasal"), None)
+        roman_mode = any(h.kind == "pasal" and h.value == "II" and h.standalone for h in heads) or bool(
+            first_pasal and first_pasal.value == "I" and self._is_amending(text[first_pasal.end : first_pasal.end + 1500])
+        )
+        tops: list[tuple[_Heading, tuple[str, ...], str]] = []  # heading, heading path, pasal value
+        cur: tuple[int, str] | None = None
+        amend = False
+        bab_next = 1
+        pending_bab = False
+        path: dict[str, str] = {}
+        for idx, h in enumerate(heads):
+            if h.kind == "bab":
+                n = roman_to_int(h.value)
+                own = not h.suffix and n == bab_next
+                if amend and not own:
+                    continue
+                if not amend and not own and n < bab_next - 1:
+                    continue
+                path = {"bab": h.label}
+                bab_next = n + 1
+                pending_bab = True
+                continue
+            if h.kind in ("bagian", "paragraf"):
+                if not amend:
+                    if h.kind == "bagian":
+                        path.pop("paragraf", None)
+                    path[h.kind] = h.label
+                continue
+            p = h.value
+            if roman_mode:
+                if not _is_roman(p):
+                    continue
+            elif _is_roman(p):
+                p = str(roman_to_int(p))
+            v = _pval(p)
+            following = text[h.end : h.end + 1500]
+            if cur is None:
+                ok = True
+            elif amend:
+                if roman_mode:
+                    ok = v[0] == cur[0] + 1
+                else:
+                    ok = v[0] == cur[0] + 1 and (pending_bab or self._is_amending(following))
+            else:
+                ok = v > cur and (h.standalone or v[0] <= cur[0] + 2)
+            if not ok:
+                continue
+            hp = tuple(path[k] for k in ("bab", "bagian", "paragraf") if k in path) + (f"Pasal {p}",)
+            tops.append((h, hp, p))
+            cur = v
+            pending_bab = False
+            amend = self._is_amending(following)
+        for i, (h, hp, p) in enumerate(tops):
+            e = tops[i + 1][0].pos if i + 1 < len(tops) else end
+            # a top-level Pasal ends where the next BAB heading of the act starts (kept out of its text)
+            if i + 1 < len(tops):
+                for hh in heads:
+                    if h.pos < hh.pos < e and hh.kind == "bab" and hh.label and hp and hh.label == tops[i + 1][1][0]:
+                        e = hh.pos
+                        break
+            self.pasal_found.add(p)
+            if self._is_amending(text[h.end : h.end + 1500]):
+                self._amending_pasal(h, e, p, hp)
+            else:
+                self._pasal(h.pos, h.end, e, _Ctx(key=f"pasal-{p}", pasal=p, heading_path=hp))
+
+    def _is_amending(self, following: str) -> bool:
+        if not _AMEND_START.match(following):
+            return False
+        return bool(_AMEND_FORMULA.search(following)) and bool(find_doc_refs(following[:1000]))
+
+    # ----------------------------------------------------------------- Pasal / ayat / huruf
+    def _pasal(self, start: int, head_end: int, end: int, ctx: _Ctx) -> None:
+        text = self.text
+        ayats = find_ayat(text, head_end, end)
+        first_ayat = ayats[0][0] if ayats else end
+        items = find_items(text, head_end, first_ayat)
+        is_def = bool(items) and items[0][1] == "angka" and bool(_DEF_LEAD.search(text[head_end : items[0][0]]))
+        s, e = trim(text, start, end)
+        if e - s <= PASAL_MAX and not is_def:
+            self.b.add(ctx.key, "pasal", ctx.location(), s, e, ctx=ctx)
+            return
+        if not ayats:
+            self._list(ctx.key, "pasal", ctx, "", start, head_end, end, None, definitions=is_def)
+            return
+        node = self.b.add(ctx.key, "pasal", ctx.location(), s, e, ctx=ctx, indexed=False)
+        child = _Ctx(ctx.key, ctx.pasal, ctx.heading_path, node, ctx.law, ctx.via, ctx.penjelasan)
+        lead_s, lead_e = trim(text, head_end, first_ayat)
+        if lead_e > lead_s:
+            self.b.add_packed(f"{ctx.key}/pembuka", "pasal", ctx.location(), start, first_ayat, ctx=child)
+        for i, (pos, a) in enumerate(ayats):
+            a_end = ayats[i + 1][0] if i + 1 < len(ayats) else end
+            self._ayat(child, a, pos, a_end)
+
+    def _ayat(self, ctx: _Ctx, a: str, start: int, end: int) -> None:
+        text = self.text
+        key = f"{ctx.key}/ayat-{a}"
+        loc = ctx.location(f" ayat ({a})")
+        s, e = trim(text, start, end)
+        items = find_items(text, s, e)
+        is_def = bool(items) and items[0][1] == "angka" and bool(_DEF_LEAD.search(text[s : items[0][0]]))
+        if e - s <= AYAT_MAX and not is_def:
+            self.b.add(key, "ayat", loc, s, e, ctx=ctx, ayat=a)
+            return
+        self._list(key, "ayat", ctx, f" ayat ({a})", s, s, e, a, definitions=is_def)
+
+    def _list(
+        self,
+        key: str,
+        lead_kind: str,
+        ctx: _Ctx,
+        sub: str,
+        start: int,
+        content_start: int,
+        end: int,
+        ayat: str | None,
+        definitions: bool = False,
+    ) -> None:
+        """A long Pasal/ayat: structure node + lead-in chunk + one chunk per top-level item."""
+        text = self.text
+        items = find_items(text, content_start, end)
+        loc = ctx.location(sub)
+        if not items:
+            self.b.add_packed(key, lead_kind, loc, start, end, ctx=ctx, ayat=ayat)
+            return
+        s, e = trim(text, start, end)
+        node = self.b.add(key, lead_kind, loc, s, e, ctx=ctx, ayat=ayat, indexed=False)
+        child = _Ctx(ctx.key, ctx.pasal, ctx.heading_path, node, ctx.law, ctx.via, ctx.penjelasan)
+        self.b.add_packed(f"{key}/pembuka", lead_kind, loc, start, items[0][0], ctx=child, ayat=ayat)
+        for i, (pos, kind, v) in enumerate(items):
+            i_end = items[i + 1][0] if i + 1 < len(items) else end
+            word = "huruf" if kind == "huruf" else "angka"
+            ikey = f"{key}/{word}-{v}"
+            iloc = ctx.location(f"{sub} {word} {v}")
+            if definitions and kind == "angka":
+                ds, de = trim(text, pos, i_end)
+                terms = defined_terms(text[ds:de])
+                if de - ds <= LEAF_MAX:
+                    self.b.add(ikey, "definition", iloc, ds, de, ctx=child, ayat=ayat, defines=terms)
+                else:
+                    self.b.add_packed(ikey, "definition", iloc, ds, de, ctx=child, ayat=ayat, defines=terms)
+            else:
+                self.b.add_packed(
+                    ikey, "huruf", iloc, pos, i_end, ctx=child, ayat=ayat, huruf=v if kind == "huruf" else None
+                )
+
+    # ----------------------------------------------------------------- amending acts
+    def _amending_pasal(self, h: _Heading, end: int, top: str, hp: tuple[str, ...]) -> None:
+        text = self.text
+        intro = text[h.end : min(end, h.end + 1500)]
+        refs = find_doc_refs(intro) or find_doc_refs(re.sub(r"(?<=Nomor )T(?= Tahun)", "7", intro))
+        law = refs[0].key if refs else "?"
+        self.amending_tops[top] = law
+        ctx = _Ctx(key=f"pasal-{top}", pasal=top, heading_path=hp)
+        node = self.b.add(ctx.key, "pasal", ctx.location(), h.pos, end, ctx=ctx, indexed=False)
+        items = self._amend_items(h.end, end)
+        first = items[0][0] if items else None
+        if first is None:
+            # a single change without numbered items: the body is the one "item"
+            first_restated = self._restated_heads(h.end, end)
+            intro_end = first_restated[0][0] if first_restated else end
+            self.b.add_packed(f"{ctx.key}/pembuka", "pasal", ctx.location(), h.pos, intro_end, ctx=ctx, parent_key=node)
+            self._amend_item(top, None, law, h.pos, end, node, hp, intro_end)
+            return
+        self.b.add_packed(f"{ctx.key}/pembuka", "pasal", ctx.location(), h.pos, first, ctx=ctx, parent_key=node)
+        for i, (pos, n) in enumerate(items):
+            i_end = items[i + 1][0] if i + 1 < len(items) else end
+            self._amend_item(top, n, law, pos, i_end, node, hp, None)
+
+    def _amend_items(self, start: int, end: int) -> list[tuple[int, str]]:
+        """Numbered amendment items ("3. Ketentuan Pasal 7 diubah ..."), in sequence.
+
+        OCR drops item numbers ("... daerah. Ketentuan Pasal 7 diubah sehingga ..."): such an
+        unnumbered item is accepted when its clause carries an amending verb, and takes the
+        expected number.
+        """
+        cands: list[tuple[int, int, int | None]] = []  # pos, keyword pos, number
+        for m in _ITEM_AMEND.finditer(self.text, start, end):
+            cands.append((m.start(1), m.end(), int(m.group(1).replace(" ", ""))))
+        numbered_kw = {kw for _, kw, _ in cands}
+        for m in _ITEM_UNNUMBERED.finditer(self.text, start, end):
+            if m.start() not in numbered_kw:
+                cands.append((m.start(), m.start(), None))
+        cands.sort()
+        out: list[tuple[int, str]] = []
+        expected = 1
+        for pos, kw, n in cands:
+            if n is not None and not expected <= n <= expected + 2:
+                continue  # OCR sometimes drops an item number: tolerate a small gap
+            head = self.text[kw : kw + 500]
+            stop = re.search(r"[:]|\.\s", head)
+            clause = head[: stop.end() if stop else 500]
+            if not _AMEND_VERB.search(clause):
+                continue
+            if n is None:
+                if not out or not re.search(r"berikut\s*:|dihapus\.", clause):
+                    continue
+                n = expected
+            out.append((pos, str(n)))
+            expected = n + 1
+        return out
+
+    def _restated_heads(self, start: int, end: int) -> list[tuple[int, int, str]]:
+        text = self.text
+        found: dict[int, tuple[int, int, str]] = {}
+        for rx in (_PASAL_STANDALONE, _PASAL_LEAD_AYAT, _PASAL_INLINE_AYAT):
+            for m in rx.finditer(text, start, end):
+                p = parse_pasal_number(m.group(1))
+                if p is None or _is_roman(p):
+                    continue
+                pos = text.index("Pasal", m.start())
+                if rx is _PASAL_INLINE_AYAT and _REF_WORDS.search(text[max(0, pos - 15) : pos]):
+                    continue
+                found.setdefault(pos, (pos, m.end(1), p))
+        heads = sorted(found.values())
+        # page-header duplicates: "Pasal 44D\nPasal 44D (1) ..." -> keep the second
+        out: list[tuple[int, int, str]] = []
+        for hd in heads:
+            if out and out[-1][2] == hd[2] and not text[out[-1][1] : hd[0]].strip():
+                out[-1] = (out[-1][0], hd[1], hd[2])
+                continue
+            out.append(hd)
+        return out
+
+    def _amend_item(
+        self,
+        top: str,
+        n: str | None,
+        law: str,
+        start: int,
+        end: int,
+        parent: str | None,
+        hp: tuple[str, ...],
+        intro_end: int | None,
+    ) -> None:
+        text = self.text
+        item_key = f"pasal-{top}/angka-{n}" if n else f"pasal-{top}"
+        via = f"Pasal {top} angka {n} {self.own}" if n else f"Pasal {top} {self.own}"
+        item_hp = hp + ((f"angka {n}",) if n else ())
+        heads = self._restated_heads(start, end)
+        if not heads:
+            m = _DELETED.search(text, start, min(end, start + 300))
+            loc = f"Pasal {top} angka {n}" if n else f"Pasal {top}"
+            ctx = _Ctx(key=item_key, pasal=top, heading_path=item_hp, parent_key=parent)
+            if m and parse_pasal_number(m.group(1)):
+                p = parse_pasal_number(m.group(1))
+                self.b.add_packed(
+                    item_key,
+                    "pasal",
+                    f"Pasal {p} {law} ({via})",
+                    start,
+                    end,
+                    ctx=ctx,
+                    deleted=True,
+                    amend_pasal=p,
+                    amend_law=law,
+                )
+                self.restated.add((top, n, p))
+            else:
+                self.b.add_packed(item_key, "pasal", loc, start, end, ctx=ctx)
+            return
+        if n:
+            node = self.b.add(
+                item_key,
+                "pasal",
+                f"Pasal {top} angka {n}",
+                start,
+                end,
+                ctx=_Ctx(key=item_key, pasal=top, heading_path=item_hp, parent_key=parent),
+                indexed=False,
+            )
+        else:
+            node = parent
+        for i, (hs, he, p) in enumerate(heads):
+            e = heads[i + 1][0] if i + 1 < len(heads) else end
+            self.restated.add((top, n, p))
+            ctx = _Ctx(
+                key=f"{item_key}/pasal-{p}",
+                pasal=p,
+                heading_path=item_hp + (f"Pasal {p} {law}",),
+                parent_key=node,
+                law=law,
+                via=via,
+            )
+            self._pasal(hs, he, e, ctx)
+
+    # ----------------------------------------------------------------- penjelasan
+    def _penjelasan(self, start: int, end: int) -> None:
+        text = self.text
+        pdp = _PASAL_DEMI_PASAL.search(text, start, end)
+        marks = self._pen_marks(pdp.end() if pdp else start, end)
+        umum_end = pdp.start() if pdp else (marks[0][0] if marks else end)
+        self.b.add_packed("penjelasan/umum", "penjelasan", "Penjelasan Umum", start, umum_end)
+        top: str | None = None
+        angka: str | None = None
+        roman_mode = any(_is_roman(m[2]) for m in marks if m[1] == "pasal")
+        units: list[tuple[int, int, _Ctx]] = []
+        for i, (pos, kind, v, hend) in enumerate(marks):
+            nxt = marks[i + 1] if i + 1 < len(marks) else None
+            u_end = nxt[0] if nxt else end
+            if kind == "angka":
+                if top is None:
+                    continue
+                angka = v
+                ctx = _Ctx(f"penjelasan/pasal-{top}/angka-{v}", top, (f"Pasal {top}", f"angka {v}"), penjelasan=True)
+                units.append((pos, u_end, ctx))
+                continue
+            p = v
+            next_is_angka = nxt is not None and nxt[1] == "angka" and nxt[2] == "1"
+            if roman_mode and _is_roman(p):
+                top, angka = p, None
+                units.append((pos, u_end, _Ctx(f"penjelasan/pasal-{p}", p, (f"Pasal {p}",), penjelasan=True)))
+                continue
+            if not roman_mode and _is_roman(p):
+                p = str(roman_to_int(p))
+            law = self.amending_tops.get(top) if top else None
+            if next_is_angka and not roman_mode:
+                top, angka = p, None
+                units.append((pos, u_end, _Ctx(f"penjelasan/pasal-{p}", p, (f"Pasal {p}",), penjelasan=True)))
+                continue
+            if top is not None and (roman_mode or (law and any(t == top and rp == p for t, _, rp in self.restated))):
+                via = f"Pasal {top} angka {angka} {self.own}" if angka else f"Pasal {top} {self.own}"
+                key = f"penjelasan/pasal-{top}/angka-{angka}/pasal-{p}" if angka else f"penjelasan/pasal-{top}/pasal-{p}"
+                units.append(
+                    (pos, u_end, _Ctx(key, p, (f"Pasal {top}", f"angka {angka}", f"Pasal {p}"), law=law or "?", via=via, penjelasan=True))
+                )
+                continue
+            top, angka = (None, None)
+            units.append((pos, u_end, _Ctx(f"penjelasan/pasal-{p}", p, (f"Pasal {p}",), penjelasan=True)))
+        for s, e, ctx in units:
+            self._pen_unit(ctx, s, e)
+
+    @staticmethod
+    def _pen_location(ctx: _Ctx) -> str:
+        last = ctx.key.rsplit("/", 1)[-1]
+        if last.startswith("angka-"):
+            return f"Penjelasan Pasal {ctx.pasal} angka {last[len('angka-'):]}"
+        return ctx.location()
+
+    def _pen_marks(self, start: int, end: int) -> list[tuple[int, str, str, int]]:
+        text = self.text
+        marks: list[tuple[int, str, str, int]] = []
+        for m in _PEN_PASAL.finditer(text, start, end):
+            p = parse_pasal_number(m.group(1))
+            if p is not None:
+                pos = text.index("Pasal", m.start())
+                marks.append((pos, "pasal", p, m.end(1)))
+        for m in _PEN_ANGKA.finditer(text, start, end):
+            pos = text.index("Angka", m.start())
+            marks.append((pos, "angka", m.group(1), m.end(1)))
+        marks.sort()
+        # keep Angka markers in sequence within their top Pasal
+        out = []
+        expect = None
+        for mk in marks:
+            if mk[1] == "angka":
+                if expect is None or int(mk[2]) != expect:
+                    if mk[2] != "1":
+                        continue
+                expect = int(mk[2]) + 1
+            out.append(mk)
+        return out
+
+    def _pen_unit(self, ctx: _Ctx, start: int, end: int) -> None:
+        text = self.text
+        s, e = trim(text, start, end)
+        if s >= e:
+            return
+        head = re.match(rf"(?:Pasal[ \t]+{_NUM}|Angka[ \t]+\d+)\s*", text[s:e])
+        if head and head.end() >= e - s:
+            return  # a bare heading ("Pasal I") with nothing to explain
+        if e - s <= PASAL_MAX:
+            self.b.add(ctx.key, "penjelasan", self._pen_location(ctx), s, e, ctx=ctx)
+            return
+        ayats = []
+        cur = None
+        for m in _PEN_AYAT.finditer(text, s, e):
+            val = ayat_value(m.group(1))
+            if cur is None or val > cur:
+                ayats.append((m.start(), m.group(1)))
+                cur = val
+        if not ayats:
+            self.b.add_packed(ctx.key, "penjelasan", ctx.location(), s, e, ctx=ctx)
+            return
+        node = self.b.add(ctx.key, "penjelasan", ctx.location(), s, e, ctx=ctx, indexed=False)
+        child = _Ctx(ctx.key, ctx.pasal, ctx.heading_path, node, ctx.law, ctx.via, True)
+        lead_s, lead_e = trim(text, s, ayats[0][0])
+        if head is None or lead_e - lead_s > head.end() + 2:
+            self.b.add_packed(f"{ctx.key}/pembuka", "penjelasan", ctx.location(), lead_s, lead_e, ctx=child)
+        for i, (pos, a) in enumerate(ayats):
+            a_end = ayats[i + 1][0] if i + 1 < len(ayats) else e
+            self.b.add_packed(f"{ctx.key}/ayat-{a}", "penjelasan", ctx.location(f" ayat ({a})"), pos, a_end, ctx=child, ayat=a)
+
+
+def _own_key(meta: DocumentMeta) -> str:
+    year = meta.enacted.year if meta.enacted else None
+    if year and meta.number:
+        try:
+            return canonical_key(meta.type, meta.number, year)
+        except ValueError:
+            pass
+    return meta.short_title or meta.id
+
+
+def chunk_regulation(text: str, meta: DocumentMeta) -> list[ParsedChunk]:
+    """Chunk one regulation text (see module docstring); pure and deterministic."""
+    chunker = RegulationChunker(text, meta)
+    chunks = chunker.run()
+    logger.info(
+        "doc_id=%s, chunks=%d, pasal=%d | regulation chunked", meta.id, len(chunks), len(chunker.pasal_found)
+    )
+    return chunks

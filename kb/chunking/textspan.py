@@ -1,0 +1,111 @@
+"""Span helpers shared by the chunkers: trimming, packing long spans, tables, examples.
+
+Every chunk must be an exact slice of the document, so the chunkers never build strings: they
+move ``(start, end)`` offsets around and only slice at the very end.  These helpers keep that
+discipline in one place.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Soft target for a packed part; a part only exceeds it when a single unsplittable piece does.
+PACK_TARGET = 1500
+
+_SENTENCE_END = re.compile(r"(?<=[.;:])\s+(?=\S)")
+_WS = re.compile(r"\s+")
+_EXAMPLE = re.compile(r"(?:^|\n)[ \t]*Contoh\b|\bContoh\s*(?:\d+\s*)?:|\bContoh\s+(?:\d+\s*)?penghitungan", re.IGNORECASE)
+
+
+def trim(text: str, start: int, end: int) -> tuple[int, int]:
+    """Shrink ``[start, end)`` so the slice has no surrounding whitespace (may become empty)."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def is_table_line(line: str) -> bool:
+    """A line that looks like a table row: several ``|`` cells or tab-separated columns."""
+    return line.count("|") >= 3 or line.count("\t") >= 2
+
+
+def looks_like_example(chunk_text: str) -> bool:
+    """True when the chunk carries a worked example ("Contoh:", "Contoh 1:", a line starting "Contoh")."""
+    return bool(_EXAMPLE.search(chunk_text))
+
+
+def _lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Line spans (without the newline) inside ``[start, end)``."""
+    out = []
+    pos = start
+    while pos < end:
+        nl = text.find("\n", pos, end)
+        stop = end if nl < 0 else nl
+        out.append((pos, stop))
+        pos = stop + 1
+    return out
+
+
+def _split_long(text: str, start: int, end: int, target: int) -> list[tuple[int, int]]:
+    """Split one over-long line at sentence ends, falling back to whitespace, then hard cuts."""
+    cuts = [m.start() for m in _SENTENCE_END.finditer(text, start, end)]
+    pieces: list[tuple[int, int]] = []
+    cur = start
+    last_ok = None
+    for c in cuts + [end]:
+        if c - cur <= target:
+            last_ok = c
+            continue
+        if last_ok is not None and last_ok > cur:
+            pieces.append((cur, last_ok))
+            cur = last_ok
+            last_ok = c if c - cur <= target else None
+        if last_ok is None:
+            # a single sentence longer than the target: cut at whitespace
+            while c - cur > target:
+                ws = text.rfind(" ", cur + 1, cur + target)
+                cut = ws if ws > cur else cur + target
+                pieces.append((cur, cut))
+                cur = cut
+            last_ok = c
+    if cur < end:
+        pieces.append((cur, end))
+    return pieces
+
+
+def pack(text: str, start: int, end: int, target: int = PACK_TARGET) -> list[tuple[int, int, bool]]:
+    """Cut ``[start, end)`` into parts of at most ``target`` chars at line (then sentence) boundaries.
+
+    Returns ``(start, end, is_table)`` triples, trimmed and non-empty.  Runs of table-like lines
+    are kept whole in their own part (``is_table=True``) whatever their length: a table cut in
+    half cannot be quoted meaningfully.
+    """
+    units: list[tuple[int, int, bool]] = []
+    for ls, le in _lines(text, start, end):
+        table = is_table_line(text[ls:le])
+        if table and units and units[-1][2]:
+            units[-1] = (units[-1][0], le, True)
+        elif not table and le - ls > target:
+            units.extend((a, b, False) for a, b in _split_long(text, ls, le, target))
+        else:
+            units.append((ls, le, table))
+    parts: list[tuple[int, int, bool]] = []
+    for us, ue, table in units:
+        if table or not parts or parts[-1][2] or ue - parts[-1][0] > target:
+            parts.append((us, ue, table))
+        else:
+            parts[-1] = (parts[-1][0], ue, False)
+    out = []
+    for ps, pe, table in parts:
+        ps, pe = trim(text, ps, pe)
+        if ps < pe:
+            out.append((ps, pe, table))
+    return out
+
+
+def squash(s: str, limit: int = 160) -> str:
+    """Collapse whitespace for labels (heading paths); never used for chunk text."""
+    s = _WS.sub(" ", s).strip()
+    return s if len(s) <= limit else s[: limit - 3].rstrip() + "..."

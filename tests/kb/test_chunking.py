@@ -1,0 +1,181 @@
+"""Chunker tests on the real corpus texts (verbatim slices, structure, amendments) and a memo fixture."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from kb.chunking import UnsupportedDocumentType, chunk_document
+from kb.model import DocumentMeta, ParsedChunk
+
+CORPUS = Path(__file__).resolve().parents[2] / "corpus" / "regulations"
+DOC_IDS = sorted(p.name for p in CORPUS.iterdir() if (p / "text.txt").exists())
+
+
+def _meta(doc_id: str) -> DocumentMeta:
+    md = json.loads((CORPUS / doc_id / "metadata.json").read_text(encoding="utf-8"))
+    return DocumentMeta(id=md["id"], title=md["title"], number=str(md["number"]), type=md["type"])
+
+
+@lru_cache(maxsize=None)
+def _doc(doc_id: str) -> tuple[str, tuple[ParsedChunk, ...]]:
+    text = (CORPUS / doc_id / "text.txt").read_text(encoding="utf-8")
+    return text, tuple(chunk_document(text, _meta(doc_id)))
+
+
+def _by_key(doc_id: str) -> dict[str, ParsedChunk]:
+    return {c.key: c for c in _doc(doc_id)[1]}
+
+
+@pytest.mark.parametrize("doc_id", DOC_IDS)
+def test_every_chunk_is_a_verbatim_trimmed_slice_with_unique_keys(doc_id: str) -> None:
+    text, chunks = _doc(doc_id)
+    assert chunks
+    keys = [c.key for c in chunks]
+    assert len(keys) == len(set(keys))
+    for c in chunks:
+        assert c.text == text[c.start : c.end]
+        assert c.text and c.text == c.text.strip()
+        if c.indexed and c.kind != "table":
+            assert len(c.text) <= 2000, (c.key, len(c.text))
+    starts = [c.start for c in chunks]
+    assert starts == sorted(starts)
+    parents = set(keys)
+    assert all(c.parent_key is None or c.parent_key in parents for c in chunks)
+
+
+def test_chunking_is_deterministic() -> None:
+    for doc_id in ("pmk-168-2023", "uu-7-2021", "uu-42-2009"):
+        text = (CORPUS / doc_id / "text.txt").read_text(encoding="utf-8")
+        assert chunk_document(text, _meta(doc_id)) == chunk_document(text, _meta(doc_id))
+
+
+def test_pmk_168_2023_has_its_25_pasal_with_ayat_locations() -> None:
+    _, chunks = _doc("pmk-168-2023")
+    pasal = {c.pasal for c in chunks if c.kind != "penjelasan" and c.pasal}
+    assert pasal == {str(i) for i in range(1, 26)}
+    by_key = _by_key("pmk-168-2023")
+    ayat = by_key["pasal-2/ayat-1"]
+    assert ayat.kind == "ayat" and ayat.location == "Pasal 2 ayat (1)"
+    assert ayat.text.startswith("(1) Pemotongan Pajak Penghasilan Pasal 21")
+    assert (ayat.pasal, ayat.ayat, ayat.parent_key) == ("2", "1", "pasal-2")
+    assert by_key["pasal-2"].indexed is False
+    assert ayat.heading_path == ("BAB II PEMOTONG PAJAK DAN PENERIMA PENGHASILAN", "Pasal 2")
+    # a short Pasal stays whole
+    p25 = by_key["pasal-25"]
+    assert p25.kind == "pasal" and p25.text == "Pasal 25\nPeraturan Menteri ini mulai berlaku pada tanggal 1 Januari 2024."
+    # references: same-Pasal ayat and other-law Pasal
+    refs = by_key["pasal-2/ayat-2/pembuka"].references
+    assert any(r.kind == "ayat" and r.ayat == "1" and r.pasal == "2" for r in refs)
+    closing = [c for c in chunks if c.kind == "closing"]
+    assert closing and closing[0].text.startswith("Agar setiap orang mengetahuinya")
+    assert [c.location for c in chunks if c.kind == "preamble"] == ["Judul", "Menimbang", "Mengingat", "Menetapkan"]
+
+
+def test_pmk_168_2023_definitions() -> None:
+    _, chunks = _doc("pmk-168-2023")
+    defs = [c for c in chunks if c.kind == "definition"]
+    assert [c.location for c in defs] == [f"Pasal 1 angka {i}" for i in range(1, 27)]
+    by_loc = {c.location: c for c in defs}
+    assert by_loc["Pasal 1 angka 5"].defines == ("Badan",)
+    assert by_loc["Pasal 1 angka 21"].defines == ("Pegawai Negeri Sipil", "PNS")
+    assert by_loc["Pasal 1 angka 4"].defines[-1] == "Pemotong Pajak"
+    doc_refs = {r.doc for r in by_loc["Pasal 1 angka 5"].references}
+    assert {"UU 6/1983", "UU 7/2021"} <= doc_refs
+    pasal_ref = [r for r in by_loc["Pasal 1 angka 5"].references if r.kind == "pasal"]
+    assert pasal_ref and pasal_ref[0].pasal == "1" and pasal_ref[0].doc == "UU 6/1983"
+
+
+def test_uu_42_2009_restates_uu_8_1983_pasal_7() -> None:
+    by_key = _by_key("uu-42-2009")
+    c = by_key["pasal-I/angka-8/pasal-7"]
+    assert c.amends is not None
+    assert (c.amends.law, c.amends.pasal, c.amends.effective_from, c.amends.deleted) == ("UU 8/1983", "7", None, False)
+    assert c.location == "Pasal 7 UU 8/1983 (Pasal I angka 8 UU 42/2009)"
+    assert c.text.startswith("Pasal 7\n(1) Tarif Pajak Pertambahan Nilai adalah 10% (sepuluh persen).")
+    assert c.parent_key == "pasal-I/angka-8"
+    # the inserted Pasal 8A is a restatement too
+    assert by_key["pasal-I/angka-10/pasal-8A"].amends.pasal == "8A"
+
+
+def test_uu_7_2021_restates_uu_8_1983_pasal_7_with_effective_date() -> None:
+    _, chunks = _doc("uu-7-2021")
+    restated = [c for c in chunks if c.amends and c.amends.law == "UU 8/1983" and c.amends.pasal == "7" and c.indexed]
+    assert restated
+    dated = [c for c in restated if c.amends.effective_from == dt.date(2022, 4, 1)]
+    assert dated and "sebesar 11% (sebelas persen) yang mulai berlaku pada tanggal 1 April 2022" in dated[0].text
+    assert dated[0].location.startswith("Pasal 7") and "UU 8/1983 (Pasal 4 angka" in dated[0].location
+    assert dated[0].key.startswith("pasal-4/angka-")
+
+
+def test_penjelasan_chunks_are_located_by_pasal_and_ayat() -> None:
+    _, chunks = _doc("uu-42-2009")
+    pen = [c for c in chunks if c.kind == "penjelasan"]
+    assert pen[0].location == "Penjelasan Umum"
+    p7 = [c for c in pen if c.pasal == "7" and c.indexed]
+    assert p7 and all(c.location.startswith("Penjelasan Pasal 7") for c in p7)
+    assert all(c.amends is None for c in pen)
+    assert any(c.is_example for c in pen)
+
+
+MEMO = """# Memo: PPh 26 atas jasa vendor asing
+
+## Issue
+Apakah pembayaran jasa konsultan ke vendor Singapura dipotong PPh 26?
+
+## Facts
+Vendor adalah PT asing tanpa BUT di Indonesia. Faktur diterbitkan Maret 2024.
+
+## Analisis
+Pasal 26 UU 36/2008 mengatur pemotongan 20% kecuali P3B memberi tarif lebih rendah.
+
+| Tarif | Kondisi |
+|-------|---------|
+| 20%   | tanpa SKD |
+| 0%    | dengan SKD |
+
+## Kesimpulan
+Potong PPh 26 20% kecuali vendor menyerahkan SKD.
+
+## Batasan
+Memo ini tidak membahas PPN atas pemanfaatan jasa luar negeri.
+"""
+
+
+def test_memo_sections_and_conclusion_links() -> None:
+    meta = DocumentMeta(id="memo-vendor-asing", title="PPh 26 vendor asing", number="M-1", type="memo")
+    chunks = chunk_document(MEMO, meta)
+    for c in chunks:
+        assert c.text == MEMO[c.start : c.end]
+    by_section = {c.section: c for c in chunks}
+    assert set(by_section) >= {"Issue", "Facts", "Analysis", "Conclusion", "Limitation"}
+    concl = by_section["Conclusion"]
+    assert concl.links == (by_section["Facts"].key, by_section["Limitation"].key)
+    assert concl.location == "Memo: PPh 26 atas jasa vendor asing > Kesimpulan"
+    assert concl.heading_path == ("Memo: PPh 26 atas jasa vendor asing", "Kesimpulan")
+    assert "| 20%   | tanpa SKD |" in by_section["Analysis"].text
+    assert any(r.doc == "UU 36/2008" for r in by_section["Analysis"].references)
+    assert all(c.kind == "section" for c in chunks)
+
+
+def test_long_internal_section_splits_by_paragraph_and_keeps_table_whole() -> None:
+    para = "Kalimat kebijakan yang cukup panjang untuk mengisi paragraf. " * 12
+    table = "\n".join(["| a | b | c |", "|---|---|---|"] + [f"| {i} | x | y |" for i in range(60)])
+    body = f"# Kebijakan\n\n## 3.2 Dokumen vendor asing\n\n{para}\n\n{para}\n\n{table}\n\n{para}\n"
+    meta = DocumentMeta(id="pol-1", title="Kebijakan", number="P-1", type="policy")
+    chunks = chunk_document(body, meta)
+    parts = [c for c in chunks if c.indexed]
+    assert len(parts) >= 3
+    assert all(c.location == "Kebijakan > 3.2 Dokumen vendor asing" for c in parts)
+    tables = [c for c in parts if c.kind == "table"]
+    assert len(tables) == 1 and tables[0].text == table
+    assert all(len(c.text) <= 1500 for c in parts if c.kind != "table")
+
+
+def test_unknown_type_is_rejected() -> None:
+    with pytest.raises(UnsupportedDocumentType):
+        chunk_document("x", DocumentMeta(id="x", title="x", number="1", type="blog"))

@@ -1,0 +1,96 @@
+"""Fixtures shared by the ticket tests: a controllable clock, sample records, a real PostgreSQL."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tickets import Evidence, Requester, ThreadRef
+
+T0 = dt.datetime(2025, 3, 3, 8, 0, 0, tzinfo=dt.timezone.utc)
+
+
+class FakeClock:
+    """Deterministic clock: starts at ``T0`` and moves only when told."""
+
+    def __init__(self, start: dt.datetime = T0) -> None:
+        self.now = start
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+    def advance(self, **kw: float) -> dt.datetime:
+        self.now = self.now + dt.timedelta(**kw)
+        return self.now
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+def thread(n: int = 1) -> ThreadRef:
+    return ThreadRef("slack", "T01", "C-tax", f"1700000000.{n:06d}")
+
+
+def requester(n: int = 1) -> Requester:
+    return Requester(f"p-{n}", "slack", "T01", f"U{n:03d}", f"user{n}@example.co.id", f"User {n}")
+
+
+def evidence(*claims: str) -> Evidence:
+    return Evidence.of(
+        claims=[{"text": c} for c in claims],
+        citations=[{"doc_id": "pmk-168-2023", "location": "Pasal 5 ayat (1)", "quote": "Penghasilan ..."}],
+        candidates=[{"chunk_id": "pmk-168-2023#p5", "score": 0.41}],
+    )
+
+
+def open_args(n: int = 1, reason: str = "no_source", topic: str | None = "PPh 21 bonus", **over: Any) -> dict[str, Any]:
+    args: dict[str, Any] = {
+        "thread": thread(n),
+        "requester": requester(n),
+        "question_masked": f"Apakah bonus [PERSON_{n}] kena PPh 21?",
+        "facts": ("employee resident", "bonus paid in March"),
+        "evidence": evidence("bonus is income"),
+        "gap": "no rule on TER for irregular bonus",
+        "reason": reason,
+        "topic": topic,
+    }
+    args.update(over)
+    return args
+
+
+_schema_ids = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def pg_uri(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """URI of a real PostgreSQL 16 started from the pgserver wheel (once per session)."""
+    pgserver = pytest.importorskip("pgserver")
+    pytest.importorskip("psycopg")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
+        srv = pgserver.get_server(str(tmp_path_factory.mktemp("pg")), cleanup_mode="stop")
+    try:
+        yield srv.get_uri()
+    finally:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            srv.cleanup()
+
+
+@pytest.fixture
+def pg_dsn(pg_uri: str) -> str:
+    """A DSN pointing at a fresh, empty schema (cheaper than a database per test)."""
+    import psycopg
+    from psycopg.conninfo import make_conninfo
+
+    name = f"t_{next(_schema_ids)}"
+    with psycopg.connect(pg_uri, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {name}")
+    return make_conninfo(pg_uri, options=f"-c search_path={name}")

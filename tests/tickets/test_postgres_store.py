@@ -1,0 +1,58 @@
+"""The same store contract against a REAL PostgreSQL 16 (pgserver wheel), plus Postgres-only checks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from tests.tickets.conftest import FakeClock, open_args
+from tests.tickets.contract import TicketStoreContract
+
+pytestmark = pytest.mark.postgres
+
+
+class TestPostgresStore(TicketStoreContract):
+    @pytest.fixture
+    def make_store(self, pg_dsn: str, clock: FakeClock) -> Iterator[Callable[[], Any]]:
+        from tickets.postgres import PostgresTicketStore
+
+        opened: list[PostgresTicketStore] = []
+
+        def make() -> PostgresTicketStore:
+            s = PostgresTicketStore(pg_dsn, clock=clock)
+            opened.append(s)
+            return s
+
+        yield make
+        for s in opened:
+            s.shutdown()
+
+    @pytest.fixture
+    def store(self, make_store: Callable[[], Any]) -> Any:
+        return make_store()
+
+
+def test_pg_events_table_is_append_only(pg_dsn: str, clock: FakeClock) -> None:
+    import psycopg
+
+    from tickets.postgres import PostgresTicketStore
+
+    with PostgresTicketStore(pg_dsn, clock=clock) as s:
+        s.open_ticket(**open_args(1))
+    with psycopg.connect(pg_dsn, autocommit=True) as con:
+        with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
+            con.execute("UPDATE ticket_events SET kind = 'forged'")
+        with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
+            con.execute("DELETE FROM ticket_events")
+        assert con.execute("SELECT kind FROM ticket_events").fetchall() == [("opened",)]
+
+
+def test_pg_schema_creation_is_repeatable(pg_dsn: str, clock: FakeClock) -> None:
+    from tickets.postgres import PostgresTicketStore
+
+    with PostgresTicketStore(pg_dsn, clock=clock) as s1:
+        s1.open_ticket(**open_args(1))
+    with PostgresTicketStore(pg_dsn, clock=clock) as s2:
+        assert s2.open_ticket(**open_args(2))[0].id == "T-000002"

@@ -1,0 +1,101 @@
+"""Transactional outbox: notifications written in the same transaction as the ticket change.
+
+Why: posting a Teams card or relaying an answer is a network call that can fail or be retried; writing
+the intent to the ``ticket_outbox`` table in the SAME transaction as the ticket change guarantees that a
+committed change always gets its notification and a rolled-back change never does.  A separate worker
+calls :meth:`Outbox.deliver_pending` to push messages out.
+
+Delivery is AT-LEAST-ONCE.  A message is marked delivered only after the sender returns.  If the process
+crashes between the send and the mark, the message is sent again later WITH THE SAME idempotency key
+(``f"{ticket_id}:{event_seq}:{channel}"``, also ``OutboxMessage.key``), so the receiving side must
+de-duplicate on that key (e.g. remember keys of posted Teams activities, or use the key as the
+client-side message id).  Messages of one ticket and channel are delivered in event order: a message is
+not due while an earlier message of the same ticket and channel is still pending (a card update never
+overtakes the card post).  Failed sends back off exponentially (``OutboxPolicy``) and become ``dead``
+after ``max_attempts``; dead messages stay in the table for an operator.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any, Callable
+
+#: Channels a message can go to.
+CHANNEL_TAX_TEAM = "tax_team"  # the tax team's Teams channel (the ticket card)
+CHANNEL_REQUESTER = "requester"  # the requester's original thread
+
+_UPDATE = (CHANNEL_TAX_TEAM, "update_card")
+
+#: Which event kinds notify whom: event kind -> ((channel, message kind), ...).  One place, like the
+#: transition table; at most one message per channel per event so the idempotency key is unique.
+NOTIFY: dict[str, tuple[tuple[str, str], ...]] = {
+    "opened": ((CHANNEL_TAX_TEAM, "post_card"),),
+    "evidence_added": (_UPDATE,),
+    "claimed": (_UPDATE,),
+    "unclaimed": (_UPDATE,),
+    "answered": (_UPDATE, (CHANNEL_REQUESTER, "relay_answer")),
+    "info_requested": (_UPDATE, (CHANNEL_REQUESTER, "ask_requester")),
+    "requester_replied": (_UPDATE,),
+    "reopened": (_UPDATE,),
+    "closed": (_UPDATE,),
+    "rejected": (_UPDATE, (CHANNEL_REQUESTER, "notify_rejected")),
+    "note_added": (_UPDATE,),
+}
+
+OUTBOX_STATUSES: tuple[str, ...] = ("pending", "delivered", "dead")
+
+
+def outbox_key(ticket_id: str, event_seq: int, channel: str) -> str:
+    """Idempotency key of one notification; stable across redeliveries."""
+    return f"{ticket_id}:{event_seq}:{channel}"
+
+
+@dataclass(frozen=True)
+class OutboxPolicy:
+    """Retry policy: delay = min(base * 2**(attempts-1), cap); dead after ``max_attempts`` failures.
+
+    ``lease_seconds`` is how long a message taken by :meth:`Outbox.deliver_pending` is hidden from other
+    workers; after a crash it becomes due again when the lease runs out.
+    """
+
+    base_seconds: float = 30.0
+    cap_seconds: float = 3600.0
+    max_attempts: int = 8
+    lease_seconds: float = 120.0
+
+    def delay(self, attempts: int) -> dt.timedelta:
+        """Back-off after the ``attempts``-th failure (1-based). Deterministic: no jitter."""
+        return dt.timedelta(seconds=min(self.base_seconds * (2 ** max(attempts - 1, 0)), self.cap_seconds))
+
+
+@dataclass(frozen=True)
+class OutboxMessage:
+    """One notification to deliver. ``key`` is the idempotency key the receiver de-duplicates on."""
+
+    key: str
+    ticket_id: str
+    event_seq: int
+    channel: str
+    kind: str
+    payload: dict[str, Any]
+    status: str
+    attempts: int
+    next_attempt_at: dt.datetime
+    created_at: dt.datetime
+    last_error: str | None = None
+    external_ref: str | None = None
+    delivered_at: dt.datetime | None = None
+
+
+@dataclass(frozen=True)
+class DeliveryResult:
+    """Keys handled by one :meth:`Outbox.deliver_pending` run (in delivery order)."""
+
+    delivered: tuple[str, ...] = ()
+    failed: tuple[str, ...] = ()
+    dead: tuple[str, ...] = ()
+
+
+Sender = Callable[[OutboxMessage], str]
+"""Sends one message and returns the external reference (e.g. Teams activity id); raises on failure."""

@@ -1,0 +1,645 @@
+"""Backend-neutral SQL implementation of the ticket store and its outbox.
+
+Why one base class: SQLite (default, embedded) and PostgreSQL (production) must behave identically --
+same transitions, same events, same outbox rows -- so the logic and the SQL live here once.  A backend
+only supplies a transaction (``_tx``) that yields a :class:`Tx` and translates driver errors.  SQL is
+written with ``?`` placeholders; backends with another paramstyle convert them.
+
+Concurrency model: every operation is ONE transaction.  State changes are a compare-and-set on the
+ticket ``version`` (``UPDATE ... WHERE id = ? AND version = ?``): if another writer got there first the
+row count is 0, the ticket is re-read inside the same transaction and the action re-checked against the
+new state (so a losing ``claim`` raises :class:`AlreadyClaimed`).  Nothing is cached in Python memory.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import replace
+from importlib import resources
+from typing import Any
+
+from tickets.errors import IllegalTransition, StoreError, TicketNotFound
+from tickets.model import (
+    ACTIVE_STATUSES,
+    REASONS,
+    STATUSES,
+    Evidence,
+    Requester,
+    ThreadRef,
+    Ticket,
+    TicketEvent,
+    canonical_json,
+    format_ticket_id,
+    text_to_ts,
+    to_utc,
+    ts_to_text,
+)
+from tickets.outbox import NOTIFY, DeliveryResult, OutboxMessage, OutboxPolicy, Sender, outbox_key
+from tickets.workflow import EVENT_EVIDENCE_ADDED, EVENT_NOTE_ADDED, EVENT_OPENED, plan
+
+logger = logging.getLogger(__name__)
+
+Clock = Callable[[], dt.datetime]
+
+_ACTIVE_SQL = "(" + ", ".join(f"'{s}'" for s in ACTIVE_STATUSES) + ")"
+_MAX_CAS_RETRIES = 5
+_MAX_ERROR_CHARS = 500
+
+
+def utc_now() -> dt.datetime:
+    """Default clock."""
+    return dt.datetime.now(dt.timezone.utc)
+
+
+def load_schema() -> str:
+    """The shared DDL shipped as ``tickets/schema.sql``."""
+    return resources.files("tickets").joinpath("schema.sql").read_text(encoding="utf-8")
+
+
+def split_statements(script: str) -> list[str]:
+    """Split a DDL script on ``;`` at end of line, dropping ``--`` comment lines."""
+    lines = [ln for ln in script.splitlines() if not ln.lstrip().startswith("--")]
+    parts = "\n".join(lines).split(";\n")
+    return [p.strip().rstrip(";").strip() for p in parts if p.strip().rstrip(";").strip()]
+
+
+class IntegrityConflict(StoreError):
+    """A uniqueness/foreign-key constraint fired (internal: usually a lost race, handled by a retry)."""
+
+
+class Tx:
+    """Thin cursor wrapper: ``?`` placeholders, rows addressable by column name."""
+
+    def __init__(self, cursor: Any, convert: Callable[[str], str] | None = None) -> None:
+        self._cur = cursor
+        self._convert = convert
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        self._cur.execute(self._convert(sql) if self._convert else sql, tuple(params))
+        return self._cur
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> Any | None:
+        rows = self.execute(sql, params).fetchall()
+        return rows[0] if rows else None
+
+    def all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return list(self.execute(sql, params).fetchall())
+
+    def rowcount(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return int(self.execute(sql, params).rowcount)
+
+
+_TICKET_COLUMNS = (
+    "id, num, thread_key, thread_json, requester_principal_id, requester_json, question_masked, facts_json, "
+    "evidence_json, gap, reason, status, assignee, topic, answer, answer_by, answer_sources_json, created_at, "
+    "updated_at, status_since, version"
+)
+
+
+def _thread_to_json(t: ThreadRef) -> str:
+    return canonical_json({"platform": t.platform, "tenant": t.tenant, "channel": t.channel, "thread_id": t.thread_id})
+
+
+def _requester_to_json(r: Requester) -> str:
+    return canonical_json(
+        {
+            "principal_id": r.principal_id,
+            "platform": r.platform,
+            "tenant": r.tenant,
+            "user_id": r.user_id,
+            "email": r.email,
+            "display_name": r.display_name,
+        }
+    )
+
+
+def _row_to_ticket(row: Any) -> Ticket:
+    return Ticket(
+        id=row["id"],
+        thread=ThreadRef(**json.loads(row["thread_json"])),
+        requester=Requester(**json.loads(row["requester_json"])),
+        question_masked=row["question_masked"],
+        facts=tuple(json.loads(row["facts_json"])),
+        evidence=Evidence.from_json(json.loads(row["evidence_json"])),
+        gap=row["gap"],
+        reason=row["reason"],
+        status=row["status"],
+        assignee=row["assignee"],
+        created_at=text_to_ts(row["created_at"]),
+        updated_at=text_to_ts(row["updated_at"]),
+        answer=row["answer"],
+        answer_by=row["answer_by"],
+        answer_sources=tuple(json.loads(row["answer_sources_json"])),
+        topic=row["topic"],
+        version=int(row["version"]),
+        status_since=text_to_ts(row["status_since"]),
+    )
+
+
+def _row_to_message(row: Any) -> OutboxMessage:
+    return OutboxMessage(
+        key=row["msg_key"],
+        ticket_id=row["ticket_id"],
+        event_seq=int(row["event_seq"]),
+        channel=row["channel"],
+        kind=row["kind"],
+        payload=json.loads(row["payload_json"]),
+        status=row["status"],
+        attempts=int(row["attempts"]),
+        next_attempt_at=text_to_ts(row["next_attempt_at"]),
+        created_at=text_to_ts(row["created_at"]),
+        last_error=row["last_error"],
+        external_ref=row["external_ref"],
+        delivered_at=text_to_ts(row["delivered_at"]) if row["delivered_at"] else None,
+    )
+
+
+class SqlTicketStore(ABC):
+    """Ticket store logic over any DB-API backend; subclasses provide :meth:`_tx` and :meth:`shutdown`.
+
+    Args:
+        clock: returns the current timezone-aware time (inject a fake one in tests).
+        policy: outbox retry policy.
+    """
+
+    def __init__(self, *, clock: Clock | None = None, policy: OutboxPolicy | None = None) -> None:
+        self._clock = clock or utc_now
+        self.outbox = SqlOutbox(self, policy or OutboxPolicy())
+
+    # -- backend hooks -------------------------------------------------------------------------------
+    @abstractmethod
+    def _tx(self, write: bool = True) -> AbstractContextManager[Tx]:
+        """One transaction; commit on success, roll back on any exception.
+
+        Must translate constraint violations to :class:`IntegrityConflict` and other driver errors to
+        :class:`StoreError`; :class:`TicketError` raised by the body passes through unchanged.
+        """
+
+    @abstractmethod
+    def shutdown(self) -> None:
+        """Release the database connection (named so because ``close`` closes a ticket)."""
+
+    def __enter__(self) -> SqlTicketStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
+
+    def _now(self) -> dt.datetime:
+        return to_utc(self._clock())
+
+    # -- reads ---------------------------------------------------------------------------------------
+    def _load(self, tx: Tx, ticket_id: str) -> Ticket:
+        row = tx.one(f"SELECT {_TICKET_COLUMNS} FROM tickets WHERE id = ?", (ticket_id,))
+        if row is None:
+            raise TicketNotFound(ticket_id)
+        return _row_to_ticket(row)
+
+    def _active_for_thread(self, tx: Tx, thread_key: str) -> Ticket | None:
+        row = tx.one(
+            f"SELECT {_TICKET_COLUMNS} FROM tickets WHERE thread_key = ? AND status IN {_ACTIVE_SQL} "
+            "ORDER BY num DESC",
+            (thread_key,),
+        )
+        return _row_to_ticket(row) if row is not None else None
+
+    def get(self, ticket_id: str) -> Ticket:
+        """The ticket with this id. Raises :class:`TicketNotFound`."""
+        with self._tx(write=False) as tx:
+            return self._load(tx, ticket_id)
+
+    def find_by_thread(self, thread: ThreadRef) -> Ticket | None:
+        """The thread's active ticket (open/claimed/needs_info) if any, else its most recent one, else None."""
+        with self._tx(write=False) as tx:
+            row = tx.one(
+                f"SELECT {_TICKET_COLUMNS} FROM tickets WHERE thread_key = ? "
+                f"ORDER BY CASE WHEN status IN {_ACTIVE_SQL} THEN 0 ELSE 1 END, num DESC",
+                (thread.key,),
+            )
+        return _row_to_ticket(row) if row is not None else None
+
+    def list(self, status: str | None = None, requester_principal_id: str | None = None) -> list[Ticket]:
+        """Tickets in id order, optionally filtered by status and/or requester."""
+        if status is not None and status not in STATUSES:
+            raise ValueError(f"unknown status {status!r}; expected one of {', '.join(STATUSES)}")
+        where, params = [], []
+        if status is not None:
+            where.append("status = ?")
+            params.append(status)
+        if requester_principal_id is not None:
+            where.append("requester_principal_id = ?")
+            params.append(requester_principal_id)
+        sql = f"SELECT {_TICKET_COLUMNS} FROM tickets"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        with self._tx(write=False) as tx:
+            rows = tx.all(sql + " ORDER BY num", params)
+        return [_row_to_ticket(r) for r in rows]
+
+    def events(self, ticket_id: str) -> list[TicketEvent]:
+        """The ticket's history in order. Raises :class:`TicketNotFound`."""
+        with self._tx(write=False) as tx:
+            self._load(tx, ticket_id)
+            rows = tx.all(
+                "SELECT ticket_id, seq, kind, actor, at, data_json FROM ticket_events WHERE ticket_id = ? ORDER BY seq",
+                (ticket_id,),
+            )
+        return [
+            TicketEvent(int(r["seq"]), r["ticket_id"], r["kind"], r["actor"], text_to_ts(r["at"]), json.loads(r["data_json"]))
+            for r in rows
+        ]
+
+    def first_answered_at(self) -> dict[str, dt.datetime]:
+        """When each ticket was first answered (for time-to-answer reporting)."""
+        with self._tx(write=False) as tx:
+            rows = tx.all(
+                "SELECT ticket_id, MIN(at) AS first_at FROM ticket_events WHERE kind = 'answered' "
+                "GROUP BY ticket_id ORDER BY ticket_id"
+            )
+        return {r["ticket_id"]: text_to_ts(r["first_at"]) for r in rows}
+
+    # -- writes: helpers -----------------------------------------------------------------------------
+    def _append(self, tx: Tx, ticket: Ticket, kind: str, actor: str, data: Mapping[str, Any]) -> TicketEvent:
+        """Append one event and enqueue its notifications (same transaction)."""
+        row = tx.one("SELECT COALESCE(MAX(seq), 0) AS last FROM ticket_events WHERE ticket_id = ?", (ticket.id,))
+        seq = int(row["last"]) + 1
+        event = TicketEvent(seq, ticket.id, kind, actor, ticket.updated_at, dict(data))
+        tx.execute(
+            "INSERT INTO ticket_events (ticket_id, seq, kind, actor, at, data_json) VALUES (?, ?, ?, ?, ?, ?)",
+            (ticket.id, seq, kind, actor, ts_to_text(event.at), canonical_json(event.data)),
+        )
+        self._enqueue(tx, ticket, event)
+        return event
+
+    def _enqueue(self, tx: Tx, ticket: Ticket, event: TicketEvent) -> None:
+        """Write the outbox rows that ``event`` calls for (see :data:`tickets.outbox.NOTIFY`)."""
+        at = ts_to_text(event.at)
+        for channel, kind in NOTIFY.get(event.kind, ()):
+            payload = {
+                "event": {"seq": event.seq, "kind": event.kind, "actor": event.actor, "at": at, "data": event.data},
+                "ticket": ticket.summary(),
+            }
+            tx.execute(
+                "INSERT INTO ticket_outbox (msg_key, ticket_id, event_seq, channel, kind, payload_json, status, "
+                "attempts, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)",
+                (outbox_key(ticket.id, event.seq, channel), ticket.id, event.seq, channel, kind,
+                 canonical_json(payload), at, at),
+            )
+
+    def _cas(self, tx: Tx, old: Ticket, new: Ticket) -> bool:
+        """Persist ``new`` only if the row still has ``old.version``; False when someone else wrote first."""
+        n = tx.rowcount(
+            "UPDATE tickets SET evidence_json = ?, status = ?, assignee = ?, answer = ?, answer_by = ?, "
+            "answer_sources_json = ?, updated_at = ?, status_since = ?, version = ? WHERE id = ? AND version = ?",
+            (
+                canonical_json(new.evidence.to_json()),
+                new.status,
+                new.assignee,
+                new.answer,
+                new.answer_by,
+                canonical_json(list(new.answer_sources)),
+                ts_to_text(new.updated_at),
+                ts_to_text(new.status_since or new.updated_at),
+                new.version,
+                old.id,
+                old.version,
+            ),
+        )
+        return n == 1
+
+    def _mutate(
+        self,
+        ticket_id: str,
+        actor: str,
+        step: Callable[[Tx, Ticket, dt.datetime], tuple[Ticket, str, dict[str, Any]] | None],
+    ) -> Ticket:
+        """Run read -> check -> compare-and-set -> append in one transaction, re-reading on a lost CAS.
+
+        ``step`` gets the freshly read ticket and returns ``(new_ticket, event_kind, event_data)`` or
+        None for "nothing to do"; it raises to refuse.
+        """
+        with self._tx() as tx:
+            for _ in range(_MAX_CAS_RETRIES):
+                current = self._load(tx, ticket_id)
+                now = self._now()
+                outcome = step(tx, current, now)
+                if outcome is None:
+                    return current
+                new, kind, data = outcome
+                if self._cas(tx, current, new):
+                    self._append(tx, new, kind, actor, data)
+                    logger.info(
+                        "ticket_id=%s, event=%s, status=%s, version=%d | ticket changed",
+                        new.id, kind, new.status, new.version,
+                    )
+                    return new
+                logger.info("ticket_id=%s, version=%d | lost compare-and-set, re-reading", current.id, current.version)
+        raise StoreError(f"ticket {ticket_id} kept changing during the update; retry the action")
+
+    def _transition(self, ticket_id: str, action: str, actor: str, data: Mapping[str, Any], **changes: Any) -> Ticket:
+        def step(tx: Tx, cur: Ticket, now: dt.datetime) -> tuple[Ticket, str, dict[str, Any]] | None:
+            planned = plan(cur, action, actor)
+            if planned.rule is None:
+                return None
+            rule = planned.rule
+            if cur.status not in ACTIVE_STATUSES and rule.to in ACTIVE_STATUSES:
+                other = self._active_for_thread(tx, cur.thread.key)
+                if other is not None and other.id != cur.id:
+                    raise IllegalTransition(
+                        cur.id, cur.status, action, f"the thread already has active ticket {other.id}; continue there"
+                    )
+            new = replace(
+                cur,
+                status=rule.to,
+                assignee=planned.new_assignee,
+                updated_at=now,
+                status_since=now if rule.to != cur.status else cur.status_since,
+                version=cur.version + 1,
+                **changes,
+            )
+            return new, rule.event, dict(data)
+
+        return self._mutate(ticket_id, actor, step)
+
+    # -- writes: public ------------------------------------------------------------------------------
+    def open_ticket(
+        self,
+        thread: ThreadRef,
+        requester: Requester,
+        question_masked: str,
+        facts: Sequence[str],
+        evidence: Evidence,
+        gap: str,
+        reason: str,
+        topic: str | None = None,
+    ) -> tuple[Ticket, bool]:
+        """Open a ticket for ``thread``, or return its active one (idempotent per thread).
+
+        If the thread already has an open/claimed/needs_info ticket it is returned with ``created=False``;
+        evidence not already on it is merged in and an ``evidence_added`` event is appended.
+
+        Raises:
+            ValueError: unknown ``reason``.
+        """
+        if reason not in REASONS:
+            raise ValueError(f"unknown escalation reason {reason!r}; expected one of {', '.join(REASONS)}")
+        for attempt in range(2):
+            try:
+                return self._open_once(thread, requester, question_masked, tuple(facts), evidence, gap, reason, topic)
+            except IntegrityConflict:
+                # Lost a race with a concurrent open for the same thread: the retry finds its ticket.
+                if attempt == 1:
+                    raise
+                logger.info("platform=%s | concurrent open for the same thread, retrying", thread.platform)
+        raise AssertionError("unreachable")
+
+    def _open_once(
+        self,
+        thread: ThreadRef,
+        requester: Requester,
+        question_masked: str,
+        facts: tuple[str, ...],
+        evidence: Evidence,
+        gap: str,
+        reason: str,
+        topic: str | None,
+    ) -> tuple[Ticket, bool]:
+        with self._tx() as tx:
+            existing = self._active_for_thread(tx, thread.key)
+            if existing is not None:
+                return self._add_evidence(tx, existing, requester.principal_id, evidence), False
+            now = self._now()
+            row = tx.one("UPDATE ticket_counters SET value = value + 1 WHERE name = 'ticket' RETURNING value")
+            if row is None:
+                raise StoreError("ticket counter row is missing; re-create the schema")
+            num = int(row["value"])
+            ticket = Ticket(
+                id=format_ticket_id(num),
+                thread=thread,
+                requester=requester,
+                question_masked=question_masked,
+                facts=facts,
+                evidence=evidence,
+                gap=gap,
+                reason=reason,
+                status="open",
+                assignee=None,
+                created_at=now,
+                updated_at=now,
+                topic=topic,
+                version=1,
+                status_since=now,
+            )
+            tx.execute(
+                f"INSERT INTO tickets ({_TICKET_COLUMNS}) VALUES ({', '.join(['?'] * 21)})",
+                (
+                    ticket.id, num, thread.key, _thread_to_json(thread), requester.principal_id,
+                    _requester_to_json(requester), question_masked, canonical_json(list(facts)),
+                    canonical_json(evidence.to_json()), gap, reason, "open", None, topic, None, None, "[]",
+                    ts_to_text(now), ts_to_text(now), ts_to_text(now), 1,
+                ),
+            )
+            self._append(tx, ticket, EVENT_OPENED, requester.principal_id, {"reason": reason, "topic": topic})
+            logger.info("ticket_id=%s, reason=%s | ticket opened", ticket.id, reason)
+            return ticket, True
+
+    def _add_evidence(self, tx: Tx, existing: Ticket, actor: str, evidence: Evidence) -> Ticket:
+        current = existing
+        for _ in range(_MAX_CAS_RETRIES):
+            merged, new_items = current.evidence.merge(evidence)
+            if new_items.is_empty():
+                return current
+            now = self._now()
+            new = replace(current, evidence=merged, updated_at=now, version=current.version + 1)
+            if self._cas(tx, current, new):
+                self._append(tx, new, EVENT_EVIDENCE_ADDED, actor, {"added": new_items.to_json()})
+                logger.info("ticket_id=%s, version=%d | evidence added", new.id, new.version)
+                return new
+            current = self._load(tx, existing.id)
+        raise StoreError(f"ticket {existing.id} kept changing while adding evidence; retry")
+
+    def claim(self, ticket_id: str, actor: str) -> Ticket:
+        """Take an open ticket. A concurrent second claim raises :class:`AlreadyClaimed`."""
+        return self._transition(ticket_id, "claim", actor, {})
+
+    def unclaim(self, ticket_id: str, actor: str) -> Ticket:
+        """Give a claimed ticket back to the queue (assignee only)."""
+        return self._transition(ticket_id, "unclaim", actor, {})
+
+    def answer(self, ticket_id: str, actor: str, text: str, sources: Sequence[Mapping[str, Any]] = ()) -> Ticket:
+        """Record the tax team's answer (assignee only); it is relayed to the requester via the outbox."""
+        src = tuple(dict(s) for s in sources)
+        return self._transition(
+            ticket_id, "answer", actor, {"text": text, "sources": list(src)},
+            answer=text, answer_by=actor, answer_sources=src,
+        )
+
+    def ask_info(self, ticket_id: str, actor: str, question: str) -> Ticket:
+        """Ask the requester for more information (assignee only when claimed)."""
+        return self._transition(ticket_id, "ask_info", actor, {"question": question})
+
+    def requester_reply(self, ticket_id: str, text: str) -> Ticket:
+        """The requester wrote in the thread: answers a needs_info, re-opens an answered ticket."""
+        with self._tx(write=False) as tx:
+            principal = self._load(tx, ticket_id).requester.principal_id
+        return self._transition(ticket_id, "requester_reply", principal, {"text": text})
+
+    def close(self, ticket_id: str, actor: str) -> Ticket:
+        """Close an answered ticket."""
+        return self._transition(ticket_id, "close", actor, {})
+
+    def reject(self, ticket_id: str, actor: str, reason: str) -> Ticket:
+        """Decline a ticket that will not be answered; the requester is told why."""
+        return self._transition(ticket_id, "reject", actor, {"reason": reason})
+
+    def add_note(self, ticket_id: str, actor: str, note: str) -> Ticket:
+        """Internal note for the tax team; allowed in every status, status unchanged."""
+
+        def step(tx: Tx, cur: Ticket, now: dt.datetime) -> tuple[Ticket, str, dict[str, Any]]:
+            return replace(cur, updated_at=now, version=cur.version + 1), EVENT_NOTE_ADDED, {"note": note}
+
+        return self._mutate(ticket_id, actor, step)
+
+
+class SqlOutbox:
+    """The outbox of one :class:`SqlTicketStore` (same database, same transactions)."""
+
+    def __init__(self, store: SqlTicketStore, policy: OutboxPolicy) -> None:
+        self._store = store
+        self.policy = policy
+
+    def _select(self) -> str:
+        return (
+            "SELECT msg_key, ticket_id, event_seq, channel, kind, payload_json, status, attempts, next_attempt_at, "
+            "created_at, last_error, external_ref, delivered_at FROM ticket_outbox o"
+        )
+
+    def due(self, now: dt.datetime, limit: int = 100) -> list[OutboxMessage]:
+        """Pending messages whose time has come, oldest first, at most one per (ticket, channel) head."""
+        with self._store._tx(write=False) as tx:
+            rows = tx.all(
+                self._select() + " WHERE o.status = 'pending' AND o.next_attempt_at <= ? AND NOT EXISTS ("
+                "SELECT 1 FROM ticket_outbox p WHERE p.ticket_id = o.ticket_id AND p.channel = o.channel "
+                "AND p.status = 'pending' AND p.event_seq < o.event_seq) "
+                "ORDER BY o.created_at, o.ticket_id, o.event_seq, o.channel LIMIT ?",
+                (ts_to_text(now), int(limit)),
+            )
+        return [_row_to_message(r) for r in rows]
+
+    def get(self, key: str) -> OutboxMessage:
+        """One message by idempotency key. Raises :class:`StoreError` if absent."""
+        with self._store._tx(write=False) as tx:
+            row = tx.one(self._select() + " WHERE o.msg_key = ?", (key,))
+        if row is None:
+            raise StoreError(f"outbox message {key} not found")
+        return _row_to_message(row)
+
+    def messages(self, ticket_id: str | None = None, status: str | None = None) -> list[OutboxMessage]:
+        """All messages (optionally of one ticket / status) in creation order; for operators and tests."""
+        where, params = [], []
+        if ticket_id is not None:
+            where.append("o.ticket_id = ?")
+            params.append(ticket_id)
+        if status is not None:
+            where.append("o.status = ?")
+            params.append(status)
+        sql = self._select() + (" WHERE " + " AND ".join(where) if where else "")
+        with self._store._tx(write=False) as tx:
+            rows = tx.all(sql + " ORDER BY o.created_at, o.ticket_id, o.event_seq, o.channel", params)
+        return [_row_to_message(r) for r in rows]
+
+    def card_ref(self, ticket_id: str) -> str | None:
+        """External reference of the delivered tax-team card of a ticket (needed to update the card)."""
+        with self._store._tx(write=False) as tx:
+            row = tx.one(
+                "SELECT external_ref FROM ticket_outbox WHERE ticket_id = ? AND kind = 'post_card' "
+                "AND status = 'delivered' ORDER BY event_seq",
+                (ticket_id,),
+            )
+        return row["external_ref"] if row is not None else None
+
+    def mark_delivered(self, key: str, external_ref: str) -> None:
+        """Record a successful send. Idempotent for an already delivered message."""
+        now = ts_to_text(self._store._now())
+        with self._store._tx() as tx:
+            n = tx.rowcount(
+                "UPDATE ticket_outbox SET status = 'delivered', external_ref = ?, delivered_at = ?, last_error = NULL "
+                "WHERE msg_key = ? AND status <> 'delivered'",
+                (external_ref, now, key),
+            )
+            if n == 0 and tx.one("SELECT msg_key FROM ticket_outbox WHERE msg_key = ?", (key,)) is None:
+                raise StoreError(f"outbox message {key} not found")
+        logger.info("outbox_key=%s | outbox message delivered", key)
+
+    def mark_failed(self, key: str, error: str, now: dt.datetime) -> OutboxMessage:
+        """Record a failed send: back off exponentially, or go ``dead`` after ``max_attempts``.
+
+        Raises:
+            StoreError: unknown key, or the message is not pending.
+        """
+        with self._store._tx() as tx:
+            row = tx.one(self._select() + " WHERE o.msg_key = ?", (key,))
+            if row is None:
+                raise StoreError(f"outbox message {key} not found")
+            msg = _row_to_message(row)
+            if msg.status != "pending":
+                raise StoreError(f"outbox message {key} is {msg.status}, not pending; nothing to retry")
+            attempts = msg.attempts + 1
+            dead = attempts >= self.policy.max_attempts
+            next_at = to_utc(now) + (dt.timedelta(0) if dead else self.policy.delay(attempts))
+            tx.execute(
+                "UPDATE ticket_outbox SET attempts = ?, status = ?, next_attempt_at = ?, last_error = ? WHERE msg_key = ?",
+                (attempts, "dead" if dead else "pending", ts_to_text(next_at), error[:_MAX_ERROR_CHARS], key),
+            )
+        logger.info("outbox_key=%s, attempts=%d, dead=%s | outbox send failed", key, attempts, dead)
+        return replace(
+            msg, attempts=attempts, status="dead" if dead else "pending", next_attempt_at=next_at,
+            last_error=error[:_MAX_ERROR_CHARS],
+        )
+
+    def _lease(self, msg: OutboxMessage, now: dt.datetime) -> bool:
+        """Hide a due message from other workers for ``lease_seconds``; False if another worker took it."""
+        until = to_utc(now) + dt.timedelta(seconds=self.policy.lease_seconds)
+        with self._store._tx() as tx:
+            n = tx.rowcount(
+                "UPDATE ticket_outbox SET next_attempt_at = ? WHERE msg_key = ? AND status = 'pending' "
+                "AND next_attempt_at = ?",
+                (ts_to_text(until), msg.key, ts_to_text(msg.next_attempt_at)),
+            )
+        return n == 1
+
+    def deliver_pending(self, sender: Sender, now: dt.datetime, limit: int = 100) -> DeliveryResult:
+        """Send due messages through ``sender`` (at-least-once; see module :mod:`tickets.outbox`).
+
+        Each message is leased, sent, then marked delivered; an ``Exception`` from the sender marks it
+        failed (back-off or dead).  A crash (process death, ``BaseException``) after the send but before
+        the mark leaves it pending: it is sent again after the lease with the SAME key.  Repeats until
+        nothing more is due so a card post and its follow-up updates go out in one call, in order.
+        """
+        delivered: list[str] = []
+        failed: list[str] = []
+        dead: list[str] = []
+        seen: set[str] = set()
+        while len(seen) < limit:
+            batch = [m for m in self.due(now, limit - len(seen)) if m.key not in seen]
+            if not batch:
+                break
+            for msg in batch:
+                seen.add(msg.key)
+                if not self._lease(msg, now):
+                    continue
+                try:
+                    ref = sender(msg)
+                except Exception as exc:  # noqa: BLE001 -- any sender failure is retried later
+                    after = self.mark_failed(msg.key, f"{type(exc).__name__}: {exc}", now)
+                    (dead if after.status == "dead" else failed).append(msg.key)
+                    continue
+                self.mark_delivered(msg.key, str(ref))
+                delivered.append(msg.key)
+        return DeliveryResult(tuple(delivered), tuple(failed), tuple(dead))
+
