@@ -156,10 +156,18 @@ def relink(store: SqliteStore) -> None:
             for chunk, own_start in ver.chunks:
                 start = max(d for d in (ver.start, own_start) if d) if (ver.start or own_start) else None
                 windows[chunk.id] = (prov, start, end)
-    for chunk, _ in rows:
-        if chunk.id not in windows:
-            doc = doc_by_id[chunk.doc_id]
-            windows[chunk.id] = (None, doc.meta.effective_from, eff_to.get(chunk.doc_id))
+    for chunk, payload in rows:
+        if chunk.id in windows:
+            continue
+        doc = doc_by_id[chunk.doc_id]
+        end = eff_to.get(chunk.doc_id)
+        if chunk.kind == "penjelasan" and chunk.pasal and not payload.get("amends"):
+            # the elucidation of a Pasal stops applying when that Pasal is restated by an amending act
+            later = [v.start for v in versions.get(f"{chunk.doc_id}:pasal-{chunk.pasal}", {}).values()
+                     if v.doc_id != chunk.doc_id and v.start]
+            if later:
+                end = min([*later, *([end] if end else [])])
+        windows[chunk.id] = (None, doc.meta.effective_from, end)
 
     # --- edges: definitions, references, elucidations ------------------------------------------
     edges: list[Edge] = []

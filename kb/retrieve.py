@@ -161,18 +161,22 @@ class Retriever:
         return SearchResult(question, plan, flt, mode, tuple(results), tuple(context), explain)
 
     def _route(self, plan: QueryPlan, named_docs: list[str], flt: SearchFilter) -> list[str]:
-        """Chunks a query names outright: "UU PPN Pasal 7" -> every visible version of that provision."""
-        if not named_docs:
-            return []
+        """Chunks a query names outright: "UU PPN Pasal 7" -> every visible version of that provision.
+
+        A provision implied only by a tax type ("PPh 23" -> UU PPh Pasal 23) is routed too, after the
+        explicitly written ones.
+        """
         provisions: list[str] = []
         doc_pasal: list[tuple[str, str | None, str | None]] = []
-        for doc_id in named_docs:
-            if plan.provisions:
-                for p in plan.provisions:
-                    provisions.append(f"{doc_id}:pasal-{p.pasal}")
-                    doc_pasal.append((doc_id, p.pasal, p.ayat))
-            else:
-                doc_pasal.append((doc_id, None, None))
+        for p in sorted(plan.provisions, key=lambda p: (p.origin != "text", p.start)):
+            docs = self._doc_ids_for((p.law,)) if p.law else named_docs
+            for doc_id in docs:
+                provisions.append(f"{doc_id}:pasal-{p.pasal}")
+                doc_pasal.append((doc_id, p.pasal, p.ayat))
+        if not plan.provisions:
+            doc_pasal.extend((doc_id, None, None) for doc_id in named_docs)
+        if not provisions and not doc_pasal:
+            return []
         limit = 40 if plan.provisions else 12
         ids = self.store.routed_chunk_ids(flt, provisions=provisions, doc_pasal=doc_pasal, limit=limit)
         if plan.provisions:
@@ -181,8 +185,7 @@ class Retriever:
             ids.sort(key=lambda cid: (0 if (chunks[cid].ayat in wanted_ayat) else 1, chunks[cid].seq, cid))
         return ids
 
-    @staticmethod
-    def _rule_boost(chunk: Chunk, doc: DocumentMeta, plan: QueryPlan, named_docs: list[str]) -> float:
+    def _rule_boost(self, chunk: Chunk, doc: DocumentMeta, plan: QueryPlan, named_docs: list[str]) -> float:
         boost = _KIND_WEIGHT.get(chunk.kind, 0.0)
         if chunk.is_example:
             boost -= 0.2
@@ -191,10 +194,17 @@ class Retriever:
         if doc_named:
             boost += 0.5
         for p in plan.provisions:
-            if chunk.pasal == p.pasal and (doc_named or not named_docs):
-                boost += 0.8 if doc_named else 0.2
+            law_docs = self._doc_ids_for((p.law,)) if p.law else named_docs
+            in_law = base_doc in law_docs or chunk.doc_id in law_docs
+            if chunk.pasal != p.pasal:
+                continue
+            weight = 1.0 if p.origin == "text" else 0.5
+            if in_law:
+                boost += 0.8 * weight
                 if p.ayat and chunk.ayat == p.ayat:
-                    boost += 0.4
+                    boost += 0.4 * weight
+            elif not law_docs:
+                boost += 0.2 * weight
         if plan.tax_types and set(plan.tax_types) & set(doc.tax_types):
             boost += 0.1
         return boost

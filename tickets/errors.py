@@ -22,7 +22,9 @@ class TicketNotFound(TicketError):
     """No ticket with the given id exists in this store."""
 
     def __init__(self, ticket_id: str) -> None:
-        super().__init__(f"ticket {ticket_id} not found; check the id (format T-000123) and the store you query")
+        super().__init__(
+            f"ticket {ticket_id} not found; check the id (format T-000123) and the store you query"
+        )
         self.ticket_id = ticket_id
 
 

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping, Sequence
+from typing import Any, Literal
 
-Reason = Literal["no_source", "low_confidence", "out_of_scope", "advice", "protected_determination", "user_request"]
+Reason = Literal[
+    "no_source", "low_confidence", "out_of_scope", "advice", "protected_determination", "user_request"
+]
 #: Why dasar escalated instead of answering (stored on the ticket, counted in reports).
 REASONS: tuple[str, ...] = (
     "no_source",
@@ -45,7 +48,7 @@ def to_utc(ts: dt.datetime) -> dt.datetime:
     """Reject naive datetimes (ambiguous timezone) and normalise to UTC."""
     if ts.tzinfo is None:
         raise ValueError("timestamps must be timezone-aware (use datetime.now(timezone.utc))")
-    return ts.astimezone(dt.timezone.utc)
+    return ts.astimezone(dt.UTC)
 
 
 def ts_to_text(ts: dt.datetime) -> str:
@@ -55,7 +58,7 @@ def ts_to_text(ts: dt.datetime) -> str:
 
 def text_to_ts(text: str) -> dt.datetime:
     """Inverse of :func:`ts_to_text`."""
-    return dt.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=dt.timezone.utc)
+    return dt.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=dt.UTC)
 
 
 @dataclass(frozen=True)
@@ -112,7 +115,11 @@ class Evidence:
         return cls(_dict_tuple(claims), _dict_tuple(citations), _dict_tuple(candidates))
 
     def to_json(self) -> dict[str, list[dict[str, Any]]]:
-        return {"claims": list(self.claims), "citations": list(self.citations), "candidates": list(self.candidates)}
+        return {
+            "claims": list(self.claims),
+            "citations": list(self.citations),
+            "candidates": list(self.candidates),
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Evidence:

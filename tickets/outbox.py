@@ -18,8 +18,9 @@ after ``max_attempts``; dead messages stay in the table for an operator.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 #: Channels a message can go to.
 CHANNEL_TAX_TEAM = "tax_team"  # the tax team's Teams channel (the ticket card)

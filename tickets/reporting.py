@@ -69,7 +69,9 @@ def compute_report(
     top = sorted(topics.items(), key=lambda kv: (-kv[1], kv[0]))[: max(top_n, 0)]
     by_id = {t.id: t for t in tickets}
     durations = [
-        (at - by_id[tid].created_at).total_seconds() for tid, at in sorted(first_answered.items()) if tid in by_id
+        (at - by_id[tid].created_at).total_seconds()
+        for tid, at in sorted(first_answered.items())
+        if tid in by_id
     ]
     return TicketReport(
         generated_at=now,

@@ -53,7 +53,7 @@ _MAX_ERROR_CHARS = 500
 
 def utc_now() -> dt.datetime:
     """Default clock."""
-    return dt.datetime.now(dt.timezone.utc)
+    return dt.datetime.now(dt.UTC)
 
 
 def load_schema() -> str:
@@ -96,13 +96,15 @@ class Tx:
 
 _TICKET_COLUMNS = (
     "id, num, thread_key, thread_json, requester_principal_id, requester_json, question_masked, facts_json, "
-    "evidence_json, gap, reason, status, assignee, topic, answer, answer_by, answer_sources_json, created_at, "
-    "updated_at, status_since, version"
+    "evidence_json, gap, reason, status, assignee, topic, answer, answer_by, answer_sources_json, "
+    "created_at, updated_at, status_since, version"
 )
 
 
 def _thread_to_json(t: ThreadRef) -> str:
-    return canonical_json({"platform": t.platform, "tenant": t.tenant, "channel": t.channel, "thread_id": t.thread_id})
+    return canonical_json(
+        {"platform": t.platform, "tenant": t.tenant, "channel": t.channel, "thread_id": t.thread_id}
+    )
 
 
 def _requester_to_json(r: Requester) -> str:
@@ -214,7 +216,7 @@ class SqlTicketStore(ABC):
             return self._load(tx, ticket_id)
 
     def find_by_thread(self, thread: ThreadRef) -> Ticket | None:
-        """The thread's active ticket (open/claimed/needs_info) if any, else its most recent one, else None."""
+        """The thread's active ticket (open/claimed/needs_info), else its most recent one, else None."""
         with self._tx(write=False) as tx:
             row = tx.one(
                 f"SELECT {_TICKET_COLUMNS} FROM tickets WHERE thread_key = ? "
@@ -246,11 +248,19 @@ class SqlTicketStore(ABC):
         with self._tx(write=False) as tx:
             self._load(tx, ticket_id)
             rows = tx.all(
-                "SELECT ticket_id, seq, kind, actor, at, data_json FROM ticket_events WHERE ticket_id = ? ORDER BY seq",
+                "SELECT ticket_id, seq, kind, actor, at, data_json FROM ticket_events "
+                "WHERE ticket_id = ? ORDER BY seq",
                 (ticket_id,),
             )
         return [
-            TicketEvent(int(r["seq"]), r["ticket_id"], r["kind"], r["actor"], text_to_ts(r["at"]), json.loads(r["data_json"]))
+            TicketEvent(
+                int(r["seq"]),
+                r["ticket_id"],
+                r["kind"],
+                r["actor"],
+                text_to_ts(r["at"]),
+                json.loads(r["data_json"]),
+            )
             for r in rows
         ]
 
@@ -266,11 +276,14 @@ class SqlTicketStore(ABC):
     # -- writes: helpers -----------------------------------------------------------------------------
     def _append(self, tx: Tx, ticket: Ticket, kind: str, actor: str, data: Mapping[str, Any]) -> TicketEvent:
         """Append one event and enqueue its notifications (same transaction)."""
-        row = tx.one("SELECT COALESCE(MAX(seq), 0) AS last FROM ticket_events WHERE ticket_id = ?", (ticket.id,))
+        row = tx.one(
+            "SELECT COALESCE(MAX(seq), 0) AS last FROM ticket_events WHERE ticket_id = ?", (ticket.id,)
+        )
         seq = int(row["last"]) + 1
         event = TicketEvent(seq, ticket.id, kind, actor, ticket.updated_at, dict(data))
         tx.execute(
-            "INSERT INTO ticket_events (ticket_id, seq, kind, actor, at, data_json) VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO ticket_events (ticket_id, seq, kind, actor, at, data_json) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
             (ticket.id, seq, kind, actor, ts_to_text(event.at), canonical_json(event.data)),
         )
         self._enqueue(tx, ticket, event)
@@ -281,21 +294,37 @@ class SqlTicketStore(ABC):
         at = ts_to_text(event.at)
         for channel, kind in NOTIFY.get(event.kind, ()):
             payload = {
-                "event": {"seq": event.seq, "kind": event.kind, "actor": event.actor, "at": at, "data": event.data},
+                "event": {
+                    "seq": event.seq,
+                    "kind": event.kind,
+                    "actor": event.actor,
+                    "at": at,
+                    "data": event.data,
+                },
                 "ticket": ticket.summary(),
             }
             tx.execute(
-                "INSERT INTO ticket_outbox (msg_key, ticket_id, event_seq, channel, kind, payload_json, status, "
-                "attempts, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)",
-                (outbox_key(ticket.id, event.seq, channel), ticket.id, event.seq, channel, kind,
-                 canonical_json(payload), at, at),
+                "INSERT INTO ticket_outbox (msg_key, ticket_id, event_seq, channel, kind, payload_json, "
+                "status, attempts, next_attempt_at, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)",
+                (
+                    outbox_key(ticket.id, event.seq, channel),
+                    ticket.id,
+                    event.seq,
+                    channel,
+                    kind,
+                    canonical_json(payload),
+                    at,
+                    at,
+                ),
             )
 
     def _cas(self, tx: Tx, old: Ticket, new: Ticket) -> bool:
         """Persist ``new`` only if the row still has ``old.version``; False when someone else wrote first."""
         n = tx.rowcount(
             "UPDATE tickets SET evidence_json = ?, status = ?, assignee = ?, answer = ?, answer_by = ?, "
-            "answer_sources_json = ?, updated_at = ?, status_since = ?, version = ? WHERE id = ? AND version = ?",
+            "answer_sources_json = ?, updated_at = ?, status_since = ?, version = ? "
+            "WHERE id = ? AND version = ?",
             (
                 canonical_json(new.evidence.to_json()),
                 new.status,
@@ -335,13 +364,20 @@ class SqlTicketStore(ABC):
                     self._append(tx, new, kind, actor, data)
                     logger.info(
                         "ticket_id=%s, event=%s, status=%s, version=%d | ticket changed",
-                        new.id, kind, new.status, new.version,
+                        new.id,
+                        kind,
+                        new.status,
+                        new.version,
                     )
                     return new
-                logger.info("ticket_id=%s, version=%d | lost compare-and-set, re-reading", current.id, current.version)
+                logger.info(
+                    "ticket_id=%s, version=%d | lost compare-and-set, re-reading", current.id, current.version
+                )
         raise StoreError(f"ticket {ticket_id} kept changing during the update; retry the action")
 
-    def _transition(self, ticket_id: str, action: str, actor: str, data: Mapping[str, Any], **changes: Any) -> Ticket:
+    def _transition(
+        self, ticket_id: str, action: str, actor: str, data: Mapping[str, Any], **changes: Any
+    ) -> Ticket:
         def step(tx: Tx, cur: Ticket, now: dt.datetime) -> tuple[Ticket, str, dict[str, Any]] | None:
             planned = plan(cur, action, actor)
             if planned.rule is None:
@@ -351,7 +387,10 @@ class SqlTicketStore(ABC):
                 other = self._active_for_thread(tx, cur.thread.key)
                 if other is not None and other.id != cur.id:
                     raise IllegalTransition(
-                        cur.id, cur.status, action, f"the thread already has active ticket {other.id}; continue there"
+                        cur.id,
+                        cur.status,
+                        action,
+                        f"the thread already has active ticket {other.id}; continue there",
                     )
             new = replace(
                 cur,
@@ -390,7 +429,9 @@ class SqlTicketStore(ABC):
             raise ValueError(f"unknown escalation reason {reason!r}; expected one of {', '.join(REASONS)}")
         for attempt in range(2):
             try:
-                return self._open_once(thread, requester, question_masked, tuple(facts), evidence, gap, reason, topic)
+                return self._open_once(
+                    thread, requester, question_masked, tuple(facts), evidence, gap, reason, topic
+                )
             except IntegrityConflict:
                 # Lost a race with a concurrent open for the same thread: the retry finds its ticket.
                 if attempt == 1:
@@ -438,10 +479,27 @@ class SqlTicketStore(ABC):
             tx.execute(
                 f"INSERT INTO tickets ({_TICKET_COLUMNS}) VALUES ({', '.join(['?'] * 21)})",
                 (
-                    ticket.id, num, thread.key, _thread_to_json(thread), requester.principal_id,
-                    _requester_to_json(requester), question_masked, canonical_json(list(facts)),
-                    canonical_json(evidence.to_json()), gap, reason, "open", None, topic, None, None, "[]",
-                    ts_to_text(now), ts_to_text(now), ts_to_text(now), 1,
+                    ticket.id,
+                    num,
+                    thread.key,
+                    _thread_to_json(thread),
+                    requester.principal_id,
+                    _requester_to_json(requester),
+                    question_masked,
+                    canonical_json(list(facts)),
+                    canonical_json(evidence.to_json()),
+                    gap,
+                    reason,
+                    "open",
+                    None,
+                    topic,
+                    None,
+                    None,
+                    "[]",
+                    ts_to_text(now),
+                    ts_to_text(now),
+                    ts_to_text(now),
+                    1,
                 ),
             )
             self._append(tx, ticket, EVENT_OPENED, requester.principal_id, {"reason": reason, "topic": topic})
@@ -471,12 +529,19 @@ class SqlTicketStore(ABC):
         """Give a claimed ticket back to the queue (assignee only)."""
         return self._transition(ticket_id, "unclaim", actor, {})
 
-    def answer(self, ticket_id: str, actor: str, text: str, sources: Sequence[Mapping[str, Any]] = ()) -> Ticket:
+    def answer(
+        self, ticket_id: str, actor: str, text: str, sources: Sequence[Mapping[str, Any]] = ()
+    ) -> Ticket:
         """Record the tax team's answer (assignee only); it is relayed to the requester via the outbox."""
         src = tuple(dict(s) for s in sources)
         return self._transition(
-            ticket_id, "answer", actor, {"text": text, "sources": list(src)},
-            answer=text, answer_by=actor, answer_sources=src,
+            ticket_id,
+            "answer",
+            actor,
+            {"text": text, "sources": list(src)},
+            answer=text,
+            answer_by=actor,
+            answer_sources=src,
         )
 
     def ask_info(self, ticket_id: str, actor: str, question: str) -> Ticket:
@@ -515,7 +580,8 @@ class SqlOutbox:
 
     def _select(self) -> str:
         return (
-            "SELECT msg_key, ticket_id, event_seq, channel, kind, payload_json, status, attempts, next_attempt_at, "
+            "SELECT msg_key, ticket_id, event_seq, channel, kind, payload_json, status, attempts, "
+            "next_attempt_at, "
             "created_at, last_error, external_ref, delivered_at FROM ticket_outbox o"
         )
 
@@ -568,7 +634,8 @@ class SqlOutbox:
         now = ts_to_text(self._store._now())
         with self._store._tx() as tx:
             n = tx.rowcount(
-                "UPDATE ticket_outbox SET status = 'delivered', external_ref = ?, delivered_at = ?, last_error = NULL "
+                "UPDATE ticket_outbox SET status = 'delivered', external_ref = ?, delivered_at = ?, "
+                "last_error = NULL "
                 "WHERE msg_key = ? AND status <> 'delivered'",
                 (external_ref, now, key),
             )
@@ -593,12 +660,16 @@ class SqlOutbox:
             dead = attempts >= self.policy.max_attempts
             next_at = to_utc(now) + (dt.timedelta(0) if dead else self.policy.delay(attempts))
             tx.execute(
-                "UPDATE ticket_outbox SET attempts = ?, status = ?, next_attempt_at = ?, last_error = ? WHERE msg_key = ?",
+                "UPDATE ticket_outbox SET attempts = ?, status = ?, next_attempt_at = ?, last_error = ? "
+                "WHERE msg_key = ?",
                 (attempts, "dead" if dead else "pending", ts_to_text(next_at), error[:_MAX_ERROR_CHARS], key),
             )
         logger.info("outbox_key=%s, attempts=%d, dead=%s | outbox send failed", key, attempts, dead)
         return replace(
-            msg, attempts=attempts, status="dead" if dead else "pending", next_attempt_at=next_at,
+            msg,
+            attempts=attempts,
+            status="dead" if dead else "pending",
+            next_attempt_at=next_at,
             last_error=error[:_MAX_ERROR_CHARS],
         )
 
@@ -642,4 +713,3 @@ class SqlOutbox:
                 self.mark_delivered(msg.key, str(ref))
                 delivered.append(msg.key)
         return DeliveryResult(tuple(delivered), tuple(failed), tuple(dead))
-

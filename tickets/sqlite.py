@@ -58,7 +58,9 @@ class SqliteTicketStore(SqlTicketStore):
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")
             self._conn.execute("PRAGMA foreign_keys=ON")
-            self._conn.executescript("BEGIN IMMEDIATE;\n" + load_schema() + "\n" + _SQLITE_EXTRA + "\nCOMMIT;")
+            self._conn.executescript(
+                "BEGIN IMMEDIATE;\n" + load_schema() + "\n" + _SQLITE_EXTRA + "\nCOMMIT;"
+            )
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open ticket database {self.path}: {exc}") from exc
         logger.info("backend=sqlite | ticket store ready")

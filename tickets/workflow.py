@@ -6,8 +6,8 @@ backends call :func:`plan` inside their transaction and persist the result with 
 ticket ``version``, so the check and the write cannot be separated by a concurrent writer.
 
     open ──claim──▶ claimed ──answer (assignee)──▶ answered ──close──▶ closed
-      ▲               │  ▲                            │
-      └──unclaim──────┘  │                            └─requester_reply (re-open)──▶ open
+      ▲                 │                             │
+      └──unclaim────────┘          answered ──requester_reply (re-open)──▶ open
     open|claimed ──ask_info──▶ needs_info ──requester_reply──▶ open
     open|claimed|needs_info ──reject──▶ rejected
 """
@@ -93,7 +93,9 @@ def plan(ticket: Ticket, action: str, actor: str) -> Planned:
     rule = TRANSITIONS.get((ticket.status, action))
     if rule is None:
         froms = allowed_from(action)
-        hint = f"{action} is allowed only when the ticket is {' or '.join(froms)}" if froms else "unknown action"
+        hint = (
+            f"{action} is allowed only when the ticket is {' or '.join(froms)}" if froms else "unknown action"
+        )
         if action == "answer" and ticket.status == "open":
             hint += "; claim it first"
         if action == "close" and ticket.status in ("open", "claimed", "needs_info"):
@@ -102,7 +104,9 @@ def plan(ticket: Ticket, action: str, actor: str) -> Planned:
     if rule.who == "assignee" and ticket.assignee != actor:
         raise NotAssignee(ticket.id, ticket.status, action, actor, ticket.assignee)
     if rule.who == "requester" and actor != ticket.requester.principal_id:
-        raise IllegalTransition(ticket.id, ticket.status, action, "only the requester can reply in their thread")
+        raise IllegalTransition(
+            ticket.id, ticket.status, action, "only the requester can reply in their thread"
+        )
     if rule.assignee == "actor":
         new_assignee: str | None = actor
     elif rule.assignee == "clear":

@@ -16,7 +16,8 @@ Decision rules (fixed from first principles, not tuned on evaluation data):
    whose polarity is the opposite of *every* occurrence of the matching word in the passage
    ("wajib" vs "tidak wajib") makes the claim ``contradicted``.  Words the passage uses with both
    polarities are left alone: the lexical judge cannot tell which occurrence the claim is about.
-3. **Coverage.**  The share of the claim's distinct content words (stopwords and figures removed)
+3. **Coverage.**  The share of the claim's distinct content words (stopwords and figures removed,
+   so "Rp", "persen" or the unit of "30 hari" never count as words)
    found in the passage.  Words match when equal after light normalisation (Indonesian -nya, English
    plurals) or when one is a prefix of the other differing by at most :data:`MAX_SUFFIX` characters
    (pajak/pajaknya, kena/kenakan, cook/cooking).  At least :data:`ENTAIL_COVERAGE` is required for
@@ -152,8 +153,17 @@ class _Token:
     negated: bool
 
 
+def _mask_figures(text: str) -> str:
+    """Blank out figures ("Rp60 juta", "30 (tiga puluh) hari"): they are judged by the figure rule."""
+    chars = list(text)
+    for fig in extract_figures(text):
+        chars[fig.start : fig.end] = " " * (fig.end - fig.start)
+    return "".join(chars)
+
+
 def _content_tokens(text: str) -> list[_Token]:
     """Content words of ``text`` with their polarity (negated when inside a negator's scope)."""
+    text = _mask_figures(text)
     text = re.sub(r"n't\b", " not", text, flags=re.IGNORECASE)
     text = _ACRONYM.sub(lambda m: ACRONYMS[m.group(1)], text)
     out: list[_Token] = []

@@ -102,6 +102,8 @@ _SCALES = {
     "miliar": 10**9,
     "milyar": 10**9,
     "triliun": 10**12,
+    "rb": 10**3,
+    "jt": 10**6,
     "thousand": 10**3,
     "million": 10**6,
     "billion": 10**9,
@@ -254,12 +256,14 @@ class Figure:
         kind: percent / amount / date / month / duration / pasal / ayat / index / number.
         keys: Canonical keys this figure asserts (two for an ambiguous number).
         start: Offset of the figure in the searched text.
+        end: Offset just past the figure.
     """
 
     surface: str
     kind: str
     keys: frozenset[FigureKey]
     start: int
+    end: int
 
     def provides(self) -> frozenset[FigureKey]:
         """Keys this figure backs when it occurs in a quote (its own plus the weaker implied ones)."""
@@ -310,7 +314,7 @@ _MY_WORD = re.compile(rf"\b({_MONTH})\s+(\d{{4}})\b", _I)
 _PASAL = re.compile(r"\b(?:pasal|article)\s+(\d+)([A-Za-z]?)\b", _I)
 _AYAT = re.compile(r"\b(?:ayat|paragraph|paragraf)\s*\((\d{1,3}[a-z]?)\)", _I)
 _INDEX = re.compile(r"\((\d{1,3}[a-z]?)\)")
-_SCALE = r"(?:ribu|juta|miliar|milyar|triliun|thousand|million|billion|trillion)"
+_SCALE = r"(?:ribu|rb|juta|jt|miliar|milyar|triliun|thousand|million|billion|trillion)"
 _AMOUNT_DIGITS = re.compile(
     rf"(?:\b(?:Rp|IDR|USD|US\$)\.?\s*|\$\s*)(?P<num>{_NUM})(?:\s*(?P<scale>{_SCALE})\b)?"
     rf"|(?<![\w.,])(?P<num2>{_NUM})\s*(?:(?P<scale2>{_SCALE})\b(?:\s*(?:rupiah|dollars?)\b)?"
@@ -357,7 +361,7 @@ class _Scanner:
     def take(self, m: re.Match[str], kind: str | None, keys: set[FigureKey] | frozenset[FigureKey]) -> None:
         self.taken.append((m.start(), m.end()))
         if kind is not None and keys:
-            self.figures.append(Figure(m.group(0).strip(), kind, frozenset(keys), m.start()))
+            self.figures.append(Figure(m.group(0).strip(), kind, frozenset(keys), m.start(), m.end()))
 
     def run(self, pattern: re.Pattern[str], fn: Callable[[re.Match[str]], None]) -> None:
         for m in pattern.finditer(self.text):

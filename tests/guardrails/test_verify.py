@@ -90,7 +90,15 @@ PMK114_REPORT = (
     "huruf c, huruf d, dan huruf e wajib menyampaikan laporan\npenerimaan sumbangan"
 )
 
+# pp-46-2013 (line 85)
+PP46_QUOTE = (
+    "meskipun peredaran bruto usaha Wajib Pajak yang bersangkutan dalam 1 (satu) tahun tidak melebihi "
+    "Rp4.800.000.000,00 (empat miliar delapan ratus juta rupiah), tidak dikenai Pajak Penghasilan yang "
+    "bersifat final"
+)
+
 REAL_TEXT = [
+    ("pp-46-2013", PP46_QUOTE),
     ("uu-7-2021", PPN_CHUNK),
     ("uu-7-2021", PPN_QUOTE),
     ("uu-7-2021", PPH_QUOTE),
@@ -305,6 +313,12 @@ def test_extract_figures_reads_kinds_and_offsets() -> None:
             PPN_CHUNK,
             "not_supported",
             id="figure-absent",
+        ),
+        pytest.param(
+            "Peredaran bruto sampai Rp4,8 miliar dalam 1 tahun tidak dikenai PPh final.",
+            PP46_QUOTE,
+            "entailed",
+            id="figures-masked-from-words-and-acronym-expanded",
         ),
         pytest.param(
             "Pengusaha kecil dibebaskan dari kewajiban membuat faktur elektronik.",

@@ -12,7 +12,7 @@ import pytest
 
 from tickets import Evidence, Requester, ThreadRef
 
-T0 = dt.datetime(2025, 3, 3, 8, 0, 0, tzinfo=dt.timezone.utc)
+T0 = dt.datetime(2025, 3, 3, 8, 0, 0, tzinfo=dt.UTC)
 
 
 class FakeClock:
@@ -50,7 +50,9 @@ def evidence(*claims: str) -> Evidence:
     )
 
 
-def open_args(n: int = 1, reason: str = "no_source", topic: str | None = "PPh 21 bonus", **over: Any) -> dict[str, Any]:
+def open_args(
+    n: int = 1, reason: str = "no_source", topic: str | None = "PPh 21 bonus", **over: Any
+) -> dict[str, Any]:
     args: dict[str, Any] = {
         "thread": thread(n),
         "requester": requester(n),

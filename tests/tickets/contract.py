@@ -40,7 +40,9 @@ class TicketStoreContract:
     def test_satisfies_protocol(self, store: SqlTicketStore) -> None:
         assert isinstance(store, TicketStore)
 
-    def test_open_assigns_sequential_ids_and_records_fields(self, store: SqlTicketStore, clock: FakeClock) -> None:
+    def test_open_assigns_sequential_ids_and_records_fields(
+        self, store: SqlTicketStore, clock: FakeClock
+    ) -> None:
         t1, c1 = store.open_ticket(**open_args(1))
         clock.advance(minutes=1)
         t2, c2 = store.open_ticket(**open_args(2, reason="advice", topic=None))
@@ -64,13 +66,17 @@ class TicketStoreContract:
         assert [e.kind for e in store.events(t1.id)] == ["opened"]
 
         clock.advance(seconds=5)
-        more, created3 = store.open_ticket(**open_args(1, evidence=evidence("bonus is income", "TER applies")))
+        more, created3 = store.open_ticket(
+            **open_args(1, evidence=evidence("bonus is income", "TER applies"))
+        )
         assert not created3 and more.id == t1.id and more.version == 2
         assert [c["text"] for c in more.evidence.claims] == ["bonus is income", "TER applies"]
         assert len(more.evidence.citations) == 1  # duplicate citation not repeated
         ev = store.events(t1.id)
         assert [e.kind for e in ev] == ["opened", "evidence_added"]
-        assert ev[1].data == {"added": {"claims": [{"text": "TER applies"}], "citations": [], "candidates": []}}
+        assert ev[1].data == {
+            "added": {"claims": [{"text": "TER applies"}], "citations": [], "candidates": []}
+        }
         assert [t.id for t in store.list()] == ["T-000001"]
 
     def test_open_for_thread_with_only_finished_ticket_creates_new(self, store: SqlTicketStore) -> None:
@@ -87,7 +93,9 @@ class TicketStoreContract:
             store.open_ticket(**open_args(1, reason="bored"))
         assert store.list() == []
 
-    def test_concurrent_open_same_thread_creates_one(self, store: SqlTicketStore, make_store: Callable[[], Any]) -> None:
+    def test_concurrent_open_same_thread_creates_one(
+        self, store: SqlTicketStore, make_store: Callable[[], Any]
+    ) -> None:
         other = make_store()
         barrier = threading.Barrier(2)
         results: list[tuple[str, bool]] = []
@@ -146,7 +154,11 @@ class TicketStoreContract:
         answered = store.answer(
             t.id, "tax-budi", "Bonus is taxed under TER.", [{"doc_id": "pmk-168-2023", "location": "Pasal 5"}]
         )
-        assert (answered.status, answered.answer, answered.answer_by) == ("answered", "Bonus is taxed under TER.", "tax-budi")
+        assert (answered.status, answered.answer, answered.answer_by) == (
+            "answered",
+            "Bonus is taxed under TER.",
+            "tax-budi",
+        )
         assert answered.answer_sources == ({"doc_id": "pmk-168-2023", "location": "Pasal 5"},)
         reopened = store.requester_reply(t.id, "What about the December bonus?")
         assert (reopened.status, reopened.assignee) == ("open", None)
@@ -170,8 +182,13 @@ class TicketStoreContract:
             (11, "closed", "tax-budi"),
         ]
         assert ev[2].data == {"question": "Is the employee a resident taxpayer?"}
-        assert ev[6].data == {"text": "Bonus is taxed under TER.", "sources": [{"doc_id": "pmk-168-2023", "location": "Pasal 5"}]}
-        assert ev[1].at == T0 + dt.timedelta(minutes=10) and ev[6].at == T0 + dt.timedelta(hours=2, minutes=10)
+        assert ev[6].data == {
+            "text": "Bonus is taxed under TER.",
+            "sources": [{"doc_id": "pmk-168-2023", "location": "Pasal 5"}],
+        }
+        assert ev[1].at == T0 + dt.timedelta(minutes=10) and ev[6].at == T0 + dt.timedelta(
+            hours=2, minutes=10
+        )
 
     def test_reject_from_each_active_status(self, store: SqlTicketStore) -> None:
         for n in (1, 2, 3):
@@ -203,7 +220,9 @@ class TicketStoreContract:
 
     def test_close_open_ticket_is_illegal(self, store: SqlTicketStore) -> None:
         t, _ = store.open_ticket(**open_args(1))
-        with pytest.raises(IllegalTransition, match="ticket T-000001 is open: cannot close; close is allowed only when"):
+        with pytest.raises(
+            IllegalTransition, match="ticket T-000001 is open: cannot close; close is allowed only when"
+        ):
             store.close(t.id, "tax-ana")
         assert store.get(t.id).version == 1
         assert [e.kind for e in store.events(t.id)] == ["opened"]
@@ -254,7 +273,9 @@ class TicketStoreContract:
         assert store.get(t1.id).status == "answered"
 
     # -- concurrency ---------------------------------------------------------------------------------
-    def test_concurrent_claims_exactly_one_wins(self, store: SqlTicketStore, make_store: Callable[[], Any]) -> None:
+    def test_concurrent_claims_exactly_one_wins(
+        self, store: SqlTicketStore, make_store: Callable[[], Any]
+    ) -> None:
         t, _ = store.open_ticket(**open_args(1))
         stores = [store, make_store(), make_store(), make_store()]
         barrier = threading.Barrier(len(stores))
@@ -326,7 +347,10 @@ class TicketStoreContract:
         assert relay.payload["ticket"]["answer"] == "Taxed via TER."
         assert relay.payload["ticket"]["thread"]["key"] == thread(1).key
         assert relay.payload["event"] == {
-            "seq": 6, "kind": "answered", "actor": "tax-ana", "at": "2025-03-03T08:00:00.000000Z",
+            "seq": 6,
+            "kind": "answered",
+            "actor": "tax-ana",
+            "at": "2025-03-03T08:00:00.000000Z",
             "data": {"text": "Taxed via TER.", "sources": [{"doc_id": "pmk-168-2023"}]},
         }
         assert all(m.status == "pending" and m.attempts == 0 for m in msgs)
@@ -365,7 +389,12 @@ class TicketStoreContract:
             return f"ext-{m.event_seq}-{m.channel}"
 
         res = store.outbox.deliver_pending(sender, T0)
-        assert sent == ["T-000001:1:tax_team", "T-000001:3:requester", "T-000001:2:tax_team", "T-000001:3:tax_team"]
+        assert sent == [
+            "T-000001:1:tax_team",
+            "T-000001:3:requester",
+            "T-000001:2:tax_team",
+            "T-000001:3:tax_team",
+        ]
         assert res.delivered == tuple(sent) and res.failed == () and res.dead == ()
         assert store.outbox.card_ref(t.id) == "ext-1-tax_team"
         assert store.outbox.get("T-000001:3:requester").external_ref == "ext-3-requester"
@@ -386,7 +415,9 @@ class TicketStoreContract:
         res2 = store.outbox.deliver_pending(lambda m: "card-1", later)
         assert res2.delivered == ("T-000001:1:tax_team", "T-000001:2:tax_team")
 
-    def test_redelivery_after_crash_uses_same_key(self, store: SqlTicketStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    def test_redelivery_after_crash_uses_same_key(
+        self, store: SqlTicketStore, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
         store.open_ticket(**open_args(1))
         seen: list[str] = []
 
@@ -432,7 +463,11 @@ class TicketStoreContract:
         res = store.outbox.deliver_pending(down, now)
         assert res.dead == (key,) and res.failed == ()
         dead = store.outbox.get(key)
-        assert (dead.status, dead.attempts, dead.last_error) == ("dead", 4, "TimeoutError: attempt 4 timed out")
+        assert (dead.status, dead.attempts, dead.last_error) == (
+            "dead",
+            4,
+            "TimeoutError: attempt 4 timed out",
+        )
         assert store.outbox.due(now + dt.timedelta(days=365)) == []
         assert [m.key for m in store.outbox.messages(status="dead")] == [key]
 
@@ -454,9 +489,72 @@ class TicketStoreContract:
     # -- misc ----------------------------------------------------------------------------------------
     def test_evidence_roundtrip_keeps_dict_content(self, store: SqlTicketStore) -> None:
         ev = Evidence.of(
-            claims=[{"text": "Tarif 5%", "quote": "dikenai tarif sebesar 5% (lima persen)", "span": [10, 48]}],
+            claims=[
+                {"text": "Tarif 5%", "quote": "dikenai tarif sebesar 5% (lima persen)", "span": [10, 48]}
+            ],
             citations=[{"doc_id": "uu-36-2008", "location": "Pasal 17 ayat (1) huruf a"}],
         )
         t, _ = store.open_ticket(**open_args(3, evidence=ev))
         assert store.get(t.id).evidence == ev
         assert replace(ev) == store.get(t.id).evidence
+
+    # -- reporting -----------------------------------------------------------------------------------
+    def test_report_numbers(self, store: SqlTicketStore, clock: FakeClock) -> None:
+        from tickets import StatusAging, build_report
+
+        def at(**kw: float) -> None:
+            clock.now = T0 + dt.timedelta(**kw)
+
+        store.open_ticket(**open_args(1, reason="no_source", topic="PPh 21 bonus"))
+        at(minutes=30)
+        store.open_ticket(**open_args(2, reason="low_confidence", topic="pph 21  BONUS"))
+        at(hours=1)
+        store.claim("T-000001", "ana")
+        store.open_ticket(**open_args(3, reason="advice", topic="PPN impor"))
+        at(hours=1, minutes=30)
+        store.open_ticket(**open_args(4, reason="no_source", topic="ppn impor"))
+        at(hours=2)
+        store.claim("T-000003", "bob")
+        store.answer("T-000003", "bob", "first")
+        store.reject("T-000004", "lead", "duplicate")
+        store.open_ticket(**open_args(5, reason="no_source", topic=None))
+        at(hours=2, minutes=30)
+        store.claim("T-000005", "ana")
+        at(hours=3)
+        store.answer("T-000001", "ana", "x")
+        at(hours=4)
+        store.requester_reply("T-000003", "follow-up")
+        at(hours=5)
+        store.claim("T-000003", "bob")
+        store.answer("T-000003", "bob", "second")
+        at(hours=7)
+        store.answer("T-000005", "ana", "y")
+        at(hours=7, minutes=30)
+        store.close("T-000001", "ana")
+
+        rep = build_report(store, T0 + dt.timedelta(hours=8), top_n=1)
+        assert rep.total == 5
+        assert rep.aging == (
+            StatusAging("open", 1, 27000.0, "T-000002"),
+            StatusAging("claimed", 0, None, None),
+            StatusAging("needs_info", 0, None, None),
+            StatusAging("answered", 2, 10800.0, "T-000003"),
+            StatusAging("closed", 1, 1800.0, "T-000001"),
+            StatusAging("rejected", 1, 21600.0, "T-000004"),
+        )
+        assert rep.by_reason == (
+            ("no_source", 3),
+            ("low_confidence", 1),
+            ("out_of_scope", 0),
+            ("advice", 1),
+            ("protected_determination", 0),
+            ("user_request", 0),
+        )
+        assert rep.top_topics == (("pph 21 bonus", 2),)  # tie with "ppn impor" broken by text
+        assert build_report(store, T0 + dt.timedelta(hours=8), top_n=5).top_topics == (
+            ("pph 21 bonus", 2),
+            ("ppn impor", 2),
+        )
+        # first answers: T1 3h, T3 1h (its second answer does not count), T5 5h -> median 3h
+        assert rep.answered_count == 3
+        assert rep.median_time_to_answer_seconds == 10800.0

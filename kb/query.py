@@ -1,0 +1,783 @@
+"""Query understanding: turn a user's question into a deterministic retrieval plan.
+
+dasar's users ask in Indonesian or English, name laws by nickname ("UU PPN"), tax types by
+article ("PPh 23") and dates in every format ("Maret 2022", "as of 2015").  Retrieval needs the
+opposite: canonical document keys to filter on, a transaction date to pick the version in force,
+and BM25 terms in both languages.  :func:`understand` does that translation once, purely and
+deterministically (same question -> same plan; it never looks at "today"), and records every
+alias expansion it applied so ``--explain`` can show the user why a term was searched.
+
+Decisions worth knowing:
+
+* **Tokens mirror the index.**  The SQLite FTS5 index uses ``unicode61 tokenchars '%'``:
+  letters, digits and private-use characters are token characters (plus ``%`` and the Latin
+  combining diacritics that the tokenizer strips), everything else separates; tokens are
+  case-folded and single Latin diacritics are removed.  :func:`tokenize` reproduces that, so
+  "PMK-168" -> ``pmk``, ``168``; "11%" -> ``11%``; "PPh 4(2)" -> ``pph``, ``4``, ``2``;
+  "Café" -> ``cafe``.  It is exact for Latin, Greek and Cyrillic text; it can differ for
+  characters added to Unicode after 6.1 (SQLite's tables), which the corpus does not contain.
+* **Dates become a point in time.**  ``as_of`` is the first date written in the question that is
+  not part of a regulation number.  A month ("Maret 2022") maps to its 1st day, a year ("tahun
+  2019", "in 2019", bare "2019") to 1 January; ``as_of_precision`` says which ("day", "month",
+  "year") so the caller can widen the window if it wants.  "sebelum/before X" maps to the day
+  before X starts (precision "day"); "setelah/after X" to the day after X ends (X's precision).
+  Numeric dates are day-first (15/03/2022); month-first is used only when day-first is
+  impossible (03/15/2022).  No date written -> ``as_of`` is None.
+* **"PPh 23" is two things.**  It is the tax type ``"PPh 23"`` *and* Pasal 23 of UU PPh
+  (UU 7/1983), so the plan carries the tax type plus a :class:`Provision` hint with
+  ``law="UU 7/1983"`` and ``origin="tax_type"``.
+* **Names of laws resolve only when unambiguous.**  "UU PPN" -> "UU 8/1983" comes from a reviewed
+  dictionary entry with ``doc``; "PP UMKM" has no ``doc`` because it meant PP 46/2013, PP 23/2018
+  or PP 55/2022 depending on the date.
+* **BM25 terms** are the question's tokens minus function words and minus the date phrase (the
+  date is a filter, not a topic), then every alias expansion (multi-word aliases as phrases),
+  deduplicated in first-seen order.
+
+Errors (one branch of the kb tree in :mod:`kb.errors`)::
+
+    KbError
+    └── AliasError     aliases.yaml is missing, not YAML, or an entry is invalid
+                       (names the file and the entry id)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import logging
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from kb.errors import KbError
+from kb.refs import canonical_key, find_doc_refs, find_provision_refs
+
+logger = logging.getLogger(__name__)
+
+#: Canonical tax types, in the order plans list them.
+TAX_TYPES: tuple[str, ...] = (
+    "PPh 21",
+    "PPh 22",
+    "PPh 23",
+    "PPh 25",
+    "PPh 26",
+    "PPh 4(2)",
+    "PPh Final",
+    "PPN",
+    "PPnBM",
+    "PBB",
+    "Bea Meterai",
+    "KUP",
+)
+#: Canonical key of UU PPh, the law whose articles name the PPh tax types.
+UU_PPH = "UU 7/1983"
+#: Base law of the tax types that users also cite by article ("PPN Pasal 7", "KUP Pasal 13").
+_TAX_LAW: dict[str, str] = {"PPN": "UU 8/1983", "PPnBM": "UU 8/1983", "KUP": "UU 6/1983", "Bea Meterai": "UU 10/2020"}
+#: Article (pasal, ayat) of UU PPh behind each numbered PPh tax type.
+_TAX_TYPE_PROVISION: dict[str, tuple[str, str | None]] = {
+    "PPh 21": ("21", None),
+    "PPh 22": ("22", None),
+    "PPh 23": ("23", None),
+    "PPh 25": ("25", None),
+    "PPh 26": ("26", None),
+    "PPh 4(2)": ("4", "2"),
+}
+
+DEFAULT_ALIASES_PATH = Path(__file__).with_name("data") / "aliases.yaml"
+
+
+class AliasError(KbError):
+    """The alias dictionary is unusable; the message names the file and the entry to fix."""
+
+    def __init__(self, path: Path | str, message: str, *, entry: str | None = None):
+        self.path = str(path)
+        self.entry = entry
+        where = f"{self.path}: entry '{entry}'" if entry else self.path
+        super().__init__(f"{where}: {message}")
+        self.message = message
+
+
+# --------------------------------------------------------------------------------------------
+# Tokenisation (mirror of FTS5 unicode61 with tokenchars '%', remove_diacritics 1)
+# --------------------------------------------------------------------------------------------
+
+#: Combining marks SQLite's unicode61 treats as token characters and then strips (measured
+#: against SQLite 3.40 FTS5: "e\u0301" -> "e", while e.g. U+0305 separates tokens).
+_FTS_DIACRITICS = frozenset(
+    (0x300, 0x301, 0x302, 0x303, 0x304, 0x306, 0x307, 0x308, 0x309, 0x30A, 0x30B, 0x30C, 0x30F)
+    + (0x311, 0x31B, 0x323, 0x324, 0x325, 0x326, 0x327, 0x328, 0x32D, 0x32E, 0x330, 0x331)
+)
+#: Extra token characters of the index (``tokenchars '%'``), so "11%" is one token.
+TOKENCHARS = frozenset("%")
+
+
+def _is_token_char(ch: str) -> bool:
+    cat = unicodedata.category(ch)
+    return cat[0] in "LN" or cat == "Co" or ch in TOKENCHARS or ord(ch) in _FTS_DIACRITICS
+
+
+@functools.lru_cache(maxsize=4096)
+def _fold(ch: str) -> str:
+    """Case-fold one token character and strip a single Latin diacritic, as unicode61 does."""
+    code = ord(ch)
+    if code < 128:
+        return ch.lower()
+    if code in _FTS_DIACRITICS:
+        return ""
+    if code >= 0x10000:  # SQLite folds the BMP only
+        return ch
+    folded = ch.casefold()
+    if len(folded) != 1:  # "ß" stays "ß" (SQLite does not expand it), "İ" -> "i̇"
+        folded = ch.lower()
+    decomposed = unicodedata.normalize("NFD", folded)
+    if len(decomposed) == 2 and decomposed[0].isascii() and ord(decomposed[1]) in _FTS_DIACRITICS:
+        return decomposed[0]  # exactly one diacritic: remove_diacritics=1 leaves "ǖ" (two) alone
+    return folded
+
+
+def _token_spans(text: str) -> list[tuple[str, int, int]]:
+    """Tokens with their character spans in ``text``."""
+    out: list[tuple[str, int, int]] = []
+    buf: list[str] = []
+    start = -1
+    for i, ch in enumerate(text):
+        if _is_token_char(ch):
+            if start < 0:
+                start = i
+            buf.append(_fold(ch))
+        elif start >= 0:
+            token = "".join(buf)
+            if token:
+                out.append((token, start, i))
+            buf, start = [], -1
+    if start >= 0:
+        token = "".join(buf)
+        if token:
+            out.append((token, start, len(text)))
+    return out
+
+
+def tokenize(text: str) -> list[str]:
+    """Split ``text`` exactly as the FTS5 index does (``unicode61 tokenchars '%'``).
+
+    Why mirror the index: a query term that the index split differently can never match.
+    ``tokenize("PMK-168/PMK.010/2023 tarif 2%") == ["pmk", "168", "pmk", "010", "2023", "tarif", "2%"]``.
+    """
+    return [t for t, _, _ in _token_spans(text)]
+
+
+def _norm(term: str) -> tuple[str, ...]:
+    return tuple(tokenize(term))
+
+
+# --------------------------------------------------------------------------------------------
+# Alias dictionary
+# --------------------------------------------------------------------------------------------
+
+_ENTRY_KEYS = frozenset({"id", "terms", "doc", "tax_type", "case_sensitive", "note", "reviewed_by", "reviewed_on"})
+_REQUIRED_KEYS = ("id", "terms", "reviewed_by", "reviewed_on")
+_ID_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+@dataclass(frozen=True)
+class AliasEntry:
+    """One reviewed set of equivalent surface forms (see ``kb/data/aliases.yaml``)."""
+
+    id: str
+    terms: tuple[str, ...]
+    reviewed_by: str
+    reviewed_on: dt.date
+    doc: str | None = None
+    tax_type: str | None = None
+    case_sensitive: tuple[str, ...] = ()
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class AliasMatch:
+    """Where one alias term occurs in a question (character span into the original text)."""
+
+    entry: AliasEntry
+    term: str
+    start: int
+    end: int
+    surface: str
+
+
+class AliasDictionary:
+    """Validated alias entries with a token-sequence index for longest-match lookup.
+
+    Why token sequences: matching on tokens (not substrings) keeps "sewa" from firing inside
+    "sewaktu" and makes "PPh Pasal 23", "pph pasal 23" and "PPh-Pasal 23" the same term.
+    """
+
+    def __init__(self, entries: Iterable[AliasEntry], *, source: str | Path = "aliases.yaml"):
+        self.path = str(source)
+        #: File name used in expansion sources ("aliases.yaml:pph-23").
+        self.source_name = Path(self.path).name
+        self._entries = tuple(entries)
+        self._by_id: dict[str, AliasEntry] = {}
+        self._index: dict[tuple[str, ...], tuple[AliasEntry, str]] = {}
+        for entry in self._entries:
+            if entry.id in self._by_id:
+                raise AliasError(self.path, "duplicate id; every entry needs its own id", entry=entry.id)
+            self._by_id[entry.id] = entry
+            for term in entry.terms:
+                key = _norm(term)
+                if not key:
+                    raise AliasError(self.path, f"term {term!r} has no letters or digits", entry=entry.id)
+                if key in self._index:
+                    other, other_term = self._index[key]
+                    where = "twice in this entry" if other.id == entry.id else f"also in entry '{other.id}'"
+                    raise AliasError(
+                        self.path,
+                        f"term {term!r} is the same as {other_term!r} {where} (after lower-casing and "
+                        "dropping punctuation); keep it in one place",
+                        entry=entry.id,
+                    )
+                self._index[key] = (entry, term)
+        self._max_len = max((len(k) for k in self._index), default=0)
+
+    # -- loading ---------------------------------------------------------------------------
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> AliasDictionary:
+        """Read and validate an alias file (default: ``kb/data/aliases.yaml``).
+
+        Raises:
+            AliasError: the file is missing, is not YAML, or an entry is invalid.
+        """
+        file = Path(path) if path is not None else DEFAULT_ALIASES_PATH
+        try:
+            raw = file.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise AliasError(file, f"cannot read the alias file ({exc.strerror or exc})") from exc
+        try:
+            data = yaml.safe_load(raw)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            line = f" at line {mark.line + 1}" if mark is not None else ""
+            raise AliasError(file, f"not valid YAML{line}: {getattr(exc, 'problem', exc)}") from exc
+        return cls.from_data(data, source=file)
+
+    @classmethod
+    def from_data(cls, data: Any, *, source: str | Path = "aliases.yaml") -> AliasDictionary:
+        """Build from already-parsed YAML (``{"version": 1, "entries": [...]}``)."""
+        path = str(source)
+        if not isinstance(data, Mapping):
+            raise AliasError(path, "top level must be a mapping with 'version' and 'entries'")
+        unknown = sorted(set(data) - {"version", "entries"})
+        if unknown:
+            raise AliasError(path, f"unknown top-level key(s) {unknown}; allowed: version, entries")
+        if data.get("version") != 1:
+            raise AliasError(path, f"unsupported version {data.get('version')!r}; expected 1")
+        items = data.get("entries")
+        if not isinstance(items, list) or not items:
+            raise AliasError(path, "'entries' must be a non-empty list")
+        entries = [_parse_entry(path, i, item) for i, item in enumerate(items)]
+        return cls(entries, source=path)
+
+    # -- access ----------------------------------------------------------------------------
+
+    @property
+    def entries(self) -> tuple[AliasEntry, ...]:
+        return self._entries
+
+    def get(self, entry_id: str) -> AliasEntry:
+        """The entry with ``entry_id`` (KeyError if there is none)."""
+        return self._by_id[entry_id]
+
+    def source_of(self, entry: AliasEntry) -> str:
+        """Provenance label of an expansion: ``"aliases.yaml:<entry id>"``."""
+        return f"{self.source_name}:{entry.id}"
+
+    def find(self, text: str) -> list[AliasMatch]:
+        """Leftmost-longest, non-overlapping alias matches in ``text``, in text order.
+
+        Longest wins so "SPT Masa" is one concept, not "SPT" + "masa"; a token glued to a
+        number ("PPh23") is split for matching only.
+        """
+        toks = _match_tokens(text)
+        out: list[AliasMatch] = []
+        i = 0
+        while i < len(toks):
+            hit: AliasMatch | None = None
+            for n in range(min(self._max_len, len(toks) - i), 0, -1):
+                found = self._index.get(tuple(t for t, _, _ in toks[i : i + n]))
+                if found is None:
+                    continue
+                entry, term = found
+                start, end = toks[i][1], toks[i + n - 1][2]
+                tail = term[len(term.rstrip(")]")) :]  # "ayat (2)": include the closing bracket
+                if tail and text.startswith(tail, end):
+                    end += len(tail)
+                surface = text[start:end]
+                if term in entry.case_sensitive and " ".join(surface.split()) != term:
+                    continue
+                hit = AliasMatch(entry, term, start, end, surface)
+                i += n
+                break
+            if hit is None:
+                i += 1
+            else:
+                out.append(hit)
+        return out
+
+
+def _parse_entry(path: str, index: int, item: Any) -> AliasEntry:
+    label = item.get("id") if isinstance(item, Mapping) and isinstance(item.get("id"), str) else f"#{index + 1}"
+    if not isinstance(item, Mapping):
+        raise AliasError(path, "each entry must be a mapping", entry=label)
+    unknown = sorted(set(item) - _ENTRY_KEYS)
+    if unknown:
+        raise AliasError(path, f"unknown key(s) {unknown}; allowed: {sorted(_ENTRY_KEYS)}", entry=label)
+    missing = [k for k in _REQUIRED_KEYS if item.get(k) in (None, "", [])]
+    if missing:
+        raise AliasError(path, f"missing or empty required key(s) {missing}", entry=label)
+    entry_id = item["id"]
+    if not isinstance(entry_id, str) or not _ID_RE.fullmatch(entry_id):
+        raise AliasError(path, "id must be lower-case words joined by '-' (e.g. 'pph-23')", entry=str(label))
+    terms = item["terms"]
+    if not isinstance(terms, list) or not all(isinstance(t, str) and t.strip() for t in terms):
+        raise AliasError(path, "terms must be a list of non-empty strings", entry=entry_id)
+    if len(terms) < 2 and item.get("doc") is None:
+        raise AliasError(path, "an alias entry needs at least two equivalent terms", entry=entry_id)
+    doc = item.get("doc")
+    if doc is not None:
+        refs = find_doc_refs(str(doc))
+        if not isinstance(doc, str) or len(refs) != 1 or refs[0].key != doc:
+            raise AliasError(path, f"doc {doc!r} is not a canonical key like 'UU 8/1983'", entry=entry_id)
+    tax_type = item.get("tax_type")
+    if tax_type is not None and tax_type not in TAX_TYPES:
+        raise AliasError(path, f"tax_type {tax_type!r} is not one of {list(TAX_TYPES)}", entry=entry_id)
+    case_sensitive = item.get("case_sensitive") or []
+    if not isinstance(case_sensitive, list) or any(t not in terms for t in case_sensitive):
+        raise AliasError(path, "case_sensitive must list terms of this entry, spelled exactly", entry=entry_id)
+    reviewed_on = item["reviewed_on"]
+    if isinstance(reviewed_on, str):
+        try:
+            reviewed_on = dt.date.fromisoformat(reviewed_on)
+        except ValueError as exc:
+            raise AliasError(path, f"reviewed_on {reviewed_on!r} is not a YYYY-MM-DD date", entry=entry_id) from exc
+    if not isinstance(reviewed_on, dt.date) or isinstance(reviewed_on, dt.datetime):
+        raise AliasError(path, "reviewed_on must be a YYYY-MM-DD date", entry=entry_id)
+    reviewed_by = item["reviewed_by"]
+    if not isinstance(reviewed_by, str):
+        raise AliasError(path, "reviewed_by must be a name", entry=entry_id)
+    note = item.get("note")
+    return AliasEntry(
+        id=entry_id,
+        terms=tuple(t.strip() for t in terms),
+        reviewed_by=reviewed_by.strip(),
+        reviewed_on=reviewed_on,
+        doc=doc,
+        tax_type=tax_type,
+        case_sensitive=tuple(case_sensitive),
+        note=str(note).strip() if note is not None else None,
+    )
+
+
+_GLUED = re.compile(r"(pph|pasal|psl|pmk|pp|uu|wht)(\d+)")
+
+
+def _match_tokens(text: str) -> list[tuple[str, int, int]]:
+    """Tokens for alias matching: index tokens, with "pph23" split into "pph" "23"."""
+    out: list[tuple[str, int, int]] = []
+    for tok, s, e in _token_spans(text):
+        m = _GLUED.fullmatch(tok)
+        if m and e - s == len(tok):
+            cut = s + len(m.group(1))
+            out.extend([(m.group(1), s, cut), (m.group(2), cut, e)])
+        else:
+            out.append((tok, s, e))
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def default_aliases() -> AliasDictionary:
+    """The packaged dictionary, loaded and validated once per process."""
+    return AliasDictionary.load()
+
+
+# --------------------------------------------------------------------------------------------
+# Plan records
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Provision:
+    """A Pasal/ayat/huruf the question points at, with the law it belongs to when known.
+
+    ``origin`` is "text" when the question wrote "Pasal ..." and "tax_type" when the provision is
+    implied by a tax type ("PPh 23" -> Pasal 23 of UU 7/1983).  Spans index the original text.
+    """
+
+    pasal: str
+    ayat: str | None = None
+    huruf: str | None = None
+    law: str | None = None
+    origin: str = "text"
+    start: int = -1
+    end: int = -1
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """One alias expansion: ``term`` (as written) made the plan also search ``added``."""
+
+    term: str
+    added: tuple[str, ...]
+    source: str
+
+
+@dataclass(frozen=True)
+class QueryPlan:
+    """Everything retrieval needs from one question; see the module docstring for the rules."""
+
+    text: str
+    language: str
+    doc_refs: tuple[str, ...]
+    provisions: tuple[Provision, ...]
+    as_of: dt.date | None
+    as_of_precision: str | None
+    as_of_span: tuple[int, int] | None
+    tax_types: tuple[str, ...]
+    expansions: tuple[Expansion, ...]
+    terms: tuple[str, ...]
+
+    @property
+    def search_text(self) -> str:
+        """The BM25 query as plain text (terms joined by spaces)."""
+        return " ".join(self.terms)
+
+
+# --------------------------------------------------------------------------------------------
+# Dates
+# --------------------------------------------------------------------------------------------
+
+_MONTHS: dict[str, int] = {}
+for _num, _names in enumerate(
+    (
+        "januari january jan",
+        "februari pebruari february feb peb",
+        "maret march mar",
+        "april apr",
+        "mei may",
+        "juni june jun",
+        "juli july jul",
+        "agustus august agu agt ags aug",
+        "september sept sep",
+        "oktober october okt oct",
+        "november nopember nov nop",
+        "desember december des dec",
+    ),
+    start=1,
+):
+    for _name in _names.split():
+        _MONTHS[_name] = _num
+_MONTH_ALT = "|".join(sorted(_MONTHS, key=lambda n: (-len(n), n)))
+_YEAR = r"(?P<year>(?:19|20)\d\d)"
+_ORD = r"(?:st|nd|rd|th)?"
+
+_DATE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("iso", re.compile(rf"\b{_YEAR}[-/](?P<month>\d{{1,2}})[-/](?P<day>\d{{1,2}})\b")),
+    ("dmy", re.compile(rf"\b(?P<day>\d{{1,2}})[-/.](?P<month>\d{{1,2}})[-/.]{_YEAR}\b")),
+    ("d_month_y", re.compile(rf"\b(?P<day>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<mname>{_MONTH_ALT})\.?,?\s+{_YEAR}\b", re.I)),
+    ("month_d_y", re.compile(rf"\b(?P<mname>{_MONTH_ALT})\.?\s+(?P<day>\d{{1,2}}){_ORD},?\s+{_YEAR}\b", re.I)),
+    ("month_y", re.compile(rf"\b(?P<mname>{_MONTH_ALT})\.?,?\s+{_YEAR}\b", re.I)),
+    ("iso_month", re.compile(rf"\b{_YEAR}-(?P<month>0[1-9]|1[0-2])\b(?![-/]\d)")),
+    ("masa_my", re.compile(rf"\bmasa(?:\s+pajak)?\s+(?P<month>0?[1-9]|1[0-2])[-/]{_YEAR}\b", re.I)),
+    ("year", re.compile(rf"(?<![\w/.,-]){_YEAR}(?![\w%/]|[.,]\d)")),
+)
+_BEFORE = re.compile(r"\b(?:sebelum|before|prior\s+to)\s*$", re.I)
+_AFTER = re.compile(r"\b(?:setelah|sesudah|after)\s*$", re.I)
+#: Words that introduce a date and belong to the date phrase (dropped from BM25 terms with it).
+_DATE_LEAD = re.compile(
+    r"\b(?:as\s+of|as\s+at|per|sejak|since|mulai(?:\s+(?:tanggal|bulan|tahun))?|pada(?:\s+(?:tanggal|bulan|tahun))?|"
+    r"tanggal|tgl\.?|bulan|tahun(?:\s+pajak)?|thn\.?|th\.?|tax\s+year|fiscal\s+year|in|on|during|for|di|"
+    r"sebelum|before|prior\s+to|until|sampai(?:\s+dengan)?|hingga|setelah|sesudah|after|from|dari|effective)"
+    r"(?:\s+(?:the\s+)?(?:year|month|tahun|bulan|tanggal))?\s+$",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class _DateHit:
+    start: int
+    end: int
+    value: dt.date
+    precision: str
+
+
+def _make_date(year: int, month: int, day: int) -> dt.date | None:
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _date_hits(text: str, blocked: Sequence[tuple[int, int]]) -> list[_DateHit]:
+    hits: list[_DateHit] = []
+    for kind, rx in _DATE_PATTERNS:
+        for m in rx.finditer(text):
+            if any(m.start() < e and s < m.end() for s, e in blocked):
+                continue
+            year = int(m.group("year"))
+            gd = m.groupdict()
+            month = _MONTHS[gd["mname"].lower()] if gd.get("mname") else int(gd["month"]) if gd.get("month") else 1
+            day = int(gd["day"]) if gd.get("day") else 1
+            value = _make_date(year, month, day)
+            if value is None and kind == "dmy":  # 03/15/2022: month-first only when day-first is impossible
+                value = _make_date(year, day, month)
+            if value is None:
+                continue
+            precision = "day" if gd.get("day") else "month" if (gd.get("month") or gd.get("mname")) else "year"
+            hits.append(_DateHit(m.start(), m.end(), value, precision))
+    # Longest hit wins where hits overlap ("15 Maret 2022" beats "Maret 2022" and "2022").
+    hits.sort(key=lambda h: (h.start, -(h.end - h.start)))
+    chosen: list[_DateHit] = []
+    for h in hits:
+        if not any(h.start < c.end and c.start < h.end for c in chosen):
+            chosen.append(h)
+    return chosen
+
+
+def _period_end(value: dt.date, precision: str) -> dt.date:
+    if precision == "year":
+        return dt.date(value.year, 12, 31)
+    if precision == "month":
+        nxt = dt.date(value.year + (value.month == 12), value.month % 12 + 1, 1)
+        return nxt - dt.timedelta(days=1)
+    return value
+
+
+def _resolve_as_of(text: str, blocked: Sequence[tuple[int, int]]) -> tuple[dt.date, str, tuple[int, int]] | None:
+    hits = _date_hits(text, blocked)
+    if not hits:
+        return None
+    hit = hits[0]
+    value, precision = hit.value, hit.precision
+    head = text[: hit.start]
+    if _BEFORE.search(head):
+        value, precision = value - dt.timedelta(days=1), "day"
+    elif _AFTER.search(head):
+        value = _period_end(value, precision) + dt.timedelta(days=1)
+    start = hit.start
+    lead = _DATE_LEAD.search(head)
+    if lead:
+        start = lead.start()
+    return value, precision, (start, hit.end)
+
+
+# --------------------------------------------------------------------------------------------
+# Regulation references, tax types, provisions
+# --------------------------------------------------------------------------------------------
+
+# "UU 7 Tahun 2021" (no "Nomor"): kb.refs needs "Nomor" or a slash, users often write neither.
+_TAHUN_REF = re.compile(
+    r"\b(?P<type>uu|undang[\s-]*undang|pp|pmk|perppu|perpu)\s+(?P<num>\d{1,4})\s+tahun\s+(?P<year>(?:19|20)\d\d)\b",
+    re.I,
+)
+_TAHUN_TYPES = {"uu": "UU", "pp": "PP", "pmk": "PMK", "perppu": "PERPU", "perpu": "PERPU"}
+
+# "PPh 23", "PPh Pasal 23", "PPh Psl. 23", "PPh23", "Pajak Penghasilan Pasal 4 ayat (2)", "PPh 4(2)"
+_PPH_ARTICLE = re.compile(
+    r"\b(?:pph|pajak\s+penghasilan)(?:\s+final)?\s*[-.]?\s*(?:(?:pasal|psl\.?|ps\.?|article|art\.?)\s*)?"
+    r"(?P<pasal>\d{1,2})(?![\d%]|[.,]\d)"
+    r"(?:\s*(?:ayat\s*)?\(\s*(?P<ayat>\d{1,2})\s*\)|\s+ayat\s+(?P<ayat2>\d{1,2})\b)?",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class _Anchor:
+    start: int
+    end: int
+    law: str
+    is_doc: bool  # a document reference (not just a tax name)
+
+
+def _doc_anchors(text: str, matches: Sequence[AliasMatch]) -> list[_Anchor]:
+    anchors = [_Anchor(r.start, r.end, r.key, True) for r in find_doc_refs(text)]
+    for m in _TAHUN_REF.finditer(text):
+        if not any(m.start() < a.end and a.start < m.end() for a in anchors):
+            code = _TAHUN_TYPES[re.sub(r"[\s-]+", "", m.group("type").lower()).replace("undangundang", "uu")]
+            anchors.append(_Anchor(m.start(), m.end(), canonical_key(code, m.group("num"), m.group("year")), True))
+    for am in matches:
+        if am.entry.doc and not any(am.start < a.end and a.start < am.end for a in anchors):
+            anchors.append(_Anchor(am.start, am.end, am.entry.doc, True))
+    anchors.sort(key=lambda a: (a.start, a.end))
+    return anchors
+
+
+_GAP_BEFORE = re.compile(r"\s*[,:-]?\s*")
+_GAP_AFTER = re.compile(r"\s*,?\s*(?:(?:dari|of|dalam|in|pada)\s+(?:the\s+)?)?")
+
+
+def _law_for(start: int, end: int, text: str, anchors: Sequence[_Anchor], tax_anchors: Sequence[_Anchor]) -> str | None:
+    """The law a "Pasal ..." at [start, end) belongs to: overlapping, then adjacent, then sole doc."""
+    for a in (*tax_anchors, *anchors):
+        if a.start < end and start < a.end:
+            return a.law
+    for a in sorted((*anchors, *tax_anchors), key=lambda a: -a.end):
+        if a.end <= start and _GAP_BEFORE.fullmatch(text[a.end : start]):
+            return a.law
+    for a in anchors:
+        if a.start >= end and _GAP_AFTER.fullmatch(text[end : a.start]):
+            return a.law
+    laws = list(dict.fromkeys(a.law for a in anchors if a.is_doc))
+    return laws[0] if len(laws) == 1 else None
+
+
+# --------------------------------------------------------------------------------------------
+# Language and stopwords
+# --------------------------------------------------------------------------------------------
+
+_ID_FUNCTION = frozenset(
+    """yang dan di ke dari untuk atas apa apakah berapa berapakah bagaimana gimana dengan tidak tak ini itu
+    atau pada oleh dalam sebagai jika kalau apabila kapan siapa mana harus perlu adalah ialah saya aku kami kita
+    anda bisa dapat akan sudah telah belum masih juga serta bagi terhadap tentang sebelum sesudah setelah sejak
+    mulai sampai hingga mohon tolong dong ya nya tsb tersebut apabila agar supaya karena maka sedangkan ada""".split()
+)
+_EN_FUNCTION = frozenset(
+    """the a an of for to in on is are was were what which who whom how when where why does do did need needs
+    should must can could would will shall be been being has have had with by from as at this that these those
+    it its my our your their we i you they and or not no before after since until during please if than then
+    there any some""".split()
+)
+_ID_HINTS = frozenset(
+    """tarif pajak jasa penghasilan pemotongan pembayaran penyerahan dipotong dikenakan terutang berlaku tahun
+    bulan tanggal januari februari maret mei juni juli agustus oktober desember wajib bukan pegawai atau""".split()
+)
+_EN_HINTS = frozenset(
+    """rate rates tax taxes income services service document documents vendor foreign treaty invoice
+    withholding apply applies applicable year month january february march may june july august october
+    december employee""".split()
+)
+STOPWORDS = _ID_FUNCTION | _EN_FUNCTION
+
+
+def detect_language(text: str) -> str:
+    """"en" when English function/domain words outnumber Indonesian ones, else "id" (the default)."""
+    toks = tokenize(text)
+    id_score = sum(t in _ID_FUNCTION or t in _ID_HINTS for t in toks)
+    en_score = sum(t in _EN_FUNCTION or t in _EN_HINTS for t in toks)
+    return "en" if en_score > id_score else "id"
+
+
+# --------------------------------------------------------------------------------------------
+# understand / fts_query
+# --------------------------------------------------------------------------------------------
+
+
+def understand(question: str, *, aliases: AliasDictionary | None = None) -> QueryPlan:
+    """Parse a question into a :class:`QueryPlan` (pure and deterministic).
+
+    Args:
+        question: the user's text, any language; never logged.
+        aliases: dictionary to expand with; the packaged ``kb/data/aliases.yaml`` by default.
+    """
+    adict = aliases if aliases is not None else default_aliases()
+    text = question
+    matches = adict.find(text)
+    anchors = _doc_anchors(text, matches)
+
+    # tax types: article patterns in code ("PPh23" etc.) + dictionary entries
+    found_types: dict[str, None] = {}
+    tax_anchors: list[_Anchor] = []
+    hints: list[Provision] = []
+    for m in _PPH_ARTICLE.finditer(text):
+        pasal, ayat = m.group("pasal"), m.group("ayat") or m.group("ayat2")
+        tax_anchors.append(_Anchor(m.start(), m.end(), UU_PPH, False))
+        if pasal in ("21", "22", "23", "25", "26"):
+            found_types[f"PPh {pasal}"] = None
+        elif pasal == "4" and ayat == "2":
+            found_types["PPh 4(2)"] = None
+        hints.append(Provision(pasal, ayat, None, UU_PPH, "tax_type", m.start(), m.end()))
+    for am in matches:
+        tt = am.entry.tax_type
+        if tt is None:
+            continue
+        found_types[tt] = None
+        if tt in _TAX_TYPE_PROVISION:
+            pasal, ayat = _TAX_TYPE_PROVISION[tt]
+            hints.append(Provision(pasal, ayat, None, UU_PPH, "tax_type", am.start, am.end))
+        if tt in _TAX_LAW and not am.entry.doc:
+            tax_anchors.append(_Anchor(am.start, am.end, _TAX_LAW[tt], False))
+    tax_types = tuple(t for t in TAX_TYPES if t in found_types)
+
+    # provisions written as "Pasal ..." get their law; hints covered by them are dropped
+    written = [
+        Provision(p.pasal, p.ayat, p.huruf, _law_for(p.start, p.end, text, anchors, tax_anchors), "text", p.start, p.end)
+        for p in find_provision_refs(text)
+    ]
+    merged: dict[tuple[str, str | None, str | None, str | None], Provision] = {}
+    for p in sorted(
+        [*written, *(h for h in hints if not any(h.start < w.end and w.start < h.end for w in written))],
+        key=lambda p: (p.start, p.origin != "text", p.end),
+    ):
+        merged.setdefault((p.pasal, p.ayat, p.huruf, p.law), p)
+    provisions = tuple(merged.values())
+
+    doc_refs = tuple(dict.fromkeys(a.law for a in anchors))
+    resolved = _resolve_as_of(text, [(a.start, a.end) for a in anchors])
+    as_of, precision, span = resolved if resolved else (None, None, None)
+
+    first: dict[str, Expansion] = {}  # one expansion per entry, at its first occurrence
+    for am in matches:
+        if am.entry.id not in first:
+            first[am.entry.id] = Expansion(
+                term=am.surface,
+                added=tuple(t for t in am.entry.terms if _norm(t) != _norm(am.term)),
+                source=adict.source_of(am.entry),
+            )
+    expansions = tuple(first.values())
+    terms: dict[str, None] = {}
+    for tok, s, e in _token_spans(text):
+        if tok in STOPWORDS or (span and span[0] <= s and e <= span[1]):
+            continue
+        terms[tok] = None
+    for exp in expansions:
+        for added in exp.added:
+            terms[" ".join(_norm(added))] = None
+    if not terms:  # a question of nothing but function words: search them rather than nothing
+        terms = dict.fromkeys(tokenize(text))
+
+    plan = QueryPlan(
+        text=question,
+        language=detect_language(text),
+        doc_refs=doc_refs,
+        provisions=provisions,
+        as_of=as_of,
+        as_of_precision=precision,
+        as_of_span=span,
+        tax_types=tax_types,
+        expansions=expansions,
+        terms=tuple(terms),
+    )
+    logger.debug(
+        "language=%s, docs=%d, provisions=%d, tax_types=%d, expansions=%d, as_of_precision=%s | query understood",
+        plan.language,
+        len(plan.doc_refs),
+        len(plan.provisions),
+        len(plan.tax_types),
+        len(plan.expansions),
+        plan.as_of_precision,
+    )
+    return plan
+
+
+def fts_query(plan: QueryPlan) -> str:
+    """A safe FTS5 MATCH expression: every term quoted, joined by OR.
+
+    Why quote everything: FTS5 gives meaning to AND/OR/NOT/NEAR, ``*``, ``^``, ``:`` and
+    parentheses; a quoted string is always a plain phrase.  Multi-word terms become phrases.
+    Returns "" when the plan has no terms (callers must skip the FTS search then: an empty
+    MATCH is a syntax error).
+    """
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in plan.terms if t)

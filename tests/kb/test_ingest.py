@@ -1,0 +1,229 @@
+"""Ingest: every bad-input case is reported with file and field, nothing half-written, re-ingest is a no-op,
+a changed file is a new version, removal purges everything derived. Uses the hashing embedder (fast)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from kb.embed.hashing import HashingEmbedder
+from kb.ingest import ingest_paths
+from kb.store.protocol import SearchFilter
+from kb.store.sqlite import SqliteStore
+
+ROOT = Path(__file__).resolve().parents[2]
+REGS = ROOT / "corpus" / "regulations"
+
+GOOD_POLICY = """---
+id: test-policy
+title: Kebijakan Uji
+number: TST-POL-001
+type: policy
+language: id
+tax_types: [PPh 23]
+effective_from: 2024-01-01
+status: in_force
+owner: tax.lead@example.co.id
+approved_by: cfo@example.co.id
+entities: [SNR]
+access: [finance]
+---
+# Kebijakan Uji
+
+## Ruang lingkup
+Vendor jasa teknik dipotong PPh 23 sebesar 2% dari jumlah bruto.
+"""
+
+
+def _store(tmp_path: Path) -> SqliteStore:
+    return SqliteStore(tmp_path / "kb.sqlite", embedder_name="hashing-256")
+
+
+def _write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _rows(store: SqliteStore, table: str) -> int:
+    conn = sqlite3.connect(store.path)
+    try:
+        return conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]  # noqa: S608
+    finally:
+        conn.close()
+
+
+def test_good_policy_ingests_with_access_and_chunks(tmp_path: Path) -> None:
+    src = tmp_path / "in"
+    src.mkdir()
+    _write(src, "policy.md", GOOD_POLICY)
+    store = _store(tmp_path)
+    report = ingest_paths([src], store, HashingEmbedder())
+    assert report.added == ["test-policy"] and report.ok
+    doc = store.get_document("test-policy")
+    assert doc is not None and doc.meta.access == ("finance",) and doc.meta.entities == ("SNR",)
+    chunks = store.chunks_of("test-policy", indexed_only=True)
+    assert any("2% dari jumlah bruto" in c.text for c in chunks)
+    assert store.stats()["vectors"] == len(chunks)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "field", "fragment"),
+    [
+        ("no-front.md", "# Judul\n\nisi\n", None, "missing YAML front matter"),
+        ("unclosed.md", "---\nid: x\n", None, "not closed"),
+        ("bad-yaml.md", "---\nid: x\ntitle: [unclosed\n---\nbody\n", None, "malformed front matter"),
+        ("unknown.md", GOOD_POLICY.replace("access:", "acess:"), "acess", "unknown field"),
+        ("missing.md", GOOD_POLICY.replace("number: TST-POL-001\n", ""), "number", "is required"),
+        ("bad-date.md", GOOD_POLICY.replace("2024-01-01", "1 Jan 2024"), "effective_from", "ISO date"),
+        ("bad-type.md", GOOD_POLICY.replace("type: policy", "type: blogpost"), "type", "unknown type"),
+        ("bad-status.md", GOOD_POLICY.replace("status: in_force", "status: live"), "status", "unknown status"),
+        ("empty.md", GOOD_POLICY.split("# Kebijakan")[0], "text", "no text"),
+    ],
+)
+def test_bad_input_is_reported_with_file_and_field_and_others_still_ingest(
+        tmp_path: Path, name: str, text: str, field: str | None, fragment: str) -> None:
+    src = tmp_path / "in"
+    src.mkdir()
+    _write(src, name, text)
+    _write(src, "zz-good.md", GOOD_POLICY.replace("test-policy", "good-one").replace("TST-POL-001", "TST-POL-9"))
+    store = _store(tmp_path)
+    report = ingest_paths([src], store, HashingEmbedder())
+    assert not report.ok
+    assert len(report.errors) == 1
+    err = report.errors[0]
+    assert err.path.endswith(name)
+    assert err.field == field
+    assert fragment in str(err)
+    assert report.added == ["good-one"]
+    assert [d.meta.id for d in store.list_documents()] == ["good-one"]
+
+
+def test_malformed_yaml_error_names_the_line(tmp_path: Path) -> None:
+    src = tmp_path / "in"
+    src.mkdir()
+    _write(src, "bad.md", "---\nid: x\ntitle: ok\nnumber: [oops\n---\nbody\n")
+    report = ingest_paths([src], _store(tmp_path), HashingEmbedder())
+    assert report.errors[0].line is not None and report.errors[0].line >= 4
+
+
+def test_duplicate_id_and_number_rejected(tmp_path: Path) -> None:
+    src = tmp_path / "in"
+    src.mkdir()
+    _write(src, "a.md", GOOD_POLICY)
+    _write(src, "b.md", GOOD_POLICY.replace("TST-POL-001", "TST-POL-002"))  # same id
+    _write(src, "c.md", GOOD_POLICY.replace("test-policy", "other-id"))  # same number
+    report = ingest_paths([src], _store(tmp_path), HashingEmbedder())
+    assert report.added == ["test-policy"]
+    fields = sorted((Path(e.path).name, e.field) for e in report.errors)
+    assert fields == [("b.md", "id"), ("c.md", "number")]
+
+
+def test_unreadable_pdf_and_missing_sidecar(tmp_path: Path) -> None:
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "broken.pdf").write_bytes(b"%PDF-1.4 this is not really a pdf")
+    _write(src, "broken.meta.yaml", "id: broken\ntitle: Broken\nnumber: B-1\ntype: procedure\nowner: a@b.c\n"
+                                    "access: [finance]\n")
+    (src / "orphan.pdf").write_bytes(b"%PDF-1.4")
+    report = ingest_paths([src], _store(tmp_path), HashingEmbedder())
+    by_name = {Path(e.path).name: e for e in report.errors}
+    assert "not a readable PDF" in str(by_name["broken.pdf"])
+    assert by_name["orphan.meta.yaml"].field == "id" and "sidecar" in str(by_name["orphan.meta.yaml"])
+    assert report.added == []
+
+
+def test_pdf_with_text_layer_and_sidecar_ingests(tmp_path: Path) -> None:
+    from fpdf import FPDF
+
+    src = tmp_path / "in"
+    src.mkdir()
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=11)
+    pdf.multi_cell(0, 6, "Prosedur Retur Faktur\n\nSetiap retur wajib dilaporkan dalam 30 hari kalender.")
+    pdf.output(str(src / "retur.pdf"))
+    _write(src, "retur.meta.yaml", "id: retur-procedure\ntitle: Prosedur Retur\nnumber: TST-PRO-7\ntype: procedure\n"
+                                   "owner: ap.lead@example.co.id\naccess: [ap]\neffective_from: 2024-02-01\n")
+    store = _store(tmp_path)
+    report = ingest_paths([src], store, HashingEmbedder())
+    assert report.added == ["retur-procedure"], report.to_json()
+    assert "30 hari kalender" in store.document_text("retur-procedure")
+    assert store.versions("retur-procedure")[0]["original_name"] == "retur.pdf"
+
+
+def test_reingest_unchanged_is_noop_and_changed_file_is_new_version(tmp_path: Path) -> None:
+    src = tmp_path / "in"
+    src.mkdir()
+    path = _write(src, "policy.md", GOOD_POLICY)
+    store = _store(tmp_path)
+    ingest_paths([src], store, HashingEmbedder())
+    version = store.corpus_version()
+    again = ingest_paths([src], store, HashingEmbedder())
+    assert again.unchanged == ["test-policy"] and again.added == [] and again.chunks_written == 0
+    assert store.corpus_version() == version
+    path.write_text(GOOD_POLICY.replace("sebesar 2%", "sebesar 4%"), encoding="utf-8")
+    changed = ingest_paths([src], store, HashingEmbedder())
+    assert changed.updated == ["test-policy"]
+    doc = store.get_document("test-policy")
+    assert doc is not None and doc.version_no == 2
+    texts = " ".join(c.text for c in store.chunks_of("test-policy"))
+    assert "sebesar 4%" in texts and "sebesar 2%" not in texts
+    assert [v["version_no"] for v in store.versions("test-policy")] == [1, 2]
+    assert store.corpus_version() != version
+
+
+def test_remove_purges_chunks_vectors_edges_and_cached_answers(tmp_path: Path) -> None:
+    src = tmp_path / "in"
+    src.mkdir()
+    _write(src, "policy.md", GOOD_POLICY)
+    store = _store(tmp_path)
+    ingest_paths([src], store, HashingEmbedder())
+    store.cache_answer("q1", ["test-policy"], '{"status": "answered"}')
+    assert store.cached_answer("q1") is not None
+    assert store.remove_document("test-policy") > 0
+    for table in ("chunks", "chunk_vectors", "chunks_fts", "edges", "answer_cache", "doc_access", "embed_cache"):
+        assert _rows(store, table) == 0, table
+    assert store.get_document("test-policy") is None
+
+
+def test_drafts_and_ownerless_documents_are_quarantined_never_retrieved(tmp_path: Path) -> None:
+    src = tmp_path / "in"
+    src.mkdir()
+    _write(src, "draft.md", GOOD_POLICY.replace("test-policy", "draft-doc").replace("TST-POL-001", "D-1")
+           .replace("status: in_force", "status: draft").replace("access: [finance]", "access: [everyone]"))
+    _write(src, "ownerless.md", GOOD_POLICY.replace("test-policy", "no-owner").replace("TST-POL-001", "D-2")
+           .replace("owner: tax.lead@example.co.id\n", "").replace("access: [finance]", "access: [everyone]"))
+    store = _store(tmp_path)
+    report = ingest_paths([src], store, HashingEmbedder())
+    assert report.quarantined == {"draft-doc": "draft", "no-owner": "internal document without an owner"}
+    flt = SearchFilter(groups=frozenset({"everyone", "finance"}), as_of=dt.date(2024, 6, 1))
+    assert store.keyword_search('"jasa" OR "teknik"', flt, 10) == []
+    assert store.visible_chunk_ids(flt) == set()
+
+
+def test_revocation_and_amendment_windows_from_real_corpus(tmp_path: Path) -> None:
+    src = tmp_path / "regs"
+    for doc_id in ("pp-23-2018", "pp-55-2022", "uu-8-1983", "uu-42-2009", "uu-7-2021"):
+        shutil.copytree(REGS / doc_id, src / doc_id)
+    store = _store(tmp_path)
+    report = ingest_paths([src], store, HashingEmbedder())
+    assert report.ok, report.to_json()["errors"]
+    assert store.get_document("pp-23-2018").effective_to == dt.date(2022, 12, 20)  # type: ignore[union-attr]
+    versions = {c.doc_id: (c.valid_from, c.valid_to) for c in
+                store.get_chunks(store.routed_chunk_ids(SearchFilter(frozenset({"everyone"}), dt.date(2015, 1, 1)),
+                                                        provisions=["uu-8-1983:pasal-7"])).values()}
+    assert versions == {"uu-42-2009": (dt.date(2010, 4, 1), dt.date(2022, 4, 1))}
+    later = store.routed_chunk_ids(SearchFilter(frozenset({"everyone"}), dt.date(2022, 5, 1)),
+                                   provisions=["uu-8-1983:pasal-7"])
+    assert {cid.split("#")[0] for cid in later} == {"uu-7-2021"}
+    assert any("11% (sebelas persen)" in c.text for c in store.get_chunks(later).values())
+
+
+def test_missing_path_is_an_error_not_a_crash(tmp_path: Path) -> None:
+    report = ingest_paths([tmp_path / "nope"], _store(tmp_path), HashingEmbedder())
+    assert "no such file" in str(report.errors[0])
