@@ -9,13 +9,15 @@ alias expansion it applied so ``--explain`` can show the user why a term was sea
 
 Decisions worth knowing:
 
-* **Tokens mirror the index.**  The SQLite FTS5 index uses ``unicode61 tokenchars '%'``:
-  letters, digits and private-use characters are token characters (plus ``%`` and the Latin
-  combining diacritics that the tokenizer strips), everything else separates; tokens are
-  case-folded and single Latin diacritics are removed.  :func:`tokenize` reproduces that, so
-  "PMK-168" -> ``pmk``, ``168``; "11%" -> ``11%``; "PPh 4(2)" -> ``pph``, ``4``, ``2``;
-  "Café" -> ``cafe``.  It is exact for Latin, Greek and Cyrillic text; it can differ for
-  characters added to Unicode after 6.1 (SQLite's tables), which the corpus does not contain.
+* **Tokens mirror the index.**  The SQLite FTS5 index (kb/store/sqlite.py) uses
+  ``unicode61 remove_diacritics 2 tokenchars '%'``: letters, digits and private-use characters
+  are token characters (plus ``%`` and the Latin combining diacritics that the tokenizer strips),
+  everything else separates; tokens are case-folded and Latin diacritics are removed.
+  :func:`tokenize` reproduces that: "PMK-168" -> ``pmk``, ``168``; "11%" -> ``11%``;
+  "PPh 4(2)" -> ``pph``, ``4``, ``2``; "Café" -> ``cafe``.  Checked code point by code point
+  against SQLite 3.40: identical for U+0020-U+024F (Latin) except Ǡ/ǡ; the ~600 other BMP
+  differences are characters whose Unicode data changed after 6.1 (SQLite's tables), none of
+  which occur in the corpus.
 * **Dates become a point in time.**  ``as_of`` is the first date written in the question that is
   not part of a regulation number.  A month ("Maret 2022") maps to its 1st day, a year ("tahun
   2019", "in 2019", bare "2019") to 1 January; ``as_of_precision`` says which ("day", "month",
@@ -77,7 +79,12 @@ TAX_TYPES: tuple[str, ...] = (
 #: Canonical key of UU PPh, the law whose articles name the PPh tax types.
 UU_PPH = "UU 7/1983"
 #: Base law of the tax types that users also cite by article ("PPN Pasal 7", "KUP Pasal 13").
-_TAX_LAW: dict[str, str] = {"PPN": "UU 8/1983", "PPnBM": "UU 8/1983", "KUP": "UU 6/1983", "Bea Meterai": "UU 10/2020"}
+_TAX_LAW: dict[str, str] = {
+    "PPN": "UU 8/1983",
+    "PPnBM": "UU 8/1983",
+    "KUP": "UU 6/1983",
+    "Bea Meterai": "UU 10/2020",
+}
 #: Article (pasal, ayat) of UU PPh behind each numbered PPh tax type.
 _TAX_TYPE_PROVISION: dict[str, tuple[str, str | None]] = {
     "PPh 21": ("21", None),
@@ -103,7 +110,7 @@ class AliasError(KbError):
 
 
 # --------------------------------------------------------------------------------------------
-# Tokenisation (mirror of FTS5 unicode61 with tokenchars '%', remove_diacritics 1)
+# Tokenisation (mirror of FTS5 unicode61 with remove_diacritics 2, tokenchars '%')
 # --------------------------------------------------------------------------------------------
 
 #: Combining marks SQLite's unicode61 treats as token characters and then strips (measured
@@ -123,7 +130,7 @@ def _is_token_char(ch: str) -> bool:
 
 @functools.lru_cache(maxsize=4096)
 def _fold(ch: str) -> str:
-    """Case-fold one token character and strip a single Latin diacritic, as unicode61 does."""
+    """Case-fold one token character and strip its Latin diacritics, as unicode61 does."""
     code = ord(ch)
     if code < 128:
         return ch.lower()
@@ -135,8 +142,9 @@ def _fold(ch: str) -> str:
     if len(folded) != 1:  # "ß" stays "ß" (SQLite does not expand it), "İ" -> "i̇"
         folded = ch.lower()
     decomposed = unicodedata.normalize("NFD", folded)
-    if len(decomposed) == 2 and decomposed[0].isascii() and ord(decomposed[1]) in _FTS_DIACRITICS:
-        return decomposed[0]  # exactly one diacritic: remove_diacritics=1 leaves "ǖ" (two) alone
+    marks = decomposed[1:]
+    if marks and decomposed[0].isascii() and all(ord(c) in _FTS_DIACRITICS for c in marks):
+        return decomposed[0]  # remove_diacritics=2: "ǖ" (two marks) -> "u" as well
     return folded
 
 
@@ -163,7 +171,7 @@ def _token_spans(text: str) -> list[tuple[str, int, int]]:
 
 
 def tokenize(text: str) -> list[str]:
-    """Split ``text`` exactly as the FTS5 index does (``unicode61 tokenchars '%'``).
+    """Split ``text`` exactly as the FTS5 index does (``unicode61 remove_diacritics 2 tokenchars '%'``).
 
     Why mirror the index: a query term that the index split differently can never match.
     ``tokenize("PMK-168/PMK.010/2023 tarif 2%") == ["pmk", "168", "pmk", "010", "2023", "tarif", "2%"]``.
@@ -179,7 +187,9 @@ def _norm(term: str) -> tuple[str, ...]:
 # Alias dictionary
 # --------------------------------------------------------------------------------------------
 
-_ENTRY_KEYS = frozenset({"id", "terms", "doc", "tax_type", "case_sensitive", "note", "reviewed_by", "reviewed_on"})
+_ENTRY_KEYS = frozenset(
+    {"id", "terms", "doc", "tax_type", "case_sensitive", "note", "reviewed_by", "reviewed_on"}
+)
 _REQUIRED_KEYS = ("id", "terms", "reviewed_by", "reviewed_on")
 _ID_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
@@ -284,6 +294,11 @@ class AliasDictionary:
 
     # -- access ----------------------------------------------------------------------------
 
+    @classmethod
+    def empty(cls) -> AliasDictionary:
+        """A dictionary with no entries: plans built with it search the user's own words only."""
+        return cls((), source="(none)")
+
     @property
     def entries(self) -> tuple[AliasEntry, ...]:
         return self._entries
@@ -330,7 +345,8 @@ class AliasDictionary:
 
 
 def _parse_entry(path: str, index: int, item: Any) -> AliasEntry:
-    label = item.get("id") if isinstance(item, Mapping) and isinstance(item.get("id"), str) else f"#{index + 1}"
+    has_id = isinstance(item, Mapping) and isinstance(item.get("id"), str)
+    label = item["id"] if has_id else f"#{index + 1}"
     if not isinstance(item, Mapping):
         raise AliasError(path, "each entry must be a mapping", entry=label)
     unknown = sorted(set(item) - _ENTRY_KEYS)
@@ -357,13 +373,16 @@ def _parse_entry(path: str, index: int, item: Any) -> AliasEntry:
         raise AliasError(path, f"tax_type {tax_type!r} is not one of {list(TAX_TYPES)}", entry=entry_id)
     case_sensitive = item.get("case_sensitive") or []
     if not isinstance(case_sensitive, list) or any(t not in terms for t in case_sensitive):
-        raise AliasError(path, "case_sensitive must list terms of this entry, spelled exactly", entry=entry_id)
+        raise AliasError(
+            path, "case_sensitive must list terms of this entry, spelled exactly", entry=entry_id
+        )
     reviewed_on = item["reviewed_on"]
     if isinstance(reviewed_on, str):
         try:
             reviewed_on = dt.date.fromisoformat(reviewed_on)
         except ValueError as exc:
-            raise AliasError(path, f"reviewed_on {reviewed_on!r} is not a YYYY-MM-DD date", entry=entry_id) from exc
+            msg = f"reviewed_on {reviewed_on!r} is not a YYYY-MM-DD date"
+            raise AliasError(path, msg, entry=entry_id) from exc
     if not isinstance(reviewed_on, dt.date) or isinstance(reviewed_on, dt.datetime):
         raise AliasError(path, "reviewed_on must be a YYYY-MM-DD date", entry=entry_id)
     reviewed_by = item["reviewed_by"]
@@ -487,8 +506,14 @@ _ORD = r"(?:st|nd|rd|th)?"
 _DATE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("iso", re.compile(rf"\b{_YEAR}[-/](?P<month>\d{{1,2}})[-/](?P<day>\d{{1,2}})\b")),
     ("dmy", re.compile(rf"\b(?P<day>\d{{1,2}})[-/.](?P<month>\d{{1,2}})[-/.]{_YEAR}\b")),
-    ("d_month_y", re.compile(rf"\b(?P<day>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<mname>{_MONTH_ALT})\.?,?\s+{_YEAR}\b", re.I)),
-    ("month_d_y", re.compile(rf"\b(?P<mname>{_MONTH_ALT})\.?\s+(?P<day>\d{{1,2}}){_ORD},?\s+{_YEAR}\b", re.I)),
+    (
+        "d_month_y",
+        re.compile(rf"\b(?P<day>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<mname>{_MONTH_ALT})\.?,?\s+{_YEAR}\b", re.I),
+    ),
+    (
+        "month_d_y",
+        re.compile(rf"\b(?P<mname>{_MONTH_ALT})\.?\s+(?P<day>\d{{1,2}}){_ORD},?\s+{_YEAR}\b", re.I),
+    ),
     ("month_y", re.compile(rf"\b(?P<mname>{_MONTH_ALT})\.?,?\s+{_YEAR}\b", re.I)),
     ("iso_month", re.compile(rf"\b{_YEAR}-(?P<month>0[1-9]|1[0-2])\b(?![-/]\d)")),
     ("masa_my", re.compile(rf"\bmasa(?:\s+pajak)?\s+(?P<month>0?[1-9]|1[0-2])[-/]{_YEAR}\b", re.I)),
@@ -498,7 +523,8 @@ _BEFORE = re.compile(r"\b(?:sebelum|before|prior\s+to)\s*$", re.I)
 _AFTER = re.compile(r"\b(?:setelah|sesudah|after)\s*$", re.I)
 #: Words that introduce a date and belong to the date phrase (dropped from BM25 terms with it).
 _DATE_LEAD = re.compile(
-    r"\b(?:as\s+of|as\s+at|per|sejak|since|mulai(?:\s+(?:tanggal|bulan|tahun))?|pada(?:\s+(?:tanggal|bulan|tahun))?|"
+    r"\b(?:as\s+of|as\s+at|per|sejak|since|"
+    r"mulai(?:\s+(?:tanggal|bulan|tahun))?|pada(?:\s+(?:tanggal|bulan|tahun))?|"
     r"tanggal|tgl\.?|bulan|tahun(?:\s+pajak)?|thn\.?|th\.?|tax\s+year|fiscal\s+year|in|on|during|for|di|"
     r"sebelum|before|prior\s+to|until|sampai(?:\s+dengan)?|hingga|setelah|sesudah|after|from|dari|effective)"
     r"(?:\s+(?:the\s+)?(?:year|month|tahun|bulan|tanggal))?\s+$",
@@ -529,14 +555,18 @@ def _date_hits(text: str, blocked: Sequence[tuple[int, int]]) -> list[_DateHit]:
                 continue
             year = int(m.group("year"))
             gd = m.groupdict()
-            month = _MONTHS[gd["mname"].lower()] if gd.get("mname") else int(gd["month"]) if gd.get("month") else 1
+            if gd.get("mname"):
+                month = _MONTHS[gd["mname"].lower()]
+            else:
+                month = int(gd["month"]) if gd.get("month") else 1
             day = int(gd["day"]) if gd.get("day") else 1
             value = _make_date(year, month, day)
             if value is None and kind == "dmy":  # 03/15/2022: month-first only when day-first is impossible
                 value = _make_date(year, day, month)
             if value is None:
                 continue
-            precision = "day" if gd.get("day") else "month" if (gd.get("month") or gd.get("mname")) else "year"
+            has_month = bool(gd.get("month") or gd.get("mname"))
+            precision = "day" if gd.get("day") else "month" if has_month else "year"
             hits.append(_DateHit(m.start(), m.end(), value, precision))
     # Longest hit wins where hits overlap ("15 Maret 2022" beats "Maret 2022" and "2022").
     hits.sort(key=lambda h: (h.start, -(h.end - h.start)))
@@ -556,7 +586,9 @@ def _period_end(value: dt.date, precision: str) -> dt.date:
     return value
 
 
-def _resolve_as_of(text: str, blocked: Sequence[tuple[int, int]]) -> tuple[dt.date, str, tuple[int, int]] | None:
+def _resolve_as_of(
+    text: str, blocked: Sequence[tuple[int, int]]
+) -> tuple[dt.date, str, tuple[int, int]] | None:
     hits = _date_hits(text, blocked)
     if not hits:
         return None
@@ -580,7 +612,8 @@ def _resolve_as_of(text: str, blocked: Sequence[tuple[int, int]]) -> tuple[dt.da
 
 # "UU 7 Tahun 2021" (no "Nomor"): kb.refs needs "Nomor" or a slash, users often write neither.
 _TAHUN_REF = re.compile(
-    r"\b(?P<type>uu|undang[\s-]*undang|pp|pmk|perppu|perpu)\s+(?P<num>\d{1,4})\s+tahun\s+(?P<year>(?:19|20)\d\d)\b",
+    r"\b(?P<type>uu|undang[\s-]*undang|pp|pmk|perppu|perpu)\s+(?P<num>\d{1,4})\s+"
+    r"tahun\s+(?P<year>(?:19|20)\d\d)\b",
     re.I,
 )
 _TAHUN_TYPES = {"uu": "UU", "pp": "PP", "pmk": "PMK", "perppu": "PERPU", "perpu": "PERPU"}
@@ -607,7 +640,8 @@ def _doc_anchors(text: str, matches: Sequence[AliasMatch]) -> list[_Anchor]:
     for m in _TAHUN_REF.finditer(text):
         if not any(m.start() < a.end and a.start < m.end() for a in anchors):
             code = _TAHUN_TYPES[re.sub(r"[\s-]+", "", m.group("type").lower()).replace("undangundang", "uu")]
-            anchors.append(_Anchor(m.start(), m.end(), canonical_key(code, m.group("num"), m.group("year")), True))
+            key = canonical_key(code, m.group("num"), m.group("year"))
+            anchors.append(_Anchor(m.start(), m.end(), key, True))
     for am in matches:
         if am.entry.doc and not any(am.start < a.end and a.start < am.end for a in anchors):
             anchors.append(_Anchor(am.start, am.end, am.entry.doc, True))
@@ -619,7 +653,9 @@ _GAP_BEFORE = re.compile(r"\s*[,:-]?\s*")
 _GAP_AFTER = re.compile(r"\s*,?\s*(?:(?:dari|of|dalam|in|pada)\s+(?:the\s+)?)?")
 
 
-def _law_for(start: int, end: int, text: str, anchors: Sequence[_Anchor], tax_anchors: Sequence[_Anchor]) -> str | None:
+def _law_for(
+    start: int, end: int, text: str, anchors: Sequence[_Anchor], tax_anchors: Sequence[_Anchor]
+) -> str | None:
     """The law a "Pasal ..." at [start, end) belongs to: overlapping, then adjacent, then sole doc."""
     for a in (*tax_anchors, *anchors):
         if a.start < end and start < a.end:
@@ -639,25 +675,35 @@ def _law_for(start: int, end: int, text: str, anchors: Sequence[_Anchor], tax_an
 # --------------------------------------------------------------------------------------------
 
 _ID_FUNCTION = frozenset(
-    """yang dan di ke dari untuk atas apa apakah berapa berapakah bagaimana gimana dengan tidak tak ini itu
-    atau pada oleh dalam sebagai jika kalau apabila kapan siapa mana harus perlu adalah ialah saya aku kami kita
-    anda bisa dapat akan sudah telah belum masih juga serta bagi terhadap tentang sebelum sesudah setelah sejak
-    mulai sampai hingga mohon tolong dong ya nya tsb tersebut apabila agar supaya karena maka sedangkan ada""".split()
+    """
+    yang dan di ke dari untuk atas apa apakah berapa berapakah bagaimana gimana dengan tidak tak ini
+    itu atau pada oleh dalam sebagai jika kalau apabila kapan siapa mana harus perlu adalah ialah
+    saya aku kami kita anda bisa dapat akan sudah telah belum masih juga serta bagi terhadap tentang
+    sebelum sesudah setelah sejak mulai sampai hingga mohon tolong dong ya nya tsb tersebut apabila
+    agar supaya karena maka sedangkan ada
+    """.split()
 )
 _EN_FUNCTION = frozenset(
-    """the a an of for to in on is are was were what which who whom how when where why does do did need needs
-    should must can could would will shall be been being has have had with by from as at this that these those
-    it its my our your their we i you they and or not no before after since until during please if than then
-    there any some""".split()
+    """
+    the a an of for to in on is are was were what which who whom how when where why does do did need
+    needs should must can could would will shall be been being has have had with by from as at this
+    that these those it its my our your their we i you they and or not no before after since until
+    during please if than then there any some
+    """.split()
 )
 _ID_HINTS = frozenset(
-    """tarif pajak jasa penghasilan pemotongan pembayaran penyerahan dipotong dikenakan terutang berlaku tahun
-    bulan tanggal januari februari maret mei juni juli agustus oktober desember wajib bukan pegawai atau""".split()
+    """
+    tarif pajak jasa penghasilan pemotongan pembayaran penyerahan dipotong dikenakan terutang
+    berlaku tahun bulan tanggal januari februari maret mei juni juli agustus oktober desember wajib
+    bukan pegawai atau
+    """.split()
 )
 _EN_HINTS = frozenset(
-    """rate rates tax taxes income services service document documents vendor foreign treaty invoice
-    withholding apply applies applicable year month january february march may june july august october
-    december employee""".split()
+    """
+    rate rates tax taxes income services service document documents vendor foreign treaty invoice
+    withholding apply applies applicable year month january february march may june july august
+    october december employee
+    """.split()
 )
 STOPWORDS = _ID_FUNCTION | _EN_FUNCTION
 
@@ -713,7 +759,15 @@ def understand(question: str, *, aliases: AliasDictionary | None = None) -> Quer
 
     # provisions written as "Pasal ..." get their law; hints covered by them are dropped
     written = [
-        Provision(p.pasal, p.ayat, p.huruf, _law_for(p.start, p.end, text, anchors, tax_anchors), "text", p.start, p.end)
+        Provision(
+            p.pasal,
+            p.ayat,
+            p.huruf,
+            _law_for(p.start, p.end, text, anchors, tax_anchors),
+            "text",
+            p.start,
+            p.end,
+        )
         for p in find_provision_refs(text)
     ]
     merged: dict[tuple[str, str | None, str | None, str | None], Provision] = {}
@@ -761,7 +815,8 @@ def understand(question: str, *, aliases: AliasDictionary | None = None) -> Quer
         terms=tuple(terms),
     )
     logger.debug(
-        "language=%s, docs=%d, provisions=%d, tax_types=%d, expansions=%d, as_of_precision=%s | query understood",
+        "language=%s, docs=%d, provisions=%d, tax_types=%d, expansions=%d, as_of_precision=%s"
+        " | query understood",
         plan.language,
         len(plan.doc_refs),
         len(plan.provisions),

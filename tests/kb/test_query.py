@@ -22,12 +22,14 @@ from kb.query import (
 )
 
 D = dt.date
+#: The tokenizer of kb/store/sqlite.py's chunks_fts table.
+_INDEX_TOKENIZER = "\"unicode61 remove_diacritics 2 tokenchars '%'\""
 
 
 def _fts_table() -> sqlite3.Connection:
     con = sqlite3.connect(":memory:")
     try:
-        con.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize=\"unicode61 tokenchars '%'\")")
+        con.execute(f"CREATE VIRTUAL TABLE t USING fts5(x, tokenize={_INDEX_TOKENIZER})")
     except sqlite3.OperationalError:  # pragma: no cover - depends on the sqlite build
         pytest.skip("sqlite3 without FTS5")
     con.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance')")
@@ -57,7 +59,9 @@ def test_pph23_technical_services() -> None:
         "aliases.yaml:pph-23",
         "aliases.yaml:jasa-teknik",
     ]
-    assert plan.expansions[2] == Expansion("jasa teknik", ("technical service", "technical services"), "aliases.yaml:jasa-teknik")
+    assert plan.expansions[2] == Expansion(
+        "jasa teknik", ("technical service", "technical services"), "aliases.yaml:jasa-teknik"
+    )
     assert plan.terms[:5] == ("tarif", "pph", "23", "jasa", "teknik")
     assert "withholding tax article 23" in plan.terms and "technical services" in plan.terms
 
@@ -149,7 +153,10 @@ PROVISION_CASES = [
     ("Pasal 7 ayat (1) UU PPN", [("7", "1", None, "UU 8/1983", "text")]),
     ("KUP Pasal 13 ayat (2)", [("13", "2", None, "UU 6/1983", "text")]),
     ("Pasal 5 dan Pasal 6", [("5", None, None, None, "text"), ("6", None, None, None, "text")]),
-    ("withholding tax article 26 Pasal 26", [("26", None, None, "UU 7/1983", "tax_type"), ("26", None, None, None, "text")]),
+    (
+        "PPh 26 atas dividen, lihat Pasal 26 ayat (1) UU PPh",
+        [("26", None, None, "UU 7/1983", "tax_type"), ("26", "1", None, "UU 7/1983", "text")],
+    ),
     ("PPh Pasal 15 pelayaran", [("15", None, None, "UU 7/1983", "text")]),
 ]
 
@@ -239,7 +246,8 @@ EXPANSION_CASES = [
     ("certificate of domicile", "aliases.yaml:skd", "certificate of domicile", "surat keterangan domisili"),
     ("Formulir DGT", "aliases.yaml:formulir-dgt", "Formulir DGT", "DGT form"),
     ("tax treaty Singapore", "aliases.yaml:p3b", "tax treaty", "P3B"),
-    ("VAT-registered entrepreneur", "aliases.yaml:pkp", "VAT-registered entrepreneur", "pengusaha kena pajak"),
+    ("VAT-registered entrepreneur",
+     "aliases.yaml:pkp", "VAT-registered entrepreneur", "pengusaha kena pajak"),
     ("NPWP vendor", "aliases.yaml:npwp", "NPWP", "tax identification number"),
     ("NITKU cabang", "aliases.yaml:nitku", "NITKU", "nomor identitas tempat kegiatan usaha"),
     ("BUT di Indonesia", "aliases.yaml:but", "BUT", "permanent establishment"),
@@ -299,7 +307,7 @@ TOKEN_CASES = [
     ("2,5% Rp1.000.000", ["2", "5%", "rp1", "000", "000"]),
     ("Café naïve ŒUVRE", ["cafe", "naive", "œuvre"]),
     ("e\u0301t\u0305e", ["et", "e"]),
-    ("İstanbul ǖ ß", ["istanbul", "ǖ", "ß"]),
+    ("İstanbul ǖ ệ ß ø", ["istanbul", "u", "e", "ß", "ø"]),
     ("tarif_pph a'b", ["tarif", "pph", "a", "b"]),
 ]
 
@@ -354,7 +362,10 @@ def test_fts_query_finds_indonesian_text_from_english_question() -> None:
     con = _fts_table()
     con.executemany(
         "INSERT INTO t(rowid, x) VALUES (?, ?)",
-        [(1, "Persetujuan Penghindaran Pajak Berganda dan Surat Keterangan Domisili"), (2, "Bea Meterai atas dokumen")],
+        [
+            (1, "Persetujuan Penghindaran Pajak Berganda dan Surat Keterangan Domisili"),
+            (2, "Bea Meterai atas dokumen"),
+        ],
     )
     query = fts_query(understand("treaty certificate of domicile"))
     assert [r[0] for r in con.execute("SELECT rowid FROM t WHERE t MATCH ? ORDER BY rank", (query,))] == [1]
@@ -413,23 +424,31 @@ def _write(tmp_path: Path, body: str) -> Path:
 _OK = "    reviewed_by: tester\n    reviewed_on: 2026-01-01\n"
 
 
+def _one(extra: str = "", terms: str = "[x, y]") -> str:
+    return f"version: 1\nentries:\n  - id: a\n    terms: {terms}\n{extra}{_OK}"
+
+
 @pytest.mark.parametrize(
     ("body", "needle"),
     [
-        (f"version: 1\nentries:\n  - id: a\n    terms: [x, y]\n{_OK}  - id: a\n    terms: [z, w]\n{_OK}",
-         "entry 'a': duplicate id"),
-        (f"version: 1\nentries:\n  - id: a\n    terms: []\n{_OK}", "entry 'a': missing or empty required key(s) ['terms']"),
-        (f"version: 1\nentries:\n  - id: a\n    terms: [x, '  ']\n{_OK}", "entry 'a': terms must be a list of non-empty"),
-        (f"version: 1\nentries:\n  - id: a\n    terms: [x, '--']\n{_OK}", "entry 'a': term '--' has no letters"),
-        (f"version: 1\nentries:\n  - id: a\n    terms: [x, y]\n    synonyms: [z]\n{_OK}", "entry 'a': unknown key(s) ['synonyms']"),
-        (f"version: 1\nentries:\n  - id: a\n    terms: [x, y]\n    doc: UU 8 1983\n{_OK}", "entry 'a': doc 'UU 8 1983'"),
-        (f"version: 1\nentries:\n  - id: a\n    terms: [x, y]\n    tax_type: PPh 24\n{_OK}", "entry 'a': tax_type 'PPh 24'"),
-        (f"version: 1\nentries:\n  - id: a\n    terms: [x, y]\n{_OK}  - id: b\n    terms: [Y, z]\n{_OK}",
-         "entry 'b': term 'Y' is the same as 'y' also in entry 'a'"),
-        (f"version: 1\nentries:\n  - id: a\n    terms: [PPh 4(2), pph 4 2]\n{_OK}", "twice in this entry"),
-        (f"version: 1\nentries:\n  - id: a\n    terms: [x, y]\n    case_sensitive: [X]\n{_OK}", "case_sensitive"),
-        (f"version: 2\nentries:\n  - id: a\n    terms: [x, y]\n{_OK}", "unsupported version 2"),
-        ("version: 1\nentries: [\n", "not valid YAML"),
+        (_one() + "  - id: a\n    terms: [z, w]\n" + _OK, "entry 'a': duplicate id"),
+        (_one(terms="[]"), "entry 'a': missing or empty required key(s) ['terms']"),
+        (_one(terms="[x, '  ']"), "entry 'a': terms must be a list of non-empty"),
+        (_one(terms="[x, '--']"), "entry 'a': term '--' has no letters"),
+        (_one("    synonyms: [z]\n"), "entry 'a': unknown key(s) ['synonyms']"),
+        (_one("    doc: UU 8 1983\n"), "entry 'a': doc 'UU 8 1983'"),
+        (_one("    tax_type: PPh 24\n"), "entry 'a': tax_type 'PPh 24'"),
+        (
+            _one() + "  - id: b\n    terms: [Y, z]\n" + _OK,
+            "entry 'b': term 'Y' is the same as 'y' also in entry 'a'",
+        ),
+        (
+            _one(terms="[PPh 4(2), pph 4 2]"),
+            "entry 'a': term 'pph 4 2' is the same as 'PPh 4(2)' twice in this entry",
+        ),
+        (_one("    case_sensitive: [X]\n"), "entry 'a': case_sensitive must list terms"),
+        (_one().replace("version: 1", "version: 2"), "unsupported version 2"),
+        (_one("    note: [unclosed\n"), "not valid YAML at line 6"),
     ],
 )
 def test_dictionary_validation_names_file_and_entry(tmp_path: Path, body: str, needle: str) -> None:
@@ -450,3 +469,15 @@ def test_custom_dictionary_source_label(tmp_path: Path) -> None:
     plan = understand("annual leave", aliases=AliasDictionary.load(path))
     assert plan.expansions == (Expansion("leave", ("cuti",), "aliases.yaml:cuti"),)
     assert DEFAULT_ALIASES_PATH.name == "aliases.yaml"
+
+
+def test_tokenizer_matches_the_store_schema() -> None:
+    schema = (Path(__file__).resolve().parents[2] / "kb" / "store" / "sqlite.py").read_text(encoding="utf-8")
+    assert "unicode61 remove_diacritics 2 tokenchars '%'" in schema  # tokenize() mirrors exactly this
+
+
+def test_empty_dictionary_searches_own_words_only() -> None:
+    plan = understand("tarif PPh 23 jasa teknik", aliases=AliasDictionary.empty())
+    assert plan.expansions == ()
+    assert fts_query(plan) == '"tarif" OR "pph" OR "23" OR "jasa" OR "teknik"'
+    assert plan.tax_types == ("PPh 23",)  # the article pattern is code, not dictionary
