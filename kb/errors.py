@@ -9,6 +9,7 @@ Every message names what the user must fix (file, field, id) so an operator can 
     │   └── DuplicateError     an id or number already belongs to another document
     ├── NotFoundError          ``kb show`` / ``kb remove`` of an unknown document id
     ├── StoreError             the index file is missing, locked, corrupt or from a newer schema
+    ├── AliasError             the alias dictionary YAML is malformed (kb.query; names file and entry)
     └── EmbedderError          the embedding model could not be loaded or failed
 """
 

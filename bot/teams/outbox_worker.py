@@ -1,0 +1,90 @@
+"""Delivers the ticket outbox to Teams (cards) and to askers (relays); expires FAQs on the way.
+
+Runs inside the Teams web app (a background task, woken after every card action) or as its own process
+(:func:`run`), e.g. beside a bot that only opens tickets.  Several workers may run at once: the outbox
+leases each message, so a message is sent by one worker at a time; a worker killed mid-send leaves the
+message pending, it becomes due again when the lease ends, and the sender's journal turns the
+redelivery into an update (see :mod:`bot.teams.sender`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+from collections.abc import Callable
+
+from bot.faq import FaqService
+from tickets import DeliveryResult, OutboxMessage, TicketStore
+from tickets.outbox import Sender
+
+logger = logging.getLogger(__name__)
+
+
+class OutboxWorker:
+    """One delivery loop over a ticket store's outbox.
+
+    Args:
+        tickets: the ticket store whose outbox is delivered.
+        sender: the outbox sender (:class:`bot.teams.sender.OutboxSender`).
+        clock: current time (timezone-aware).
+        faq: when given, :meth:`FaqService.expire_faqs` runs once per poll.
+    """
+
+    def __init__(self, tickets: TicketStore, sender: Sender, *, clock: Callable[[], dt.datetime],
+                 faq: FaqService | None = None) -> None:
+        self.tickets = tickets
+        self.sender = sender
+        self.clock = clock
+        self.faq = faq
+        self._wake = asyncio.Event()
+
+    def run_once(self) -> DeliveryResult:
+        """Deliver everything due now (blocking; call it off the event loop the sender bridges to)."""
+        result = self.tickets.outbox.deliver_pending(self.sender, self.clock())
+        if result.delivered or result.failed or result.dead:
+            logger.info("delivered=%d, failed=%d, dead=%d | outbox run", len(result.delivered), len(result.failed),
+                        len(result.dead))
+        return result
+
+    async def flush(self) -> DeliveryResult:
+        """Deliver what is due now from async code (runs :meth:`run_once` in a thread)."""
+        return await asyncio.to_thread(self.run_once)
+
+    def wake(self) -> None:
+        """Ask the background loop for an immediate run (after a card action)."""
+        self._wake.set()
+
+    async def run_forever(self, poll_seconds: float, stop: asyncio.Event) -> None:
+        """Poll until ``stop`` is set; failures are logged and retried next poll (never crash the bot)."""
+        while not stop.is_set():
+            try:
+                await self.flush()
+                if self.faq is not None:
+                    await asyncio.to_thread(self.faq.expire_faqs, self.clock())
+            except Exception as exc:  # noqa: BLE001 -- keep delivering; the outbox keeps the messages
+                logger.warning("error=%s | outbox worker run failed", type(exc).__name__)
+            self._wake.clear()
+            waiter = asyncio.ensure_future(self._wake.wait())
+            stopper = asyncio.ensure_future(stop.wait())
+            await asyncio.wait({waiter, stopper}, timeout=poll_seconds, return_when=asyncio.FIRST_COMPLETED)
+            for fut in (waiter, stopper):
+                fut.cancel()
+
+
+async def run(settings: object, *, once: bool = False,
+              after_send: Callable[[OutboxMessage, str], None] | None = None,
+              clock: Callable[[], dt.datetime] | None = None) -> DeliveryResult | None:
+    """Standalone worker process from settings (``once``: one delivery pass, then exit).
+
+    ``after_send`` and ``clock`` exist for the crash/restart test; production passes neither.
+    """
+    from bot.teams.app import deps_from_settings, runtime_for
+
+    deps = deps_from_settings(settings, clock=clock)  # type: ignore[arg-type]
+    runtime = runtime_for(settings, deps, loop=asyncio.get_running_loop(), after_send=after_send)  # type: ignore[arg-type]
+    if once:
+        return await runtime.worker.flush()
+    stop = asyncio.Event()
+    await runtime.worker.run_forever(settings.outbox_poll_seconds, stop)  # type: ignore[attr-defined]
+    return None

@@ -1,0 +1,123 @@
+"""Every user-facing string of the Teams front end and the answer relay, in one place.
+
+Why one module: wording is reviewed by the tax team (and later translated) without touching logic.
+English labels on the tax team's card (the team works in English and Indonesian); the relay to the
+asker is bilingual because askers write in either language.
+"""
+
+from __future__ import annotations
+
+REASON_LABELS: dict[str, str] = {
+    "no_source": "No source in the knowledge base",
+    "low_confidence": "Low confidence",
+    "out_of_scope": "Out of scope",
+    "advice": "Asks for advice",
+    "protected_determination": "Protected determination",
+    "user_request": "Asked by the user",
+}
+
+STATUS_LABELS: dict[str, str] = {
+    "open": "Open",
+    "claimed": "Claimed",
+    "needs_info": "Waiting for the requester",
+    "answered": "Answered",
+    "closed": "Closed",
+    "rejected": "Rejected",
+}
+
+CARD_TITLE = "Ticket {ticket_id}: {status}"
+LABEL_STATUS = "Status"
+LABEL_REASON = "Why dasar escalated"
+LABEL_REQUESTER = "Requester"
+LABEL_AGE = "Asked"
+LABEL_ASSIGNEE = "Assignee"
+LABEL_TOPIC = "Topic"
+HEADING_QUESTION = "Question (personal data masked)"
+HEADING_FACTS = "Facts given"
+HEADING_EVIDENCE = "Evidence found"
+HEADING_MISSING = "What is missing"
+HEADING_ANSWER = "Answer by {responder}, {date}"
+HEADING_ANSWER_SOURCES = "Cited documents"
+NONE_GIVEN = "None given."
+NO_EVIDENCE = "dasar found no quotable source."
+NOBODY = "nobody yet"
+AGE_FORMAT = "{opened} ({age} ago)"
+
+BTN_CLAIM = "Claim"
+BTN_ANSWER = "Answer"
+BTN_SEND_ANSWER = "Send answer to requester"
+BTN_ASK = "Ask requester for more info"
+BTN_SEND_ASK = "Send question"
+BTN_CLOSE = "Close"
+BTN_REJECT = "Reject"
+BTN_SEND_REJECT = "Reject ticket"
+BTN_PROPOSE_FAQ = "Propose as FAQ"
+BTN_APPROVE_FAQ = "Approve FAQ"
+
+INPUT_ANSWER = "Answer for the requester"
+INPUT_SOURCES = "Cited documents (optional; one per line, e.g. PMK 168/2023 Pasal 7)"
+INPUT_ASK = "What do you need from the requester?"
+INPUT_REJECT = "Reason (shown to the requester)"
+
+FAQ_CARD_TITLE = "FAQ draft {doc_id}: {status}"
+FAQ_LABEL_OWNER = "Owner"
+FAQ_LABEL_REVIEW_BY = "Expires / review by"
+FAQ_LABEL_ACCESS = "Readable by groups"
+FAQ_LABEL_APPROVED_BY = "Approved by"
+FAQ_LABEL_SOURCE_TICKET = "From ticket"
+FAQ_HEADING_QUESTION = "Question"
+FAQ_HEADING_ANSWER = "Approved answer"
+
+# --- outcomes shown to the person who clicked (invoke message / Submit reply) ---
+OK_CLAIMED = "You claimed {ticket_id}."
+OK_ANSWERED = "Answer to {ticket_id} recorded; it is being sent to the requester."
+OK_ASKED = "Question sent to the requester of {ticket_id}."
+OK_CLOSED = "{ticket_id} closed."
+OK_REJECTED = "{ticket_id} rejected; the requester is told why."
+OK_FAQ_PROPOSED = "FAQ draft {doc_id} created from {ticket_id}; an approver must approve it before it answers."
+OK_FAQ_APPROVED = "FAQ {doc_id} approved and added to the knowledge base."
+NOT_TAX_TEAM = "Only members of the tax team can act on tickets. Ask the tax lead to add you to the tax_team role."
+NOT_APPROVER = "Only FAQ approvers can approve an FAQ. Ask the tax lead (faq_approver role) to approve it."
+NEED_ANSWER_TEXT = "Type the answer before sending it."
+NEED_ASK_TEXT = "Type what you need from the requester."
+NEED_REJECT_REASON = "Give the requester a reason for the rejection."
+NEED_ANSWERED_FOR_FAQ = "Only an answered or closed ticket can become an FAQ (it needs an approved answer)."
+FAQ_NOT_CONFIGURED = "The reviewed FAQ is not configured on this bot (set DASAR_FAQ_DIR)."
+UNKNOWN_ACTION = "This card button is not recognised ({verb}); the card may be from an older version."
+TICKET_ERROR = "Not done: {error}"
+REPLY_RECORDED = "Thanks, your reply was added to ticket {ticket_id}; the tax team will see it."
+NO_TURN_HANDLER = "dasar answers questions in Slack or its personal chat; this conversation only handles tickets."
+
+# --- relay to the asker (Slack thread or Teams chat) ---
+RELAY_ANSWER = (
+    "*Jawaban Tim Pajak / Tax team answer*\n"
+    "{text}\n\n"
+    "_Dijawab oleh / answered by {responder}, {date}. Balas di thread ini bila masih ada pertanyaan; "
+    "reply in this thread to re-open the ticket._"
+)
+RELAY_SOURCES = "Sumber / sources: {sources}"
+RELAY_ASK = (
+    "*Tim Pajak butuh informasi tambahan / The tax team needs more information* (ticket {ticket_id})\n"
+    "{text}\n_Balas di thread ini / reply in this thread._"
+)
+RELAY_REJECTED = (
+    "*Tim Pajak tidak dapat menjawab / The tax team will not answer this* (ticket {ticket_id})\n"
+    "Alasan / reason: {text}"
+)
+FAQ_EXPIRED_REMINDER = (
+    "FAQ {doc_id} ({title}) passed its review date {review_by} and no longer answers questions. "
+    "Owner {owner}: please review it and propose an updated FAQ."
+)
+
+
+def duration_text(seconds: float) -> str:
+    """``3 d 4 h`` / ``5 h 12 min`` / ``7 min``: coarse age for a card (two units at most)."""
+    s = max(int(seconds), 0)
+    days, rem = divmod(s, 86400)
+    hours, rem = divmod(rem, 3600)
+    minutes = rem // 60
+    if days:
+        return f"{days} d {hours} h"
+    if hours:
+        return f"{hours} h {minutes} min"
+    return f"{minutes} min"

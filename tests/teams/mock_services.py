@@ -1,0 +1,171 @@
+"""Local stand-ins for the two remote services the Teams front end talks to (stdlib HTTP servers).
+
+``MockBotConnector`` plays the Bot Connector REST API at a ``serviceUrl``: it records every posted and
+updated activity (``POST /v3/conversations/{id}/activities[/{replyTo}]`` and
+``PUT /v3/conversations/{id}/activities/{activityId}``) and, like the real service, does NOT
+de-duplicate -- so a test that sees one card proves that *our* side is idempotent.
+
+``MockSlackWebApi`` plays ``https://slack.com/api/`` for ``slack_sdk.WebClient(base_url=...)``
+(``chat.postMessage`` only), the same technique slack-bolt's own tests use.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, unquote
+
+
+@dataclass
+class Recorded:
+    """One request the mock received."""
+
+    method: str
+    conversation_id: str
+    activity_id: str | None
+    body: dict[str, Any]
+
+
+@dataclass
+class _State:
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    calls: list[Recorded] = field(default_factory=list)
+    activities: dict[str, dict[str, Any]] = field(default_factory=dict)
+    counter: int = 0
+
+
+class _Server:
+    """Base: a ThreadingHTTPServer on a loopback port, run in a daemon thread."""
+
+    handler: type[BaseHTTPRequestHandler]
+
+    def __init__(self) -> None:
+        self.state = _State()
+        handler = type("H", (self.handler,), {"state": self.state})
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/"
+
+    def __enter__(self):  # noqa: ANN204
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+class _ConnectorHandler(BaseHTTPRequestHandler):
+    state: _State
+
+    def log_message(self, *args: object) -> None:  # keep test output clean
+        return
+
+    def _body(self) -> dict[str, Any]:
+        n = int(self.headers.get("Content-Length") or 0)
+        return json.loads(self.rfile.read(n) or b"{}")
+
+    def _reply(self, status: int, data: dict[str, Any]) -> None:
+        raw = json.dumps(data).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(raw)))
+        self.end_headers()
+        self.wfile.write(raw)
+
+    def _parts(self) -> list[str]:
+        return [unquote(p) for p in self.path.split("?")[0].strip("/").split("/")]
+
+    def do_POST(self) -> None:  # noqa: N802
+        parts = self._parts()
+        if len(parts) < 4 or parts[:2] != ["v3", "conversations"] or parts[3] != "activities":
+            self._reply(404, {"error": {"code": "NotFound", "message": self.path}})
+            return
+        body = self._body()
+        with self.state.lock:
+            self.state.counter += 1
+            act_id = f"act-{self.state.counter}"
+            self.state.calls.append(Recorded("POST", parts[2], act_id, body))
+            self.state.activities[act_id] = body
+        self._reply(201, {"id": act_id})
+
+    def do_PUT(self) -> None:  # noqa: N802
+        parts = self._parts()
+        if len(parts) != 5 or parts[3] != "activities":
+            self._reply(404, {"error": {"code": "NotFound", "message": self.path}})
+            return
+        body = self._body()
+        with self.state.lock:
+            if parts[4] not in self.state.activities:
+                self._reply(404, {"error": {"code": "ActivityNotFound", "message": parts[4]}})
+                return
+            self.state.calls.append(Recorded("PUT", parts[2], parts[4], body))
+            self.state.activities[parts[4]] = body
+        self._reply(200, {"id": parts[4]})
+
+
+class MockBotConnector(_Server):
+    """Records activities the bot posts/updates; ``url`` is the ``serviceUrl`` to put in activities."""
+
+    handler = _ConnectorHandler
+
+    @property
+    def calls(self) -> list[Recorded]:
+        with self.state.lock:
+            return list(self.state.calls)
+
+    def posts(self) -> list[Recorded]:
+        return [c for c in self.calls if c.method == "POST"]
+
+    def puts(self) -> list[Recorded]:
+        return [c for c in self.calls if c.method == "PUT"]
+
+    def current(self, activity_id: str) -> dict[str, Any]:
+        """The latest version of a posted activity (after any updates)."""
+        with self.state.lock:
+            return self.state.activities[activity_id]
+
+
+class _SlackHandler(BaseHTTPRequestHandler):
+    state: _State
+
+    def log_message(self, *args: object) -> None:
+        return
+
+    def do_POST(self) -> None:  # noqa: N802
+        n = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(n).decode()
+        if "json" in (self.headers.get("Content-Type") or ""):
+            body = json.loads(raw or "{}")
+        else:
+            body = {k: v[0] for k, v in parse_qs(raw).items()}
+        method = self.path.strip("/").split("/")[-1]
+        with self.state.lock:
+            self.state.counter += 1
+            ts = f"1700000000.{self.state.counter:06d}"
+            self.state.calls.append(Recorded(method, str(body.get("channel")), ts, body))
+        data = {"ok": True, "channel": body.get("channel"), "ts": ts} if method == "chat.postMessage" else {
+            "ok": False, "error": "unknown_method"}
+        raw_out = json.dumps(data).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(raw_out)))
+        self.end_headers()
+        self.wfile.write(raw_out)
+
+
+class MockSlackWebApi(_Server):
+    """Records Web API calls; ``url`` is the ``base_url`` for ``slack_sdk.WebClient``."""
+
+    handler = _SlackHandler
+
+    @property
+    def calls(self) -> list[Recorded]:
+        with self.state.lock:
+            return list(self.state.calls)
