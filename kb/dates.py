@@ -20,7 +20,7 @@ MONTHS: dict[str, int] = {
     "desember": 12, "december": 12, "des": 12, "dec": 12,
 }
 
-_DAY_MONTH_YEAR = re.compile(r"\b(\d{1,2})\s+([A-Za-z]+)\s+((?:19|20)\d\d)\b")
+_DAY_MONTH_YEAR = re.compile(r"\b(\d{1,2})\s+([A-Za-z]+?)\s*((?:19|20)\d\d)\b")
 
 
 def parse_indonesian_date(text: str) -> dt.date | None:

@@ -33,7 +33,8 @@ logger = logging.getLogger(__name__)
 
 _PART_START = re.compile(
     r"Ketentuan\s+sebagaimana\s+dimaksud\s+dalam\s+Pasal\s+(?P<pasal>[0-9IVX]+[A-Z]?)"
-    r"[^.;]{0,160}?mulai\s+berlaku\s+(?:pada\s+tanggal\s+|sejak\s+)?(?P<date>\d{1,2}\s+\w+\s+\d{4})",
+    r"[^.;]{0,160}?mulai\s+berlaku\s+(?:pada\s+|sejak\s+)?(?:tanggal\s+(?P<date>\d{1,2}\s+\w+\s*\d{4})|"
+    r"tahun\s+pajak\s+(?P<year>(?:19|20)\d\d))",
     re.IGNORECASE,
 )
 MAX_DEFINITION_EDGES = 6
@@ -57,6 +58,22 @@ def _doc_lookup(docs: list[StoredDocument]) -> dict[str, str]:
         if key:
             out.setdefault(key, d.meta.id)
     return out
+
+
+def _chain_root(doc_id: str, doc_by_id: dict[str, StoredDocument], lookup: dict[str, str]) -> str:
+    """Follow single-target ``amends`` links to the base law.
+
+    Amending acts name the law they change as "UU 7/1983 ... sebagaimana telah ... diubah terakhir dengan UU
+    36/2008"; when the text names the last amending act, its Pasal are still Pasal of the base law.
+    """
+    seen = {doc_id}
+    while doc_id in doc_by_id:
+        targets = [lookup[a] for a in doc_by_id[doc_id].meta.amends if a in lookup]
+        if len(targets) != 1 or targets[0] in seen:
+            break
+        doc_id = targets[0]
+        seen.add(doc_id)
+    return doc_id
 
 
 def _effective_to(docs: list[StoredDocument], lookup: dict[str, str]) -> dict[str, dt.date | None]:
@@ -91,7 +108,8 @@ def _part_starts(chunks: list[Chunk]) -> dict[str, dt.date]:
         if "mulai berlaku" not in c.text:
             continue
         for m in _PART_START.finditer(c.text):
-            when = parse_indonesian_date(m.group("date"))
+            # "mulai berlaku pada Tahun Pajak 2022" applies from the first day of that tax year
+            when = parse_indonesian_date(m.group("date")) if m.group("date") else dt.date(int(m.group("year")), 1, 1)
             if when:
                 out.setdefault(m.group("pasal").upper(), when)
     return out
@@ -128,7 +146,7 @@ def relink(store: SqliteStore) -> None:
             if chunk.kind == "penjelasan":
                 continue
             if amends:
-                target = lookup.get(amends["law"], amends["law"])
+                target = _chain_root(lookup.get(amends["law"], amends["law"]), doc_by_id, lookup)
                 prov = f"{target}:pasal-{amends['pasal']}"
                 own = dt.date.fromisoformat(amends["effective_from"]) if amends.get("effective_from") else None
                 act_part = _act_pasal(chunk.key)

@@ -209,7 +209,7 @@ def build_slack_app(
     executor = ThreadPoolExecutor(max_workers=settings.slack_workers, thread_name_prefix="dasar-slack-turn")
     try:
         app = App(
-            token=secrets["slack_bot_token"],
+            token=None,  # the client carries the bot token (bolt warns when both are given)
             signing_secret=secrets.get("slack_signing_secret", ""),
             client=client,
             process_before_response=False,

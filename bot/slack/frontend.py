@@ -279,9 +279,9 @@ class SlackListeners:
         except Exception:
             self._button_failed(client, click, "escalate")
 
-    def _on_show_more(self, body: dict[str, Any], context: Any, client: Any, action: dict[str, Any]) -> None:
+    def _on_show_more(self, body: dict[str, Any], context: Any, client: Any) -> None:
         click = _Click.of(body, context)
-        key = str(action.get("value", ""))
+        key = click.ref
         try:
             page = self.state.get_page(key)
             if page is None:

@@ -285,20 +285,25 @@ def body_blocks(answer: Mapping[str, Any], language: str, thread_ts: str, refere
 # -- whole message -----------------------------------------------------------------------------
 
 
-def _show_more(language: str, key: str) -> list[Block]:
+def _show_more(language: str, key: str, thread_ts: str) -> list[Block]:
     return [
         _context([t("truncated", language)]),
         {"type": "actions", "block_id": "dasar_show_more",
-         "elements": [_button(t("button.show_more", language), ACTION_SHOW_MORE, key)]},
+         "elements": [_button(t("button.show_more", language), ACTION_SHOW_MORE,
+                              button_value(thread_ts, key, l=language))]},
     ]
 
 
-def paginate(body: list[Block], tail: list[Block], language: str, page_key: str) -> tuple[list[Block], list[list[Block]]]:
-    """First message (``body`` head + ``tail``) and the overflow pages, each within :data:`MAX_BLOCKS`."""
+def paginate(body: list[Block], tail: list[Block], language: str, page_key: str,
+             thread_ts: str) -> tuple[list[Block], list[list[Block]]]:
+    """First message (``body`` head + ``tail``) and the overflow pages, each within :data:`MAX_BLOCKS`.
+
+    Each show-more button's value is a :func:`button_value` whose reference ``r`` is the page key.
+    """
     if len(body) + len(tail) <= MAX_BLOCKS:
         return body + tail, []
     room = MAX_BLOCKS - len(tail) - 2
-    first = body[:room] + _show_more(language, f"{page_key}:1") + tail
+    first = body[:room] + _show_more(language, f"{page_key}:1", thread_ts) + tail
     rest = body[room:]
     pages: list[list[Block]] = []
     while rest:
@@ -307,7 +312,7 @@ def paginate(body: list[Block], tail: list[Block], language: str, page_key: str)
             pages.append(rest)
             break
         chunk_room = MAX_BLOCKS - 2
-        pages.append(rest[:chunk_room] + _show_more(language, f"{page_key}:{n + 1}"))
+        pages.append(rest[:chunk_room] + _show_more(language, f"{page_key}:{n + 1}", thread_ts))
         rest = rest[chunk_room:]
     return first, pages
 
@@ -320,7 +325,7 @@ def render_answer(answer: Mapping[str, Any], *, language: str, thread_ts: str, r
     tail = footer_blocks(answer, language)
     if with_actions:
         tail += action_blocks(answer, language, thread_ts, reference)
-    blocks, pages = paginate(body, tail, language, reference or thread_ts)
+    blocks, pages = paginate(body, tail, language, reference or thread_ts, thread_ts)
     text = clip(str(answer.get("answer") or fallback_text or t("no_answer_text", language)), MAX_FALLBACK_CHARS)
     return RenderedMessage(text=text, blocks=blocks, pages=pages)
 

@@ -208,7 +208,7 @@ def test_drafts_and_ownerless_documents_are_quarantined_never_retrieved(tmp_path
 
 def test_revocation_and_amendment_windows_from_real_corpus(tmp_path: Path) -> None:
     src = tmp_path / "regs"
-    for doc_id in ("pp-23-2018", "pp-55-2022", "uu-8-1983", "uu-42-2009", "uu-7-2021"):
+    for doc_id in ("pp-23-2018", "pp-55-2022", "uu-8-1983", "uu-42-2009", "uu-7-2021", "uu-7-1983", "uu-36-2008"):
         shutil.copytree(REGS / doc_id, src / doc_id)
     store = _store(tmp_path)
     report = ingest_paths([src], store, HashingEmbedder())
@@ -222,6 +222,15 @@ def test_revocation_and_amendment_windows_from_real_corpus(tmp_path: Path) -> No
                                    provisions=["uu-8-1983:pasal-7"])
     assert {cid.split("#")[0] for cid in later} == {"uu-7-2021"}
     assert any("11% (sebelas persen)" in c.text for c in store.get_chunks(later).values())
+    # UU HPP names "UU 7/1983 ... diubah terakhir dengan UU 36/2008": its Pasal 17 is still UU PPh Pasal 17,
+    # and its closing provisions start that part "pada Tahun Pajak 2022"
+    pph17 = store.get_chunks(store.routed_chunk_ids(SearchFilter(frozenset({"everyone"}), dt.date(2023, 6, 1)),
+                                                    provisions=["uu-7-1983:pasal-17"])).values()
+    assert {c.doc_id for c in pph17} == {"uu-7-2021"}
+    assert {c.valid_from for c in pph17} == {dt.date(2022, 1, 1)}
+    pph17_2015 = store.routed_chunk_ids(SearchFilter(frozenset({"everyone"}), dt.date(2015, 6, 1)),
+                                        provisions=["uu-7-1983:pasal-17"])
+    assert {cid.split("#")[0] for cid in pph17_2015} == {"uu-36-2008"}
 
 
 def test_missing_path_is_an_error_not_a_crash(tmp_path: Path) -> None:
