@@ -343,12 +343,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _register_more(sub: Any) -> None:
-    """Commands of later layers (ask, chat, mask, tickets, serve) register here when present."""
-    try:
-        from bot.cli_more import register
-    except ImportError:
-        return
-    register(sub)
+    """Commands of later layers register here: ask/eval answers, chat/mask/serve, tickets."""
+    from bot import cli_chat, cli_more, tickets_cli
+
+    cli_more.register(sub)
+    cli_chat.register(sub)
+    tickets_cli.register_ticket_commands(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

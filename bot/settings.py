@@ -37,6 +37,8 @@ class Settings(BaseSettings):
     retrieval_mode: Literal["hybrid", "bm25", "dense", "deterministic"] = "hybrid"
     aliases: Path | None = Field(default=None, description="alias dictionary YAML (default: bundled)")
     tickets_db: Path = Field(default_factory=lambda: default_data_dir() / "tickets.sqlite")
+    audit_log: Path = Field(default_factory=lambda: default_data_dir() / "audit.jsonl",
+                            description="JSON-lines audit log of turns (ids and hashes, never raw text)")
     redis_url: SecretStr | None = None
     composer: Literal["extractive", "bedrock", "openai"] = "extractive"
     llm_model: str | None = None

@@ -63,6 +63,45 @@ class Services:
 
         return YamlDirectory(Path(self.settings.directory))
 
+    @cached_property
+    def principal_cache(self):  # noqa: ANN201 - identity.PrincipalCache
+        from identity.cache import MemoryPrincipalCache
+
+        if self.settings.redis_url is not None:
+            from identity.redis_cache import RedisPrincipalCache
+
+            return RedisPrincipalCache.from_url(self.settings.redis_url.get_secret_value())
+        return MemoryPrincipalCache()
+
+    def resolver(self, slack_user_info: object | None = None):  # noqa: ANN201 - identity.PrincipalResolver
+        from identity.resolver import PrincipalResolver
+
+        return PrincipalResolver(self.directory, self.principal_cache, slack_user_info=slack_user_info)
+
+    @cached_property
+    def tickets(self):  # noqa: ANN201 - tickets.TicketStore
+        from tickets.sqlite import SqliteTicketStore
+
+        self.settings.tickets_db.parent.mkdir(parents=True, exist_ok=True)
+        return SqliteTicketStore(self.settings.tickets_db)
+
+    @cached_property
+    def history(self):  # noqa: ANN201 - bot.history.History
+        from bot.history import MemoryHistory, RedisHistory
+
+        if self.settings.redis_url is not None:
+            return RedisHistory.from_url(self.settings.redis_url.get_secret_value())
+        return MemoryHistory()
+
+    def turn(self, *, slack_user_info: object | None = None, audit: object | None = None):  # noqa: ANN201
+        """The channel-neutral turn over these services (one per front end process)."""
+        from bot.audit import JsonlAuditLog
+        from bot.turn import Turn
+
+        log = audit if audit is not None else JsonlAuditLog(self.settings.audit_log)
+        return Turn(self, resolver=self.resolver(slack_user_info), tickets=self.tickets, history=self.history,
+                    audit=log)
+
     def cli_principal(self, email: str | None) -> Principal:
         """The CLI's principal: the directory entry for ``--user``, a guest when unknown or absent."""
         from identity.cache import MemoryPrincipalCache
@@ -76,5 +115,10 @@ class Services:
 
 
 def search_filter(principal: Principal, as_of: dt.date, **narrow: object) -> SearchFilter:
-    """Access comes from the principal only; the date from the caller; narrowing is optional."""
+    """Access comes from the principal only; the date from the caller; narrowing is optional.
+
+    The principal's legal entities narrow by applicability (a document scoped to SNL does not answer
+    for SNR staff); documents without entities apply to all.
+    """
+    narrow.setdefault("entities", frozenset(principal.entities))
     return SearchFilter(groups=frozenset(principal.groups), as_of=as_of, **narrow)  # type: ignore[arg-type]

@@ -65,7 +65,8 @@ W = {
             "en": "{n}: OCR-derived source text; verify against the official document."},
     "prepromulgation": {"id": "{n} adalah salinan sebelum diundangkan; periksa versi resmi.",
                         "en": "{n} is a pre-promulgation copy; check the official version."},
-    "not_found": {"id": "{n} tidak ditemukan di basis pengetahuan.", "en": "{n} not found in the knowledge base."},
+    "not_found": {"id": "{n} tidak ditemukan di basis pengetahuan / not found in the knowledge base.",
+                  "en": "{n} not found in the knowledge base."},
     "not_in_force": {"id": "{n} tidak berlaku pada {d} (status: {s}); jawaban memakai sumber yang berlaku.",
                      "en": "{n} was not in force on {d} (status: {s}); the answer uses the sources in force."},
     "injection_q": {"id": "Instruksi di dalam pertanyaan diabaikan; hanya sumber yang dipakai.",
@@ -320,21 +321,36 @@ def answer_question(question: str, principal: Principal, services: Any, *, as_of
 
     # 3. named regulations must exist (and be readable: a restricted one is reported the same way)
     docs = run.docs()
-    found, missing = [], []
+    found: list[tuple[DocumentMeta, dt.date | None]] = []
+    missing: list[str] = []
     for ref in plan.doc_refs:
         stored = services.store.document_by_number(ref)
         meta = stored.meta if stored else None
         if meta is None or meta.quarantine_reason or not principal.can_read(meta.access):
             missing.append(ref)
         else:
-            found.append(meta)
+            found.append((meta, stored.effective_to if stored else None))
     for ref in missing:
         run.warn(_w("not_found", lang, n=ref))
     if missing and not found:
         headline = " ".join(_w("not_found", lang, n=r) for r in missing)
         return finish("abstained", reason="no_source", headline=headline)
-    for meta in found:
-        lo, hi = meta.effective_from, docs.get(meta.id, meta).effective_to
+    by_number = {m.number: m for m, _ in found}
+    absent = []
+    for p in plan.provisions:
+        meta = by_number.get(p.law) if p.law else (found[0][0] if len(found) == 1 else None)
+        if p.origin != "text" or meta is None:
+            continue
+        family = [meta.id, *sorted(d.id for d in docs.values() if meta.id in d.amends)]
+        pasals = {c.pasal for d in family for c in services.store.chunks_of(d)}
+        if p.pasal not in pasals:
+            absent.append(f"Pasal {p.pasal} {meta.number}")
+    if absent:
+        for ref in absent:
+            run.warn(_w("not_found", lang, n=ref))
+        return finish("abstained", reason="no_source", headline=" ".join(_w("not_found", lang, n=r) for r in absent))
+    for meta, derived_to in found:
+        lo, hi = meta.effective_from, derived_to or meta.effective_to
         if (lo and as_of_date < lo) or (hi and as_of_date >= hi):
             run.warn(_w("not_in_force", lang, n=meta.number, d=as_of_date.isoformat(), s=meta.status))
 

@@ -46,8 +46,11 @@ def require_settings(settings: Settings, *, socket: bool) -> dict[str, str]:
     app-level token (``xapp-...``, scope ``connections:write``).
     """
     needed = {"slack_bot_token": "DASAR_SLACK_BOT_TOKEN"}
-    needed.update({"slack_app_token": "DASAR_SLACK_APP_TOKEN"} if socket
-                  else {"slack_signing_secret": "DASAR_SLACK_SIGNING_SECRET"})
+    needed.update(
+        {"slack_app_token": "DASAR_SLACK_APP_TOKEN"}
+        if socket
+        else {"slack_signing_secret": "DASAR_SLACK_SIGNING_SECRET"}
+    )
     values: dict[str, str] = {}
     missing: list[str] = []
     for name, env in needed.items():
@@ -59,8 +62,10 @@ def require_settings(settings: Settings, *, socket: bool) -> dict[str, str]:
             missing.append(env)
     if missing:
         mode = "Socket Mode" if socket else "HTTP mode"
-        raise SlackConfigError(f"cannot start the Slack app in {mode}: {', '.join(missing)} "
-                               f"{'is' if len(missing) == 1 else 'are'} not set (environment or settings file)")
+        raise SlackConfigError(
+            f"cannot start the Slack app in {mode}: {', '.join(missing)} "
+            f"{'is' if len(missing) == 1 else 'are'} not set (environment or settings file)"
+        )
     if socket and not values["slack_app_token"].startswith("xapp-"):
         raise SlackConfigError("DASAR_SLACK_APP_TOKEN must be an app-level token starting with 'xapp-'")
     return values
@@ -100,10 +105,12 @@ class SlackFrontEnd:
 
     def start_http(self, host: str = "127.0.0.1", port: int = 0) -> HttpServer:
         """Serve HTTP mode in a background thread (``port=0``: a free port); returns the running server."""
-        server = make_server(host, port, self.wsgi_app, server_class=_ThreadingWSGIServer,
-                             handler_class=_QuietHandler)
-        thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1},
-                                  name="dasar-slack-http", daemon=True)
+        server = make_server(
+            host, port, self.wsgi_app, server_class=_ThreadingWSGIServer, handler_class=_QuietHandler
+        )
+        thread = threading.Thread(
+            target=server.serve_forever, kwargs={"poll_interval": 0.1}, name="dasar-slack-http", daemon=True
+        )
         thread.start()
         running = HttpServer(server, thread)
         self._closers.append(running.close)
@@ -119,7 +126,7 @@ class SlackFrontEnd:
         return handler
 
     def close(self) -> None:
-        """Stop servers / socket connections started here, then the turn executor (waits for running turns)."""
+        """Stop servers / socket connections started here, then the turn executor (waits for turns)."""
         while self._closers:
             closer = self._closers.pop()
             try:
@@ -201,9 +208,10 @@ def build_slack_app(
     from slack_sdk import WebClient
 
     secrets = require_settings(settings, socket=socket)
-    client = web_client or WebClient(token=secrets["slack_bot_token"],
-                                     **({"base_url": settings.slack_api_base_url}
-                                        if settings.slack_api_base_url else {}))
+    client = web_client or WebClient(
+        token=secrets["slack_bot_token"],
+        **({"base_url": settings.slack_api_base_url} if settings.slack_api_base_url else {}),
+    )
     if resolver is None:
         resolver = _default_resolver(settings, client)
     executor = ThreadPoolExecutor(max_workers=settings.slack_workers, thread_name_prefix="dasar-slack-turn")
@@ -218,12 +226,15 @@ def build_slack_app(
         )
     except BoltError as exc:
         executor.shutdown(wait=False)
-        raise SlackConfigError(f"Slack rejected DASAR_SLACK_BOT_TOKEN at start-up ({exc}); "
-                               "check the token and the app installation") from exc
+        raise SlackConfigError(
+            f"Slack rejected DASAR_SLACK_BOT_TOKEN at start-up ({exc}); "
+            "check the token and the app installation"
+        ) from exc
     listeners = SlackListeners(
         turn,
         dedupe=dedupe or MemoryDeduper(settings.slack_dedupe_ttl_seconds),
-        limiter=rate_limiter or SlidingWindowLimiter(settings.slack_rate_limit, settings.slack_rate_window_seconds),
+        limiter=rate_limiter
+        or SlidingWindowLimiter(settings.slack_rate_limit, settings.slack_rate_window_seconds),
         state=history or MemoryThreadState(settings.slack_thread_ttl_seconds),
         audience=ChannelAudience(client, resolver, settings.slack_audience_ttl_seconds),
     )
@@ -246,7 +257,7 @@ def _default_resolver(settings: Settings, client: Any) -> Resolver:
 
 
 def redis_backends(settings: Settings) -> dict[str, Any]:
-    """``dedupe``/``rate_limiter``/``history`` keyword arguments backed by ``DASAR_REDIS_URL`` (empty if unset)."""
+    """``dedupe``/``rate_limiter``/``history`` kwargs backed by ``DASAR_REDIS_URL`` (empty if unset)."""
     if settings.redis_url is None:
         return {}
     from bot.slack.redis_backends import RedisDeduper, RedisRateLimiter, RedisThreadState, redis_client
@@ -254,7 +265,9 @@ def redis_backends(settings: Settings) -> dict[str, Any]:
     client = redis_client(settings.redis_url.get_secret_value())
     return {
         "dedupe": RedisDeduper(client, settings.slack_dedupe_ttl_seconds),
-        "rate_limiter": RedisRateLimiter(client, settings.slack_rate_limit, settings.slack_rate_window_seconds),
+        "rate_limiter": RedisRateLimiter(
+            client, settings.slack_rate_limit, settings.slack_rate_window_seconds
+        ),
         "history": RedisThreadState(client, settings.slack_thread_ttl_seconds),
     }
 

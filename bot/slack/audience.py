@@ -42,8 +42,14 @@ class ChannelAudience:
         clock: Monotonic clock, injectable for tests.
     """
 
-    def __init__(self, client: Any, resolver: Resolver, ttl_seconds: float = 60.0,
-                 *, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        client: Any,
+        resolver: Resolver,
+        ttl_seconds: float = 60.0,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self._client = client
         self._resolver = resolver
         self.ttl_seconds = ttl_seconds
@@ -71,8 +77,12 @@ class ChannelAudience:
             principal = self._resolver.resolve(VerifiedEnvelope("slack", team, member))
             shared = principal.groups if shared is None else shared & principal.groups
         result = frozenset({EVERYONE}) if shared is None else shared | {EVERYONE}
-        logger.info("channel=%s, members=%d, groups=%s | channel audience computed",
-                    channel, len(members), ",".join(sorted(result)))
+        logger.info(
+            "channel=%s, members=%d, groups=%s | channel audience computed",
+            channel,
+            len(members),
+            ",".join(sorted(result)),
+        )
         if self.ttl_seconds > 0:
             with self._lock:
                 self._cache[key] = (now + self.ttl_seconds, result)

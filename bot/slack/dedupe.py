@@ -37,8 +37,13 @@ class MemoryDeduper:
         max_keys: Bound on remembered keys; the oldest are dropped first when exceeded.
     """
 
-    def __init__(self, ttl_seconds: float = 3600, *, clock: Callable[[], float] = time.monotonic,
-                 max_keys: int = 100_000):
+    def __init__(
+        self,
+        ttl_seconds: float = 3600,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        max_keys: int = 100_000,
+    ):
         if ttl_seconds <= 0:
             raise ValueError("ttl_seconds must be > 0")
         self.ttl_seconds = ttl_seconds

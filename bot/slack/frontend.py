@@ -54,7 +54,12 @@ def delivery_key(body: Mapping[str, Any]) -> str | None:
     """Dedupe key of one Slack delivery: the event id for Events API callbacks (HTTP or Socket Mode:
     a retry keeps its ``event_id``), the clicking user + action timestamp for button clicks."""
     kind = body.get("type")
-    team = body.get("team_id") or (body.get("team") or {}).get("id") or (body.get("user") or {}).get("team_id") or ""
+    team = (
+        body.get("team_id")
+        or (body.get("team") or {}).get("id")
+        or (body.get("user") or {}).get("team_id")
+        or ""
+    )
     if kind == "event_callback" and body.get("event_id"):
         return f"event:{team}:{body['event_id']}"
     if kind == "block_actions":
@@ -82,8 +87,15 @@ class SlackListeners:
         audience: Shared-channel audience groups.
     """
 
-    def __init__(self, turn: TurnService, *, dedupe: Deduper, limiter: RateLimiter, state: ThreadState,
-                 audience: ChannelAudience):
+    def __init__(
+        self,
+        turn: TurnService,
+        *,
+        dedupe: Deduper,
+        limiter: RateLimiter,
+        state: ThreadState,
+        audience: ChannelAudience,
+    ):
         self.turn = turn
         self.dedupe = dedupe
         self.limiter = limiter
@@ -117,7 +129,9 @@ class SlackListeners:
             return self.dedupe.claim(key)
         except SlackBackendError as exc:
             # Fail open: answering twice is better than never answering.
-            logger.warning("key_hash=%s, error=%s | dedupe backend failed, processing anyway", log_hash(key), exc)
+            logger.warning(
+                "key_hash=%s, error=%s | dedupe backend failed, processing anyway", log_hash(key), exc
+            )
             return True
 
     # -- middleware --------------------------------------------------------------------------------
@@ -138,10 +152,17 @@ class SlackListeners:
 
     def _on_mention(self, event: dict[str, Any], context: Any, client: Any) -> None:
         channel, ts = event.get("channel", ""), event.get("ts", "")
-        self._answer(client, team=_team(context, event), user=event.get("user") or context.user_id,
-                     channel=channel, ts=ts, thread_ts=event.get("thread_ts") or ts,
-                     text=strip_mentions(event.get("text") or ""), is_direct=False,
-                     bot_user_id=context.bot_user_id)
+        self._answer(
+            client,
+            team=_team(context, event),
+            user=event.get("user") or context.user_id,
+            channel=channel,
+            ts=ts,
+            thread_ts=event.get("thread_ts") or ts,
+            text=strip_mentions(event.get("text") or ""),
+            is_direct=False,
+            bot_user_id=context.bot_user_id,
+        )
 
     def _on_message(self, event: dict[str, Any], context: Any, client: Any) -> None:
         if event.get("subtype") or event.get("bot_id") or not event.get("user"):
@@ -150,9 +171,17 @@ class SlackListeners:
         team = _team(context, event)
         text = event.get("text") or ""
         if event.get("channel_type") == "im":
-            self._answer(client, team=team, user=event["user"], channel=channel, ts=ts,
-                         thread_ts=event.get("thread_ts") or ts, text=strip_mentions(text), is_direct=True,
-                         bot_user_id=context.bot_user_id)
+            self._answer(
+                client,
+                team=team,
+                user=event["user"],
+                channel=channel,
+                ts=ts,
+                thread_ts=event.get("thread_ts") or ts,
+                text=strip_mentions(text),
+                is_direct=True,
+                bot_user_id=context.bot_user_id,
+            )
             return
         thread_ts = event.get("thread_ts")
         if not thread_ts or thread_ts == ts:
@@ -162,20 +191,43 @@ class SlackListeners:
             return  # the app_mention event for this message answers it
         if not self._in_bot_thread(team, channel, thread_ts):
             return
-        self._answer(client, team=team, user=event["user"], channel=channel, ts=ts, thread_ts=thread_ts,
-                     text=strip_mentions(text), is_direct=False, bot_user_id=bot)
+        self._answer(
+            client,
+            team=team,
+            user=event["user"],
+            channel=channel,
+            ts=ts,
+            thread_ts=thread_ts,
+            text=strip_mentions(text),
+            is_direct=False,
+            bot_user_id=bot,
+        )
 
     def _in_bot_thread(self, team: str, channel: str, thread_ts: str) -> bool:
         try:
             return self.state.in_bot_thread(team, channel, thread_ts)
         except SlackBackendError as exc:
-            logger.warning("channel=%s, error=%s | thread state unavailable, ignoring follow-up", channel, exc)
+            logger.warning(
+                "channel=%s, error=%s | thread state unavailable, ignoring follow-up", channel, exc
+            )
             return False
 
     # -- the question path -------------------------------------------------------------------------
 
-    def _answer(self, client: Any, *, team: str, user: str, channel: str, ts: str, thread_ts: str, text: str,
-                is_direct: bool, bot_user_id: str | None, react: bool = True) -> None:
+    def _answer(
+        self,
+        client: Any,
+        *,
+        team: str,
+        user: str,
+        channel: str,
+        ts: str,
+        thread_ts: str,
+        text: str,
+        is_direct: bool,
+        bot_user_id: str | None,
+        react: bool = True,
+    ) -> None:
         """Claim the message, rate-limit, run the turn, post the reply (or an apology)."""
         if not self._claim(f"msg:{team}:{channel}:{ts}"):
             self._count("duplicate_messages")
@@ -184,38 +236,82 @@ class SlackListeners:
         decision = self.limiter.hit(f"{team}:{user}")
         if not decision.allowed:
             self._count("rate_limited")
-            logger.info("ref=%s, user_hash=%s, retry_after=%d | rate limited", ref, log_hash(user),
-                        decision.retry_after_seconds)
-            notice = render.render_notice(t("rate_limited", _lang(text), seconds=decision.retry_after_seconds))
+            logger.info(
+                "ref=%s, user_hash=%s, retry_after=%d | rate limited",
+                ref,
+                log_hash(user),
+                decision.retry_after_seconds,
+            )
+            notice = render.render_notice(
+                t("rate_limited", _lang(text), seconds=decision.retry_after_seconds)
+            )
             self._post(client, channel, thread_ts, notice)
             return
         self._count("turns")
         reacted = react and self._reaction(client, "add", channel, ts)
         try:
-            audience = None if is_direct else self.audience.groups(
-                team, channel, exclude=[bot_user_id] if bot_user_id else [])
+            audience = (
+                None
+                if is_direct
+                else self.audience.groups(team, channel, exclude=[bot_user_id] if bot_user_id else [])
+            )
             message = InboundMessage(
-                platform="slack", tenant=team, user_id=user, channel=channel, thread_id=thread_ts,
-                message_id=ts, text=text, is_direct=is_direct, audience_groups=audience,
+                platform="slack",
+                tenant=team,
+                user_id=user,
+                channel=channel,
+                thread_id=thread_ts,
+                message_id=ts,
+                text=text,
+                is_direct=is_direct,
+                audience_groups=audience,
                 received_at=dt.datetime.now(dt.UTC),
             )
             reply = self.turn.handle(message)
-            self._post_reply(client, reply, team=team, user=user, channel=channel, thread_ts=thread_ts,
-                             question=text, is_direct=is_direct, ref=ref)
-            logger.info("ref=%s, channel=%s, user_hash=%s, status=%s, direct=%s | answer posted",
-                        ref, channel, log_hash(user), reply.status, is_direct)
+            self._post_reply(
+                client,
+                reply,
+                team=team,
+                user=user,
+                channel=channel,
+                thread_ts=thread_ts,
+                question=text,
+                is_direct=is_direct,
+                ref=ref,
+            )
+            logger.info(
+                "ref=%s, channel=%s, user_hash=%s, status=%s, direct=%s | answer posted",
+                ref,
+                channel,
+                log_hash(user),
+                reply.status,
+                is_direct,
+            )
         except Exception:
             self._count("errors")
-            logger.exception("ref=%s, channel=%s, ts=%s, user_hash=%s | turn failed", ref, channel, ts,
-                             log_hash(user))
-            self._post(client, channel, thread_ts,
-                       render.render_notice(t("error_apology", _lang(text), ref=ref)))
+            logger.exception(
+                "ref=%s, channel=%s, ts=%s, user_hash=%s | turn failed", ref, channel, ts, log_hash(user)
+            )
+            self._post(
+                client, channel, thread_ts, render.render_notice(t("error_apology", _lang(text), ref=ref))
+            )
         finally:
             if reacted:
                 self._reaction(client, "remove", channel, ts)
 
-    def _post_reply(self, client: Any, reply: Reply, *, team: str, user: str, channel: str, thread_ts: str,
-                    question: str, is_direct: bool, ref: str) -> None:
+    def _post_reply(
+        self,
+        client: Any,
+        reply: Reply,
+        *,
+        team: str,
+        user: str,
+        channel: str,
+        thread_ts: str,
+        question: str,
+        is_direct: bool,
+        ref: str,
+    ) -> None:
         language = answer_language(reply.answer, question)
         reference = reply.reference_id or ref
         rendered = render.render_reply(reply, language=language, thread_ts=thread_ts, reference=reference)
@@ -225,10 +321,12 @@ class SlackListeners:
         self._count("answers_posted")
         if not is_direct:
             self.state.remember_thread(team, channel, thread_ts)
-            for private in render.render_private(reply, language=language, thread_ts=thread_ts,
-                                                 reference=reference):
-                client.chat_postEphemeral(channel=channel, user=user, thread_ts=thread_ts,
-                                          text=private.text, blocks=private.blocks)
+            for private in render.render_private(
+                reply, language=language, thread_ts=thread_ts, reference=reference
+            ):
+                client.chat_postEphemeral(
+                    channel=channel, user=user, thread_ts=thread_ts, text=private.text, blocks=private.blocks
+                )
                 self._count("private_posted")
 
     # -- buttons -----------------------------------------------------------------------------------
@@ -248,8 +346,12 @@ class SlackListeners:
         try:
             self.turn.feedback(click.message(), helpful)
             self._count("feedback")
-            logger.info("channel=%s, user_hash=%s, helpful=%s | feedback stored", click.channel,
-                        log_hash(click.user), helpful)
+            logger.info(
+                "channel=%s, user_hash=%s, helpful=%s | feedback stored",
+                click.channel,
+                log_hash(click.user),
+                helpful,
+            )
             self._ephemeral(client, click, render.render_notice(t("feedback_thanks", click.language)))
         except Exception:
             self._button_failed(client, click, "feedback")
@@ -262,20 +364,36 @@ class SlackListeners:
             language = answer_language(reply.answer) if reply.answer.get("language") else click.language
             if not ticket:
                 # e.g. the clicking user may not escalate: tell them (only them) what the turn said.
-                rendered = render.render_answer(reply.answer, language=language, thread_ts=click.thread_ts,
-                                                reference=reply.reference_id or click.ref,
-                                                fallback_text=reply.text, with_actions=False)
+                rendered = render.render_answer(
+                    reply.answer,
+                    language=language,
+                    thread_ts=click.thread_ts,
+                    reference=reply.reference_id or click.ref,
+                    fallback_text=reply.text,
+                    with_actions=False,
+                )
                 self._ephemeral(client, click, rendered)
                 return
             if self._claim(f"escalated:{click.team}:{click.channel}:{click.thread_ts}"):
                 self._count("escalations")
-                self._post(client, click.channel, click.thread_ts,
-                           render.render_notice(t("escalate_confirmed", language, ticket=render.escape(ticket))))
-                logger.info("channel=%s, user_hash=%s, ticket=%s | escalated", click.channel,
-                            log_hash(click.user), ticket)
+                self._post(
+                    client,
+                    click.channel,
+                    click.thread_ts,
+                    render.render_notice(t("escalate_confirmed", language, ticket=render.escape(ticket))),
+                )
+                logger.info(
+                    "channel=%s, user_hash=%s, ticket=%s | escalated",
+                    click.channel,
+                    log_hash(click.user),
+                    ticket,
+                )
             else:
-                self._ephemeral(client, click,
-                                render.render_notice(t("escalate_already", language, ticket=render.escape(ticket))))
+                self._ephemeral(
+                    client,
+                    click,
+                    render.render_notice(t("escalate_already", language, ticket=render.escape(ticket))),
+                )
         except Exception:
             self._button_failed(client, click, "escalate")
 
@@ -287,28 +405,48 @@ class SlackListeners:
             if page is None:
                 self._ephemeral(client, click, render.render_notice(t("show_more_expired", click.language)))
                 return
-            client.chat_postMessage(channel=click.channel, thread_ts=click.thread_ts,
-                                    text=t("button.show_more", click.language), blocks=page, unfurl_links=False)
+            client.chat_postMessage(
+                channel=click.channel,
+                thread_ts=click.thread_ts,
+                text=t("button.show_more", click.language),
+                blocks=page,
+                unfurl_links=False,
+            )
         except Exception:
             self._button_failed(client, click, "show_more")
 
     def _on_clarify(self, body: dict[str, Any], context: Any, client: Any, action: dict[str, Any]) -> None:
         click = _Click.of(body, context)
         option = str(click.value.get("option", ""))
-        if not option or not self._claim(f"clarify:{click.team}:{click.user}:{click.message_ts}:"
-                                         f"{action.get('action_id', '')}"):
+        if not option or not self._claim(
+            f"clarify:{click.team}:{click.user}:{click.message_ts}:{action.get('action_id', '')}"
+        ):
             return
-        self._answer(client, team=click.team, user=click.user, channel=click.channel,
-                     ts=str(action.get("action_ts") or click.message_ts), thread_ts=click.thread_ts,
-                     text=option, is_direct=click.is_direct, bot_user_id=context.bot_user_id, react=False)
+        self._answer(
+            client,
+            team=click.team,
+            user=click.user,
+            channel=click.channel,
+            ts=str(action.get("action_ts") or click.message_ts),
+            thread_ts=click.thread_ts,
+            text=option,
+            is_direct=click.is_direct,
+            bot_user_id=context.bot_user_id,
+            react=False,
+        )
 
     # -- Slack calls -------------------------------------------------------------------------------
 
     def _button_failed(self, client: Any, click: _Click, what: str) -> None:
         self._count("errors")
         ref = reference_for(click.team, click.channel, click.message_ts, click.user, what)
-        logger.exception("ref=%s, action=%s, channel=%s, user_hash=%s | button action failed", ref, what,
-                         click.channel, log_hash(click.user))
+        logger.exception(
+            "ref=%s, action=%s, channel=%s, user_hash=%s | button action failed",
+            ref,
+            what,
+            click.channel,
+            log_hash(click.user),
+        )
         try:
             self._ephemeral(client, click, render.render_notice(t("error_apology", click.language, ref=ref)))
         except Exception:  # noqa: BLE001 -- the operator log above already has everything
@@ -317,16 +455,27 @@ class SlackListeners:
     @staticmethod
     def _post(client: Any, channel: str, thread_ts: str, message: render.RenderedMessage) -> None:
         try:
-            client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=message.text, blocks=message.blocks,
-                                    unfurl_links=False, unfurl_media=False)
+            client.chat_postMessage(
+                channel=channel,
+                thread_ts=thread_ts,
+                text=message.text,
+                blocks=message.blocks,
+                unfurl_links=False,
+                unfurl_media=False,
+            )
         except Exception:
             logger.exception("channel=%s, thread=%s | chat.postMessage failed", channel, thread_ts)
             raise
 
     @staticmethod
     def _ephemeral(client: Any, click: _Click, message: render.RenderedMessage) -> None:
-        client.chat_postEphemeral(channel=click.channel, user=click.user, thread_ts=click.thread_ts,
-                                  text=message.text, blocks=message.blocks)
+        client.chat_postEphemeral(
+            channel=click.channel,
+            user=click.user,
+            thread_ts=click.thread_ts,
+            text=message.text,
+            blocks=message.blocks,
+        )
 
     @staticmethod
     def _reaction(client: Any, op: str, channel: str, ts: str) -> bool:
@@ -338,20 +487,23 @@ class SlackListeners:
                 client.reactions_remove(channel=channel, timestamp=ts, name=WORKING_REACTION)
             return True
         except Exception as exc:  # noqa: BLE001 -- cosmetic; the answer matters more
-            logger.warning("channel=%s, op=%s, error=%s | working reaction failed", channel, op, type(exc).__name__)
+            logger.warning(
+                "channel=%s, op=%s, error=%s | working reaction failed", channel, op, type(exc).__name__
+            )
             return False
 
 
 class _Click:
     """A button click: who clicked (verified), where, and our button value."""
 
-    def __init__(self, team: str, user: str, channel: str, message_ts: str, thread_ts: str,
-                 value: dict[str, Any]):
+    def __init__(
+        self, team: str, user: str, channel: str, message_ts: str, thread_ts: str, value: dict[str, Any]
+    ):
         self.team, self.user, self.channel = team, user, channel
         self.message_ts, self.thread_ts, self.value = message_ts, thread_ts, value
         self.ref = str(value.get("r") or "")
         self.is_direct = channel.startswith("D")
-        self.language = normalize_language((value.get("l") or "id"))
+        self.language = normalize_language(value.get("l") or "id")
 
     @classmethod
     def of(cls, body: Mapping[str, Any], context: Any) -> _Click:
@@ -373,9 +525,17 @@ class _Click:
 
     def message(self) -> InboundMessage:
         """The clicking user's ``InboundMessage`` for this thread (text empty: a button, not a question)."""
-        return InboundMessage(platform="slack", tenant=self.team, user_id=self.user, channel=self.channel,
-                              thread_id=self.thread_ts, message_id=self.message_ts, text="",
-                              is_direct=self.is_direct, received_at=dt.datetime.now(dt.UTC))
+        return InboundMessage(
+            platform="slack",
+            tenant=self.team,
+            user_id=self.user,
+            channel=self.channel,
+            thread_id=self.thread_ts,
+            message_id=self.message_ts,
+            text="",
+            is_direct=self.is_direct,
+            received_at=dt.datetime.now(dt.UTC),
+        )
 
 
 def _ack(ack: Any) -> None:

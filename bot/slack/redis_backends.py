@@ -30,7 +30,9 @@ def redis_client(url: str) -> Any:
 
 
 def _fail(what: str, exc: Exception) -> SlackBackendError:
-    return SlackBackendError(f"redis {what} failed ({type(exc).__name__}); check DASAR_REDIS_URL and the server")
+    return SlackBackendError(
+        f"redis {what} failed ({type(exc).__name__}); check DASAR_REDIS_URL and the server"
+    )
 
 
 class RedisDeduper:

@@ -37,7 +37,7 @@ ACTION_HELPFUL = "dasar_feedback_helpful"
 ACTION_NOT_HELPFUL = "dasar_feedback_not_helpful"
 ACTION_ESCALATE = "dasar_escalate"
 ACTION_SHOW_MORE = "dasar_show_more"
-#: Prefix of quick-reply buttons; the full action id is ``dasar_clarify:<question>:<option>`` (unique per message).
+#: Prefix of quick-reply buttons; full id ``dasar_clarify:<question>:<option>`` (unique per message).
 ACTION_CLARIFY_PREFIX = "dasar_clarify:"
 
 Block = dict[str, Any]
@@ -67,7 +67,11 @@ def escape(text: object) -> str:
 def link(url: object, label: str) -> str:
     """``<url|label>`` for an http(s) URL; just the escaped label otherwise."""
     safe_label = escape(label).replace("|", "/")
-    if isinstance(url, str) and url.startswith(("https://", "http://")) and not any(c in url for c in "<>| \n"):
+    if (
+        isinstance(url, str)
+        and url.startswith(("https://", "http://"))
+        and not any(c in url for c in "<>| \n")
+    ):
         return f"<{url}|{safe_label}>"
     return safe_label
 
@@ -106,8 +110,10 @@ def _section(text: str) -> Block:
 
 
 def _context(texts: Iterable[str]) -> Block:
-    return {"type": "context",
-            "elements": [{"type": "mrkdwn", "text": clip(x, MAX_SECTION_CHARS)} for x in list(texts)[:10]]}
+    return {
+        "type": "context",
+        "elements": [{"type": "mrkdwn", "text": clip(x, MAX_SECTION_CHARS)} for x in list(texts)[:10]],
+    }
 
 
 def _button(label: str, action_id: str, value: str, style: str | None = None) -> Block:
@@ -202,29 +208,41 @@ def _conflict_text(conflict: object) -> str:
     return str(conflict)
 
 
-def clarify_blocks(questions: Sequence[Mapping[str, Any]], language: str, thread_ts: str,
-                   reference: str) -> list[Block]:
+def clarify_blocks(
+    questions: Sequence[Mapping[str, Any]], language: str, thread_ts: str, reference: str
+) -> list[Block]:
     """Clarifying questions as text, each followed by quick-reply buttons when its options are known."""
     if not questions:
         return []
     blocks: list[Block] = [_section(t("clarify_heading", language))]
     for qi, question in enumerate(questions):
         blocks.append(_section(f"\u2022 {escape(question.get('question', ''))}"))
-        options = [str(o) for o in (question.get("options") or []) if str(o).strip()][:MAX_OPTIONS_PER_QUESTION]
+        options = [str(o) for o in (question.get("options") or []) if str(o).strip()][
+            :MAX_OPTIONS_PER_QUESTION
+        ]
         if options:
             buttons = [
-                _button(option, f"{ACTION_CLARIFY_PREFIX}{qi}:{oi}",
-                        button_value(thread_ts, reference, l=language, slot=str(question.get("slot", "")),
-                                     option=option))
+                _button(
+                    option,
+                    f"{ACTION_CLARIFY_PREFIX}{qi}:{oi}",
+                    button_value(
+                        thread_ts, reference, l=language, slot=str(question.get("slot", "")), option=option
+                    ),
+                )
                 for oi, option in enumerate(options)
             ]
-            blocks.append({"type": "actions", "block_id": f"dasar_clarify_{qi}",
-                           "elements": buttons[:MAX_ACTIONS_PER_BLOCK]})
+            blocks.append(
+                {
+                    "type": "actions",
+                    "block_id": f"dasar_clarify_{qi}",
+                    "elements": buttons[:MAX_ACTIONS_PER_BLOCK],
+                }
+            )
     return blocks
 
 
 def footer_blocks(answer: Mapping[str, Any], language: str) -> list[Block]:
-    """"Based on sources as of <date>" and the confidence band."""
+    """ "Based on sources as of <date>" and the confidence band."""
     parts: list[str] = []
     if answer.get("as_of"):
         as_of = t("as_of", language, date=escape(answer["as_of"]))
@@ -238,7 +256,7 @@ def footer_blocks(answer: Mapping[str, Any], language: str) -> list[Block]:
 
 
 def action_blocks(answer: Mapping[str, Any], language: str, thread_ts: str, reference: str) -> list[Block]:
-    """Helpful / not helpful, and "Ask the tax team" unless a ticket already exists or the request was refused."""
+    """Helpful / not helpful, and "Ask the tax team" unless a ticket exists or the request was refused."""
     value = button_value(thread_ts, reference, l=language)
     elements = [
         _button(":thumbsup: " + t("button.helpful", language), ACTION_HELPFUL, value),
@@ -251,8 +269,9 @@ def action_blocks(answer: Mapping[str, Any], language: str, thread_ts: str, refe
     return [{"type": "actions", "block_id": "dasar_feedback", "elements": elements}]
 
 
-def body_blocks(answer: Mapping[str, Any], language: str, thread_ts: str, reference: str,
-                fallback_text: str = "") -> list[Block]:
+def body_blocks(
+    answer: Mapping[str, Any], language: str, thread_ts: str, reference: str, fallback_text: str = ""
+) -> list[Block]:
     """Everything above the footer, in reading order."""
     status = answer.get("status")
     text = str(answer.get("answer") or fallback_text or "").strip()
@@ -268,7 +287,9 @@ def body_blocks(answer: Mapping[str, Any], language: str, thread_ts: str, refere
     blocks += unsupported_blocks(answer.get("unsupported_claims") or [], language)
     conflicts = answer.get("conflicts") or []
     if conflicts:
-        lines = [t("conflicts_heading", language)] + [f"\u2022 {escape(_conflict_text(c))}" for c in conflicts]
+        lines = [t("conflicts_heading", language)] + [
+            f"\u2022 {escape(_conflict_text(c))}" for c in conflicts
+        ]
         blocks += [_section(p) for p in split_text("\n".join(lines))]
     warnings = [w.get("message", w) if isinstance(w, Mapping) else w for w in answer.get("warnings") or []]
     if warnings:
@@ -288,14 +309,23 @@ def body_blocks(answer: Mapping[str, Any], language: str, thread_ts: str, refere
 def _show_more(language: str, key: str, thread_ts: str) -> list[Block]:
     return [
         _context([t("truncated", language)]),
-        {"type": "actions", "block_id": "dasar_show_more",
-         "elements": [_button(t("button.show_more", language), ACTION_SHOW_MORE,
-                              button_value(thread_ts, key, l=language))]},
+        {
+            "type": "actions",
+            "block_id": "dasar_show_more",
+            "elements": [
+                _button(
+                    t("button.show_more", language),
+                    ACTION_SHOW_MORE,
+                    button_value(thread_ts, key, l=language),
+                )
+            ],
+        },
     ]
 
 
-def paginate(body: list[Block], tail: list[Block], language: str, page_key: str,
-             thread_ts: str) -> tuple[list[Block], list[list[Block]]]:
+def paginate(
+    body: list[Block], tail: list[Block], language: str, page_key: str, thread_ts: str
+) -> tuple[list[Block], list[list[Block]]]:
     """First message (``body`` head + ``tail``) and the overflow pages, each within :data:`MAX_BLOCKS`.
 
     Each show-more button's value is a :func:`button_value` whose reference ``r`` is the page key.
@@ -317,16 +347,25 @@ def paginate(body: list[Block], tail: list[Block], language: str, page_key: str,
     return first, pages
 
 
-def render_answer(answer: Mapping[str, Any], *, language: str, thread_ts: str, reference: str,
-                  fallback_text: str = "", with_actions: bool = True,
-                  extra_body: Sequence[Block] = ()) -> RenderedMessage:
-    """Block Kit for one answer object (the ``dasar ask --json`` shape); ``extra_body`` goes after the body."""
+def render_answer(
+    answer: Mapping[str, Any],
+    *,
+    language: str,
+    thread_ts: str,
+    reference: str,
+    fallback_text: str = "",
+    with_actions: bool = True,
+    extra_body: Sequence[Block] = (),
+) -> RenderedMessage:
+    """Block Kit for one answer object (``dasar ask --json`` shape); ``extra_body`` follows the body."""
     body = body_blocks(answer, language, thread_ts, reference, fallback_text) + list(extra_body)
     tail = footer_blocks(answer, language)
     if with_actions:
         tail += action_blocks(answer, language, thread_ts, reference)
     blocks, pages = paginate(body, tail, language, reference or thread_ts, thread_ts)
-    text = clip(str(answer.get("answer") or fallback_text or t("no_answer_text", language)), MAX_FALLBACK_CHARS)
+    text = clip(
+        str(answer.get("answer") or fallback_text or t("no_answer_text", language)), MAX_FALLBACK_CHARS
+    )
     return RenderedMessage(text=text, blocks=blocks, pages=pages)
 
 
@@ -337,11 +376,19 @@ def render_reply(reply: Reply, *, language: str, thread_ts: str, reference: str 
     """
     ref = reference or reply.reference_id or thread_ts
     extra = [_context([t("private_offer", language)])] if reply.private_answer is not None else []
-    return render_answer(reply.answer, language=language, thread_ts=thread_ts, reference=ref,
-                         fallback_text=reply.text, extra_body=extra)
+    return render_answer(
+        reply.answer,
+        language=language,
+        thread_ts=thread_ts,
+        reference=ref,
+        fallback_text=reply.text,
+        extra_body=extra,
+    )
 
 
-def render_private(reply: Reply, *, language: str, thread_ts: str, reference: str = "") -> list[RenderedMessage]:
+def render_private(
+    reply: Reply, *, language: str, thread_ts: str, reference: str = ""
+) -> list[RenderedMessage]:
     """The asker-only full answer as one or more messages (posted ephemerally, all at once).
 
     WHY no "show more" here: a stored page would later be posted by whoever clicks; private pages
@@ -354,10 +401,10 @@ def render_private(reply: Reply, *, language: str, thread_ts: str, reference: st
     body = [_section(t("private_intro", language))] + body_blocks(answer, language, thread_ts, ref)
     body += footer_blocks(answer, language)
     text = clip(str(answer.get("answer") or t("no_answer_text", language)), MAX_FALLBACK_CHARS)
-    chunks = [body[i:i + MAX_BLOCKS] for i in range(0, len(body), MAX_BLOCKS)]
+    chunks = [body[i : i + MAX_BLOCKS] for i in range(0, len(body), MAX_BLOCKS)]
     return [RenderedMessage(text=text, blocks=chunk) for chunk in chunks]
 
 
 def render_notice(text: str) -> RenderedMessage:
-    """A one-section message (rate limit, apology, confirmation) -- ``text`` is trusted mrkdwn from strings."""
+    """A one-section message (rate limit, apology, confirmation); ``text`` is trusted mrkdwn."""
     return RenderedMessage(text=clip(text, MAX_FALLBACK_CHARS), blocks=[_section(text)])

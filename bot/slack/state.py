@@ -47,8 +47,13 @@ class MemoryThreadState:
         clock: Monotonic clock, injectable for tests.
     """
 
-    def __init__(self, thread_ttl_seconds: float = 14 * 86400, page_ttl_seconds: float = 86400,
-                 *, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        thread_ttl_seconds: float = 14 * 86400,
+        page_ttl_seconds: float = 86400,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.thread_ttl_seconds = thread_ttl_seconds
         self.page_ttl_seconds = page_ttl_seconds
         self._clock = clock

@@ -34,8 +34,10 @@ STRINGS: Mapping[str, Mapping[str, str]] = {
     "warnings_heading": {"id": "*Perhatian:*", "en": "*Please note:*"},
     "clarify_heading": {"id": "*Saya perlu informasi tambahan:*", "en": "*I need a bit more information:*"},
     "ocr_warning": {
-        "id": ":warning: Teks {doc} berasal dari OCR dan bisa mengandung salah ketik; cocokkan dengan dokumen resmi.",
-        "en": ":warning: The text of {doc} comes from OCR and may contain typos; check the official document.",
+        "id": ":warning: Teks {doc} berasal dari OCR dan bisa mengandung salah ketik; "
+        "cocokkan dengan dokumen resmi.",
+        "en": ":warning: The text of {doc} comes from OCR and may contain typos; "
+        "check the official document.",
     },
     "example_label": {"id": "contoh", "en": "example"},
     "layer.regulation": {"id": "Peraturan", "en": "Regulation"},
@@ -63,9 +65,11 @@ STRINGS: Mapping[str, Mapping[str, str]] = {
         "with the evidence.",
     },
     "escalate_confirmed": {
-        "id": ":white_check_mark: Diteruskan ke tim pajak: tiket *{ticket}*, lengkap dengan bukti dari thread ini. "
+        "id": ":white_check_mark: Diteruskan ke tim pajak: tiket *{ticket}*, "
+        "lengkap dengan bukti dari thread ini. "
         "Jawaban mereka akan muncul di thread ini.",
-        "en": ":white_check_mark: Sent to the tax team: ticket *{ticket}*, with the evidence from this thread. "
+        "en": ":white_check_mark: Sent to the tax team: ticket *{ticket}*, "
+        "with the evidence from this thread. "
         "Their answer will appear in this thread.",
     },
     "escalate_already": {
@@ -88,9 +92,11 @@ STRINGS: Mapping[str, Mapping[str, str]] = {
     "feedback_thanks": {"id": "Terima kasih atas masukannya.", "en": "Thanks for the feedback."},
     # -- shared channels ---------------------------------------------------------------------------
     "private_offer": {
-        "id": "_Jawaban ini hanya memakai dokumen yang terbuka untuk semua anggota channel. Anda bisa melihat "
+        "id": "_Jawaban ini hanya memakai dokumen yang terbuka untuk semua anggota channel. "
+        "Anda bisa melihat "
         "lebih banyak; jawaban lengkap saya kirim hanya kepada Anda._",
-        "en": "_This answer only uses documents open to everyone in this channel. You can see more; I have sent "
+        "en": "_This answer only uses documents open to everyone in this channel. "
+        "You can see more; I have sent "
         "you the full answer privately._",
     },
     "private_intro": {
@@ -105,7 +111,8 @@ STRINGS: Mapping[str, Mapping[str, str]] = {
         "{seconds} seconds.",
     },
     "error_apology": {
-        "id": "Maaf, terjadi kesalahan saat menjawab. Tim operasional sudah tercatat; kode referensi: `{ref}`.",
+        "id": "Maaf, terjadi kesalahan saat menjawab. Tim operasional sudah tercatat; "
+        "kode referensi: `{ref}`.",
         "en": "Sorry, something went wrong while answering. It has been logged for the operators; "
         "reference: `{ref}`.",
     },

@@ -197,11 +197,11 @@ class ActionHandler:
             ticket = self.tickets.reject(tid, actor, reason)
             message = S.OK_REJECTED.format(ticket_id=tid)
         elif action.verb == cards.PROPOSE_FAQ:
+            ticket = self.tickets.get(tid)
+            if not ticket.answer or ticket.status not in ("answered", "closed"):
+                raise BadActionData(S.NEED_ANSWERED_FOR_FAQ)
             if self.faq is None:
                 raise BadActionData(S.FAQ_NOT_CONFIGURED)
-            ticket = self.tickets.get(tid)
-            if not ticket.answer:
-                raise BadActionData(S.NEED_ANSWERED_FOR_FAQ)
             doc_id = self.faq.propose_faq(ticket, principal)
             post = (cards.faq_card(self.faq.get(doc_id), self.people),)
             message = S.OK_FAQ_PROPOSED.format(doc_id=doc_id, ticket_id=tid)

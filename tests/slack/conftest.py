@@ -27,8 +27,13 @@ DM = "D0DMCHAN01"
 
 def slack_settings(**overrides: Any) -> Settings:
     """Settings with test tokens and the sample directory."""
-    values: dict[str, Any] = {"slack_bot_token": "xoxb-test-token", "slack_signing_secret": SIGNING_SECRET,
-                              "slack_app_token": "xapp-1-test", "directory": DIRECTORY, "slack_workers": 4}
+    values: dict[str, Any] = {
+        "slack_bot_token": "xoxb-test-token",
+        "slack_signing_secret": SIGNING_SECRET,
+        "slack_app_token": "xapp-1-test",
+        "directory": DIRECTORY,
+        "slack_workers": 4,
+    }
     values.update(overrides)
     return Settings(**values)
 
@@ -81,7 +86,9 @@ def build_harness(api: MockSlackApi, turn: FakeTurn, **kwargs: Any) -> Iterator[
 
 @pytest.fixture
 def api() -> MockSlackApi:
-    return MockSlackApi(members={CHANNEL: [AP_CLERK, TAX_LEAD, "U0DASARBOT"], TAX_CHANNEL: [TAX_LEAD, TAX_ANALYST]})
+    return MockSlackApi(
+        members={CHANNEL: [AP_CLERK, TAX_LEAD, "U0DASARBOT"], TAX_CHANNEL: [TAX_LEAD, TAX_ANALYST]}
+    )
 
 
 @pytest.fixture

@@ -96,21 +96,47 @@ class FakeTurn:
         if "boom" in text:
             raise RuntimeError("composer exploded")
         if "clarify" in text:
-            answer = vat_answer(status="clarify", answer="Untuk periode pajak yang mana?", claims=[],
-                                clarifying_questions=[{"slot": "period", "question": "Periode pajak yang mana?",
-                                                       "options": ["Maret 2022", "April 2022"]}])
+            answer = vat_answer(
+                status="clarify",
+                answer="Untuk periode pajak yang mana?",
+                claims=[],
+                clarifying_questions=[
+                    {
+                        "slot": "period",
+                        "question": "Periode pajak yang mana?",
+                        "options": ["Maret 2022", "April 2022"],
+                    }
+                ],
+            )
             return Reply(answer=answer, text=answer["answer"], status="clarify", reference_id=ref)
         if "memo" in text:
-            full = vat_answer(answer="Menurut memo tim pajak, PPh 26 atas lisensi software dipotong 20%.",
-                              claims=[{"text": "PPh 26 20% atas lisensi software.", "quote": "dipotong PPh 26 20%",
-                                       "layer": "policy", "is_example": False, "support": "entailed",
-                                       "source": MEMO_SOURCE}])
+            full = vat_answer(
+                answer="Menurut memo tim pajak, PPh 26 atas lisensi software dipotong 20%.",
+                claims=[
+                    {
+                        "text": "PPh 26 20% atas lisensi software.",
+                        "quote": "dipotong PPh 26 20%",
+                        "layer": "policy",
+                        "is_example": False,
+                        "support": "entailed",
+                        "source": MEMO_SOURCE,
+                    }
+                ],
+            )
             if message.audience_groups is not None and "tax-team" not in message.audience_groups:
-                public = vat_answer(status="abstained", answer="Tidak ada dokumen terbuka untuk semua anggota "
-                                    "channel yang menjawab ini.", claims=[],
-                                    escalation={"reason": "no_source", "ticket_id": None, "offered": True})
-                return Reply(answer=public, text=public["answer"], status="abstained", private_answer=full,
-                             reference_id=ref)
+                public = vat_answer(
+                    status="abstained",
+                    answer="Tidak ada dokumen terbuka untuk semua anggota channel yang menjawab ini.",
+                    claims=[],
+                    escalation={"reason": "no_source", "ticket_id": None, "offered": True},
+                )
+                return Reply(
+                    answer=public,
+                    text=public["answer"],
+                    status="abstained",
+                    private_answer=full,
+                    reference_id=ref,
+                )
             return Reply(answer=full, text=full["answer"], status="answered", reference_id=ref)
         answer = vat_answer()
         return Reply(answer=answer, text=answer["answer"], status="answered", reference_id=ref)
@@ -120,8 +146,12 @@ class FakeTurn:
             self.escalations.append(message)
             key = (message.channel, message.thread_id)
             ticket = self._tickets.setdefault(key, f"TKT-{len(self._tickets) + 1:04d}")
-        answer = vat_answer(status="escalated", answer="", claims=[],
-                            escalation={"reason": "user_request", "ticket_id": ticket})
+        answer = vat_answer(
+            status="escalated",
+            answer="",
+            claims=[],
+            escalation={"reason": "user_request", "ticket_id": ticket},
+        )
         return Reply(answer=answer, text="", status="escalated", ticket_id=ticket)
 
     def feedback(self, message: InboundMessage, helpful: bool) -> None:

@@ -46,8 +46,12 @@ class MockSlackApi:
         fail: Method -> Slack error code to return (``ok: false``), e.g. ``{"chat.postMessage": "..."}``.
     """
 
-    def __init__(self, members: Mapping[str, list[str]] | None = None, emails: Mapping[str, str] | None = None,
-                 fail: Mapping[str, str] | None = None):
+    def __init__(
+        self,
+        members: Mapping[str, list[str]] | None = None,
+        emails: Mapping[str, str] | None = None,
+        fail: Mapping[str, str] | None = None,
+    ):
         self.members = dict(members or {})
         self.emails = dict(emails or {})
         self.fail = dict(fail or {})
@@ -94,8 +98,9 @@ class MockSlackApi:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.1},
-                                        daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True
+        )
         self._thread.start()
         return f"http://127.0.0.1:{self._server.server_address[1]}/api/"
 
@@ -116,16 +121,31 @@ class MockSlackApi:
         if method in self.fail:
             return {"ok": False, "error": self.fail[method]}
         if method == "auth.test":
-            return {"ok": True, "url": "https://snr.slack.com/", "team": "SNR", "user": "dasar", "team_id": TEAM,
-                    "user_id": BOT_USER, "bot_id": BOT_ID, "is_enterprise_install": False}
+            return {
+                "ok": True,
+                "url": "https://snr.slack.com/",
+                "team": "SNR",
+                "user": "dasar",
+                "team_id": TEAM,
+                "user_id": BOT_USER,
+                "bot_id": BOT_ID,
+                "is_enterprise_install": False,
+            }
         if method == "chat.postMessage":
-            return {"ok": True, "channel": params.get("channel"), "ts": ts,
-                    "message": {"text": params.get("text"), "ts": ts}}
+            return {
+                "ok": True,
+                "channel": params.get("channel"),
+                "ts": ts,
+                "message": {"text": params.get("text"), "ts": ts},
+            }
         if method == "chat.postEphemeral":
             return {"ok": True, "message_ts": ts}
         if method == "conversations.members":
-            return {"ok": True, "members": self.members.get(str(params.get("channel")), []),
-                    "response_metadata": {"next_cursor": ""}}
+            return {
+                "ok": True,
+                "members": self.members.get(str(params.get("channel")), []),
+                "response_metadata": {"next_cursor": ""},
+            }
         if method == "users.info":
             user = str(params.get("user"))
             if user not in self.emails:
@@ -142,8 +162,9 @@ class MockSlackApi:
         with self._lock:
             return [c for c in self.calls if c.method == method]
 
-    def wait_for(self, method: str, count: int = 1, timeout: float = 10.0,
-                 where: Callable[[Call], bool] | None = None) -> list[Call]:
+    def wait_for(
+        self, method: str, count: int = 1, timeout: float = 10.0, where: Callable[[Call], bool] | None = None
+    ) -> list[Call]:
         """Poll until ``count`` matching calls were recorded; AssertionError after ``timeout``."""
         deadline = time.monotonic() + timeout
         while True:
@@ -151,8 +172,9 @@ class MockSlackApi:
             if len(found) >= count:
                 return found
             if time.monotonic() > deadline:
-                raise AssertionError(f"expected {count} {method} call(s), got {len(found)}: "
-                                     f"{[c.method for c in self.calls]}")
+                raise AssertionError(
+                    f"expected {count} {method} call(s), got {len(found)}: {[c.method for c in self.calls]}"
+                )
             time.sleep(0.01)
 
 
@@ -165,12 +187,21 @@ def sign(body: str, timestamp: int, secret: str = SIGNING_SECRET) -> str:
     return "v0=" + hmac.new(secret.encode(), base, hashlib.sha256).hexdigest()
 
 
-def signed_headers(body: str, *, timestamp: int | None = None, secret: str = SIGNING_SECRET,
-                   content_type: str = "application/json", retry: int | None = None) -> dict[str, str]:
+def signed_headers(
+    body: str,
+    *,
+    timestamp: int | None = None,
+    secret: str = SIGNING_SECRET,
+    content_type: str = "application/json",
+    retry: int | None = None,
+) -> dict[str, str]:
     """Headers of a genuine Slack delivery (optionally a retry)."""
     ts = int(time.time()) if timestamp is None else timestamp
-    headers = {"Content-Type": content_type, "X-Slack-Request-Timestamp": str(ts),
-               "X-Slack-Signature": sign(body, ts, secret)}
+    headers = {
+        "Content-Type": content_type,
+        "X-Slack-Request-Timestamp": str(ts),
+        "X-Slack-Signature": sign(body, ts, secret),
+    }
     if retry is not None:
         headers["X-Slack-Retry-Num"] = str(retry)
         headers["X-Slack-Retry-Reason"] = "http_timeout"
@@ -179,9 +210,16 @@ def signed_headers(body: str, *, timestamp: int | None = None, secret: str = SIG
 
 def event_body(event: dict[str, Any], event_id: str, team: str = TEAM) -> dict[str, Any]:
     """An Events API ``event_callback`` envelope."""
-    return {"token": "legacy", "team_id": team, "api_app_id": "A0DASAR", "event": event,
-            "type": "event_callback", "event_id": event_id, "event_time": int(time.time()),
-            "authorizations": [{"team_id": team, "user_id": BOT_USER, "is_bot": True}]}
+    return {
+        "token": "legacy",
+        "team_id": team,
+        "api_app_id": "A0DASAR",
+        "event": event,
+        "type": "event_callback",
+        "event_id": event_id,
+        "event_time": int(time.time()),
+        "authorizations": [{"team_id": team, "user_id": BOT_USER, "is_bot": True}],
+    }
 
 
 def action_form(payload: dict[str, Any]) -> str:
@@ -228,8 +266,16 @@ class MockSocketModeServer:
         ws = web.WebSocketResponse(autoping=True)
         await ws.prepare(request)
         self._ws = ws
-        await ws.send_str(json.dumps({"type": "hello", "num_connections": 1,
-                                      "debug_info": {"host": "local"}, "connection_info": {"app_id": "A0DASAR"}}))
+        await ws.send_str(
+            json.dumps(
+                {
+                    "type": "hello",
+                    "num_connections": 1,
+                    "debug_info": {"host": "local"},
+                    "connection_info": {"app_id": "A0DASAR"},
+                }
+            )
+        )
         self._connected.set()
         async for msg in ws:
             if msg.type == WSMsgType.TEXT:
@@ -257,6 +303,7 @@ class MockSocketModeServer:
 
     def stop(self) -> None:
         """Close the connection and the loop."""
+
         async def _stop() -> None:
             if self._ws is not None:
                 await self._ws.close()

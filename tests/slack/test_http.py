@@ -26,33 +26,80 @@ from tests.slack.mock_slack import BOT_USER, TEAM, MockSlackApi, event_body, sig
 
 
 def dm(text: str, ts: str, user: str = AP_CLERK, **extra: Any) -> dict[str, Any]:
-    return {"type": "message", "channel_type": "im", "channel": DM, "user": user, "text": text, "ts": ts, **extra}
+    return {
+        "type": "message",
+        "channel_type": "im",
+        "channel": DM,
+        "user": user,
+        "text": text,
+        "ts": ts,
+        **extra,
+    }
 
 
 def mention(text: str, ts: str, user: str = AP_CLERK, channel: str = CHANNEL, **extra: Any) -> dict[str, Any]:
-    return {"type": "app_mention", "channel": channel, "user": user, "text": f"<@{BOT_USER}> {text}", "ts": ts,
-            **extra}
+    return {
+        "type": "app_mention",
+        "channel": channel,
+        "user": user,
+        "text": f"<@{BOT_USER}> {text}",
+        "ts": ts,
+        **extra,
+    }
 
 
 def channel_msg(text: str, ts: str, thread_ts: str | None, user: str = AP_CLERK) -> dict[str, Any]:
-    event = {"type": "message", "channel_type": "channel", "channel": CHANNEL, "user": user, "text": text, "ts": ts}
+    event = {
+        "type": "message",
+        "channel_type": "channel",
+        "channel": CHANNEL,
+        "user": user,
+        "text": text,
+        "ts": ts,
+    }
     if thread_ts:
         event["thread_ts"] = thread_ts
     return event
 
 
-def click_payload(action_id: str, value: str, *, user: str, channel: str = DM, message_ts: str = "1700000000.000001",
-                  action_ts: str = "1700000100.000001", thread_ts: str | None = None) -> dict[str, Any]:
+def click_payload(
+    action_id: str,
+    value: str,
+    *,
+    user: str,
+    channel: str = DM,
+    message_ts: str = "1700000000.000001",
+    action_ts: str = "1700000100.000001",
+    thread_ts: str | None = None,
+) -> dict[str, Any]:
     message: dict[str, Any] = {"type": "message", "ts": message_ts, "text": "answer"}
     if thread_ts:
         message["thread_ts"] = thread_ts
     return {
-        "type": "block_actions", "team": {"id": TEAM, "domain": "snr"},
-        "user": {"id": user, "team_id": TEAM}, "api_app_id": "A0DASAR", "token": "legacy",
-        "container": {"type": "message", "message_ts": message_ts, "channel_id": channel, "is_ephemeral": False},
-        "trigger_id": "1.2.3", "channel": {"id": channel, "name": "x"}, "message": message,
-        "actions": [{"action_id": action_id, "block_id": "dasar_feedback", "value": value, "type": "button",
-                     "action_ts": action_ts, "text": {"type": "plain_text", "text": "x"}}],
+        "type": "block_actions",
+        "team": {"id": TEAM, "domain": "snr"},
+        "user": {"id": user, "team_id": TEAM},
+        "api_app_id": "A0DASAR",
+        "token": "legacy",
+        "container": {
+            "type": "message",
+            "message_ts": message_ts,
+            "channel_id": channel,
+            "is_ephemeral": False,
+        },
+        "trigger_id": "1.2.3",
+        "channel": {"id": channel, "name": "x"},
+        "message": message,
+        "actions": [
+            {
+                "action_id": action_id,
+                "block_id": "dasar_feedback",
+                "value": value,
+                "type": "button",
+                "action_ts": action_ts,
+                "text": {"type": "plain_text", "text": "x"},
+            }
+        ],
     }
 
 
@@ -118,7 +165,11 @@ def test_direct_message_is_answered_in_thread_with_blocks_and_working_indicator(
 
     (message,) = harness.turn.handled
     assert (message.platform, message.tenant, message.user_id) == ("slack", TEAM, AP_CLERK)
-    assert (message.channel, message.thread_id, message.message_id) == (DM, "1700000001.000100", "1700000001.000100")
+    assert (message.channel, message.thread_id, message.message_id) == (
+        DM,
+        "1700000001.000100",
+        "1700000001.000100",
+    )
     assert message.is_direct is True and message.audience_groups is None
     assert message.text == "Berapa tarif PPN sekarang?"
 
@@ -140,7 +191,9 @@ def test_thread_follow_up_is_answered_only_in_threads_the_bot_is_part_of(harness
     harness.send_event(mention("Berapa tarif PPN?", root), "Ev003")
     harness.api.wait_for("chat.postMessage")
     # Plain reply in that thread: a follow-up, no mention needed.
-    harness.send_event(channel_msg("Kalau untuk Maret 2022?", "1700000003.000200", root, user=TAX_LEAD), "Ev004")
+    harness.send_event(
+        channel_msg("Kalau untuk Maret 2022?", "1700000003.000200", root, user=TAX_LEAD), "Ev004"
+    )
     # Plain reply in another thread, and a top-level channel message: not for the bot.
     harness.send_event(channel_msg("makan siang?", "1700000004.000200", "1700000004.000100"), "Ev005")
     harness.send_event(channel_msg("halo semua", "1700000005.000100", None), "Ev006")
@@ -205,7 +258,10 @@ def test_retries_to_two_app_processes_are_deduplicated_by_redis(api: MockSlackAp
             assert second.send_event(event, "Ev010", retry=2) == 200
             first.api.wait_for("chat.postMessage")
             time.sleep(0.3)
-            assert len(first.api.calls_of("chat.postMessage")) + len(second.api.calls_of("chat.postMessage")) == 1
+            assert (
+                len(first.api.calls_of("chat.postMessage")) + len(second.api.calls_of("chat.postMessage"))
+                == 1
+            )
             assert second.turn.handled == []
             keys = sorted(client.keys("dasar:slack:seen:*"))
             assert f"dasar:slack:seen:event:{TEAM}:Ev010" in keys
@@ -214,7 +270,9 @@ def test_retries_to_two_app_processes_are_deduplicated_by_redis(api: MockSlackAp
             second.send_event(mention("lanjut", "1700000009.000100", channel=CHANNEL), "Ev011")
             second.api.wait_for("chat.postMessage")
             second.send_event(channel_msg("dan PPh?", "1700000009.000200", "1700000009.000100"), "Ev012")
-            first.send_event(channel_msg("dan PPh?", "1700000009.000200", "1700000009.000100"), "Ev012", retry=1)
+            first.send_event(
+                channel_msg("dan PPh?", "1700000009.000200", "1700000009.000100"), "Ev012", retry=1
+            )
             second.api.wait_for("chat.postMessage", 2)
             time.sleep(0.2)
             assert [m.text for m in second.turn.handled] == ["lanjut", "dan PPh?"]
@@ -245,8 +303,12 @@ def test_feedback_button_records_the_clicking_user_once(harness: Harness) -> Non
     payload = click_payload("dasar_feedback_helpful", value, user=TAX_ANALYST, action_ts="1700000111.000001")
     assert harness.click(payload) == 200
     assert harness.click(payload) == 200  # redelivery of the same click
-    assert harness.click(click_payload("dasar_feedback_helpful", value, user=TAX_ANALYST,
-                                       action_ts="1700000112.000001")) == 200  # second click
+    assert (
+        harness.click(
+            click_payload("dasar_feedback_helpful", value, user=TAX_ANALYST, action_ts="1700000112.000001")
+        )
+        == 200
+    )  # second click
     harness.api.wait_for("chat.postEphemeral")
     time.sleep(0.3)
     assert harness.turn.feedback_calls == [(TAX_ANALYST, "1700000011.000100", True)]
@@ -259,18 +321,38 @@ def test_ask_the_tax_team_opens_one_ticket_and_confirms_in_thread(harness: Harne
     harness.send_event(mention("Berapa tarif PPN?", root), "Ev015")
     post = harness.api.wait_for("chat.postMessage")[0]
     value = buttons_of(post)["dasar_escalate"]
-    harness.click(click_payload("dasar_escalate", value, user=AP_CLERK, channel=CHANNEL, message_ts=post.params.get(
-        "ts", "1700000012.000900"), thread_ts=root, action_ts="1700000120.000001"))
+    harness.click(
+        click_payload(
+            "dasar_escalate",
+            value,
+            user=AP_CLERK,
+            channel=CHANNEL,
+            message_ts=post.params.get("ts", "1700000012.000900"),
+            thread_ts=root,
+            action_ts="1700000120.000001",
+        )
+    )
     confirm = harness.api.wait_for("chat.postMessage", 2)[1]
     assert confirm.params["thread_ts"] == root and confirm.params["channel"] == CHANNEL
     assert "TKT-0001" in posted_text(confirm) and "tim pajak" in posted_text(confirm)
     # Another user presses it again: same ticket, told privately, no second public confirmation.
-    harness.click(click_payload("dasar_escalate", value, user=TAX_LEAD, channel=CHANNEL, thread_ts=root,
-                                action_ts="1700000121.000001"))
+    harness.click(
+        click_payload(
+            "dasar_escalate",
+            value,
+            user=TAX_LEAD,
+            channel=CHANNEL,
+            thread_ts=root,
+            action_ts="1700000121.000001",
+        )
+    )
     already = harness.api.wait_for("chat.postEphemeral")[0]
     assert already.params["user"] == TAX_LEAD and "TKT-0001" in posted_text(already)
     assert len(harness.api.calls_of("chat.postMessage")) == 2
-    assert [(m.user_id, m.thread_id) for m in harness.turn.escalations] == [(AP_CLERK, root), (TAX_LEAD, root)]
+    assert [(m.user_id, m.thread_id) for m in harness.turn.escalations] == [
+        (AP_CLERK, root),
+        (TAX_LEAD, root),
+    ]
 
 
 def test_clarifying_question_quick_reply_runs_a_turn_for_the_clicker(harness: Harness) -> None:
@@ -280,8 +362,15 @@ def test_clarifying_question_quick_reply_runs_a_turn_for_the_clicker(harness: Ha
     assert "Periode pajak yang mana?" in posted_text(post)
     buttons = buttons_of(post)
     assert json.loads(buttons["dasar_clarify:0:1"])["option"] == "April 2022"
-    harness.click(click_payload("dasar_clarify:0:1", buttons["dasar_clarify:0:1"], user=AP_CLERK, thread_ts=root,
-                                action_ts="1700000130.000001"))
+    harness.click(
+        click_payload(
+            "dasar_clarify:0:1",
+            buttons["dasar_clarify:0:1"],
+            user=AP_CLERK,
+            thread_ts=root,
+            action_ts="1700000130.000001",
+        )
+    )
     answer = harness.api.wait_for("chat.postMessage", 2)[1]
     assert answer.params["thread_ts"] == root
     follow_up = harness.turn.handled[1]
@@ -293,8 +382,9 @@ def test_show_more_posts_the_rest_of_a_long_answer(api: MockSlackApi) -> None:
         def handle(self, message: Any) -> Any:
             reply = super().handle(message)
             claims = [dict(reply.answer["claims"][0], text=f"Klaim nomor {i}") for i in range(30)]
-            return type(reply)(answer=vat_answer(claims=claims), text="x", status="answered",
-                               reference_id=reply.reference_id)
+            return type(reply)(
+                answer=vat_answer(claims=claims), text="x", status="answered", reference_id=reply.reference_id
+            )
 
     for harness in build_harness(api, LongTurn()):
         harness.send_event(dm("Berapa tarif PPN?", "1700000014.000100"), "Ev017")
@@ -323,7 +413,8 @@ def test_rate_limit_replies_politely(api: MockSlackApi) -> None:
 
 
 def test_turn_error_posts_an_apology_with_reference_and_logs_without_text(
-        harness: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    harness: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.INFO, logger="bot.slack")
     harness.send_event(dm("boom rahasia-npwp-123", "1700000016.000100"), "Ev030")
     apology = harness.api.wait_for("chat.postMessage")[0]
@@ -347,3 +438,10 @@ def test_missing_secrets_are_named_at_start_up() -> None:
         build_slack_app(slack_settings(slack_bot_token=None, slack_app_token=None), FakeTurn(), socket=True)
     with pytest.raises(SlackConfigError, match="xapp-"):
         build_slack_app(slack_settings(slack_app_token="xoxb-wrong"), FakeTurn(), socket=True)
+
+
+def test_serve_fails_fast_naming_the_variable() -> None:
+    from bot.slack.app import serve
+
+    with pytest.raises(SlackConfigError, match="DASAR_SLACK_BOT_TOKEN is not set"):
+        serve(slack_settings(slack_bot_token=None), FakeTurn(), socket=False, port=0)

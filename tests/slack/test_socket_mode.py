@@ -20,18 +20,34 @@ def test_socket_mode_round_trip_acks_answers_and_dedupes_retries() -> None:
     api.socket_url = socket_server.start()
     base_url = api.start()
     turn = FakeTurn()
-    frontend = build_slack_app(slack_settings(slack_signing_secret=None), turn, socket=True,
-                               web_client=WebClient(token="xoxb-test-token", base_url=base_url))
+    frontend = build_slack_app(
+        slack_settings(slack_signing_secret=None),
+        turn,
+        socket=True,
+        web_client=WebClient(token="xoxb-test-token", base_url=base_url),
+    )
     try:
         handler = frontend.socket_mode_handler("xapp-1-test", ping_interval=30)
         handler.connect()
         socket_server.wait_connected()
         assert api.calls_of("apps.connections.open")[0].params == {}  # token travels in the header
 
-        event = {"type": "message", "channel_type": "im", "channel": DM, "user": AP_CLERK,
-                 "text": "Berapa tarif PPN?", "ts": "1700000200.000100"}
-        envelope = {"envelope_id": "env-1", "type": "events_api", "accepts_response_payload": False,
-                    "payload": event_body(event, "EvS1"), "retry_attempt": 0, "retry_reason": ""}
+        event = {
+            "type": "message",
+            "channel_type": "im",
+            "channel": DM,
+            "user": AP_CLERK,
+            "text": "Berapa tarif PPN?",
+            "ts": "1700000200.000100",
+        }
+        envelope = {
+            "envelope_id": "env-1",
+            "type": "events_api",
+            "accepts_response_payload": False,
+            "payload": event_body(event, "EvS1"),
+            "retry_attempt": 0,
+            "retry_reason": "",
+        }
         socket_server.send(envelope)
         assert socket_server.wait_ack("env-1") == {"envelope_id": "env-1"}
         post = api.wait_for("chat.postMessage")[0]
@@ -43,16 +59,39 @@ def test_socket_mode_round_trip_acks_answers_and_dedupes_retries() -> None:
         assert socket_server.wait_ack("env-2") == {"envelope_id": "env-2"}
 
         # A button click over the socket: the clicking user's feedback is stored.
-        value = next(e["value"] for b in post.params["blocks"] if b["type"] == "actions"
-                     for e in b["elements"] if e["action_id"] == "dasar_feedback_not_helpful")
-        click = {"type": "block_actions", "team": {"id": TEAM}, "user": {"id": TAX_ANALYST, "team_id": TEAM},
-                 "api_app_id": "A0DASAR", "container": {"type": "message", "message_ts": post.params.get("ts", "1.1"),
-                                                        "channel_id": DM},
-                 "channel": {"id": DM}, "message": {"ts": "1700000000.000001"},
-                 "actions": [{"action_id": "dasar_feedback_not_helpful", "value": value, "type": "button",
-                              "action_ts": "1700000300.000001", "block_id": "dasar_feedback"}]}
-        socket_server.send({"envelope_id": "env-3", "type": "interactive", "accepts_response_payload": False,
-                            "payload": click})
+        value = next(
+            e["value"]
+            for b in post.params["blocks"]
+            if b["type"] == "actions"
+            for e in b["elements"]
+            if e["action_id"] == "dasar_feedback_not_helpful"
+        )
+        click = {
+            "type": "block_actions",
+            "team": {"id": TEAM},
+            "user": {"id": TAX_ANALYST, "team_id": TEAM},
+            "api_app_id": "A0DASAR",
+            "container": {"type": "message", "message_ts": post.params.get("ts", "1.1"), "channel_id": DM},
+            "channel": {"id": DM},
+            "message": {"ts": "1700000000.000001"},
+            "actions": [
+                {
+                    "action_id": "dasar_feedback_not_helpful",
+                    "value": value,
+                    "type": "button",
+                    "action_ts": "1700000300.000001",
+                    "block_id": "dasar_feedback",
+                }
+            ],
+        }
+        socket_server.send(
+            {
+                "envelope_id": "env-3",
+                "type": "interactive",
+                "accepts_response_payload": False,
+                "payload": click,
+            }
+        )
         assert socket_server.wait_ack("env-3") == {"envelope_id": "env-3"}
         api.wait_for("chat.postEphemeral")
         time.sleep(0.3)

@@ -7,7 +7,6 @@ Slack Web API records relays.  Authentication is disabled only through the test 
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 from pathlib import Path
 
 import pytest
@@ -341,4 +340,3 @@ def test_authentication_is_required_outside_the_test_configuration(tmp_path, con
     both = settings.model_copy(update={"teams_auth_disabled": True})
     with pytest.raises(TeamsConfigError, match="tests only"):
         build_teams_app(both, deps)
-    assert dt.datetime  # noqa: B018 -- keep import used for type-friendly edits

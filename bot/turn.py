@@ -1,0 +1,287 @@
+"""The channel-neutral turn: verified envelope -> principal -> mask/refuse -> answer -> verify -> reply/ticket.
+
+Every front end (Slack, Teams, CLI chat) calls ``Turn.handle`` with an ``InboundMessage`` built from a
+verified platform envelope and renders the ``Reply``.  Nothing here reads identity from the message
+text or from a model: the principal is resolved from ``(platform, tenant, user_id)`` only.
+
+Order of operations (one way, no shortcuts):
+
+1. resolve the principal (identity); unknown users are guests, directory outages fail closed;
+2. inspect the text (guardrails): secrets -> refused, nothing stored; PII -> masked with placeholders
+   stable within the conversation; instruction-like text -> flagged, still treated as data;
+3. answer the masked question (``bot.answer.pipeline``) -- in a shared channel with the channel's
+   common access groups only, the asker's full answer offered privately when it differs;
+4. open a ticket for low-confidence, out-of-scope, advice and protected-determination turns when the
+   principal may escalate (idempotent per thread);
+5. record masked history and an audit record (ids, hashes, statuses; never raw text).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import json
+import logging
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from bot.answer.model import Answer
+from bot.answer.pipeline import answer_question
+from bot.audit import AuditLog, AuditRecord, MemoryAuditLog, question_hash
+from bot.history import History, HistoryEntry, MemoryHistory, conversation_key
+from bot.messages import InboundMessage, Reply
+from guardrails.inbound import inspect
+from guardrails.pii import MaskingSession
+from identity.principal import Principal, VerifiedEnvelope
+from tickets.model import Evidence, Requester, ThreadRef
+
+logger = logging.getLogger(__name__)
+
+#: Reasons for which a turn opens a ticket by itself (no_source is only offered; the user decides).
+AUTO_TICKET_REASONS = frozenset({"low_confidence", "out_of_scope", "advice", "protected_determination"})
+
+_REFUSED_TEXT = {
+    "id": "Pesan Anda tidak diproses karena berisi data rahasia ({kinds}). Hapus pesan tersebut dan jangan "
+          "membagikan kata sandi, kunci, token, atau CVV di chat.",
+    "en": "Your message was not processed because it contains a secret ({kinds}). Please delete it and never "
+          "share passwords, keys, tokens or card CVV in chat.",
+}
+_TICKET_TEXT = {
+    "id": "Tiket {ticket} dibuat untuk tim pajak; jawabannya akan dikirim ke utas ini.",
+    "en": "Ticket {ticket} was opened for the tax team; their answer will come back to this thread.",
+}
+_NO_ESCALATE_TEXT = {
+    "id": "Anda belum terdaftar untuk membuat tiket; hubungi tim pajak secara langsung.",
+    "en": "You are not registered to open tickets; please contact the tax team directly.",
+}
+_INJECTION_WARNING = {
+    "id": "Instruksi di dalam pesan Anda diperlakukan sebagai data dan tidak diikuti.",
+    "en": "Instructions inside your message were treated as data and not followed.",
+}
+
+
+class Turn:
+    """Implements ``bot.messages.TurnService`` over the services of one process."""
+
+    def __init__(self, services: Any, *, resolver: Any, tickets: Any | None = None, history: History | None = None,
+                 audit: AuditLog | None = None, composer_factory: Callable[[Principal], Any] | None = None,
+                 today: Callable[[], dt.date] | None = None, max_sessions: int = 5000) -> None:
+        self.services = services
+        self.resolver = resolver
+        self.tickets = tickets
+        self.history = history if history is not None else MemoryHistory()
+        self.audit = audit if audit is not None else MemoryAuditLog()
+        self.composer_factory = composer_factory
+        self.today = today or dt.date.today
+        self._sessions: OrderedDict[str, MaskingSession] = OrderedDict()
+        self._sessions_lock = threading.Lock()
+        self._max_sessions = max_sessions
+
+    # --- helpers ---------------------------------------------------------------------------------
+
+    def principal_for(self, message: InboundMessage) -> Principal:
+        return self.resolver.resolve(VerifiedEnvelope(platform=message.platform, tenant=message.tenant,
+                                                      user_id=message.user_id))
+
+    def _session(self, key: str) -> MaskingSession:
+        """Placeholders stay stable within one conversation; raw values live only in this process's memory."""
+        with self._sessions_lock:
+            session = self._sessions.pop(key, None) or MaskingSession()
+            self._sessions[key] = session
+            while len(self._sessions) > self._max_sessions:
+                self._sessions.popitem(last=False)
+            return session
+
+    @staticmethod
+    def _key(message: InboundMessage) -> str:
+        return conversation_key(message.platform, message.tenant, message.user_id, message.thread_id)
+
+    def _answer(self, question: str, principal: Principal, as_of: dt.date | None) -> Answer:
+        composer = self.composer_factory(principal) if self.composer_factory else None
+        return answer_question(question, principal, self.services, as_of=as_of, composer=composer,
+                               today=self.today())
+
+    # --- TurnService -------------------------------------------------------------------------------
+
+    def handle(self, message: InboundMessage) -> Reply:
+        t0 = time.perf_counter()
+        ref = uuid.uuid4().hex[:10]
+        principal = self.principal_for(message)
+        key = self._key(message)
+        inspection = inspect(message.text, self._session(key))
+        pii_types = tuple(sorted({e.type for e in inspection.entities}))
+        if inspection.refused:
+            lang = "en" if _looks_english(message.text) else "id"
+            kinds = ", ".join(inspection.refusal_kinds)
+            text = _REFUSED_TEXT[lang].format(kinds=kinds)
+            answer = _bare_answer("refused", text, self.today(), self.services.store.corpus_version(), lang)
+            self.audit.write(AuditRecord(at=_now(), reference_id=ref, principal_id=principal.id,
+                                         platform=message.platform, question_hash="", status="refused",
+                                         pii_types=pii_types, timings_ms={"total": _ms(t0)}))
+            logger.info("ref=%s, kinds=%s | message refused: secret", ref, kinds)
+            return Reply(answer=answer, text=text, status="refused", reference_id=ref)
+
+        masked = inspection.masked
+        recent = self.history.recent(key)
+        question = _merge_follow_up(masked, recent)
+        self.history.append(key, HistoryEntry(role="user", text=masked, at=time.time()))
+
+        viewer = principal
+        if message.audience_groups is not None:
+            viewer = dataclasses.replace(principal, groups=frozenset(principal.groups) & message.audience_groups
+                                         | {"everyone"})
+        answer = self._answer(question, viewer, message.as_of)
+        private = None
+        if viewer is not principal and set(principal.groups) - set(viewer.groups):
+            full = self._answer(question, principal, message.as_of)
+            if full.to_json(include_timings=False) != answer.to_json(include_timings=False):
+                private = full.to_json()
+        if inspection.injection.flagged:
+            answer = dataclasses.replace(answer, warnings=(*answer.warnings, _INJECTION_WARNING[answer.language]))
+
+        ticket_id = None
+        reason = answer.escalation.reason if answer.escalation else None
+        extra_text = ""
+        if reason in AUTO_TICKET_REASONS:
+            if self.tickets is not None and principal.may_escalate:
+                ticket_id = self._open_ticket(message, principal, question, answer, reason or "user_request")
+                extra_text = _TICKET_TEXT[answer.language].format(ticket=ticket_id)
+            elif not principal.may_escalate:
+                extra_text = _NO_ESCALATE_TEXT[answer.language]
+        if ticket_id and answer.escalation is not None:
+            answer = dataclasses.replace(answer, escalation=dataclasses.replace(answer.escalation, ticket_id=ticket_id,
+                                                                                offered=False))
+        payload = answer.to_json()
+        if extra_text:
+            payload["answer"] = f"{payload['answer']}\n\n{extra_text}"
+        self.history.append(key, HistoryEntry(
+            role="assistant", text=_summary(answer), at=time.time(), status=answer.status,
+            meta=json.dumps({"question": question, "reason": reason, "ticket_id": ticket_id,
+                             "claims": [c["source"]["doc_id"] + " " + c["source"]["location"]
+                                        for c in payload["claims"]],
+                             "evidence": _evidence_json(answer)}, ensure_ascii=False)))
+        self.audit.write(AuditRecord(
+            at=_now(), reference_id=ref, principal_id=principal.id, platform=message.platform,
+            question_hash=question_hash(question), status=answer.status,
+            cited_documents=tuple(sorted({c.source.doc_id for c in answer.claims})),
+            cited_chunks=tuple(c.source.chunk_id for c in answer.claims if getattr(c.source, "chunk_id", None)),
+            ticket_id=ticket_id, escalation_reason=reason, injection_flags=inspection.injection.rule_ids,
+            pii_types=pii_types, timings_ms={"total": _ms(t0), **{k: round(v, 2) for k, v in answer.timings.items()}}))
+        return Reply(answer=payload, text=payload["answer"], status=answer.status, ticket_id=ticket_id,
+                     private_answer=private, reference_id=ref)
+
+    def escalate(self, message: InboundMessage, note: str | None = None) -> Reply:
+        principal = self.principal_for(message)
+        key = self._key(message)
+        lang = "en" if _looks_english(message.text or "") else "id"
+        if self.tickets is None or not principal.may_escalate:
+            text = _NO_ESCALATE_TEXT[lang]
+            return Reply(answer=_bare_answer("abstained", text, self.today(), self.services.store.corpus_version(),
+                                             lang), text=text, status="abstained")
+        last = next((e for e in reversed(self.history.recent(key)) if e.role == "assistant" and e.meta), None)
+        meta = json.loads(last.meta) if last and last.meta else {}
+        question = meta.get("question") or message.text or ""
+        masked_note = inspect(note, self._session(key)).masked if note else None
+        ticket = self._open(message, principal, question, meta.get("evidence") or {}, "user_request",
+                            gap=masked_note or "requester asked for the tax team")
+        text = _TICKET_TEXT[lang].format(ticket=ticket)
+        answer = _bare_answer("escalated", text, self.today(), self.services.store.corpus_version(), lang)
+        answer["escalation"] = {"reason": "user_request", "ticket_id": ticket, "offered": False}
+        self.audit.write(AuditRecord(at=_now(), reference_id=uuid.uuid4().hex[:10], principal_id=principal.id,
+                                     platform=message.platform, question_hash=question_hash(question),
+                                     status="escalated", ticket_id=ticket, escalation_reason="user_request"))
+        return Reply(answer=answer, text=text, status="escalated", ticket_id=ticket)
+
+    def feedback(self, message: InboundMessage, helpful: bool) -> None:
+        principal = self.principal_for(message)
+        self.audit.write(AuditRecord(at=_now(), reference_id=message.message_id, principal_id=principal.id,
+                                     platform=message.platform, question_hash="",
+                                     status="feedback:helpful" if helpful else "feedback:not_helpful"))
+
+    # --- tickets -------------------------------------------------------------------------------------
+
+    def _open_ticket(self, message: InboundMessage, principal: Principal, question: str, answer: Answer,
+                     reason: str) -> str:
+        gap = {
+            "low_confidence": f"confidence {answer.confidence.band} ({answer.confidence.score:.2f})",
+            "out_of_scope": "question outside the knowledge base's scope",
+            "advice": "advice / planning request: needs the tax team's judgement",
+            "protected_determination": "protected determination: only the tax team decides",
+        }.get(reason, reason)
+        return self._open(message, principal, question, _evidence_json(answer), reason, gap=gap)
+
+    def _open(self, message: InboundMessage, principal: Principal, question: str, evidence: dict[str, Any],
+              reason: str, *, gap: str) -> str:
+        thread = ThreadRef(platform=message.platform, tenant=message.tenant, channel=message.channel,
+                           thread_id=message.thread_id)
+        requester = Requester(principal_id=principal.id, platform=message.platform, tenant=message.tenant,
+                              user_id=message.user_id, email=principal.email, display_name=principal.display_name)
+        facts = tuple(e.text for e in self.history.recent(self._key(message)) if e.role == "user")[-5:]
+        ticket, _created = self.tickets.open_ticket(
+            thread, requester, question, facts,
+            Evidence(claims=tuple(evidence.get("claims", ())), citations=tuple(evidence.get("citations", ())),
+                     candidates=tuple(evidence.get("candidates", ()))),
+            gap, reason, topic=evidence.get("topic"))
+        return ticket.id
+
+
+# --- small pure helpers ------------------------------------------------------------------------------
+
+
+def _evidence_json(answer: Answer) -> dict[str, Any]:
+    """What the tax team needs so nobody searches from zero: claims with quotes, citations, candidates."""
+    claims = [{"text": c.text, "quote": c.quote, "doc_id": c.source.doc_id, "number": c.source.number,
+               "location": c.source.location, "support": c.support} for c in answer.claims]
+    citations = [{"doc_id": c.source.doc_id, "number": c.source.number, "title": c.source.title,
+                  "location": c.source.location, "url": c.source.url,
+                  "effective_from": c.source.effective_from and c.source.effective_from.isoformat(),
+                  "status": c.source.status} for c in answer.claims]
+    candidates = []
+    explain = answer.explain or {}
+    for attempt in explain.get("attempts", []) if isinstance(explain, dict) else []:
+        for hit in attempt.get("hits", []):
+            candidates.append({k: hit.get(k) for k in ("chunk_id", "doc_id", "location", "score") if k in hit})
+    unsupported = [{"text": u.text, "reasons": list(getattr(u, "reasons", ()))} for u in answer.unsupported_claims]
+    topic = None
+    if answer.claims:
+        topic = answer.claims[0].source.number
+    return {"claims": claims, "citations": citations, "candidates": candidates[:20], "unsupported": unsupported,
+            "topic": topic, "status": answer.status}
+
+
+def _merge_follow_up(masked: str, recent: list[HistoryEntry]) -> str:
+    """A reply to a clarifying question completes the earlier question instead of starting a new one."""
+    last_assistant = next((e for e in reversed(recent) if e.role == "assistant"), None)
+    if last_assistant is None or last_assistant.status != "clarify" or not last_assistant.meta:
+        return masked
+    earlier = json.loads(last_assistant.meta).get("question") or ""
+    return f"{earlier} {masked}".strip()
+
+
+def _summary(answer: Answer) -> str:
+    return f"[{answer.status}] " + "; ".join(f"{c.source.number} {c.source.location}" for c in answer.claims[:5])
+
+
+def _bare_answer(status: str, text: str, as_of: dt.date, corpus_version: str, lang: str) -> dict[str, Any]:
+    return {"status": status, "answer": text, "claims": [], "unsupported_claims": [], "clarifying_questions": [],
+            "conflicts": [], "confidence": {"score": 0.0, "band": "low", "judge": None, "retrieval": 0.0, "self": 0.0},
+            "as_of": as_of.isoformat(), "corpus_version": corpus_version, "escalation": None, "warnings": [],
+            "language": lang, "period": None, "timings": {}}
+
+
+def _looks_english(text: str) -> bool:
+    from kb.query import detect_language
+
+    return detect_language(text) == "en"
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def _ms(t0: float) -> float:
+    return round((time.perf_counter() - t0) * 1000, 2)
