@@ -94,16 +94,28 @@ def cmd_mask(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from bot.cli import CliError
+
     services = _services(args)
     if args.channel == "slack":
-        from bot.slack.app import serve
+        from bot.slack.app import require_settings, serve
+        from bot.slack.errors import SlackConfigError
 
-        serve(services.settings, services.turn(), socket=args.socket, port=args.port)
+        try:
+            require_settings(services.settings, socket=args.socket)
+            serve(services.settings, services.turn(), socket=args.socket, port=args.port)
+        except SlackConfigError as exc:
+            raise CliError(str(exc)) from None
         return 0
+    from bot.teams.app import deps_from_settings
     from bot.teams.app import serve as serve_teams
-    from bot.teams_wiring import teams_deps
+    from bot.teams.errors import TeamsError
 
-    serve_teams(services.settings, teams_deps(services), port=args.port)
+    try:
+        deps = deps_from_settings(services.settings, services=services, turn=services.turn())
+        serve_teams(services.settings, deps, port=args.port if args.port != 3000 else services.settings.teams_port)
+    except TeamsError as exc:
+        raise CliError(str(exc)) from None
     return 0
 
 

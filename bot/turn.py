@@ -58,6 +58,10 @@ _NO_ESCALATE_TEXT = {
     "id": "Anda belum terdaftar untuk membuat tiket; hubungi tim pajak secara langsung.",
     "en": "You are not registered to open tickets; please contact the tax team directly.",
 }
+_FOLLOW_UP_TEXT = {
+    "id": "Balasan Anda ditambahkan ke tiket {ticket}; tim pajak akan menindaklanjuti di utas ini.",
+    "en": "Your reply was added to ticket {ticket}; the tax team will follow up in this thread.",
+}
 _INJECTION_WARNING = {
     "id": "Instruksi di dalam pesan Anda diperlakukan sebagai data dan tidak diikuti.",
     "en": "Instructions inside your message were treated as data and not followed.",
@@ -126,6 +130,9 @@ class Turn:
             return Reply(answer=answer, text=text, status="refused", reference_id=ref)
 
         masked = inspection.masked
+        followed = self._ticket_follow_up(message, principal, masked, ref)
+        if followed is not None:
+            return followed
         recent = self.history.recent(key)
         question = _merge_follow_up(masked, recent)
         self.history.append(key, HistoryEntry(role="user", text=masked, at=time.time()))
@@ -203,6 +210,28 @@ class Turn:
                                      status="feedback:helpful" if helpful else "feedback:not_helpful"))
 
     # --- tickets -------------------------------------------------------------------------------------
+
+    def _ticket_follow_up(self, message: InboundMessage, principal: Principal, masked: str,
+                          ref: str) -> Reply | None:
+        """The asker replying in a thread whose ticket waits for them (or was answered) talks to the ticket."""
+        if self.tickets is None:
+            return None
+        thread = ThreadRef(platform=message.platform, tenant=message.tenant, channel=message.channel,
+                           thread_id=message.thread_id)
+        ticket = self.tickets.find_by_thread(thread)
+        if ticket is None or ticket.status not in ("needs_info", "answered"):
+            return None
+        if ticket.requester.principal_id != principal.id:
+            return None
+        self.tickets.requester_reply(ticket.id, masked)
+        lang = "en" if _looks_english(masked) else "id"
+        text = _FOLLOW_UP_TEXT[lang].format(ticket=ticket.id)
+        answer = _bare_answer("escalated", text, self.today(), self.services.store.corpus_version(), lang)
+        answer["escalation"] = {"reason": ticket.reason, "ticket_id": ticket.id, "offered": False}
+        self.audit.write(AuditRecord(at=_now(), reference_id=ref, principal_id=principal.id,
+                                     platform=message.platform, question_hash=question_hash(masked),
+                                     status="ticket_reply", ticket_id=ticket.id))
+        return Reply(answer=answer, text=text, status="escalated", ticket_id=ticket.id, reference_id=ref)
 
     def _open_ticket(self, message: InboundMessage, principal: Principal, question: str, answer: Answer,
                      reason: str) -> str:

@@ -25,6 +25,7 @@ from strands.types.content import Message, Messages
 from strands.types.tools import ToolSpec
 
 from bot.llm.events import OFFLINE_CONTEXT_WINDOW, message_events, result_text
+from guardrails.injection import scan_injection
 from tools.fence import FencedPassage, parse_passages
 
 T = TypeVar("T", bound=BaseModel)
@@ -74,7 +75,7 @@ def minimal_claims(question: str, passages: list[FencedPassage]) -> list[dict[st
         seen.add(p.id)
         best: tuple[int, int, str] | None = None
         for pos, sentence in enumerate(_sentences(p.text)):
-            if sentence not in p.text:  # splitting never alters text; guard anyway
+            if sentence not in p.text or scan_injection(sentence).flagged:  # never quote instructions
                 continue
             score = len(q & _terms(sentence))
             if score and (best is None or score > best[0]):
