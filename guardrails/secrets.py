@@ -97,7 +97,9 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("card_cvv", re.compile(r"\b(?:cvv2?|cvc2?|cvn|kode keamanan kartu)\b[^\d\n]{0,25}?(?<![\d.,])\d{3,4}\b(?![.,]\d)", _I)),
     SecretRule(
         "password",
-        re.compile(_PW_WORDS + r"\b(?:\s+(?:saya|ku|nya|anda|kamu|akun|login|baru))?\s*(?:[:=]|->|\bis\b|\badalah\b|\bialah\b)\s*[\"'`]?(?P<v>\S+)", _I),
+        # up to three words may name the account between the keyword and the value:
+        # "password e-Faktur saya: X", "kata sandi djponline saya adalah X"
+        re.compile(_PW_WORDS + r"\b(?:\s+[\w.@-]+){0,3}?\s*(?:[:=]|->|\bis\b|\badalah\b|\bialah\b)\s*[\"'`]?(?P<v>\S+)", _I),
         _password_value_ok,
     ),
     SecretRule(

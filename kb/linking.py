@@ -25,7 +25,7 @@ from typing import Any
 
 from kb.dates import parse_indonesian_date
 from kb.model import Chunk, Edge
-from kb.refs import key_from_doc_id
+from kb.refs import find_doc_refs, key_from_doc_id
 from kb.store.protocol import StoredDocument
 from kb.store.sqlite import SqliteStore
 
@@ -179,13 +179,21 @@ def relink(store: SqliteStore) -> None:
             continue
         doc = doc_by_id[chunk.doc_id]
         end = eff_to.get(chunk.doc_id)
+        start = doc.meta.effective_from
         if chunk.kind == "penjelasan" and chunk.pasal and not payload.get("amends"):
-            # the elucidation of a Pasal stops applying when that Pasal is restated by an amending act
-            later = [v.start for v in versions.get(f"{chunk.doc_id}:pasal-{chunk.pasal}", {}).values()
-                     if v.doc_id != chunk.doc_id and v.start]
-            if later:
-                end = min([*later, *([end] if end else [])])
-        windows[chunk.id] = (None, doc.meta.effective_from, end)
+            # an elucidation lives as long as the wording it explains: the base law's until the Pasal is
+            # restated, an amending act's restatement until the next restatement
+            prov = _explained_provision(chunk, doc, lookup, doc_by_id)
+            by_source = versions.get(prov, {}) if prov else {}
+            ordered = sorted(by_source.values(), key=lambda v: (v.start or dt.date.min, v.doc_id))
+            for i, ver in enumerate(ordered):
+                if ver.doc_id != chunk.doc_id:
+                    continue
+                start = ver.start or start
+                nxt = ordered[i + 1].start if i + 1 < len(ordered) else None
+                end = min(d for d in (nxt, end) if d) if (nxt or end) else None
+                break
+        windows[chunk.id] = (None, start, end)
 
     # --- edges: definitions, references, elucidations ------------------------------------------
     edges: list[Edge] = []
@@ -199,6 +207,16 @@ def relink(store: SqliteStore) -> None:
     )
     logger.info("documents=%s, chunks=%s, provisions=%s, edges=%s | corpus relinked", len(docs), len(rows),
                 len(versions), len(edges))
+
+
+def _explained_provision(chunk: Chunk, doc: StoredDocument, lookup: dict[str, str],
+                         doc_by_id: dict[str, StoredDocument]) -> str | None:
+    """The provision a Penjelasan chunk explains: its own law's Pasal, or the amended law named in its location."""
+    for ref in find_doc_refs(chunk.location):
+        target = lookup.get(ref.key)
+        if target and target != doc.meta.id:
+            return f"{_chain_root(target, doc_by_id, lookup)}:pasal-{chunk.pasal}"
+    return f"{doc.meta.id}:pasal-{chunk.pasal}"
 
 
 def _definition_edges(items: list[tuple[Chunk, dict[str, Any]]]) -> list[Edge]:

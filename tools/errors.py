@@ -5,9 +5,9 @@ model can read (and the ledger records).  These exceptions exist for code that b
 the helpers directly::
 
     ToolsError
-    ├── ToolInputError       arguments outside the tool's schema (unknown key, bad date, wrong type)
-    ├── ToolAccessDenied     the principal may not do this (fail closed)
-    └── ToolUnavailable      a dependency the tool needs was not wired (no ticket store, no thread)
+    ├── ToolInputError       an argument value the schema cannot express is wrong (e.g. not an ISO date)
+    ├── ToolAccessDenied     the principal may not do this (fail closed) -- for callers outside the loop
+    └── ToolUnavailable      a dependency the tool needs was not wired -- for callers outside the loop
 """
 
 from __future__ import annotations

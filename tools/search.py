@@ -19,6 +19,7 @@ from kb.errors import KbError
 from kb.model import Hit
 from kb.store.protocol import SearchFilter
 from tools.deps import ToolDeps
+from tools.errors import ToolInputError
 from tools.fence import fence_passages
 from tools.strict import ToolOutcome
 
@@ -52,14 +53,17 @@ def parse_as_of(value: str | None, default: dt.date) -> dt.date:
     """``YYYY-MM-DD`` -> date; None -> ``default``.
 
     Raises:
-        ValueError: not an ISO calendar date.
+        ToolInputError: not an ISO calendar date.
     """
     if value is None or not value.strip():
         return default
     text = value.strip()
-    if len(text) != 10:
-        raise ValueError("as_of must be a date written YYYY-MM-DD")
-    return dt.date.fromisoformat(text)
+    try:
+        if len(text) != 10:
+            raise ValueError(text)
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise ToolInputError("as_of must be a date written YYYY-MM-DD") from None
 
 
 def readable_hits(principal: Principal, hits: tuple[Hit, ...]) -> list[Hit]:
@@ -85,7 +89,7 @@ def make_search_kb(principal: Principal, deps: ToolDeps) -> Callable[[SearchArgs
         """
         try:
             as_of = parse_as_of(args.as_of, deps.default_as_of)
-        except ValueError:
+        except ToolInputError:
             return ToolOutcome.error("Error: as_of must be an ISO date YYYY-MM-DD (e.g. 2024-03-31); "
                                      "omit it to use the question's date.", "bad_input")
         tax_type = args.tax_type.strip() if args.tax_type and args.tax_type.strip() else None

@@ -43,19 +43,60 @@ GENERIC = frozenset(
     kena dikenakan dikenai apakah whether berlaku apply applies applicable current saat sekarang now today
     kami kita we our us company perusahaan""".split()
 )
+#: English question words -> Indonesian stems that mention the same thing in the (Indonesian) sources.
+#: English words with no entry are ignored for relevance of an English question (the dense retriever
+#: already matched across languages); Indonesian questions use every word.
+EN_ID: dict[str, tuple[str, ...]] = {
+    "withholding": ("potong", "dipotong", "pemotong"), "withhold": ("potong", "dipotong"), "withheld": ("dipotong",),
+    "royalty": ("royalti",), "royalties": ("royalti",), "foreign": ("luar negeri",), "abroad": ("luar negeri",),
+    "permanent": ("bentuk usaha tetap",), "establishment": ("bentuk usaha tetap",), "branch": ("bentuk usaha tetap",),
+    "profit": ("laba", "penghasilan kena pajak"), "days": ("hari",), "day": ("hari",), "month": ("bulan",),
+    "monthly": ("bulan", "masa"), "period": ("masa",), "periods": ("masa",), "paid": ("bayar", "setor"),
+    "pay": ("bayar", "setor"), "payment": ("bayar", "setor"), "payments": ("bayar", "setor"), "interest": ("bunga",),
+    "late": ("terlambat", "lambat"), "salary": ("gaji",), "salaries": ("gaji",), "employee": ("pegawai",),
+    "employees": ("pegawai",), "employer": ("pemberi kerja",), "individual": ("orang pribadi",),
+    "stay": ("berada",), "resident": ("dalam negeri", "subjek pajak"), "taxpayer": ("wajib pajak",),
+    "taxpayers": ("wajib pajak",), "zakat": ("zakat",), "deductible": ("dikurangkan", "pengurang"),
+    "deducted": ("dikurangkan",), "gross": ("bruto",), "income": ("penghasilan",), "married": ("kawin",),
+    "dependants": ("tanggungan",), "dependents": ("tanggungan",), "category": ("kategori",),
+    "effective": ("efektif",), "government": ("pemerintah",), "incentive": ("insentif",), "borne": ("ditanggung",),
+    "revoked": ("dicabut",), "revoke": ("dicabut",), "died": ("meninggal",), "dead": ("meninggal",),
+    "fined": ("sanksi", "denda"), "fine": ("sanksi", "denda"), "penalty": ("sanksi", "denda"),
+    "penalties": ("sanksi", "denda"), "filing": ("menyampaikan", "penyampaian"), "file": ("menyampaikan",),
+    "return": ("surat pemberitahuan",), "returns": ("surat pemberitahuan",), "deadline": ("paling lambat", "batas"),
+    "invoice": ("faktur",), "goods": ("barang",), "services": ("jasa",), "service": ("jasa",), "export": ("ekspor",),
+    "exports": ("ekspor",), "import": ("impor",), "luxury": ("mewah",), "dividend": ("dividen",),
+    "dividends": ("dividen",), "rent": ("sewa",), "rental": ("sewa",), "land": ("tanah",), "building": ("bangunan",),
+    "buildings": ("bangunan",), "construction": ("konstruksi",), "appeal": ("banding",), "objection": ("keberatan",),
+    "refund": ("pengembalian", "restitusi"), "audit": ("pemeriksaan",), "document": ("dokumen",),
+    "documents": ("dokumen",), "stamp": ("meterai",), "duty": ("bea",), "annual": ("tahunan",),
+    "small": ("usaha", "umkm"), "business": ("usaha",), "turnover": ("peredaran bruto",), "after": ("setelah",),
+    "end": ("berakhir", "akhir"), "registration": ("pendaftaran", "terdaftar"), "register": ("daftar",),
+    "credit": ("kredit", "dikreditkan"), "credited": ("dikreditkan",), "input": ("masukan",), "output": ("keluaran",),
+    "vat": ("pajak pertambahan nilai", "ppn"), "tin": ("npwp",), "digits": ("digit",), "digit": ("digit",),
+    "threshold": ("batas",), "limit": ("batas",), "approval": ("persetujuan", "disetujui"),
+    "approve": ("menyetujui", "disetujui"), "approves": ("menyetujui", "disetujui"), "review": ("review", "direview"),
+    "reviewed": ("review", "direview"), "software": ("software", "perangkat lunak"), "licence": ("lisensi", "licence"),
+    "license": ("lisensi", "licence"), "vendor": ("vendor",), "vendors": ("vendor",), "treaty": ("p3b", "treaty"),
+    "certificate": ("surat keterangan", "certificate"), "bank": ("bank",), "account": ("rekening",),
+    "memo": ("memo",), "conclusion": ("conclusion", "kesimpulan"), "policy": ("kebijakan", "policy"),
+}
+
 _ITEM = re.compile(r"^(?:[a-z]\.|\d{1,2}\.|[-*•])\s+")
 _AYAT_MARK = re.compile(r"^\(\d{1,2}[a-z]?\)\s*")
-_SENT_SPLIT = re.compile(r"(?<=[.;])\s+(?=(?:[A-Z(]|[a-z]\.\s))")
+_SENT_SPLIT = re.compile(r"(?<=[.;?!])\s+(?=(?:[A-Z(\"]|[a-z]\.\s))")
 _MONTHS = {m: i for i, names in enumerate(
     ("januari january", "februari february", "maret march", "april", "mei may", "juni june", "juli july",
      "agustus august", "september", "oktober october", "november nopember", "desember december"), start=1)
     for m in names.split()}
 _ITEM_DATE = re.compile(
     r"mulai\s+berlaku\s+(?:paling\s+lambat\s+)?pada\s+tanggal\s+(\d{1,2})\s+([A-Za-z]+)\s*((?:19|20)\d\d)", re.I)
-MAX_CLAIMS = 6
+MAX_CLAIMS = 5
 MAX_UNIT_CHARS = 700
 #: A hit is about the question when at least this share of its topic words appear in it.
 MIN_COVERAGE = 0.34
+#: ... and at least this share of the best hit's coverage (drops passages that match only in passing).
+RELATIVE_COVERAGE = 0.6
 
 
 @dataclass(frozen=True)
@@ -75,30 +116,47 @@ def _stem(tok: str) -> str:
     return tok
 
 
-def question_concepts(request: ComposeRequest) -> list[frozenset[str]]:
-    """Topic concepts of the question: each a set of stems that count as a mention (alias-expanded)."""
+Concept = frozenset[tuple[str, ...]]
+
+
+def question_concepts(request: ComposeRequest) -> list[Concept]:
+    """Topic concepts of the question, each a set of alternative phrases (stem tuples).
+
+    A concept is mentioned by a text when every stem of one of its phrases occurs in it: "PPN" is
+    mentioned by "PPN" or by "Pajak Pertambahan Nilai" (alias expansion), but not by "pajak" alone.
+    """
     plan = request.plan
-    concepts: list[frozenset[str]] = []
+    concepts: list[Concept] = []
     covered: set[str] = set()
     for exp in plan.expansions:
         toks = [t for t in tokenize(exp.term) if t not in STOPWORDS]
         if not toks:
             continue
-        alts = {_stem(t) for t in toks}
-        for added in exp.added:
-            alts.update(_stem(t) for t in tokenize(added) if t not in STOPWORDS and t not in GENERIC)
         covered.update(toks)
-        if not all(t in GENERIC for t in toks):
-            concepts.append(frozenset(alts))
+        if all(t in GENERIC for t in toks):
+            continue
+        alts = {tuple(_stem(t) for t in toks)}
+        for added in exp.added:
+            phrase = tuple(_stem(t) for t in tokenize(added) if t not in STOPWORDS)
+            if phrase:
+                alts.add(phrase)
+        concepts.append(frozenset(alts))
     span = plan.as_of_span
     text = request.question
     if span:
         text = text[: span[0]] + " " + text[span[1]:]
+    english = plan.language == "en"
     for tok in tokenize(text):
         if tok in STOPWORDS or tok in GENERIC or tok in covered or tok.isdigit() or len(tok) < 3:
             continue
-        concepts.append(frozenset({_stem(tok)}))
         covered.add(tok)
+        if english:
+            if tok not in EN_ID:
+                continue
+            alts = {(_stem(tok),), *(tuple(_stem(t) for t in tokenize(w)) for w in EN_ID[tok])}
+            concepts.append(frozenset(alts))
+            continue
+        concepts.append(frozenset({(_stem(tok),)}))
     return concepts
 
 
@@ -106,11 +164,16 @@ def _stems(text: str) -> set[str]:
     return {_stem(t) for t in tokenize(text)}
 
 
-def coverage(concepts: list[frozenset[str]], text: str) -> float:
+def _has(stem: str, stems: set[str]) -> bool:
+    return stem in stems or (len(stem) >= 4 and any(s.startswith(stem) and len(s) - len(stem) <= 3 for s in stems))
+
+
+def coverage(concepts: list[Concept], text: str) -> float:
+    """Share of the question's concepts the text mentions (0.0 when there are none)."""
     if not concepts:
         return 0.0
     stems = _stems(text)
-    hit = sum(1 for c in concepts if c & stems or any(s.startswith(x) and len(x) >= 4 for x in c for s in stems))
+    hit = sum(1 for c in concepts if any(all(_has(s, stems) for s in phrase) for phrase in c))
     return hit / len(concepts)
 
 
@@ -149,8 +212,32 @@ def _table_units(lines: list[str]) -> list[Unit]:
     return units
 
 
+_BLOCK_START = re.compile(r"^(?:[a-z]\.|\d{1,2}\.|[-*•]|\(\d{1,2}[a-z]?\)|#|\||Pasal\b|BAB\b)")
+_HEADING = re.compile(r"^(?:Pasal\s+\w+|BAB\s+[IVXLC]+|Bagian\s+\w+|#+\s.*)$")
+
+
+def _blocks(text: str) -> list[str]:
+    """Logical lines: soft-wrapped lines (markdown paragraphs) are joined, markers start a new block."""
+    blocks: list[str] = []
+    blank = True
+    for raw in text.split("\n"):
+        ln = raw.strip()
+        if not ln:
+            blank = True
+            continue
+        if blank or not blocks or _BLOCK_START.match(ln) or blocks[-1].endswith(":") or _HEADING.match(blocks[-1]):
+            blocks.append(ln)
+        else:
+            blocks[-1] = f"{blocks[-1]} {ln}"
+        blank = False
+    return blocks
+
+
 def split_units(text: str) -> list[Unit]:
-    """Quotable units of a chunk: list items (with their lead-in as label), sentences, table rows."""
+    """Quotable units of a chunk: list items (with their lead-in as label), sentences, table rows.
+
+    Quotes are whitespace-normalised chunk text (the quote gate compares whitespace-normalised).
+    """
     lines = [ln for ln in text.split("\n") if ln.strip()]
     if any(ln.strip().startswith("|") for ln in lines):
         rows = _table_units(lines)
@@ -158,22 +245,26 @@ def split_units(text: str) -> list[Unit]:
         return [*split_units("\n".join(rest)), *rows] if rest else rows
     units: list[Unit] = []
     lead: str | None = None
-    for ln in lines:
-        ln = ln.strip()
-        pieces = [ln] if len(ln) <= MAX_UNIT_CHARS else [p for p in _SENT_SPLIT.split(ln) if p.strip()]
+    for block in _blocks(text):
+        if _HEADING.match(block):
+            continue
+        long = len(block) > MAX_UNIT_CHARS or (len(block) > 240 and not _ITEM.match(block)
+                                                and not _AYAT_MARK.match(block))
+        pieces = [p for p in _SENT_SPLIT.split(block) if p.strip()] if long else [block]
         for piece in pieces:
-            piece = piece.strip()
-            if piece.startswith("#"):
-                continue
+            piece = normalize_ws(piece)
             is_item = bool(_ITEM.match(piece))
             body = _clean(_ITEM.sub("", piece) if is_item and not re.match(r"^[a-z]\.", piece) else piece)
             if piece.endswith(":") and not is_item:
                 lead = _clean(piece)
-                if len(pieces) == 1 and len(lines) > 1:
-                    continue
+                continue
+            if len(body) < 12:
+                continue
             label = lead if is_item and lead and not extract_figures(lead) else None
             claim = f"{label} {body}" if label and body != label else body
             units.append(Unit(piece, claim, bool(CUE.search(piece)), _item_date(piece) if is_item else None))
+    if not units and lead:
+        units.append(Unit(lead, lead, bool(CUE.search(lead))))
     return units
 
 
@@ -198,12 +289,12 @@ class ExtractiveComposer:
 
     # -- selection ---------------------------------------------------------------------------
 
-    def _relevant(self, hit: Hit, concepts: list[frozenset[str]]) -> float:
+    def _relevant(self, hit: Hit, concepts: list[Concept]) -> float:
         named = any(v in ("routed",) for v in hit.via)
-        cov = coverage(concepts, f"{hit.chunk.prefix}\n{hit.chunk.location}\n{hit.chunk.text}")
+        cov = coverage(concepts, f"{hit.doc.number}\n{hit.chunk.location}\n{hit.chunk.text}")
         return max(cov, 0.5 if named and cov > 0 else 0.0) if concepts else (1.0 if named else 0.5)
 
-    def _pick_units(self, hit: Hit, concepts: list[frozenset[str]], as_of: dt.date, limit: int,
+    def _pick_units(self, hit: Hit, concepts: list[Concept], as_of: dt.date, limit: int,
                     notes: list[str]) -> list[Unit]:
         units = _narrow_dated(split_units(hit.chunk.text), as_of)
         clean: list[Unit] = []
@@ -230,7 +321,9 @@ class ExtractiveComposer:
         concepts = question_concepts(request)
         notes: list[str] = []
         relevant = [(h, self._relevant(h, concepts)) for h in request.hits]
-        relevant = [(h, c) for h, c in relevant if c >= self.min_coverage]
+        best = max((c for _, c in relevant), default=0.0)
+        floor = max(self.min_coverage, RELATIVE_COVERAGE * best)
+        relevant = [(h, c) for h, c in relevant if c >= floor]
         if not relevant:
             return ComposedAnswer((), 0.0, ("no_relevant_passage",))
         head = relevant[:3]

@@ -58,7 +58,8 @@ logger = logging.getLogger(__name__)
 INSTRUKSI_DALAM_SUMBER = "INSTRUKSI_DALAM_SUMBER"
 ANGKA_DARI_INSTRUKSI = "ANGKA_DARI_INSTRUKSI"
 _POLICY_WORDS = ("memo", "kebijakan perusahaan", "company policy", "our policy", "internal policy", "prosedur internal",
-                 "internal procedure", "sop ", "matriks", "matrix", "kebijakan internal")
+                 "internal procedure", "sop ", "matriks", "matrix", "kebijakan internal", "internal", "tax team",
+                 "direview")
 
 W = {
     "ocr": {"id": "Teks sumber {n} hasil OCR; periksa dokumen resmi.",
@@ -208,11 +209,14 @@ class _Run:
                 continue
             hidden = src is None or not src.readable or any(
                 f.code in (SUMBER_TIDAK_ADA, SUMBER_TIDAK_BOLEH_DIBACA) for f in failures)
+            # an unreadable source is reported exactly like a missing one: nothing reveals it exists
+            codes = tuple(dict.fromkeys(SUMBER_TIDAK_ADA if f.code == SUMBER_TIDAK_BOLEH_DIBACA else f.code
+                                        for f in failures))
+            messages = tuple(f.message for f in failures) if not hidden else (
+                "sumber yang dikutip tidak ada di basis pengetahuan / cited source not in the knowledge base",)
             unsupported.append(UnsupportedClaim(
                 text=draft.text, quote="" if hidden else draft.quote,
-                source_id=None if hidden else draft.source_chunk_id,
-                codes=tuple(f.code for f in failures),
-                messages=tuple(f.message for f in failures if not hidden or f.code not in (SUMBER_TIDAK_BOLEH_DIBACA,)),
+                source_id=None if hidden else draft.source_chunk_id, codes=codes, messages=messages,
                 support=v.support))
         return shown, unsupported, judged
 
@@ -337,7 +341,7 @@ def answer_question(question: str, principal: Principal, services: Any, *, as_of
         return finish("abstained", reason="no_source", headline=headline)
     by_number = {m.number: m for m, _ in found}
     absent = []
-    for p in plan.provisions:
+    for p in plan.provisions if verdict.kind == "in_scope" else ():
         meta = by_number.get(p.law) if p.law else (found[0][0] if len(found) == 1 else None)
         if p.origin != "text" or meta is None:
             continue

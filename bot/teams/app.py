@@ -226,7 +226,10 @@ def deps_from_settings(settings: Settings, *, clock: Callable[[], dt.datetime] |
 
         from bot.teams.relay import SlackWebRelay
 
-        relays["slack"] = SlackWebRelay(WebClient(token=settings.slack_bot_token.get_secret_value()))
+        base_url = getattr(settings, "slack_api_base_url", None)
+        client = WebClient(token=settings.slack_bot_token.get_secret_value(), **({"base_url": base_url} if base_url
+                                                                                  else {}))
+        relays["slack"] = SlackWebRelay(client)
     journal_path = settings.teams_journal_db or Path(settings.tickets_db).with_suffix(".teams-journal.sqlite")
     faq = None
     doc_lookup = None

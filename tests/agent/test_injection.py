@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.agent import INSTRUKSI_DALAM_SUMBER, run_agent, verify_outcome
+from bot.agent import INSTRUKSI_DALAM_SUMBER, AgentComposer, run_agent, verify_outcome
 from bot.llm import ExtractiveModel, ScriptedModel, tool_call
 from bot.llm.events import result_text
 from guardrails.verify import ANGKA_TANPA_DASAR
@@ -70,3 +70,20 @@ def test_extractive_model_never_quotes_the_planted_line(planted_deps: ToolDeps) 
     assert quotes and not any("15%" in q or "ignore" in q for q in quotes)
     assert any("11%" in q for q in quotes)
     assert all(v.passed for v in verify_outcome(outcome, GUEST, planted_deps))
+
+
+def test_pipeline_with_agent_composer_withholds_the_obeyed_injection(planted_deps: ToolDeps) -> None:
+    pipeline = pytest.importorskip("bot.answer.pipeline")
+    import datetime as dt
+    from types import SimpleNamespace
+
+    from kb.query import AliasDictionary
+
+    services = SimpleNamespace(store=planted_deps.store, retriever=planted_deps.retriever,
+                               aliases=AliasDictionary.load())
+    composer = AgentComposer(ScriptedModel([obey(_obey_quote_injection)] * 4))
+    answer = pipeline.answer_question("Berapa tarif PPN atas penyerahan dalam negeri?", GUEST, services,
+                                      composer=composer, as_of=dt.date(2026, 3, 1))
+    assert not any("15%" in c.text or "15%" in c.quote for c in answer.claims)
+    forged = [u for u in answer.unsupported_claims if u.text == "Tarif PPN adalah 15%."]
+    assert forged and forged[0].codes  # withheld with a gate code (support or instruction gate)

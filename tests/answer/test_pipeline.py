@@ -170,34 +170,88 @@ def test_planted_instruction_in_faq_is_never_quoted(services: Any) -> None:
 # --- a scripted composer that lies in every way the gates must catch ---------------------------------
 
 
+def _wajib_unit(services: Any, as_of: dt.date) -> tuple[str, str]:
+    """A real in-force sentence with "wajib" (and no "tidak wajib" anywhere in its chunk)."""
+    from bot.answer.extractive import split_units
+
+    for ch in services.store.chunks_of("uu-7-2021", indexed_only=True):
+        if not (ch.valid_from is None or ch.valid_from <= as_of) or (ch.valid_to and as_of >= ch.valid_to):
+            continue
+        if "wajib" not in ch.text or "tidak wajib" in ch.text or "abaikan" in ch.text:
+            continue
+        for u in split_units(ch.text):
+            if " wajib " in f" {u.quote} ":
+                return ch.id, u.quote
+    raise AssertionError("no wajib sentence found in uu-7-2021")
+
+
 class LyingComposer:
     name = "scripted-liar"
+
+    def __init__(self, wajib: tuple[str, str]) -> None:
+        self.wajib = wajib
 
     def compose(self, request: ComposeRequest) -> ComposedAnswer:
         good = next(h for h in request.hits if PPN_11 in h.chunk.text)
         cid = good.chunk.id
-        memo = "memo-pph26-sg-software#conclusion"
+        memo = "memo-pph26-sg-software#tax-memo-pph-26-on-software-licence-fees-paid-to-a-singapore/conclusion"
+        wajib_id, wajib_quote = self.wajib
+        flipped = wajib_quote.replace("wajib", "tidak wajib", 1)
         return ComposedAnswer((
             DraftClaim("Tarif PPN sebesar 11% mulai 1 April 2022.", PPN_11, cid),
             DraftClaim("Tarif PPN 9%.", "Tarif PPN sebesar 9% (sembilan persen).", cid),  # invented quote
             DraftClaim("Tarif PPN 11%.", "sebesar 11%", "uu-7-2021#does-not-exist"),  # nonexistent chunk
             DraftClaim("The memo concludes 20%.", "20%", memo),  # restricted for a guest
             DraftClaim("Tarif PPN sebesar 12% mulai 1 April 2022.", PPN_11, cid),  # 11% changed to 12%
-            DraftClaim("Pengusaha tidak wajib memungut PPN.", "Pengusaha wajib memungut PPN", cid),  # flipped
+            DraftClaim(flipped, wajib_quote, wajib_id),  # "wajib" flipped to "tidak wajib"
         ), 0.9)
 
 
 def test_scripted_composer_lies_all_land_in_unsupported(services: Any) -> None:
-    a = ask(services, "Berapa tarif PPN?", as_of=dt.date(2022, 5, 1), composer=LyingComposer())
+    as_of = dt.date(2022, 5, 1)
+    liar = LyingComposer(_wajib_unit(services, as_of))
+    a = ask(services, "Berapa tarif PPN?", as_of=as_of, composer=liar)
     assert [c.text for c in a.claims] == ["Tarif PPN sebesar 11% mulai 1 April 2022."]
+    flipped = liar.wajib[1].replace("wajib", "tidak wajib", 1)
     texts = [u.text for u in a.unsupported_claims]
     assert texts == ["Tarif PPN 9%.", "Tarif PPN 11%.", "The memo concludes 20%.",
-                     "Tarif PPN sebesar 12% mulai 1 April 2022.", "Pengusaha tidak wajib memungut PPN."]
+                     "Tarif PPN sebesar 12% mulai 1 April 2022.", flipped]
     codes = {u.text: u.codes for u in a.unsupported_claims}
     assert "KUTIPAN_TIDAK_COCOK" in codes["Tarif PPN 9%."]
     assert "SUMBER_TIDAK_ADA" in codes["Tarif PPN 11%."]
     assert "ANGKA_TANPA_DASAR" in codes["Tarif PPN sebesar 12% mulai 1 April 2022."]
+    assert "DUKUNGAN_BERTENTANGAN" in codes[flipped]
     memo = next(u for u in a.unsupported_claims if u.text == "The memo concludes 20%.")
+    assert memo.codes[0] == "SUMBER_TIDAK_ADA"  # reported like a missing source
     assert memo.source_id is None and memo.quote == ""  # never reveals the restricted document
     assert "memo-pph26" not in json.dumps(a.to_json())
-    assert "klaim tidak didukung" in a.answer.lower() or "Klaim tidak didukung" in a.answer
+    assert "Klaim tidak didukung" in a.answer
+
+
+def test_cli_ask_json_and_eval_answers(sample_kb: Any, tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.cli import main
+
+    args = ["ask", "Berapa tarif PPN?", "--kb", str(sample_kb), "--as-of", "2022-05-01", "--json"]
+    assert main(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "answered" and data["as_of"] == "2022-05-01"
+    assert data["claims"][0]["quote"] == PPN_11
+    assert set(data["claims"][0]["source"]) >= {"doc_id", "number", "title", "location", "effective_from",
+                                                "effective_to", "status", "url", "ocr_noisy"}
+    assert list(data)[-1] == "timings"
+
+    eval_set = tmp_path / "answers.yaml"
+    eval_set.write_text(
+        "- id: t1\n  category: direct\n  question: 'Berapa tarif PPN?'\n  as_of: 2022-05-01\n"
+        "  expect:\n    status: answered\n    cites_any: [{doc_id: uu-7-2021, pasal: '7', ayat: '1'}]\n"
+        "    quote_contains: ['11%']\n"
+        "- id: t2\n  category: fake_number\n  question: 'Apa isi PMK 999/2024?'\n  expect:\n    status: abstained\n"
+        "- id: t3\n  category: access_denied\n  question: 'What is the conclusion of the tax memo on PPh 26 for "
+        "Singapore software licence fees?'\n  expect:\n    status: abstained\n"
+        "    must_not_cite: [memo-pph26-sg-software]\n", encoding="utf-8")
+    assert main(["eval", "answers", "--kb", str(sample_kb), "--set", str(eval_set), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["items"] == 3 and report["status_accuracy"] == 1.0
+    assert report["access_leaks"] == 0 and report["determinism"] == 1.0
+    assert report["quote_gate_pass_rate_shown"] == 1.0
+    assert report["abstention_precision"] == 1.0 and report["abstention_recall"] == 1.0

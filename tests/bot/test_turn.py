@@ -71,7 +71,7 @@ def test_pii_never_reaches_history_tickets_audit_or_logs(services, turn, tmp_pat
              json.dumps([dataclasses.asdict(r) for r in turn.audit.records], default=str),
              json.dumps([dataclasses.asdict(e) for e in turn.history.recent(turn._key(msg))])]
     conn = sqlite3.connect(tmp_path / "tickets.sqlite")
-    blobs.extend(str(row) for table in ("tickets", "ticket_events", "outbox")
+    blobs.extend(str(row) for table in ("tickets", "ticket_events", "ticket_outbox")
                  for row in conn.execute(f"SELECT * FROM {table}"))  # noqa: S608
     conn.close()
     for blob in blobs:

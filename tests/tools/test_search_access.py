@@ -49,21 +49,28 @@ def test_extra_user_argument_is_rejected_without_searching(people, make_deps) ->
     assert [c.outcome for c in tools.ledger.calls] == ["rejected_arguments"]
 
 
+@pytest.mark.parametrize("who", ["guest", "clerk"])
 @pytest.mark.parametrize("mode", MODES)
-def test_guest_never_sees_restricted_documents_in_any_mode(people, make_deps, mode: str) -> None:
-    tools = build_tools(people["guest"], make_deps(mode=mode))
+def test_search_never_returns_unreadable_documents_in_any_mode(people, make_deps, mode: str, who: str) -> None:
+    """Guests see only documents open to everyone; the AP clerk (ap, finance) never the tax-team memo."""
+    principal = people[who]
+    tools = build_tools(principal, make_deps(mode=mode))
     search = tools.get("search_kb")
     seen_docs: set[str] = set()
     for probe in PROBES:
         out = search.invoke({"query": probe})
         assert out.ok
         for hit in out.hits:
-            assert "everyone" in hit.doc.access, (mode, hit.chunk.id)
+            assert principal.can_read(hit.doc.access), (mode, hit.chunk.id)
+            if who == "guest":
+                assert "everyone" in hit.doc.access, (mode, hit.chunk.id)
             seen_docs.add(hit.doc.id)
         # the text shown to the model holds exactly the recorded hits
         assert [p.id for p in parse_passages(out.text)] == [h.chunk.id for h in out.hits]
         assert MEMO not in out.text
-    assert MEMO not in seen_docs
+    assert MEMO not in seen_docs and seen_docs  # something was found, never the memo
+    if who == "clerk":  # the clerk's own groups do open internal documents: the filter is not "public only"
+        assert any("everyone" not in h.doc.access for h in tools.ledger.hit_objects())
     assert all(h.doc_id != MEMO for h in tools.ledger.hits)
 
 
