@@ -40,7 +40,8 @@ class Settings(BaseSettings):
     audit_log: Path = Field(default_factory=lambda: default_data_dir() / "audit.jsonl",
                             description="JSON-lines audit log of turns (ids and hashes, never raw text)")
     redis_url: SecretStr | None = None
-    composer: Literal["extractive", "bedrock", "openai"] = "extractive"
+    composer: Literal["extractive", "agent", "bedrock", "openai"] = Field(
+        default="extractive", description="extractive (direct), agent (strands loop + extractive model), bedrock, openai")
     llm_model: str | None = None
     llm_base_url: str | None = None
     llm_api_key: SecretStr | None = None

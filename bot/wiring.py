@@ -100,7 +100,28 @@ class Services:
 
         log = audit if audit is not None else JsonlAuditLog(self.settings.audit_log)
         return Turn(self, resolver=self.resolver(slack_user_info), tickets=self.tickets, history=self.history,
-                    audit=log)
+                    audit=log, composer_factory=self.composer_factory())
+
+    def composer_factory(self):  # noqa: ANN201 - Callable[[Principal], Composer] | None
+        """None for the direct extractive composer; otherwise a per-turn strands ``AgentComposer``.
+
+        ``agent`` runs the same extractive composer as a deterministic strands model over the same tools
+        (offline); ``bedrock`` / ``openai`` put an LLM in that seat. Every path ends in the same gates.
+        """
+        kind = self.settings.composer
+        if kind == "extractive":
+            return None
+        from bot.agent import AgentComposer
+        from bot.llm.extractive import ExtractiveModel
+        from bot.llm.factory import make_model
+        from tools.deps import ToolDeps
+
+        def factory(principal: Principal):  # noqa: ANN202
+            model = ExtractiveModel() if kind == "agent" else make_model(self.settings)
+            deps = ToolDeps(retriever=self.retriever, store=self.store, default_as_of=dt.date.today())
+            return AgentComposer(model, principal, deps)
+
+        return factory
 
     def cli_principal(self, email: str | None) -> Principal:
         """The CLI's principal: the directory entry for ``--user``, a guest when unknown or absent."""
