@@ -37,7 +37,7 @@ MODES: tuple[str, ...] = ("hybrid", "bm25", "dense", "deterministic")
 
 _KIND_WEIGHT: dict[str, float] = {
     "ayat": 0.0, "pasal": 0.0, "huruf": 0.0, "definition": 0.0, "section": 0.0, "table": 0.0,
-    "penjelasan": -0.15, "lampiran": -0.1, "preamble": -0.6, "closing": -0.6,
+    "penjelasan": -0.15, "lampiran": -0.35, "preamble": -0.6, "closing": -0.6,
 }
 
 
@@ -49,6 +49,8 @@ class RetrievalConfig:
     top_k: int = 5
     per_doc: int = 2
     expand_budget: int = 6
+    #: reciprocal-rank-fusion weight of each candidate list
+    weights: tuple[tuple[str, float], ...] = (("bm25", 1.0), ("dense", 1.0), ("routed", 1.0))
 
 
 @dataclass(frozen=True)
@@ -124,9 +126,10 @@ class Retriever:
 
         fused: dict[str, float] = defaultdict(float)
         via: dict[str, list[str]] = defaultdict(list)
+        weights = dict(self.config.weights)
         for source, ids in ranked.items():
             for rank, cid in enumerate(ids):
-                fused[cid] += 1.0 / (self.config.rrf_k + rank + 1)
+                fused[cid] += weights.get(source, 1.0) / (self.config.rrf_k + rank + 1)
                 via[cid].append(source)
         chunks = self.store.get_chunks(sorted(fused))
         docs = self.documents()
@@ -145,11 +148,14 @@ class Retriever:
         visible = self.store.visible_chunk_ids(flt, [cid for _, cid in scored])
         per_doc: dict[str, int] = defaultdict(int)
         results: list[Hit] = []
+        # at most ``per_doc`` chunks per document -- unless the question names a single document, in
+        # which case the user has chosen the scope and its best passages may fill the list
+        cap_exempt = set(named_docs) if len(named_docs) == 1 else set()
         for score, cid in scored:
             if cid not in visible:
                 continue
             chunk = chunks[cid]
-            if per_doc[chunk.doc_id] >= self.config.per_doc:
+            if chunk.doc_id not in cap_exempt and per_doc[chunk.doc_id] >= self.config.per_doc:
                 continue
             per_doc[chunk.doc_id] += 1
             results.append(Hit(chunk, docs[chunk.doc_id], round(score, 6), tuple(via[cid])))
@@ -168,18 +174,18 @@ class Retriever:
         """
         provisions: list[str] = []
         doc_pasal: list[tuple[str, str | None, str | None]] = []
-        for p in sorted(plan.provisions, key=lambda p: (p.origin != "text", p.start)):
+        # only provisions the question writes out are routed; one implied by a tax type ("PPh 21" ->
+        # UU PPh Pasal 21) is a hint for the re-rank, since the answer often sits in an implementing regulation
+        for p in sorted((p for p in plan.provisions if p.origin == "text"), key=lambda p: p.start):
             docs = self._doc_ids_for((p.law,)) if p.law else named_docs
             for doc_id in docs:
                 provisions.append(f"{doc_id}:pasal-{p.pasal}")
                 doc_pasal.append((doc_id, p.pasal, p.ayat))
-        if not plan.provisions:
-            doc_pasal.extend((doc_id, None, None) for doc_id in named_docs)
         if not provisions and not doc_pasal:
             return []
-        limit = 40 if plan.provisions else 12
+        limit = 40
         ids = self.store.routed_chunk_ids(flt, provisions=provisions, doc_pasal=doc_pasal, limit=limit)
-        if plan.provisions:
+        if provisions:
             wanted_ayat = {p.ayat for p in plan.provisions if p.ayat}
             chunks = self.store.get_chunks(ids)
             ids.sort(key=lambda cid: (0 if (chunks[cid].ayat in wanted_ayat) else 1, chunks[cid].seq, cid))
@@ -198,7 +204,7 @@ class Retriever:
             in_law = base_doc in law_docs or chunk.doc_id in law_docs
             if chunk.pasal != p.pasal:
                 continue
-            weight = 1.0 if p.origin == "text" else 0.5
+            weight = 1.0 if p.origin == "text" else 0.2
             if in_law:
                 boost += 0.8 * weight
                 if p.ayat and chunk.ayat == p.ayat:

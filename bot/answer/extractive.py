@@ -35,6 +35,8 @@ CUE = re.compile(
     r"|\bdilarang\b|\btidak\s+dipotong\b|\bdibebaskan\b",
     re.I,
 )
+RATE_QUESTION = re.compile(r"\btarif\b|\brates?\b|\bpersen\b|%|percent", re.I)
+PERCENT = re.compile(r"\d\s*%")
 EXCEPTION = re.compile(r"\bkecuali\b|\bdikecualikan\b|\btidak\s+termasuk\b|\bexcept\b|\bunless\b|\bnot\s+apply\b", re.I)
 #: Question words that say nothing about the topic (kept out of relevance coverage).
 GENERIC = frozenset(
@@ -80,6 +82,7 @@ EN_ID: dict[str, tuple[str, ...]] = {
     "license": ("lisensi", "licence"), "vendor": ("vendor",), "vendors": ("vendor",), "treaty": ("p3b", "treaty"),
     "certificate": ("surat keterangan", "certificate"), "bank": ("bank",), "account": ("rekening",),
     "memo": ("memo",), "conclusion": ("conclusion", "kesimpulan"), "policy": ("kebijakan", "policy"),
+    "risk": ("risiko", "risk"),
 }
 
 _ITEM = re.compile(r"^(?:[a-z]\.|\d{1,2}\.|[-*•])\s+")
@@ -92,9 +95,11 @@ _MONTHS = {m: i for i, names in enumerate(
 _ITEM_DATE = re.compile(
     r"mulai\s+berlaku\s+(?:paling\s+lambat\s+)?pada\s+tanggal\s+(\d{1,2})\s+([A-Za-z]+)\s*((?:19|20)\d\d)", re.I)
 MAX_CLAIMS = 5
+#: Chunk kinds never quoted as an answer (title blocks, signatures).
+SKIP_KINDS = frozenset({"preamble", "closing"})
 MAX_UNIT_CHARS = 700
 #: A hit is about the question when at least this share of its topic words appear in it.
-MIN_COVERAGE = 0.34
+MIN_COVERAGE = 0.4
 #: ... and at least this share of the best hit's coverage (drops passages that match only in passing).
 RELATIVE_COVERAGE = 0.6
 
@@ -117,6 +122,8 @@ def _stem(tok: str) -> str:
 
 
 Concept = frozenset[tuple[str, ...]]
+#: Marker phrase of a concept that only English passages can mention.
+EN_ONLY: tuple[str, ...] = ("\x00en",)
 
 
 def question_concepts(request: ComposeRequest) -> list[Concept]:
@@ -152,12 +159,21 @@ def question_concepts(request: ComposeRequest) -> list[Concept]:
         covered.add(tok)
         if english:
             if tok not in EN_ID:
+                if _is_acronym(tok, request.question):
+                    concepts.append(frozenset({(_stem(tok),)}))
+                else:  # counts only against English passages (internal memos, policies)
+                    concepts.append(frozenset({(_stem(tok),), EN_ONLY}))
                 continue
             alts = {(_stem(tok),), *(tuple(_stem(t) for t in tokenize(w)) for w in EN_ID[tok])}
             concepts.append(frozenset(alts))
             continue
         concepts.append(frozenset({(_stem(tok),)}))
     return concepts
+
+
+def _is_acronym(tok: str, question: str) -> bool:
+    """An all-caps word as written in the question (SNR, NITKU): a name, the same in both languages."""
+    return bool(re.search(rf"\b{re.escape(tok.upper())}\b", question)) and len(tok) >= 2
 
 
 def _stems(text: str) -> set[str]:
@@ -168,12 +184,18 @@ def _has(stem: str, stems: set[str]) -> bool:
     return stem in stems or (len(stem) >= 4 and any(s.startswith(stem) and len(s) - len(stem) <= 3 for s in stems))
 
 
-def coverage(concepts: list[Concept], text: str) -> float:
-    """Share of the question's concepts the text mentions (0.0 when there are none)."""
+def coverage(concepts: list[Concept], text: str, language: str | None = None) -> float:
+    """Share of the question's concepts the text mentions (0.0 when there are none).
+
+    ``language`` is the passage's; English-only concepts (untranslated English words) count only
+    against English passages (``language`` None counts everything).
+    """
+    if language not in (None, "en"):
+        concepts = [c for c in concepts if EN_ONLY not in c]
     if not concepts:
         return 0.0
     stems = _stems(text)
-    hit = sum(1 for c in concepts if any(all(_has(s, stems) for s in phrase) for phrase in c))
+    hit = sum(1 for c in concepts if any(all(_has(s, stems) for s in phrase if s) for phrase in c if phrase != EN_ONLY))
     return hit / len(concepts)
 
 
@@ -245,6 +267,7 @@ def split_units(text: str) -> list[Unit]:
         return [*split_units("\n".join(rest)), *rows] if rest else rows
     units: list[Unit] = []
     lead: str | None = None
+    sub: list[str] = []  # a lettered item ending with ":" and the numbered items under it so far
     for block in _blocks(text):
         if _HEADING.match(block):
             continue
@@ -254,12 +277,31 @@ def split_units(text: str) -> list[Unit]:
         for piece in pieces:
             piece = normalize_ws(piece)
             is_item = bool(_ITEM.match(piece))
-            body = _clean(_ITEM.sub("", piece) if is_item and not re.match(r"^[a-z]\.", piece) else piece)
+            lettered = bool(re.match(r"^[a-z]\.\s", piece))
+            numbered = bool(re.match(r"^\d{1,2}\.\s", piece))
+            body = _clean(_ITEM.sub("", piece) if is_item and not lettered else piece)
             if piece.endswith(":") and not is_item:
-                lead = _clean(piece)
+                lead, sub = _clean(piece), []
                 continue
+            if lettered:
+                sub = [piece] if piece.endswith(":") else []
+                if sub:
+                    continue
+            elif numbered and sub:
+                sub.append(piece)
+                quote = " ".join([sub[0], *sub[1:]])
+                if len(quote) <= 2 * MAX_UNIT_CHARS:
+                    label = f"{lead} " if lead and not extract_figures(lead) else ""
+                    text = f"{label}{sub[0]} {body}"
+                    units.append(Unit(quote, text, bool(CUE.search(quote)), _item_date(sub[0])))
+                    continue
+            elif not is_item:
+                sub = []
             if len(body) < 12:
                 continue
+            letters = [ch for ch in body if ch.isalpha()]
+            if len(letters) > 20 and sum(ch.isupper() for ch in letters) > 0.8 * len(letters):
+                continue  # a title block, not a statement
             label = lead if is_item and lead and not extract_figures(lead) else None
             claim = f"{label} {body}" if label and body != label else body
             units.append(Unit(piece, claim, bool(CUE.search(piece)), _item_date(piece) if is_item else None))
@@ -291,11 +333,11 @@ class ExtractiveComposer:
 
     def _relevant(self, hit: Hit, concepts: list[Concept]) -> float:
         named = any(v in ("routed",) for v in hit.via)
-        cov = coverage(concepts, f"{hit.doc.number}\n{hit.chunk.location}\n{hit.chunk.text}")
-        return max(cov, 0.5 if named and cov > 0 else 0.0) if concepts else (1.0 if named else 0.5)
+        cov = coverage(concepts, f"{hit.doc.number}\n{hit.chunk.location}\n{hit.chunk.text}", hit.doc.language)
+        return max(cov, 0.5 if named and cov > 0 else 0.0) if concepts else (1.0 if named else 0.0)
 
     def _pick_units(self, hit: Hit, concepts: list[Concept], as_of: dt.date, limit: int,
-                    notes: list[str]) -> list[Unit]:
+                    notes: list[str], question: str = "") -> list[Unit]:
         units = _narrow_dated(split_units(hit.chunk.text), as_of)
         clean: list[Unit] = []
         for u in units:
@@ -308,26 +350,47 @@ class ExtractiveComposer:
         if len(clean) == 1:
             return clean
         scored = []
+        rate_q = bool(RATE_QUESTION.search(question))
         for i, u in enumerate(clean):
-            cov = coverage(concepts, u.quote) if concepts else 0.0
-            scored.append((-(cov + (0.5 if u.cue else 0.0)), i, u, cov))
+            cov = coverage(concepts, u.text, hit.doc.language) if concepts else 0.0
+            bonus = (0.5 if u.cue else 0.0) + (0.3 if rate_q and PERCENT.search(u.quote) else 0.0)
+            scored.append((-(cov + bonus), i, u, cov))
         scored.sort(key=lambda t: (t[0], t[1]))
         chosen = [(i, u) for _, i, u, cov in scored[:limit] if cov > 0 or u.cue]
         if not chosen:
             chosen = [(scored[0][1], scored[0][2])]
-        return [u for _, u in sorted(chosen, key=lambda t: t[0])]
+        return [u for _, u in chosen]  # best first: the unit that answers leads
+
+    def _lead_score(self, rank: int, hit: Hit, cov: float, request: ComposeRequest) -> float:
+        """Which relevant hit states the answer: coverage, a rate/obligation cue, the named law, a rule."""
+        score = cov + 0.1 / (rank + 1)
+        if CUE.search(hit.chunk.text):
+            score += 0.3
+        if RATE_QUESTION.search(request.question) and PERCENT.search(hit.chunk.text):
+            score += 0.2
+        named = {re.sub(r"[\s/]+", "-", ref.lower()) for ref in request.plan.doc_refs}
+        base = hit.chunk.provision.split(":", 1)[0] if hit.chunk.provision else hit.chunk.doc_id
+        if named & {base, hit.chunk.doc_id}:
+            score += 0.2
+        if hit.chunk.kind == "penjelasan":
+            score -= 0.3
+        if hit.chunk.kind == "definition":
+            score -= 0.1
+        return score
 
     def compose(self, request: ComposeRequest) -> ComposedAnswer:
         concepts = question_concepts(request)
         notes: list[str] = []
-        relevant = [(h, self._relevant(h, concepts)) for h in request.hits]
+        usable = [h for h in request.hits if h.chunk.kind not in SKIP_KINDS
+                  and not h.chunk.location.lower().startswith("penjelasan umum")]
+        relevant = [(h, self._relevant(h, concepts)) for h in usable]
         best = max((c for _, c in relevant), default=0.0)
         floor = max(self.min_coverage, RELATIVE_COVERAGE * best)
         relevant = [(h, c) for h, c in relevant if c >= floor]
         if not relevant:
             return ComposedAnswer((), 0.0, ("no_relevant_passage",))
-        head = relevant[:3]
-        lead_hit, lead_cov = next(((h, c) for h, c in head if CUE.search(h.chunk.text)), head[0])
+        scored = sorted(enumerate(relevant), key=lambda t: (-self._lead_score(t[0], t[1][0], t[1][1], request), t[0]))
+        lead_hit, lead_cov = scored[0][1]
         ordered: list[tuple[Hit, str]] = [(lead_hit, "direct")]
         for h, _ in relevant:
             if h is lead_hit:
@@ -335,8 +398,9 @@ class ExtractiveComposer:
             same_pasal = bool(h.chunk.parent_id and h.chunk.parent_id == lead_hit.chunk.parent_id)
             role = "condition" if same_pasal else "direct"
             ordered.append((h, role))
-        # same-Pasal conditions first, then the rest in rank order (stable)
-        ordered = [ordered[0], *sorted(ordered[1:], key=lambda t: 0 if t[1] == "condition" else 1)]
+        # same-Pasal conditions first, then rules, then elucidations (stable within each group)
+        ordered = [ordered[0], *sorted(ordered[1:], key=lambda t: (0 if t[1] == "condition" else 1,
+                                                                   1 if t[0].chunk.kind == "penjelasan" else 0))]
         for h in request.context:
             if "graph:uses_definition" in h.via and h.chunk.kind == "definition":
                 ordered.append((h, "definition"))
@@ -347,7 +411,7 @@ class ExtractiveComposer:
             if len(claims) >= self.max_claims:
                 break
             limit = 2 if role in ("direct", "condition") else 1
-            for u in self._pick_units(hit, concepts, request.as_of, limit, notes):
+            for u in self._pick_units(hit, concepts, request.as_of, limit, notes, request.question):
                 norm = normalize_ws(u.quote)
                 if any(norm in s or s in norm for s in shown):
                     continue

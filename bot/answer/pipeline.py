@@ -16,6 +16,8 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import time
+import weakref
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,7 +53,7 @@ from guardrails.verify import (
 from identity.principal import Principal
 from kb.model import ANSWERABLE_STATUSES, Chunk, DocumentMeta, Hit
 from kb.query import QueryPlan, understand
-from kb.retrieve import SearchResult, hit_json
+from kb.retrieve import Retriever, SearchResult, hit_json
 
 logger = logging.getLogger(__name__)
 
@@ -90,8 +92,8 @@ def _w(key: str, lang: str, **kw: object) -> str:
 @dataclass(frozen=True)
 class PipelineConfig:
     confidence: ConfidenceConfig = field(default_factory=ConfidenceConfig)
-    top_k: int = 6
-    retry_top_k: int = 10
+    top_k: int = 10
+    retry_top_k: int = 14
 
 
 @dataclass
@@ -141,10 +143,13 @@ class _Run:
         self.forbidden: set[Any] = set()
         self.timings: dict[str, float] = {}
         self._docs: dict[str, DocumentMeta] | None = None
+        self.retriever = _retriever_for(services)
+        self.lang = "id"
+        self.policy_wanted = False
 
     def docs(self) -> dict[str, DocumentMeta]:
         if self._docs is None:
-            self._docs = self.services.retriever.documents()
+            self._docs = self.retriever.documents()
         return self._docs
 
     def warn(self, text: str) -> None:
@@ -228,7 +233,7 @@ class _Run:
         if relaxed:
             flt = flt.relaxed()
         t = time.perf_counter()
-        result = self.services.retriever.search(query, flt, mode=self.mode, top_k=top_k or self.config.top_k,
+        result = self.retriever.search(query, flt, mode=self.mode, top_k=top_k or self.config.top_k,
                                                 plan=None if relaxed else plan)
         self.timings["retrieve_ms"] = self.timings.get("retrieve_ms", 0.0) + (time.perf_counter() - t) * 1000
         hits = result.results
@@ -251,8 +256,53 @@ class _Run:
         self.timings["verify_ms"] = self.timings.get("verify_ms", 0.0) + (time.perf_counter() - t) * 1000
         return _Attempt(as_of, result, composed, shown, unsupported, judged)
 
-    lang: str = "id"
-    policy_wanted: bool = False
+
+class _MemoEmbedder:
+    """Query-vector memo: a straddled period or a retry re-embeds the same question otherwise.
+
+    The vector of a text never changes for one model, so memoising keeps answers identical.
+    """
+
+    def __init__(self, inner: Any, size: int = 256) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self._memo: OrderedDict[str, Any] = OrderedDict()
+        self._size = size
+
+    def embed_query(self, text: str) -> Any:
+        if text in self._memo:
+            self._memo.move_to_end(text)
+            return self._memo[text]
+        vec = self.inner.embed_query(text)
+        self._memo[text] = vec
+        if len(self._memo) > self._size:
+            self._memo.popitem(last=False)
+        return vec
+
+    def embed_passages(self, texts: Sequence[str]) -> Any:
+        return self.inner.embed_passages(texts)
+
+
+_RETRIEVERS: dict[int, tuple[weakref.ref[Any], Retriever]] = {}
+
+
+def _retriever_for(services: Any) -> Any:
+    """The services' retriever with a memoising query embedder (one per live ``Services`` object)."""
+    base = services.retriever
+    if base.embedder is None:
+        return base
+    entry = _RETRIEVERS.get(id(services))
+    if entry is not None and entry[0]() is services and entry[1].store is base.store:
+        return entry[1]
+    for key in [k for k, (ref, _) in _RETRIEVERS.items() if ref() is None]:
+        del _RETRIEVERS[key]
+    try:
+        ref = weakref.ref(services)
+    except TypeError:
+        return base
+    retriever = Retriever(base.store, _MemoEmbedder(base.embedder), aliases=base.aliases, config=base.config)
+    _RETRIEVERS[id(services)] = (ref, retriever)
+    return retriever
 
 
 def _escalation_for(reason: str | None) -> Escalation | None:
@@ -371,17 +421,20 @@ def answer_question(question: str, principal: Principal, services: Any, *, as_of
     attempts = [first]
     if period:
         second = run.attempt(question, plan, period[1])
-        a_ids = {c.source.chunk_id for c in first.shown}
-        changed = [c for c in second.shown if c.source.chunk_id not in a_ids and c.source.effective_from
-                   and c.source.effective_from > period[0]]
-        if first.shown and changed:
-            change = min(c.source.effective_from for c in changed)  # type: ignore[type-var]
-            before = f"{period[0].isoformat()}..{(change - dt.timedelta(days=1)).isoformat()}"
-            after = f"{change.isoformat()}..{period[1].isoformat()}"
-            first.shown = [_applies(c, before) for c in first.shown]
-            second.shown = [_applies(c, after) for c in second.shown if c.source.chunk_id not in a_ids]
-            attempts.append(second)
-            run.warn(_w("straddle", lang, p=f"{period[0].isoformat()}..{period[1].isoformat()}"))
+        lead_a = first.shown[0] if first.shown else None
+        change = lead_a.source.effective_to if lead_a else None
+        if lead_a and change and period[0] < change <= period[1] and second.shown:
+            # the version that applied at the start of the period stopped inside it: show both
+            a_doc = lead_a.source.doc_id
+            b_new = [c for c in second.shown if c.source.effective_from and c.source.effective_from > period[0]]
+            if b_new:
+                b_doc = b_new[0].source.doc_id
+                before = f"{period[0].isoformat()}..{(change - dt.timedelta(days=1)).isoformat()}"
+                after = f"{change.isoformat()}..{period[1].isoformat()}"
+                first.shown = [_applies(c, before) for c in first.shown if c.source.doc_id == a_doc][:3]
+                second.shown = [_applies(c, after) for c in b_new if c.source.doc_id == b_doc][:3]
+                attempts.append(second)
+                run.warn(_w("straddle", lang, p=f"{period[0].isoformat()}..{period[1].isoformat()}"))
         elif not first.shown and second.shown:
             attempts = [second]
     # 6. one corrective retry when nothing survived: alias expansion, optional filters relaxed

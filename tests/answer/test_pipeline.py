@@ -63,7 +63,8 @@ def test_umkm_rate_by_year(services: Any, year: int, doc: str, never: str) -> No
     assert a.status == "answered"
     assert doc in _docs(a)
     assert never not in _docs(a)
-    assert any("0,5%" in c.quote for c in a.claims if c.source.doc_id == doc)
+    # PP 23/2018 is OCR text ("0,57o"): the spelled-out rate is the reliable part
+    assert any("nol koma lima persen" in c.quote for c in a.claims if c.source.doc_id == doc)
 
 
 def test_fake_regulation_number_is_not_found(services: Any) -> None:
