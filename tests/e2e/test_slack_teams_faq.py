@@ -9,6 +9,7 @@ recording what was posted, the real index (a writable copy of the session index)
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 import time
@@ -75,7 +76,7 @@ def test_no_source_question_travels_to_teams_and_comes_back_as_faq(sample_kb: Pa
             faq_dir=tmp_path / "faq", slack_bot_token="xoxb-test-token", slack_signing_secret=SIGNING_SECRET,
             slack_api_base_url=slack_url, slack_workers=2, teams_auth_disabled=True,
             teams_service_url=connector.url, teams_tax_channel_id=TAX_CHANNEL, teams_tenant_id=TENANT,
-            teams_journal_db=tmp_path / "journal.sqlite",
+            teams_journal_db=tmp_path / "journal.sqlite", outbox_poll_seconds=3600,
         )
         services = Services(settings)
         turn = services.turn(audit=MemoryAuditLog())
@@ -114,9 +115,20 @@ def test_no_source_question_travels_to_teams_and_comes_back_as_faq(sample_kb: Pa
             deps = deps_from_settings(settings, services=services, turn=turn)
             doc_id = faq_id_for(ticket.id)
 
+            async def until(predicate, timeout: float = 30.0):  # noqa: ANN001, ANN202
+                """The bot's own outbox worker may deliver before our flush does: wait for the effect."""
+                deadline = time.monotonic() + timeout
+                while not predicate():
+                    assert time.monotonic() < deadline, "timed out waiting for the outbox"
+                    await bot_ref[0].flush()
+                    await asyncio.sleep(0.05)
+
+            bot_ref: list = []
+
             async def teams() -> None:
                 async with running(settings, deps) as bot:
-                    await bot.flush()
+                    bot_ref.append(bot)
+                    await until(lambda: connector.posts())
                     card_id = connector.posts()[0].activity_id
                     url = connector.url
                     status, _ = await bot.post(execute_activity("tax.lead", "claim", data("claim", ticket.id), url,
@@ -126,7 +138,7 @@ def test_no_source_question_travels_to_teams_and_comes_back_as_faq(sample_kb: Pa
                         "tax.lead", "answer", data("answer", ticket.id, answer_text=TAX_ANSWER,
                                                    answer_sources="UU 7/2021"), url, card_id))
                     assert status == 200
-                    await bot.flush()
+                    await until(lambda: len(api.calls_of("chat.postMessage")) >= 3)
                     status, _ = await bot.post(execute_activity("tax.lead", "propose_faq",
                                                                 data("propose_faq", ticket.id), url, card_id))
                     assert status == 200
