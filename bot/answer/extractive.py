@@ -418,6 +418,8 @@ class ExtractiveComposer:
                 this_role = role
                 if hit.chunk.is_example:
                     this_role = "example"
+                elif hit.chunk.kind == "definition":
+                    this_role = "definition"
                 elif role != "definition" and EXCEPTION.search(u.quote):
                     this_role = "exception"
                 elif role == "direct" and hit.doc.layer == "policy":

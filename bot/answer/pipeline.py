@@ -227,6 +227,31 @@ class _Run:
 
     # -- one attempt -----------------------------------------------------------------------
 
+    def _drop_stale_elucidations(self, hits: Sequence[Hit], flt: Any) -> tuple[Hit, ...]:
+        """Drop a Penjelasan whose Pasal was restated by a later act in force (it explains replaced text).
+
+        Penjelasan chunks carry no provision window of their own, so the elucidation of UU 42/2009
+        Pasal 7 would otherwise still be quoted after UU 7/2021 restated Pasal 7.
+        """
+        docs = self.docs()
+        wanted: dict[str, list[Hit]] = {}
+        for h in hits:
+            if h.chunk.kind != "penjelasan" or not h.chunk.pasal:
+                continue
+            bases = [h.chunk.doc_id, *docs[h.chunk.doc_id].amends] if h.chunk.doc_id in docs else [h.chunk.doc_id]
+            for base in bases:
+                wanted.setdefault(f"{base}:pasal-{h.chunk.pasal}", []).append(h)
+        if not wanted:
+            return tuple(hits)
+        current = self.store.get_chunks(self.store.routed_chunk_ids(flt, provisions=sorted(wanted), limit=200))
+        stale: set[str] = set()
+        for ch in current.values():
+            for h in wanted.get(ch.provision or "", []):
+                if ch.doc_id != h.chunk.doc_id and ch.valid_from and (h.chunk.valid_from is None
+                                                                       or ch.valid_from > h.chunk.valid_from):
+                    stale.add(h.chunk.id)
+        return tuple(h for h in hits if h.chunk.id not in stale)
+
     def attempt(self, query: str, plan: QueryPlan, as_of: dt.date, *, relaxed: bool = False,
                 top_k: int | None = None) -> _Attempt:
         flt = search_filter(self.principal, as_of)
@@ -236,11 +261,12 @@ class _Run:
         result = self.retriever.search(query, flt, mode=self.mode, top_k=top_k or self.config.top_k,
                                                 plan=None if relaxed else plan)
         self.timings["retrieve_ms"] = self.timings.get("retrieve_ms", 0.0) + (time.perf_counter() - t) * 1000
-        hits = result.results
+        hits = self._drop_stale_elucidations(result.results, flt)
+        context = self._drop_stale_elucidations(result.context, flt)
         if self.policy_wanted:
             hits = tuple(h for h in hits if h.doc.layer == "policy")
         request = ComposeRequest(question=self.question, language=self.lang, as_of=as_of, plan=plan,
-                                 hits=hits, context=result.context)
+                                 hits=hits, context=context)
         t = time.perf_counter()
         composed = self.composer.compose(request)
         if not isinstance(composed, ComposedAnswer) or not all(isinstance(c, DraftClaim) for c in composed.claims):
@@ -364,7 +390,7 @@ def answer_question(question: str, principal: Principal, services: Any, *, as_of
     # 1. instructions inside the question are data: their figures may never reach a claim
     if scan_injection(question).flagged:
         run.warn(_w("injection_q", lang))
-        run.forbidden = {k for f in extract_figures(question) if f.kind in ("percent", "amount", "number")
+        run.forbidden = {k for f in extract_figures(question) if f.kind in ("percent", "amount")
                          for k in f.keys}
 
     # 2. scope: protected determinations and out-of-scope questions escalate
