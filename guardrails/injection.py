@@ -118,7 +118,10 @@ INJECTION_RULES: tuple[InjectionRule, ...] = (
             r"\banswer (?:only )?(?:from|using) (?:your )?(?:own )?(?:memory|knowledge|training)\b"
             r"|\b(?:without|don't|do not|no need to) (?:cit(?:e|ing)|quot(?:e|ing)|check(?:ing)?|us(?:e|ing)|search(?:ing)?|look(?:ing)? up) (?:any |the )?(?:sources?|citations?|references?|knowledge base|documents?|regulations?)\b"
             r"|\bjawab(?:lah)? (?:saja )?(?:tanpa|dari) (?:sumber|kutipan|referensi|ingatan|pengetahuan)"
-            r"|\btanpa (?:perlu )?(?:mengutip|kutipan|menyebut(?:kan)? sumber|sumber|referensi)\b"
+            # "tanpa sumber" alone is ordinary Indonesian ("tanpa sumber tenaga dari luar" in a tariff table):
+            # only the phrase ending the request counts
+            r"|\btanpa (?:perlu )?(?:mengutip|kutipan|menyebut(?:kan)? sumber)\b"
+            r"|\btanpa (?:sumber|referensi)(?=\s*(?:[.,!?;]|$|apa ?pun\b|dan\b|atau\b))"
             r"|\bdari ingatan(?:mu| anda)?\b",
             _F,
         ),

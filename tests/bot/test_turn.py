@@ -147,3 +147,29 @@ def test_chat_cli_reads_stdin_and_prints_json(services, tmp_path: Path, monkeypa
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert lines[0]["status"] == "answered" and any("11%" in c["quote"] for c in lines[0]["claims"])
     assert lines[1]["status"] == "escalated" and lines[1]["ticket_id"]
+
+
+@pytest.mark.slow
+def test_the_model_only_ever_sees_masked_text(services, tmp_path: Path) -> None:  # noqa: ANN001
+    """LLM path: the scripted model records every message it was shown; no raw PII in any of them."""
+    from bot.agent import AgentComposer
+    from bot.llm.scripted import ScriptedModel, claims_message
+
+    models: list[ScriptedModel] = []
+
+    def factory(principal):  # noqa: ANN001, ANN202
+        model = ScriptedModel([claims_message([], 0.1)])
+        models.append(model)
+        return AgentComposer(model)
+
+    store = SqliteTicketStore(tmp_path / "tickets.sqlite")
+    t = Turn(services, resolver=services.resolver(), tickets=store, history=MemoryHistory(), audit=MemoryAuditLog(),
+             composer_factory=factory, today=lambda: dt.date(2026, 11, 30))
+    t.handle(_msg(services, "ap.clerk@sinarnusantara.co.id",
+                  f"Vendor NIK {NIK} email {EMAIL} NPWP {NPWP}: berapa tarif PPh 23 jasa teknik?"))
+    store.shutdown()
+    assert models and models[0].calls
+    shown = json.dumps([c.messages for m in models for c in m.calls], ensure_ascii=False)
+    for raw in (NIK, EMAIL, NPWP):
+        assert raw not in shown
+    assert "<NIK_1>" in shown or "<EMAIL_1>" in shown
