@@ -127,16 +127,30 @@ def build_chunks(meta: DocumentMeta, parsed: Sequence[ParsedChunk]) -> tuple[lis
     return chunks, edges, payloads
 
 
+def embed_input(meta: DocumentMeta, chunk: Chunk) -> str:
+    """What the dense model reads: a short header (number, short name, location) and the verbatim text.
+
+    The full title and heading path stay in the BM25 prefix; repeating a long title in every vector
+    would pull all chunks of a document together and blur which passage answers.
+    """
+    name = meta.short_title or (meta.title if len(meta.title) <= 60 else "")
+    head = " ".join(p for p in (meta.number, name, chunk.location) if p)
+    return f"{head}\n{chunk.text}"
+
+
 def embed_chunks(store: SqliteStore, embedder: Embedder, chunks: Sequence[Chunk],
-                 progress: Progress | None = None) -> tuple[dict[str, np.ndarray], int, int]:
+                 progress: Progress | None = None, meta: DocumentMeta | None = None,
+                 ) -> tuple[dict[str, np.ndarray], int, int]:
     """Vectors for the indexed chunks, reusing the content-hash cache; returns (vectors, new, cached)."""
-    wanted = {c.id: embed_key(embedder.name, f"{c.prefix}\n{c.text}") for c in chunks if c.indexed}
+    inputs = {c.id: (embed_input(meta, c) if meta is not None else f"{c.prefix}\n{c.text}")
+              for c in chunks if c.indexed}
+    wanted = {cid: embed_key(embedder.name, text) for cid, text in inputs.items()}
     cached = store.cached_vectors(sorted(set(wanted.values())))
     missing = [c for c in chunks if c.indexed and wanted[c.id] not in cached]
     # embed each distinct input once, in a stable order
     todo: dict[str, str] = {}
     for c in missing:
-        todo.setdefault(wanted[c.id], f"{c.prefix}\n{c.text}")
+        todo.setdefault(wanted[c.id], inputs[c.id])
     keys = sorted(todo)
     done = 0
     for i in range(0, len(keys), EMBED_BATCH):
@@ -213,7 +227,7 @@ def _ingest_one(src: SourceDocument, store: SqliteStore, embedder: Embedder | No
     chunks, edges, payloads = build_chunks(meta, parsed)
     vectors: dict[str, np.ndarray] = {}
     if embedder is not None:
-        vectors, fresh, cached = embed_chunks(store, embedder, chunks, progress)
+        vectors, fresh, cached = embed_chunks(store, embedder, chunks, progress, meta)
         report.vectors_embedded += fresh
         report.vectors_cached += cached
     flags = tuple(sorted(set(flagger(src.text)))) if flagger is not None else ()

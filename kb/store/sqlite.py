@@ -306,14 +306,13 @@ class SqliteStore:
         if self.get_document(doc_id) is None:
             raise NotFoundError(f"no document {doc_id!r} in {self.path} (see `dasar kb list`)")
         with self.transaction() as conn:
-            hashes = [r[0] for r in conn.execute("SELECT prefix || char(10) || text FROM chunks WHERE doc_id=?",
-                                                 (doc_id,))]
+            # the embedding cache rows of this document's passages go too (matched by vector: a cache
+            # row shared with identical text elsewhere is only a cache miss later)
+            conn.execute("DELETE FROM embed_cache WHERE vec IN (SELECT v.vec FROM chunk_vectors v JOIN chunks c "
+                         "ON c.rowid = v.chunk_rowid WHERE c.doc_id = ?)", (doc_id,))
             removed = self._delete_derived(conn, doc_id)
             conn.execute("DELETE FROM documents WHERE id=?", (doc_id,))
             conn.execute("DELETE FROM versions WHERE doc_id=?", (doc_id,))
-            embedder = self.get_meta("embedder") or ""
-            conn.executemany("DELETE FROM embed_cache WHERE hash=?",
-                             [(embed_key(embedder, h),) for h in hashes])
         return removed
 
     # --- chunks and edges --------------------------------------------------------------------
