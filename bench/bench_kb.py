@@ -84,7 +84,7 @@ def build_scaled(path: Path, source: SqliteStore, target: int, dim: int, seed: i
         meta = DocumentMeta(id=doc_id, title=f"Synthetic copy {copy}", number=f"SYN {copy}/2024", type="PMK",
                             effective_from=dt.date(2000, 1, 1), access=("everyone",))
         take = base[: min(len(base), target - made)]
-        chunks = [Chunk(id=f"{doc_id}#{c.key}", doc_id=doc_id, key=c.key, kind=c.kind, location=c.location,
+        chunks = [Chunk(id=f"{doc_id}#{i:06d}", doc_id=doc_id, key=f"{i:06d}", kind=c.kind, location=c.location,
                         text=c.text, prefix=c.prefix, parent_id=None, pasal=c.pasal, ayat=c.ayat, huruf=c.huruf,
                         provision=None, valid_from=None, valid_to=None, is_example=c.is_example, seq=i)
                   for i, c in enumerate(take)]
