@@ -19,6 +19,7 @@ Order of operations, always inside ``kb``:
 from __future__ import annotations
 
 import logging
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -34,6 +35,18 @@ logger = logging.getLogger(__name__)
 
 Mode = Literal["hybrid", "bm25", "dense", "deterministic"]
 MODES: tuple[str, ...] = ("hybrid", "bm25", "dense", "deterministic")
+
+#: Question intents with a structural answer: definitions live in Pasal 1, revocation and commencement in
+#: the closing Pasal.  A match lifts passages of that shape (a rule of the re-rank, not a learned weight).
+_DEFINITION_Q = re.compile(
+    r"\b(?:apa(?:kah)? (?:yang )?dimaksud(?: dengan)?|pengertian|definisi|apa itu|what (?:is|are) meant by|"
+    r"what does .{1,60} mean|definition of|define)\b", re.IGNORECASE)
+_REVOKE_Q = re.compile(r"\b(?:dicabut|mencabut|pencabutan|revoked?|repeal(?:ed|s)?|tidak berlaku lagi)\b",
+                       re.IGNORECASE)
+_COMMENCE_Q = re.compile(r"\b(?:mulai berlaku|berlaku sejak|kapan .{0,40}berlaku|come(?:s)? into force|"
+                         r"take(?:s)? effect|effective (?:date|from))\b", re.IGNORECASE)
+_REVOKE_TEXT = re.compile(r"dicabut dan dinyatakan tidak berlaku|dinyatakan tidak berlaku", re.IGNORECASE)
+_COMMENCE_TEXT = re.compile(r"mulai berlaku pada tanggal", re.IGNORECASE)
 
 _KIND_WEIGHT: dict[str, float] = {
     "ayat": 0.0, "pasal": 0.0, "huruf": 0.0, "definition": 0.0, "section": 0.0, "table": 0.0,
@@ -193,6 +206,12 @@ class Retriever:
 
     def _rule_boost(self, chunk: Chunk, doc: DocumentMeta, plan: QueryPlan, named_docs: list[str]) -> float:
         boost = _KIND_WEIGHT.get(chunk.kind, 0.0)
+        if chunk.kind == "definition" and _DEFINITION_Q.search(plan.text):
+            boost += 0.6
+        if _REVOKE_Q.search(plan.text) and _REVOKE_TEXT.search(chunk.text):
+            boost += 0.6 - min(0.0, _KIND_WEIGHT.get(chunk.kind, 0.0))
+        if _COMMENCE_Q.search(plan.text) and _COMMENCE_TEXT.search(chunk.text):
+            boost += 0.6 - min(0.0, _KIND_WEIGHT.get(chunk.kind, 0.0))
         if chunk.is_example:
             boost -= 0.2
         base_doc = chunk.provision.split(":", 1)[0] if chunk.provision else chunk.doc_id
