@@ -20,6 +20,9 @@ demo: setup
 test: setup
 	CI=$${CI:-} $(BIN)/python -m pytest -q
 
+check: setup
+	$(BIN)/ruff check --select F,E9 bot tools identity guardrails kb tickets tests bench
+
 bench: setup
 	$(BIN)/python bench/bench_kb.py
 

@@ -18,6 +18,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from bot.argtypes import iso_date
 from bot.settings import Settings, load_settings
 
 console = Console(highlight=False)
@@ -26,13 +27,6 @@ err_console = Console(stderr=True, highlight=False)
 
 class CliError(Exception):
     """A fatal, user-facing CLI error (printed without a traceback, exit code 2)."""
-
-
-def _date(value: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a date YYYY-MM-DD, got {value!r}") from None
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -286,7 +280,7 @@ def build_parser() -> argparse.ArgumentParser:
     def ident_opts(p: argparse.ArgumentParser) -> None:
         p.add_argument("--directory", type=Path, help="identity directory YAML (default: the bundled sample)")
         p.add_argument("--user", help="ask as this directory user (email); unknown/absent = sees public docs only")
-        p.add_argument("--as-of", type=_date, help="transaction date YYYY-MM-DD (default: from the question, "
+        p.add_argument("--as-of", type=iso_date, help="transaction date YYYY-MM-DD (default: from the question, "
                        "else today)")
 
     p = sub.add_parser("ingest", help="add or update documents (folders, .md/.txt with front matter, .pdf + "

@@ -4,7 +4,6 @@ Teams, the operator's masking preview, and the chat servers."""
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
 import sys
 import uuid
@@ -12,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+
+from bot.argtypes import iso_date
 
 console = Console(highlight=False)
 
@@ -119,20 +120,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _date(value: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a date YYYY-MM-DD, got {value!r}") from None
-
-
 def register(sub: Any) -> None:
     p = sub.add_parser("chat", help="interactive chat over the same turn as Slack/Teams (stdin when piped)")
     p.add_argument("--user", help="directory user (email); unknown/absent = guest")
     p.add_argument("--kb", type=Path)
     p.add_argument("--directory", type=Path)
     p.add_argument("--tickets-db", type=Path)
-    p.add_argument("--as-of", type=_date, help="transaction date for every question of this chat")
+    p.add_argument("--as-of", type=iso_date, help="transaction date for every question of this chat")
     p.add_argument("--json", action="store_true", help="one JSON answer object per line")
     p.set_defaults(func=cmd_chat)
 

@@ -8,18 +8,12 @@ escalated): a status is a result, not an error.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 from pathlib import Path
 from typing import Any
 
+from bot.argtypes import iso_date
+
 DEFAULT_ANSWER_SET = Path(__file__).resolve().parents[1] / "eval" / "answers.yaml"
-
-
-def _date(value: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a date YYYY-MM-DD, got {value!r}") from None
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
@@ -75,7 +69,7 @@ def register(sub: Any) -> None:
     p.add_argument("--kb", type=Path, help="knowledge-base file (default $DASAR_KB or ~/.local/share/dasar)")
     p.add_argument("--directory", type=Path, help="identity directory YAML (default: the bundled sample)")
     p.add_argument("--user", help="ask as this directory user (email); unknown/absent = sees public docs only")
-    p.add_argument("--as-of", type=_date, help="transaction date YYYY-MM-DD (default: from the question, else today)")
+    p.add_argument("--as-of", type=iso_date, help="transaction date YYYY-MM-DD (default: from the question, else today)")
     p.add_argument("--mode", choices=("hybrid", "bm25", "dense", "deterministic"), help="retrieval mode")
     p.add_argument("--json", action="store_true", help="print the answer object (the chat front ends' contract)")
     p.add_argument("--explain", action="store_true", help="add what retrieval found and why")

@@ -24,6 +24,7 @@ from typing import Any
 
 from bot.answer import clarify as clarify_mod
 from bot.answer import conflicts as conflicts_mod
+from kb.chunking.textspan import example_start
 from bot.answer import scope as scope_mod
 from bot.answer.confidence import NO_CONFIDENCE, ConfidenceConfig, combine, retrieval_quality
 from bot.answer.errors import ComposerError
@@ -48,6 +49,7 @@ from guardrails.verify import (
     SourceText,
     SupportJudge,
     extract_figures,
+    normalize_ws,
     verify_claims,
 )
 from identity.principal import Principal
@@ -206,10 +208,11 @@ class _Run:
                 meta = docs[ch.doc_id]
                 if v.support is None:
                     judged = False
+                example = bool(draft.is_example or _in_example(ch, draft.quote))
                 shown.append(ShownClaim(text=draft.text, quote=draft.quote, layer=meta.layer,
-                                        is_example=bool(ch.is_example or draft.is_example), support=v.support,
+                                        is_example=example, support=v.support,
                                         source=_source_ref(ch, meta),
-                                        role="example" if ch.is_example else draft.role,
+                                        role="example" if example else draft.role,
                                         support_score=v.support_score))
                 continue
             hidden = src is None or not src.readable or any(
@@ -329,6 +332,22 @@ def _retriever_for(services: Any) -> Any:
     retriever = Retriever(base.store, _MemoEmbedder(base.embedder), aliases=base.aliases, config=base.config)
     _RETRIEVERS[id(services)] = (ref, retriever)
     return retriever
+
+
+def _in_example(chunk: Chunk, quote: str) -> bool:
+    """A quote is an example when it sits inside the chunk's worked example ("Contoh: ..."), not before it.
+
+    A chunk can state the rule and then illustrate it; only the illustration is marked, so the rule is
+    never demoted to an example.
+    """
+    if not chunk.is_example:
+        return False
+    start = example_start(chunk.text)
+    if start is None:
+        return True  # marked by the chunker (e.g. a whole Penjelasan example) without an inline marker
+    text, q = normalize_ws(chunk.text), normalize_ws(quote)
+    pos = text.find(q)
+    return pos < 0 or pos >= len(normalize_ws(chunk.text[:start]))
 
 
 def _escalation_for(reason: str | None) -> Escalation | None:

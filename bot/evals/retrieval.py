@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from kb.model import Chunk, DocumentMeta, Hit
+from kb.model import Chunk, DocumentMeta
 from kb.store.protocol import SearchFilter, StoredDocument
 from kb.store.sqlite import SqliteStore, embed_key
 

@@ -36,6 +36,14 @@ def looks_like_example(chunk_text: str) -> bool:
     return bool(_EXAMPLE.search(chunk_text))
 
 
+def example_start(chunk_text: str) -> int | None:
+    """Where the worked example of a chunk begins (None without one): text before it is the rule."""
+    m = _EXAMPLE.search(chunk_text)
+    if m is None:
+        return None
+    return m.start() + (1 if chunk_text[m.start():m.start() + 1] == "\n" else 0)
+
+
 def _lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Line spans (without the newline) inside ``[start, end)``."""
     out = []

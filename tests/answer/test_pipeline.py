@@ -256,3 +256,33 @@ def test_cli_ask_json_and_eval_answers(sample_kb: Any, tmp_path: Any, capsys: py
     assert report["access_leaks"] == 0 and report["determinism"] == 1.0
     assert report["quote_gate_pass_rate_shown"] == 1.0
     assert report["abstention_precision"] == 1.0 and report["abstention_recall"] == 1.0
+
+
+class BothSidesComposer:
+    """Quotes the petty-cash procedure (4%) and the WHT matrix 2024 (2%) on the same PPh 23 question."""
+
+    name = "scripted-both-sides"
+
+    def __init__(self, services: Any) -> None:
+        self.picks = []
+        for doc_id, needle in (("petty-cash-vendor-payments", "4% (empat persen)"),
+                               ("wht-matrix-2024", "| PPh 23 | 2% | dari bruto |")):
+            chunk = next(c for c in services.store.chunks_of(doc_id, indexed_only=True) if needle in c.text)
+            line = next(x for x in chunk.text.splitlines() if needle in x)
+            self.picks.append((chunk.id, line.strip()))
+
+    def compose(self, request: ComposeRequest) -> ComposedAnswer:
+        return ComposedAnswer(tuple(DraftClaim(quote, quote, cid, layer="policy", role="policy")
+                                    for cid, quote in self.picks), 0.9)
+
+
+def test_conflicting_in_force_sources_are_both_shown_with_the_deciding_rule(services: Any) -> None:
+    a = ask(services, "Berapa tarif PPh 23 jasa servis AC yang dibayar lewat kas kecil?",
+            user="ap.clerk@sinarnusantara.co.id", as_of=dt.date(2024, 7, 1), composer=BothSidesComposer(services))
+    assert {c.source.doc_id for c in a.claims} == {"petty-cash-vendor-payments", "wht-matrix-2024"}
+    (conflict,) = a.conflicts
+    out = conflict.to_json()
+    assert {s["doc_id"] for s in out["sources"]} == {"petty-cash-vendor-payments", "wht-matrix-2024"}
+    assert out["decided_by"] in ("specific_over_general", "later_effective_date", "doc_id_order")
+    assert out["preferred"] in {"petty-cash-vendor-payments", "wht-matrix-2024"}
+    assert all(s["status"] == "in_force" for s in out["sources"])
