@@ -15,6 +15,7 @@ both state the answer (role direct/policy), and state disjoint percentages.  Pre
 from __future__ import annotations
 
 from collections.abc import Sequence
+import re
 from itertools import combinations
 
 from bot.answer.model import Conflict, ConflictSource, ShownClaim
@@ -30,6 +31,19 @@ def _percents(text: str) -> frozenset[str]:
         if f.kind == "percent":
             out.update(str(k) for k in f.keys)
     return frozenset(out)
+
+
+_TAX_TYPE_MENTION = re.compile(r"\bPPh\s*(?:Pasal\s*|Psl\.?\s*)?(\d{2}|4\s*\(2\))", re.IGNORECASE)
+
+
+def _about_other_tax(quote: str, topic: str) -> bool:
+    """True when the quote speaks of income-tax articles and none of them is the question's topic.
+
+    "PPh 26 sebesar 20%" must not be weighed against "PPh 23 sebesar 4%": different rules, not a conflict.
+    """
+    wanted = re.sub(r"\s+", "", topic.upper().replace("PPH", "").replace("PASAL", ""))
+    mentioned = {re.sub(r"\s+", "", m.group(1)) for m in _TAX_TYPE_MENTION.finditer(quote)}
+    return bool(mentioned) and bool(wanted) and wanted not in mentioned
 
 
 def _scope_size(meta: DocumentMeta) -> tuple[int, int]:
@@ -57,6 +71,8 @@ def detect(claims: Sequence[ShownClaim], docs: dict[str, DocumentMeta], topic: s
             continue
         meta = docs.get(c.source.doc_id)
         if meta is None or meta.status != "in_force":
+            continue
+        if topic.upper().startswith("PPH") and _about_other_tax(c.quote, topic):
             continue
         pcts = _percents(c.quote)
         if not pcts:

@@ -208,11 +208,11 @@ class _Run:
                 meta = docs[ch.doc_id]
                 if v.support is None:
                     judged = False
-                example = bool(draft.is_example or _in_example(ch, draft.quote))
+                example = _in_example(ch, draft.quote)  # from the source, never from the composer
                 shown.append(ShownClaim(text=draft.text, quote=draft.quote, layer=meta.layer,
                                         is_example=example, support=v.support,
                                         source=_source_ref(ch, meta),
-                                        role="example" if example else draft.role,
+                                        role="example" if example else _non_example_role(draft.role, meta),
                                         support_score=v.support_score))
                 continue
             hidden = src is None or not src.readable or any(
@@ -332,6 +332,13 @@ def _retriever_for(services: Any) -> Any:
     retriever = Retriever(base.store, _MemoEmbedder(base.embedder), aliases=base.aliases, config=base.config)
     _RETRIEVERS[id(services)] = (ref, retriever)
     return retriever
+
+
+def _non_example_role(role: str, meta: DocumentMeta) -> str:
+    """A composer may have called a rule an example because its chunk also holds one; the source decides."""
+    if role != "example":
+        return role
+    return "direct" if meta.layer == "regulation" else "policy"
 
 
 def _in_example(chunk: Chunk, quote: str) -> bool:
