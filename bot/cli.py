@@ -86,6 +86,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     from kb.ingest import ingest_paths
 
     services = _services(args)
+    services.create_kb = True
     show_progress = not args.json and not args.no_progress and err_console.is_terminal
     if show_progress:
         with _RichProgress() as progress:

@@ -44,8 +44,16 @@ class Services:
             return None
         return make_embedder(self.settings.embedder)
 
+    #: Only ``dasar ingest`` may create a new knowledge base; every other command needs an existing one.
+    create_kb: bool = False
+
     @cached_property
     def store(self) -> SqliteStore:
+        if not self.create_kb and not Path(self.settings.kb).exists():
+            from kb.errors import StoreError
+
+            raise StoreError(f"no knowledge base at {self.settings.kb}; build it with `dasar ingest corpus` "
+                             "(or point DASAR_KB / --kb at an existing one)")
         return SqliteStore(self.settings.kb, embedder_name=self.embedder.name if self.embedder else None)
 
     @cached_property
