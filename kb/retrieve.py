@@ -21,13 +21,14 @@ from __future__ import annotations
 import logging
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from kb.embed.protocol import Embedder
 from kb.errors import KbError
 from kb.model import Chunk, DocumentMeta, Hit
-from kb.query import AliasDictionary, QueryPlan, fts_query, understand
+from kb.query import AliasDictionary, Provision, QueryPlan, fts_query, understand
 from kb.store.protocol import SearchFilter
 from kb.store.sqlite import SqliteStore
 
@@ -87,6 +88,7 @@ class Retriever:
         self.aliases = aliases if aliases is not None else AliasDictionary.load()
         self.config = config or RetrievalConfig()
         self._docs: dict[str, DocumentMeta] | None = None
+        self._by_number: dict[str, str] = {}
         self._docs_version: str | None = None
 
     # --- documents -----------------------------------------------------------------------------
@@ -95,13 +97,13 @@ class Retriever:
         version = self.store.corpus_version()
         if self._docs is None or self._docs_version != version:
             self._docs = {d.meta.id: d.meta for d in self.store.list_documents()}
+            self._by_number = {m.number: i for i, m in self._docs.items()}
             self._docs_version = version
         return self._docs
 
-    def _doc_ids_for(self, keys: tuple[str, ...]) -> list[str]:
-        docs = self.documents()
-        by_number = {m.number: i for i, m in docs.items()}
-        return [by_number[k] for k in keys if k in by_number]
+    def _doc_ids_for(self, keys: tuple[str | None, ...]) -> list[str]:
+        self.documents()
+        return [self._by_number[k] for k in keys if k in self._by_number]
 
     # --- search --------------------------------------------------------------------------------
 
@@ -132,8 +134,9 @@ class Retriever:
             ranked["dense"] = [cid for cid, _ in self.store.vector_search(qvec, flt, n)]
         routed: list[str] = []
         named_docs = self._doc_ids_for(plan.doc_refs)
+        intent = _Intent.of(plan, named_docs, self._doc_ids_for)
         if mode in ("hybrid", "deterministic"):
-            routed = self._route(plan, named_docs, flt)
+            routed = self._route(plan, intent, flt)
             ranked["routed"] = routed
         explain["candidates"] = {k: len(v) for k, v in ranked.items()}
 
@@ -153,7 +156,7 @@ class Retriever:
                 continue
             score = base * self.config.rrf_k  # ~1.0 for a first rank in one list
             if mode in ("hybrid", "deterministic"):
-                score += self._rule_boost(chunk, docs[chunk.doc_id], plan, named_docs)
+                score += _rule_boost(chunk, docs[chunk.doc_id], plan, intent)
             scored.append((score, cid))
         scored.sort(key=lambda t: (-t[0], t[1]))
 
@@ -179,60 +182,27 @@ class Retriever:
         logger.debug("mode=%s, candidates=%s, returned=%s | search done", mode, len(fused), len(results))
         return SearchResult(question, plan, flt, mode, tuple(results), tuple(context), explain)
 
-    def _route(self, plan: QueryPlan, named_docs: list[str], flt: SearchFilter) -> list[str]:
+    def _route(self, plan: QueryPlan, intent: _Intent, flt: SearchFilter) -> list[str]:
         """Chunks a query names outright: "UU PPN Pasal 7" -> every visible version of that provision.
 
-        A provision implied only by a tax type ("PPh 23" -> UU PPh Pasal 23) is routed too, after the
-        explicitly written ones.
+        Only provisions the question writes out are routed; one implied by a tax type ("PPh 21" -> UU PPh
+        Pasal 21) is a hint for the re-rank, since the answer often sits in an implementing regulation.
         """
         provisions: list[str] = []
         doc_pasal: list[tuple[str, str | None, str | None]] = []
-        # only provisions the question writes out are routed; one implied by a tax type ("PPh 21" ->
-        # UU PPh Pasal 21) is a hint for the re-rank, since the answer often sits in an implementing regulation
-        for p in sorted((p for p in plan.provisions if p.origin == "text"), key=lambda p: p.start):
-            docs = self._doc_ids_for((p.law,)) if p.law else named_docs
+        for p, docs in sorted(intent.provision_docs, key=lambda pd: pd[0].start):
+            if p.origin != "text":
+                continue
             for doc_id in docs:
                 provisions.append(f"{doc_id}:pasal-{p.pasal}")
                 doc_pasal.append((doc_id, p.pasal, p.ayat))
-        if not provisions and not doc_pasal:
+        if not provisions:
             return []
-        limit = 40
-        ids = self.store.routed_chunk_ids(flt, provisions=provisions, doc_pasal=doc_pasal, limit=limit)
-        if provisions:
-            wanted_ayat = {p.ayat for p in plan.provisions if p.ayat}
-            chunks = self.store.get_chunks(ids)
-            ids.sort(key=lambda cid: (0 if (chunks[cid].ayat in wanted_ayat) else 1, chunks[cid].seq, cid))
+        ids = self.store.routed_chunk_ids(flt, provisions=provisions, doc_pasal=doc_pasal, limit=40)
+        wanted_ayat = {p.ayat for p in plan.provisions if p.ayat}
+        chunks = self.store.get_chunks(ids)
+        ids.sort(key=lambda cid: (0 if (chunks[cid].ayat in wanted_ayat) else 1, chunks[cid].seq, cid))
         return ids
-
-    def _rule_boost(self, chunk: Chunk, doc: DocumentMeta, plan: QueryPlan, named_docs: list[str]) -> float:
-        boost = _KIND_WEIGHT.get(chunk.kind, 0.0)
-        if chunk.kind == "definition" and _DEFINITION_Q.search(plan.text):
-            boost += 0.6
-        if _REVOKE_Q.search(plan.text) and _REVOKE_TEXT.search(chunk.text):
-            boost += 0.6 - min(0.0, _KIND_WEIGHT.get(chunk.kind, 0.0))
-        if _COMMENCE_Q.search(plan.text) and _COMMENCE_TEXT.search(chunk.text):
-            boost += 0.6 - min(0.0, _KIND_WEIGHT.get(chunk.kind, 0.0))
-        if chunk.is_example:
-            boost -= 0.2
-        base_doc = chunk.provision.split(":", 1)[0] if chunk.provision else chunk.doc_id
-        doc_named = chunk.doc_id in named_docs or base_doc in named_docs
-        if doc_named:
-            boost += 0.5
-        for p in plan.provisions:
-            law_docs = self._doc_ids_for((p.law,)) if p.law else named_docs
-            in_law = base_doc in law_docs or chunk.doc_id in law_docs
-            if chunk.pasal != p.pasal:
-                continue
-            weight = 1.0 if p.origin == "text" else 0.2
-            if in_law:
-                boost += 0.8 * weight
-                if p.ayat and chunk.ayat == p.ayat:
-                    boost += 0.4 * weight
-            elif not law_docs:
-                boost += 0.2 * weight
-        if plan.tax_types and set(plan.tax_types) & set(doc.tax_types):
-            boost += 0.1
-        return boost
 
     def _expand(self, results: list[Hit], flt: SearchFilter) -> list[Hit]:
         """Parent Pasal, definitions used, referenced ayat and linked memo sections, within a budget."""
@@ -270,6 +240,58 @@ class Retriever:
             if len(out) >= budget:
                 break
         return out
+
+
+@dataclass(frozen=True)
+class _Intent:
+    """What the re-rank rules need from a question, worked out once per search (not once per candidate)."""
+
+    named_docs: tuple[str, ...]
+    provision_docs: tuple[tuple[Provision, tuple[str, ...]], ...]  # each provision with its law's documents
+    definition: bool
+    revocation: bool
+    commencement: bool
+
+    @classmethod
+    def of(cls, plan: QueryPlan, named_docs: list[str],
+           doc_ids_for: Callable[[tuple[str | None, ...]], list[str]]) -> _Intent:
+        return cls(
+            named_docs=tuple(named_docs),
+            provision_docs=tuple((p, tuple(doc_ids_for((p.law,)) if p.law else named_docs))
+                                 for p in plan.provisions),
+            definition=bool(_DEFINITION_Q.search(plan.text)),
+            revocation=bool(_REVOKE_Q.search(plan.text)),
+            commencement=bool(_COMMENCE_Q.search(plan.text)),
+        )
+
+
+def _rule_boost(chunk: Chunk, doc: DocumentMeta, plan: QueryPlan, intent: _Intent) -> float:
+    kind_weight = _KIND_WEIGHT.get(chunk.kind, 0.0)
+    boost = kind_weight
+    if chunk.kind == "definition" and intent.definition:
+        boost += 0.6
+    if intent.revocation and _REVOKE_TEXT.search(chunk.text):
+        boost += 0.6 - min(0.0, kind_weight)
+    if intent.commencement and _COMMENCE_TEXT.search(chunk.text):
+        boost += 0.6 - min(0.0, kind_weight)
+    if chunk.is_example:
+        boost -= 0.2
+    base_doc = chunk.provision.split(":", 1)[0] if chunk.provision else chunk.doc_id
+    if chunk.doc_id in intent.named_docs or base_doc in intent.named_docs:
+        boost += 0.5
+    for p, law_docs in intent.provision_docs:
+        if chunk.pasal != p.pasal:
+            continue
+        weight = 1.0 if p.origin == "text" else 0.2
+        if base_doc in law_docs or chunk.doc_id in law_docs:
+            boost += 0.8 * weight
+            if p.ayat and chunk.ayat == p.ayat:
+                boost += 0.4 * weight
+        elif not law_docs:
+            boost += 0.2 * weight
+    if plan.tax_types and set(plan.tax_types) & set(doc.tax_types):
+        boost += 0.1
+    return boost
 
 
 def _expansion_json(exp: Any) -> dict[str, Any]:
