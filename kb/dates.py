@@ -7,16 +7,16 @@ import re
 
 MONTHS: dict[str, int] = {
     "januari": 1, "january": 1, "jan": 1,
-    "februari": 2, "pebruari": 2, "february": 2, "feb": 2,
+    "februari": 2, "pebruari": 2, "february": 2, "feb": 2, "peb": 2,
     "maret": 3, "march": 3, "mar": 3,
     "april": 4, "apr": 4,
     "mei": 5, "may": 5,
     "juni": 6, "june": 6, "jun": 6,
     "juli": 7, "july": 7, "jul": 7,
-    "agustus": 8, "august": 8, "agu": 8, "aug": 8,
+    "agustus": 8, "august": 8, "agu": 8, "agt": 8, "ags": 8, "aug": 8,
     "september": 9, "sep": 9, "sept": 9,
     "oktober": 10, "october": 10, "okt": 10, "oct": 10,
-    "november": 11, "nopember": 11, "nov": 11,
+    "november": 11, "nopember": 11, "nov": 11, "nop": 11,
     "desember": 12, "december": 12, "des": 12, "dec": 12,
 }
 

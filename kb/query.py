@@ -56,6 +56,7 @@ from typing import Any
 
 import yaml
 
+from kb.dates import MONTHS
 from kb.errors import KbError
 from kb.refs import canonical_key, find_doc_refs, find_provision_refs
 
@@ -479,26 +480,7 @@ class QueryPlan:
 # Dates
 # --------------------------------------------------------------------------------------------
 
-_MONTHS: dict[str, int] = {}
-for _num, _names in enumerate(
-    (
-        "januari january jan",
-        "februari pebruari february feb peb",
-        "maret march mar",
-        "april apr",
-        "mei may",
-        "juni june jun",
-        "juli july jul",
-        "agustus august agu agt ags aug",
-        "september sept sep",
-        "oktober october okt oct",
-        "november nopember nov nop",
-        "desember december des dec",
-    ),
-    start=1,
-):
-    for _name in _names.split():
-        _MONTHS[_name] = _num
+_MONTHS = MONTHS  # one month table for the whole KB (kb.dates)
 _MONTH_ALT = "|".join(sorted(_MONTHS, key=lambda n: (-len(n), n)))
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
 _ORD = r"(?:st|nd|rd|th)?"
