@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
@@ -36,7 +36,6 @@ class Services:
     """Lazily-built clients shared by every turn of one process."""
 
     settings: Settings
-    _embedder: Embedder | None = field(default=None, init=False)
 
     @cached_property
     def embedder(self) -> Embedder | None:

@@ -78,7 +78,7 @@ class ClarifyResult:
         )
 
 
-def _compile(path: str, entry: str, patterns: Any, what: str) -> tuple[re.Pattern[str], ...]:
+def compile_patterns(path: str, entry: str, patterns: Any, what: str) -> tuple[re.Pattern[str], ...]:
     if not isinstance(patterns, list) or not all(isinstance(p, str) and p for p in patterns):
         raise AnswerConfigError(path, f"{what} must be a list of non-empty regular expressions", entry=entry)
     out = []
@@ -105,7 +105,7 @@ def _slot(path: str, topic: str, raw: Any) -> Slot:
     for i, o in enumerate(raw.get("options") or []):
         if not isinstance(o, Mapping) or not isinstance(o.get("label"), str):
             raise AnswerConfigError(path, f"option #{i + 1} needs a 'label' and 'patterns'", entry=label)
-        options.append(SlotOption(o["label"], _compile(path, label, o.get("patterns"), "patterns")))
+        options.append(SlotOption(o["label"], compile_patterns(path, label, o.get("patterns"), "patterns")))
     filled_by = raw.get("filled_by")
     if filled_by not in (None, "date", "tax_type"):
         raise AnswerConfigError(path, f"filled_by {filled_by!r} must be 'date' or 'tax_type'", entry=label)
@@ -139,12 +139,12 @@ def parse_topics(data: Any, path: str = "clarify.yaml") -> tuple[Topic, ...]:
         triggers = raw.get("triggers")
         if not isinstance(triggers, list) or not triggers:
             raise AnswerConfigError(path, "triggers must be a non-empty list of pattern groups", entry=tid)
-        groups = tuple(_compile(path, tid, g, "trigger group") for g in triggers)
+        groups = tuple(compile_patterns(path, tid, g, "trigger group") for g in triggers)
         slots = tuple(_slot(path, tid, s) for s in raw.get("slots") or [])
         if not any(s.blocking for s in slots):
             raise AnswerConfigError(path, "a topic needs at least one blocking slot", entry=tid)
         topics.append(Topic(tid, str(raw.get("description", "")), groups,
-                            _compile(path, tid, raw.get("unless") or [], "unless") if raw.get("unless") else (),
+                            compile_patterns(path, tid, raw.get("unless") or [], "unless") if raw.get("unless") else (),
                             slots, bool(raw.get("requires_no_subject", False))))
     return tuple(topics)
 

@@ -20,6 +20,7 @@ from typing import Any
 
 import yaml
 
+from bot.answer.clarify import compile_patterns
 from bot.answer.errors import AnswerConfigError
 
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / "kb" / "data" / "scope.yaml"
@@ -42,15 +43,9 @@ class ScopeVerdict:
 
 def _patterns(path: str, data: Mapping[str, Any], key: str) -> tuple[re.Pattern[str], ...]:
     raw = data.get(key)
-    if not isinstance(raw, list) or not raw or not all(isinstance(p, str) and p for p in raw):
+    if not raw:
         raise AnswerConfigError(path, f"{key!r} must be a non-empty list of regular expressions")
-    out = []
-    for p in raw:
-        try:
-            out.append(re.compile(p, re.I))
-        except re.error as exc:
-            raise AnswerConfigError(path, f"bad regular expression {p!r} ({exc})", entry=key) from exc
-    return tuple(out)
+    return compile_patterns(path, key, raw, key)
 
 
 def parse_rules(data: Any, path: str = "scope.yaml") -> ScopeRules:

@@ -182,7 +182,6 @@ def _naive_baseline(services: Any, questions: list[Question], principals: dict[s
 
 def run_facqa(embedder: Any, aliases: Any, folder: Path, *, modes: Sequence[str], k: int, limit: int) -> dict[str, Any]:
     """Outside check: Indonesian factoid QA over news passages (no structure, no references)."""
-    from kb.embed.protocol import Embedder  # noqa: F401 - documents the expected type
     from kb.retrieve import RetrievalConfig, Retriever
 
     passages = [json.loads(line) for line in (folder / "corpus.jsonl").read_text(encoding="utf-8").splitlines()

@@ -149,7 +149,7 @@ class SqliteStore:
             raise StoreError(f"cannot open knowledge base {self.path}: {exc}") from None
         self._conn.row_factory = sqlite3.Row
         self._lock = threading.RLock()
-        self._matrix: tuple[int, np.ndarray, np.ndarray] | None = None
+        self._matrix: tuple[np.ndarray, np.ndarray] | None = None  # (rowids, vectors), dropped on write
         try:
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA foreign_keys=ON")
@@ -525,8 +525,8 @@ class SqliteStore:
                     mat = np.stack([np.frombuffer(r[1], dtype=np.float32) for r in rows])
                 else:
                     rowids, mat = np.zeros(0, dtype=np.int64), np.zeros((0, 1), dtype=np.float32)
-                self._matrix = (0, rowids, mat)
-            return self._matrix[1], self._matrix[2]
+                self._matrix = (rowids, mat)
+            return self._matrix
 
     def vector_search(self, query: np.ndarray, flt: SearchFilter, limit: int) -> list[tuple[str, float]]:
         rowids, mat = self._vector_matrix()
