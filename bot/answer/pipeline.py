@@ -230,31 +230,6 @@ class _Run:
 
     # -- one attempt -----------------------------------------------------------------------
 
-    def _drop_stale_elucidations(self, hits: Sequence[Hit], flt: Any) -> tuple[Hit, ...]:
-        """Drop a Penjelasan whose Pasal was restated by a later act in force (it explains replaced text).
-
-        Penjelasan chunks carry no provision window of their own, so the elucidation of UU 42/2009
-        Pasal 7 would otherwise still be quoted after UU 7/2021 restated Pasal 7.
-        """
-        docs = self.docs()
-        wanted: dict[str, list[Hit]] = {}
-        for h in hits:
-            if h.chunk.kind != "penjelasan" or not h.chunk.pasal:
-                continue
-            bases = [h.chunk.doc_id, *docs[h.chunk.doc_id].amends] if h.chunk.doc_id in docs else [h.chunk.doc_id]
-            for base in bases:
-                wanted.setdefault(f"{base}:pasal-{h.chunk.pasal}", []).append(h)
-        if not wanted:
-            return tuple(hits)
-        current = self.store.get_chunks(self.store.routed_chunk_ids(flt, provisions=sorted(wanted), limit=200))
-        stale: set[str] = set()
-        for ch in current.values():
-            for h in wanted.get(ch.provision or "", []):
-                if ch.doc_id != h.chunk.doc_id and ch.valid_from and (h.chunk.valid_from is None
-                                                                       or ch.valid_from > h.chunk.valid_from):
-                    stale.add(h.chunk.id)
-        return tuple(h for h in hits if h.chunk.id not in stale)
-
     def attempt(self, query: str, plan: QueryPlan, as_of: dt.date, *, relaxed: bool = False,
                 top_k: int | None = None) -> _Attempt:
         flt = search_filter(self.principal, as_of)
@@ -264,8 +239,8 @@ class _Run:
         result = self.retriever.search(query, flt, mode=self.mode, top_k=top_k or self.config.top_k,
                                                 plan=None if relaxed else plan)
         self.timings["retrieve_ms"] = self.timings.get("retrieve_ms", 0.0) + (time.perf_counter() - t) * 1000
-        hits = self._drop_stale_elucidations(result.results, flt)
-        context = self._drop_stale_elucidations(result.context, flt)
+        # a Penjelasan of restated wording is already out of the window filter (kb.linking), like the wording
+        hits, context = result.results, result.context
         if self.policy_wanted:
             hits = tuple(h for h in hits if h.doc.layer == "policy")
         request = ComposeRequest(question=self.question, language=self.lang, as_of=as_of, plan=plan,
