@@ -99,7 +99,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     else:
         stats = services.store.stats()
         console.print(f"[bold]Ingested into[/bold] {services.settings.kb}")
-        console.print(f"  added {len(report.added)}, updated {len(report.updated)}, unchanged "
+        rechunked = f", re-chunked {len(report.rechunked)}" if report.rechunked else ""
+        console.print(f"  added {len(report.added)}, updated {len(report.updated)}{rechunked}, unchanged "
                       f"{len(report.unchanged)}, failed {len(report.errors)}; {report.chunks_written} chunks "
                       f"written, {report.vectors_embedded} vectors embedded ({report.vectors_cached} from cache)")
         console.print(f"  knowledge base: {stats['documents']} documents, {stats['chunks']} chunks, "

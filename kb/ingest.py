@@ -19,7 +19,7 @@ from typing import Protocol
 
 import numpy as np
 
-from kb.chunking import chunk_document
+from kb.chunking import CHUNKER_VERSION, chunk_document
 from kb.embed.protocol import Embedder
 from kb.errors import DuplicateError, IngestError
 from kb.linking import relink
@@ -54,6 +54,8 @@ class IngestReport:
     added: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
+    #: same source, chunks re-derived because they were made by an older chunker (kb.chunking.CHUNKER_VERSION)
+    rechunked: list[str] = field(default_factory=list)
     quarantined: dict[str, str] = field(default_factory=dict)
     flagged: dict[str, list[str]] = field(default_factory=dict)
     errors: list[IngestError] = field(default_factory=list)
@@ -67,7 +69,7 @@ class IngestReport:
 
     def to_json(self) -> dict[str, object]:
         return {
-            "added": self.added, "updated": self.updated, "unchanged": self.unchanged,
+            "added": self.added, "updated": self.updated, "unchanged": self.unchanged, "rechunked": self.rechunked,
             "quarantined": self.quarantined, "injection_flags": self.flagged,
             "errors": [{"path": e.path, "field": e.field, "line": e.line, "message": str(e)} for e in self.errors],
             "chunks_written": self.chunks_written, "vectors_embedded": self.vectors_embedded,
@@ -188,7 +190,7 @@ def ingest_paths(paths: Iterable[Path | str], store: SqliteStore, embedder: Embe
         except IngestError as exc:
             report.errors.append(exc)
             status = "error"
-        changed = changed or status in ("added", "updated")
+        changed = changed or status in ("added", "updated", "rechunked")
         if progress is not None:
             progress.document(item.source_path, status)
     if changed or not store.get_meta("corpus_version"):
@@ -218,7 +220,8 @@ def _ingest_one(src: SourceDocument, store: SqliteStore, embedder: Embedder | No
                              f"{other.meta.id!r}", field="number")
     seen_ids[meta.id] = src.source_path
     seen_numbers[meta.number] = src.source_path
-    if existing is not None and existing.content_hash == src.content_hash:
+    same_source = existing is not None and existing.content_hash == src.content_hash
+    if same_source and existing is not None and existing.chunker_version == CHUNKER_VERSION:
         report.unchanged.append(meta.id)
         return "unchanged"
     parsed = chunk_document(src.text, meta)
@@ -234,9 +237,10 @@ def _ingest_one(src: SourceDocument, store: SqliteStore, embedder: Embedder | No
     reason = quarantine_reason(meta)
     stamp = (now or (lambda: dt.datetime.now(dt.UTC)))().isoformat(timespec="seconds")
     stored = StoredDocument(
-        meta=meta, content_hash=src.content_hash, version_no=(existing.version_no + 1) if existing else 1,
+        meta=meta, content_hash=src.content_hash,
+        version_no=(existing.version_no + (0 if same_source else 1)) if existing else 1,
         source_path=src.source_path, ingested_at=stamp, quarantine_reason=reason, effective_to=meta.effective_to,
-        chunk_count=sum(1 for c in chunks if c.indexed), injection_flags=flags,
+        chunk_count=sum(1 for c in chunks if c.indexed), injection_flags=flags, chunker_version=CHUNKER_VERSION,
     )
     store.write_document(stored, src.text, src.original, src.original_name, chunks, edges, vectors, payloads)
     report.chunks_written += stored.chunk_count
@@ -247,5 +251,8 @@ def _ingest_one(src: SourceDocument, store: SqliteStore, embedder: Embedder | No
     if existing is None:
         report.added.append(meta.id)
         return "added"
+    if same_source:
+        report.rechunked.append(meta.id)
+        return "rechunked"
     report.updated.append(meta.id)
     return "updated"

@@ -662,7 +662,7 @@ _ID_FUNCTION = frozenset(
     itu atau pada oleh dalam sebagai jika kalau apabila kapan siapa mana harus perlu adalah ialah
     saya aku kami kita anda bisa dapat akan sudah telah belum masih juga serta bagi terhadap tentang
     sebelum sesudah setelah sejak mulai sampai hingga mohon tolong dong ya nya tsb tersebut apabila
-    agar supaya karena maka sedangkan ada
+    agar supaya karena maka sedangkan ada saja misalnya
     """.split()
 )
 _EN_FUNCTION = frozenset(
@@ -670,7 +670,7 @@ _EN_FUNCTION = frozenset(
     the a an of for to in on is are was were what which who whom how when where why does do did need
     needs should must can could would will shall be been being has have had with by from as at this
     that these those it its my our your their we i you they and or not no before after since until
-    during please if than then there any some
+    during please if than then there any some such
     """.split()
 )
 _ID_HINTS = frozenset(

@@ -27,6 +27,7 @@ from typing import Any, Literal
 
 from kb.embed.protocol import Embedder
 from kb.errors import KbError
+from kb.lexical import Concepts, evidence
 from kb.model import Chunk, DocumentMeta, Hit
 from kb.query import AliasDictionary, Provision, QueryPlan, fts_query, understand
 from kb.store.protocol import SearchFilter
@@ -46,9 +47,14 @@ _REVOKE_Q = re.compile(r"\b(?:dicabut|mencabut|pencabutan|revoked?|repeal(?:ed|s
                        re.IGNORECASE)
 _COMMENCE_Q = re.compile(r"\b(?:mulai berlaku|berlaku sejak|kapan .{0,40}berlaku|come(?:s)? into force|"
                          r"take(?:s)? effect|effective (?:date|from))\b", re.IGNORECASE)
+_RATE_Q = re.compile(r"\b(?:tarif|rate|rates|berapa persen|persentase|percentage|besarnya|how much)\b", re.IGNORECASE)
+#: a passage that *states* a rate: "sebesar 11%", "at a rate of 2%", or a rate cell of a table ("| 2% |");
+#: a passing mention ("yang dikenakan tarif 0%" in a bookkeeping rule) does not count
+_RATE_TEXT = re.compile(r"\b(?:sebesar|rate of|at)\s+\d+(?:[.,]\d+)?\s?%|\|\s*\d+(?:[.,]\d+)?\s?%\s*\|", re.IGNORECASE)
 _REVOKE_TEXT = re.compile(r"dicabut dan dinyatakan tidak berlaku|dinyatakan tidak berlaku", re.IGNORECASE)
 _COMMENCE_TEXT = re.compile(r"mulai berlaku pada tanggal", re.IGNORECASE)
 
+RATE_BOOST = 0.3
 _KIND_WEIGHT: dict[str, float] = {
     "ayat": 0.0, "pasal": 0.0, "huruf": 0.0, "definition": 0.0, "section": 0.0, "table": 0.0,
     "penjelasan": -0.15, "lampiran": -0.35, "preamble": -0.6, "closing": -0.6,
@@ -59,12 +65,19 @@ _KIND_WEIGHT: dict[str, float] = {
 class RetrievalConfig:
     mode: Mode = "hybrid"
     candidates: int = 60
+    #: how deep each signal ranks the candidates: a passage in the BM25 top-``candidates`` is still scored by
+    #: its dense rank when that is 70th, instead of counting as absent from the dense list
+    rank_depth: int = 500
     rrf_k: int = 60
     top_k: int = 5
     per_doc: int = 2
     expand_budget: int = 6
     #: reciprocal-rank-fusion weight of each candidate list
     weights: tuple[tuple[str, float], ...] = (("bm25", 1.0), ("dense", 1.0), ("routed", 1.0))
+    #: re-rank weight of the share of the question's concepts a passage covers (kb.lexical)
+    coverage_weight: float = 0.75
+    #: re-rank weight of the question's word pairs found in the passage in the same order (kb.lexical)
+    phrase_weight: float = 0.1
 
 
 @dataclass(frozen=True)
@@ -118,38 +131,47 @@ class Retriever:
         plan = plan or understand(question, aliases=self.aliases)
         explain: dict[str, Any] = {"mode": mode, "expansions": [_expansion_json(e) for e in plan.expansions]}
         n = self.config.candidates
+        depth = max(n, self.config.rank_depth)
         ranked: dict[str, list[str]] = {}
 
         if mode in ("hybrid", "deterministic"):
             match = fts_query(plan)
             explain["match"] = match
-            ranked["bm25"] = [cid for cid, _ in self.store.keyword_search(match, flt, n)]
+            ranked["bm25"] = [cid for cid, _ in self.store.keyword_search(match, flt, depth)]
         elif mode == "bm25":
             match = fts_query(understand(question, aliases=AliasDictionary.empty()))
             explain["match"] = match
-            ranked["bm25"] = [cid for cid, _ in self.store.keyword_search(match, flt, n)]
+            ranked["bm25"] = [cid for cid, _ in self.store.keyword_search(match, flt, depth)]
         if mode in ("hybrid", "dense"):
             assert self.embedder is not None
             qvec = self.embedder.embed_query(question)
-            ranked["dense"] = [cid for cid, _ in self.store.vector_search(qvec, flt, n)]
+            ranked["dense"] = [cid for cid, _ in self.store.vector_search(qvec, flt, depth)]
         routed: list[str] = []
         named_docs = self._doc_ids_for(plan.doc_refs)
         intent = _Intent.of(plan, named_docs, self._doc_ids_for)
         if mode in ("hybrid", "deterministic"):
             routed = self._route(plan, intent, flt)
             ranked["routed"] = routed
-        explain["candidates"] = {k: len(v) for k, v in ranked.items()}
+        # candidates: each list's top ``n`` (all routed chunks); each candidate is then scored by its rank
+        # in every list down to ``depth``
+        pool = {cid for ids in ranked.values() for cid in ids[:n]} | set(routed)
+        explain["candidates"] = {k: min(len(v), n) for k, v in ranked.items()}
 
         fused: dict[str, float] = defaultdict(float)
         via: dict[str, list[str]] = defaultdict(list)
         weights = dict(self.config.weights)
         for source, ids in ranked.items():
             for rank, cid in enumerate(ids):
+                if cid not in pool:
+                    continue
                 fused[cid] += weights.get(source, 1.0) / (self.config.rrf_k + rank + 1)
-                via[cid].append(source)
+                if rank < n or source == "routed":
+                    via[cid].append(source)
         chunks = self.store.get_chunks(sorted(fused))
         docs = self.documents()
         scored: list[tuple[float, str]] = []
+        lexical = mode in ("hybrid", "deterministic") and (self.config.coverage_weight or self.config.phrase_weight)
+        concepts = Concepts.of(plan) if lexical else None
         for cid, base in fused.items():
             chunk = chunks.get(cid)
             if chunk is None:
@@ -157,6 +179,9 @@ class Retriever:
             score = base * self.config.rrf_k  # ~1.0 for a first rank in one list
             if mode in ("hybrid", "deterministic"):
                 score += _rule_boost(chunk, docs[chunk.doc_id], plan, intent)
+            if concepts is not None:
+                coverage, phrases = evidence(concepts, chunk.text)
+                score += self.config.coverage_weight * coverage + self.config.phrase_weight * phrases
             scored.append((score, cid))
         scored.sort(key=lambda t: (-t[0], t[1]))
 
@@ -251,6 +276,7 @@ class _Intent:
     definition: bool
     revocation: bool
     commencement: bool
+    rate: bool = False
 
     @classmethod
     def of(cls, plan: QueryPlan, named_docs: list[str],
@@ -262,6 +288,7 @@ class _Intent:
             definition=bool(_DEFINITION_Q.search(plan.text)),
             revocation=bool(_REVOKE_Q.search(plan.text)),
             commencement=bool(_COMMENCE_Q.search(plan.text)),
+            rate=bool(_RATE_Q.search(plan.text)),
         )
 
 
@@ -274,6 +301,8 @@ def _rule_boost(chunk: Chunk, doc: DocumentMeta, plan: QueryPlan, intent: _Inten
         boost += 0.6 - min(0.0, kind_weight)
     if intent.commencement and _COMMENCE_TEXT.search(chunk.text):
         boost += 0.6 - min(0.0, kind_weight)
+    if intent.rate and _RATE_TEXT.search(chunk.text):
+        boost += RATE_BOOST
     if chunk.is_example:
         boost -= 0.2
     base_doc = chunk.provision.split(":", 1)[0] if chunk.provision else chunk.doc_id

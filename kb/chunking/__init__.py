@@ -18,7 +18,12 @@ from kb.chunking.internal import INTERNAL_TYPES, chunk_internal
 from kb.chunking.regulation import chunk_regulation
 from kb.model import REGULATION_TYPES, DocumentMeta, ParsedChunk
 
-__all__ = ["ChunkingError", "UnsupportedDocumentType", "chunk_document", "chunk_internal", "chunk_regulation"]
+#: Bumped whenever the chunkers cut the same text differently.  A stored document whose chunks were made by
+#: another version is re-derived on the next ingest even though its content hash is unchanged, so an upgrade
+#: never leaves a knowledge base with stale structure (same version number: the source did not change).
+CHUNKER_VERSION = "2"
+
+__all__ = ["CHUNKER_VERSION", "ChunkingError", "UnsupportedDocumentType", "chunk_document", "chunk_internal", "chunk_regulation"]
 
 
 def chunk_document(text: str, meta: DocumentMeta) -> list[ParsedChunk]:

@@ -14,6 +14,8 @@ _AYAT_LINE = re.compile(r"^[ \t]*\((\d{1,2}[a-z]?|l|I)\)[ \t]*(?=\S)", re.MULTIL
 # OCR: "(21 Dalam" for "(2) Dalam", "(l)" for "(1)"
 _AYAT_OCR = re.compile(r"^[ \t]*\((\d)[1l][ \t]+(?=[A-Z])", re.MULTILINE)
 _AYAT_INLINE = re.compile(r"(?<=[.;:] )\((\d{1,2}[a-z]?)\)[ \t]+(?=[A-Z])")
+# ayat (1) on the heading's own line ("Pasal 6 (l) Keuntungan", OCR "Pasal 3 (U Dikecualikan")
+_AYAT_FIRST = re.compile(r"[ \t]*\((?:1\)|l\)|I\)|U(?=[ \t]))[ \t]*(?=[A-Z])")
 
 _ITEM_LINE = re.compile(
     r"^[ \t]*(?:(?P<h>[a-z]{1,2})\.|(?P<n>\d{1,2})[ ]?\.|(?P<p>[a-z]{1,2}|\d{1,2})\))[ \t]+(?=\S)",
@@ -41,6 +43,9 @@ def find_ayat(text: str, start: int, end: int) -> list[tuple[int, str]]:
     the previous one; OCR-damaged or inline markers must be exactly the expected next one.
     """
     cands: list[tuple[int, str, bool]] = []  # pos, value, strict
+    first = _AYAT_FIRST.match(text, start, end)
+    if first:
+        cands.append((text.index("(", first.start()), "1", True))
     for m in _AYAT_LINE.finditer(text, start, end):
         v = m.group(1)
         cands.append((m.start(1) - 1, "1" if v in ("l", "I") else v, v in ("l", "I")))

@@ -45,8 +45,10 @@ LEAF_MAX = 2000
 
 _NUM = r"(?:[IVX]{1,5}|[0-9OlI]{1,3}(?:[ ][0-9][A-Z]?)?[A-Z]?)"
 _PASAL_STANDALONE = re.compile(rf"^[ \t]*Pasal[ \t]+({_NUM})[ \t]*[-.]?[ \t]*$", re.MULTILINE)
-_PASAL_LEAD_AYAT = re.compile(rf"^[ \t]*Pasal[ \t]+({_NUM})[ \t]+(?=\([1l]\)[ \t])", re.MULTILINE)
-_PASAL_INLINE_AYAT = re.compile(rf"(?<=[^\s] )Pasal[ \t]+({_NUM})[ \t]+(?=\([1l]\)[ \t]+[A-Z])")
+# "(1)" as OCR reads it: "(l)", "(I)", or "(U" with the bracket swallowed
+_AYAT_ONE = r"\((?:[1lI]\)|U(?=[ \t]))"
+_PASAL_LEAD_AYAT = re.compile(rf"^[ \t]*Pasal[ \t]+({_NUM})[ \t]+(?={_AYAT_ONE}[ \t])", re.MULTILINE)
+_PASAL_INLINE_AYAT = re.compile(rf"(?<=[^\s] )Pasal[ \t]+({_NUM})[ \t]+(?={_AYAT_ONE}[ \t]+[A-Z])")
 _PASAL_AFTER_CAPS = re.compile(rf"(?<=[A-Z]{{2}} )Pasal[ \t]+({_NUM})[ \t]+(?=[A-Z][a-z])")
 _REF_WORDS = re.compile(r"(?:dalam|pada|dan|atau|dengan|ketentuan|bahwa|sesuai|,)\s*$", re.IGNORECASE)
 
@@ -126,6 +128,26 @@ def _pval(p: str) -> tuple[int, str]:
         return (roman_to_int(p), "")
     m = re.fullmatch(r"(\d+)([A-Z]?)", p)
     return (int(m.group(1)), m.group(2)) if m else (0, "")
+
+
+def _sequence_resumes(later: list[_Heading], cur: tuple[int, str], jumped: tuple[int, str], look: int = 6) -> bool:
+    """Whether one of the next ``look`` Pasal headings continues from ``cur`` below ``jumped``.
+
+    Original regulations number their Pasal consecutively, so a heading far ahead of the sequence that
+    is followed by the expected next number is noise, not a real jump.
+    """
+    seen = 0
+    for h in later:
+        if h.kind != "pasal":
+            continue
+        seen += 1
+        if seen > look:
+            break
+        p = str(roman_to_int(h.value)) if _is_roman(h.value) else h.value
+        w = _pval(p)
+        if cur < w < jumped and w[0] <= cur[0] + 2:
+            return True
+    return False
 
 
 def effective_date(chunk_text: str) -> dt.date | None:
@@ -467,6 +489,8 @@ class RegulationChunker:
                     ok = v[0] == cur[0] + 1 and (pending_bab or self._is_amending(following))
             else:
                 ok = v > cur and (h.standalone or v[0] <= cur[0] + 2)
+                if ok and v[0] > cur[0] + 2 and _sequence_resumes(heads[idx + 1 :], cur, v):
+                    ok = False  # a stray "Pasal 31A" line (OCR, a cross-reference) amid Pasal 3, 4, 5 ...
             if not ok:
                 continue
             hp = tuple(path[k] for k in ("bab", "bagian", "paragraf") if k in path) + (f"Pasal {p}",)

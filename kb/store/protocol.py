@@ -51,6 +51,7 @@ class StoredDocument:
     effective_to: dt.date | None  # derived: explicit effective_to or the revoking document's start
     chunk_count: int
     injection_flags: tuple[str, ...] = field(default=())
+    chunker_version: str = ""  # kb.chunking.CHUNKER_VERSION that produced the stored chunks
 
 
 class DocumentWriter(Protocol):

@@ -45,7 +45,8 @@ CREATE TABLE IF NOT EXISTS documents (
     content_hash TEXT NOT NULL,
     version_no INTEGER NOT NULL,
     ingested_at TEXT NOT NULL,
-    injection_flags TEXT NOT NULL DEFAULT '[]'
+    injection_flags TEXT NOT NULL DEFAULT '[]',
+    chunker_version TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS doc_access (doc_id TEXT NOT NULL, grp TEXT NOT NULL, PRIMARY KEY (doc_id, grp));
 CREATE TABLE IF NOT EXISTS doc_values (
@@ -156,6 +157,10 @@ class SqliteStore:
             self._conn.executescript(_SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path} is not a dasar knowledge base ({exc})") from None
+        columns = {r["name"] for r in self._q("PRAGMA table_info(documents)")}
+        if "chunker_version" not in columns:  # knowledge bases written before chunker versions were recorded
+            with self._lock:
+                self._conn.execute("ALTER TABLE documents ADD COLUMN chunker_version TEXT NOT NULL DEFAULT ''")
         version = self.get_meta("schema_version")
         if version is None:
             self.set_meta("schema_version", SCHEMA_VERSION)
@@ -209,7 +214,7 @@ class SqliteStore:
             meta=meta_from_json(row["meta_json"]), content_hash=row["content_hash"], version_no=row["version_no"],
             source_path=row["source_path"], ingested_at=row["ingested_at"],
             quarantine_reason=row["quarantine_reason"], effective_to=_d(row["effective_to"]), chunk_count=count,
-            injection_flags=tuple(json.loads(row["injection_flags"])),
+            injection_flags=tuple(json.loads(row["injection_flags"])), chunker_version=row["chunker_version"],
         )
 
     def get_document(self, doc_id: str) -> StoredDocument | None:
@@ -245,11 +250,12 @@ class SqliteStore:
             conn.execute(
                 "INSERT INTO documents(id, number, type, title, status, jurisdiction, language, quarantine_reason,"
                 " effective_from, effective_to, meta_json, source_path, content_hash, version_no, ingested_at,"
-                " injection_flags) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                " injection_flags, chunker_version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (meta.id, meta.number, meta.type, meta.title, meta.status, meta.jurisdiction, meta.language,
                  doc.quarantine_reason, meta.effective_from and _ISO(meta.effective_from),
                  doc.effective_to and _ISO(doc.effective_to), meta_to_json(meta), doc.source_path,
-                 doc.content_hash, doc.version_no, doc.ingested_at, json.dumps(list(doc.injection_flags))))
+                 doc.content_hash, doc.version_no, doc.ingested_at, json.dumps(list(doc.injection_flags)),
+                 doc.chunker_version))
             conn.executemany("INSERT INTO doc_access(doc_id, grp) VALUES (?, ?)",
                              [(meta.id, g) for g in sorted(set(meta.access))])
             values = [(meta.id, "entity", v) for v in meta.entities] + [(meta.id, "tax_type", v)
@@ -367,8 +373,9 @@ class SqliteStore:
     @staticmethod
     def _compute_corpus_version(conn: sqlite3.Connection) -> str:
         h = hashlib.sha256()
-        for row in conn.execute("SELECT id, content_hash FROM documents ORDER BY id"):
-            h.update(f"{row[0]}={row[1]};".encode())
+        # the chunker version is part of it: re-chunked text cites other locations, so answers must not repeat
+        for row in conn.execute("SELECT id, content_hash, chunker_version FROM documents ORDER BY id"):
+            h.update(f"{row[0]}={row[1]}/{row[2]};".encode())
         return h.hexdigest()[:16]
 
     def corpus_version(self) -> str:

@@ -179,3 +179,27 @@ def test_long_internal_section_splits_by_paragraph_and_keeps_table_whole() -> No
 def test_unknown_type_is_rejected() -> None:
     with pytest.raises(UnsupportedDocumentType):
         chunk_document("x", DocumentMeta(id="x", title="x", number="1", type="blog"))
+
+
+def test_ocr_damaged_pp_23_2018_keeps_its_pasal_sequence_past_a_stray_heading() -> None:
+    # the OCR text has a stray "Pasal 31A" line (from "Pasal 31A Undang-Undang Pajak Penghasilan") between
+    # Pasal 3 and Pasal 4; it must not swallow Pasal 4-12
+    _, chunks = _doc("pp-23-2018")
+    pasal = {c.pasal for c in chunks if c.kind not in ("penjelasan", "lampiran") and c.pasal}
+    assert pasal == {str(i) for i in range(1, 13)}
+    p5 = [c for c in chunks if c.pasal == "5" and c.kind != "penjelasan"]
+    assert p5 and p5[0].text.startswith("Pasal 5")
+    assert "paling lama" in " ".join(c.text for c in p5)
+
+
+def test_ocr_first_ayat_on_the_heading_line_is_found() -> None:
+    # "Pasal 3 (U Dikecualikan ..." / "Pasal 57 (1) ..." : ayat (1) written on the Pasal's own line
+    by_key = _by_key("pp-55-2022")
+    assert by_key["pasal-3"].text.startswith("Pasal 3 (U Dikecualikan")  # short: one chunk
+    assert by_key["pasal-57/ayat-1/pembuka"].text.startswith("(U Wajib Pajak dalam negeri")
+    assert by_key["pasal-57/ayat-1/pembuka"].location == "Pasal 57 ayat (1)"
+    assert by_key["pasal-57/ayat-4"].ayat == "4"
+    pasal = {c.pasal for c in _doc("pp-55-2022")[1] if c.kind not in ("penjelasan", "lampiran") and c.pasal}
+    assert len(pasal) >= 65  # of 74; was 48 before OCR-tolerant headings
+    # the same rule on a clean text: "Pasal 8 (1) ..." is split into its ayat
+    assert _by_key("uu-10-2020")["pasal-8/ayat-2"].text == "(2) Menteri dapat menentukan saat lain terutangnya Bea Meterai."

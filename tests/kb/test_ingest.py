@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from kb.chunking import CHUNKER_VERSION
 from kb.embed.hashing import HashingEmbedder
 from kb.ingest import ingest_paths
 from kb.store.protocol import SearchFilter
@@ -236,3 +237,46 @@ def test_revocation_and_amendment_windows_from_real_corpus(tmp_path: Path) -> No
 def test_missing_path_is_an_error_not_a_crash(tmp_path: Path) -> None:
     report = ingest_paths([tmp_path / "nope"], _store(tmp_path), HashingEmbedder())
     assert "no such file" in str(report.errors[0])
+
+
+def test_documents_chunked_by_an_older_chunker_are_rechunked_without_a_new_version(tmp_path: Path) -> None:
+    src = tmp_path / "in"
+    src.mkdir()
+    _write(src, "policy.md", GOOD_POLICY)
+    store = _store(tmp_path)
+    ingest_paths([src], store, HashingEmbedder())
+    conn = sqlite3.connect(store.path)
+    try:  # as if an older dasar had written it
+        conn.execute("UPDATE documents SET chunker_version='0'")
+        conn.execute("UPDATE chunks SET text='stale' WHERE doc_id='test-policy' AND indexed=1")
+        conn.commit()
+    finally:
+        conn.close()
+    version = store.corpus_version()
+    report = ingest_paths([src], store, HashingEmbedder())
+    assert report.rechunked == ["test-policy"] and report.updated == [] and report.unchanged == []
+    assert report.to_json()["rechunked"] == ["test-policy"]
+    doc = store.get_document("test-policy")
+    assert doc is not None and doc.version_no == 1 and doc.chunker_version == CHUNKER_VERSION
+    assert [v["version_no"] for v in store.versions("test-policy")] == [1]
+    assert "stale" not in {c.text for c in store.chunks_of("test-policy")}
+    assert store.corpus_version() != version
+    assert ingest_paths([src], store, HashingEmbedder()).unchanged == ["test-policy"]
+
+
+def test_knowledge_base_written_before_chunker_versions_opens_and_rechunks(tmp_path: Path) -> None:
+    src = tmp_path / "in"
+    src.mkdir()
+    _write(src, "policy.md", GOOD_POLICY)
+    store = _store(tmp_path)
+    ingest_paths([src], store, HashingEmbedder())
+    store.close()
+    conn = sqlite3.connect(tmp_path / "kb.sqlite")
+    try:  # the documents table as it was before the column existed
+        conn.execute("ALTER TABLE documents DROP COLUMN chunker_version")
+        conn.commit()
+    finally:
+        conn.close()
+    reopened = _store(tmp_path)
+    assert reopened.get_document("test-policy").chunker_version == ""  # type: ignore[union-attr]
+    assert ingest_paths([src], reopened, HashingEmbedder()).rechunked == ["test-policy"]

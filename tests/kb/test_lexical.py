@@ -1,0 +1,47 @@
+"""Lexical evidence for the re-rank (kb.lexical): concepts of a question, coverage and word-pair phrases."""
+
+from __future__ import annotations
+
+from kb.lexical import Concepts, evidence
+from kb.query import understand
+
+AYAT_4 = ("(4) Kategori tarif efektif bulanan sebagaimana dimaksud pada ayat (3) terdiri atas: "
+          "a. kategori A diterapkan atas penghasilan bruto bulanan ...")
+AYAT_2 = "(2) Tarif efektif pemotongan Pajak Penghasilan Pasal 21 sebagaimana dimaksud pada ayat (1) huruf a ..."
+
+
+def test_concepts_group_alias_forms_and_drop_function_words() -> None:
+    concepts = Concepts.of(understand("Apa saja kategori tarif efektif bulanan?"))
+    flat = {form for forms in concepts.groups for form in forms}
+    assert ("kategori",) in flat and ("categories",) in flat  # one alias entry, one concept
+    assert ("apa",) not in flat and ("saja",) not in flat
+    kategori = next(forms for forms in concepts.groups if ("kategori",) in forms)
+    assert ("category",) in kategori
+    assert ("kategori", "tarif") in concepts.pairs and ("tarif", "efektif") in concepts.pairs
+
+
+def test_passage_covering_every_concept_and_phrase_outscores_a_near_duplicate() -> None:
+    concepts = Concepts.of(understand("Apa saja kategori tarif efektif bulanan?"))
+    cov4, phr4 = evidence(concepts, AYAT_4)
+    cov2, phr2 = evidence(concepts, AYAT_2)
+    assert cov4 == 1.0 and phr4 == 1.0
+    assert cov2 < cov4 and phr2 < phr4
+
+
+def test_an_alias_form_counts_as_the_concept() -> None:
+    # "output VAT" is covered by the Indonesian "Pajak Keluaran" (reviewed alias), as a phrase, not word by word
+    concepts = Concepts.of(understand("output VAT"))
+    assert evidence(concepts, "Pajak Keluaran lebih besar daripada Pajak Masukan")[0] > 0
+    assert evidence(concepts, "keluaran pajak")[0] < evidence(concepts, "pajak keluaran")[0]
+
+
+def test_named_document_tokens_do_not_count_as_concepts() -> None:
+    # every passage of PMK 168/2023 carries its number only in the prefix: it must not tell passages apart
+    concepts = Concepts.of(understand("PMK 168/2023 bukti pemotongan"))
+    flat = {t for forms in concepts.groups for form in forms for t in form}
+    assert "168" not in flat and "2023" not in flat and "pmk" not in flat
+    assert evidence(concepts, "bukti pemotongan")[0] == 1.0
+
+
+def test_a_question_of_function_words_has_no_evidence() -> None:
+    assert evidence(Concepts.of(understand("apa itu?")), "apa itu") == (0.0, 0.0)
