@@ -690,6 +690,16 @@ _EN_HINTS = frozenset(
 STOPWORDS = _ID_FUNCTION | _EN_FUNCTION
 
 
+_DEFINITION_Q = re.compile(
+    r"\b(?:apa(?:kah)? (?:yang )?dimaksud(?: dengan)?|pengertian|definisi|apa itu|what (?:is|are) meant by|"
+    r"what does .{1,60} mean|definition of|define)\b", re.IGNORECASE)
+
+
+def asks_definition(text: str) -> bool:
+    """Whether the question asks what a term means: its answer is a definition (Pasal 1), not a rule."""
+    return bool(_DEFINITION_Q.search(text))
+
+
 def detect_language(text: str) -> str:
     """"en" when English function/domain words outnumber Indonesian ones, else "id" (the default)."""
     toks = tokenize(text)

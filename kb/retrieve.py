@@ -29,7 +29,7 @@ from kb.embed.protocol import Embedder
 from kb.errors import KbError
 from kb.lexical import Concepts, evidence
 from kb.model import Chunk, DocumentMeta, Hit
-from kb.query import AliasDictionary, Provision, QueryPlan, fts_query, understand
+from kb.query import AliasDictionary, Provision, QueryPlan, asks_definition, fts_query, understand
 from kb.store.protocol import SearchFilter
 from kb.store.sqlite import SqliteStore
 
@@ -38,23 +38,23 @@ logger = logging.getLogger(__name__)
 Mode = Literal["hybrid", "bm25", "dense", "deterministic"]
 MODES: tuple[str, ...] = ("hybrid", "bm25", "dense", "deterministic")
 
-#: Question intents with a structural answer: definitions live in Pasal 1, revocation and commencement in
+#: Question intents with a structural answer (definitions: kb.query.asks_definition); revocation and commencement in
 #: the closing Pasal.  A match lifts passages of that shape (a rule of the re-rank, not a learned weight).
-_DEFINITION_Q = re.compile(
-    r"\b(?:apa(?:kah)? (?:yang )?dimaksud(?: dengan)?|pengertian|definisi|apa itu|what (?:is|are) meant by|"
-    r"what does .{1,60} mean|definition of|define)\b", re.IGNORECASE)
 _REVOKE_Q = re.compile(r"\b(?:dicabut|mencabut|pencabutan|revoked?|repeal(?:ed|s)?|tidak berlaku lagi)\b",
                        re.IGNORECASE)
 _COMMENCE_Q = re.compile(r"\b(?:mulai berlaku|berlaku sejak|kapan .{0,40}berlaku|come(?:s)? into force|"
                          r"take(?:s)? effect|effective (?:date|from))\b", re.IGNORECASE)
 _RATE_Q = re.compile(r"\b(?:tarif|rate|rates|berapa persen|persentase|percentage|besarnya|how much)\b", re.IGNORECASE)
-#: a passage that *states* a rate: "sebesar 11%", "at a rate of 2%", or a rate cell of a table ("| 2% |");
+#: a passage that *states* a rate: "sebesar 11%", "sebesar: a. 2,5%", "at a rate of 2%", or a table cell "| 2% |";
 #: a passing mention ("yang dikenakan tarif 0%" in a bookkeeping rule) does not count
-_RATE_TEXT = re.compile(r"\b(?:sebesar|rate of|at)\s+\d+(?:[.,]\d+)?\s?%|\|\s*\d+(?:[.,]\d+)?\s?%\s*\|", re.IGNORECASE)
+_RATE_TEXT = re.compile(r"\b(?:sebesar|rate of|at)\W{1,4}(?:[a-z]\.\s+)?\d+(?:[.,]\d+)?\s?%|\|\s*\d+(?:[.,]\d+)?\s?%\s*\|",
+                        re.IGNORECASE)
 _REVOKE_TEXT = re.compile(r"dicabut dan dinyatakan tidak berlaku|dinyatakan tidak berlaku", re.IGNORECASE)
 _COMMENCE_TEXT = re.compile(r"mulai berlaku pada tanggal", re.IGNORECASE)
 
-RATE_BOOST = 0.3
+#: lift of a passage stating a rate when the question asks for one (smaller than the structural intents: a
+#: regulation states many rates, and the concept coverage decides which)
+_RATE_BOOST = 0.3
 _KIND_WEIGHT: dict[str, float] = {
     "ayat": 0.0, "pasal": 0.0, "huruf": 0.0, "definition": 0.0, "section": 0.0, "table": 0.0,
     "penjelasan": -0.15, "lampiran": -0.35, "preamble": -0.6, "closing": -0.6,
@@ -285,7 +285,7 @@ class _Intent:
             named_docs=tuple(named_docs),
             provision_docs=tuple((p, tuple(doc_ids_for((p.law,)) if p.law else named_docs))
                                  for p in plan.provisions),
-            definition=bool(_DEFINITION_Q.search(plan.text)),
+            definition=asks_definition(plan.text),
             revocation=bool(_REVOKE_Q.search(plan.text)),
             commencement=bool(_COMMENCE_Q.search(plan.text)),
             rate=bool(_RATE_Q.search(plan.text)),
@@ -302,7 +302,7 @@ def _rule_boost(chunk: Chunk, doc: DocumentMeta, plan: QueryPlan, intent: _Inten
     if intent.commencement and _COMMENCE_TEXT.search(chunk.text):
         boost += 0.6 - min(0.0, kind_weight)
     if intent.rate and _RATE_TEXT.search(chunk.text):
-        boost += RATE_BOOST
+        boost += _RATE_BOOST
     if chunk.is_example:
         boost -= 0.2
     base_doc = chunk.provision.split(":", 1)[0] if chunk.provision else chunk.doc_id

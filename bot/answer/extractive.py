@@ -26,7 +26,7 @@ from bot.answer.protocol import ComposeRequest, ComposedAnswer, DraftClaim
 from guardrails.injection import scan_injection
 from guardrails.verify import extract_figures, normalize_ws
 from kb.model import Hit
-from kb.query import STOPWORDS, tokenize
+from kb.query import STOPWORDS, asks_definition, tokenize
 
 #: Words that make a unit state a rate or an obligation (lead candidates).
 CUE = re.compile(
@@ -43,7 +43,8 @@ GENERIC = frozenset(
     """tarif rate rates berapa persen percent ketentuan aturan rule rules bagaimana how much apa menurut
     according based dasar hukum jelaskan explain sebutkan mengenai terkait regarding about pajak tax taxes
     kena dikenakan dikenai apakah whether berlaku apply applies applicable current saat sekarang now today
-    kami kita we our us company perusahaan""".split()
+    kami kita we our us company perusahaan dimaksud pengertian definisi arti artinya definition define meant
+    mean means""".split()
 )
 #: English question words -> Indonesian stems that mention the same thing in the (Indonesian) sources.
 #: English words with no entry are ignored for relevance of an English question (the dense retriever
@@ -375,7 +376,8 @@ class ExtractiveComposer:
         if hit.chunk.kind == "penjelasan":
             score -= 0.3
         if hit.chunk.kind == "definition":
-            score -= 0.1
+            # a rule with an obligation cue outranks a definition, unless the question asks what a term means
+            score += 0.4 if asks_definition(request.question) else -0.1
         return score
 
     def compose(self, request: ComposeRequest) -> ComposedAnswer:

@@ -286,3 +286,21 @@ def test_conflicting_in_force_sources_are_both_shown_with_the_deciding_rule(serv
     assert out["decided_by"] in ("specific_over_general", "later_effective_date", "doc_id_order")
     assert out["preferred"] in {"petty-cash-vendor-payments", "wht-matrix-2024"}
     assert all(s["status"] == "in_force" for s in out["sources"])
+
+
+def test_definition_question_is_answered_by_the_definition_not_a_rule_using_the_term(services: Any) -> None:
+    # "sebagaimana dimaksud pada ayat" in a rule must not make the rule look more relevant than Pasal 1
+    a = ask(services, "Apa yang dimaksud dengan Bukan Pegawai?")
+    assert a.status == "answered"
+    lead = a.claims[0]
+    assert lead.source.chunk_id == "pmk-168-2023#pasal-1/angka-12" and lead.role == "definition"
+    assert lead.quote.startswith("12. Bukan Pegawai adalah orang pribadi selain Pegawai Tetap")
+    _assert_quotes_exact(services, a)
+
+
+def test_rate_question_quotes_the_passage_that_states_the_rate(services: Any) -> None:
+    # PP 34/2016 Pasal 2: "adalah sebesar: a. 2,5% ..." (OCR splits the Pasal oddly; the rate lives in its lead-in)
+    a = ask(services, "Berapa tarif PPh final atas pengalihan hak atas tanah dan/atau bangunan?")
+    assert a.status == "answered"
+    assert any("2,5% (dua koma lima persen)" in c.quote and c.source.doc_id == "pp-34-2016" for c in a.claims)
+    _assert_quotes_exact(services, a)

@@ -147,3 +147,29 @@ def test_unknown_cli_user_sees_only_public_documents(services, capsys: pytest.Ca
     assert out["user"]["guest"] is True
     public = {d.meta.id for d in services.store.list_documents() if "everyone" in d.meta.access}
     assert {r["doc_id"] for r in out["results"]} <= public
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["hybrid", "deterministic"])
+def test_rate_question_finds_the_passage_stating_the_rate(services, mode: str) -> None:  # noqa: ANN001
+    # PMK 37/2025 Pasal 8 ayat (1) says "Besarnya pungutan ... sebesar 0,5%": no word "tarif" in it
+    r = services.retriever.search("Berapa besarnya pungutan PPh 22 oleh penyelenggara PMSE atas pedagang dalam negeri?",
+                                  EVERYONE, mode=mode)
+    assert r.results[0].chunk.id == "pmk-37-2025#pasal-8/ayat-1"
+    assert "0,5% (nol koma lima persen)" in r.results[0].chunk.text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["hybrid", "deterministic"])
+def test_ocr_damaged_pp_23_2018_pasal_5_is_retrievable_for_its_period(services, mode: str) -> None:  # noqa: ANN001
+    r = services.retriever.search("Berapa lama jangka waktu PPh final PP 23/2018 untuk wajib pajak orang pribadi?",
+                                  _flt(dt.date(2019, 1, 1)), mode=mode)
+    assert r.results[0].chunk.id == "pp-23-2018#pasal-5"
+    assert "paling lama" in r.results[0].chunk.text
+
+
+@pytest.mark.slow
+def test_memo_section_named_in_the_other_language_is_found(services) -> None:  # noqa: ANN001
+    tax = SearchFilter(groups=frozenset({"everyone", "tax-team"}), as_of=dt.date(2026, 11, 30))
+    r = services.retriever.search("Apa fakta dalam memo PPh 26 atas lisensi software vendor Singapura?", tax)
+    assert any(h.chunk.doc_id == MEMO and h.chunk.section == "Facts" for h in r.results[:2])
