@@ -125,7 +125,7 @@ def _doc_json(d: Any) -> dict[str, Any]:
         "effective_from": m.effective_from, "effective_to": d.effective_to, "access": list(m.access),
         "entities": list(m.entities), "owner": m.owner, "version": d.version_no, "chunks": d.chunk_count,
         "quarantined": d.quarantine_reason, "ocr_noisy": m.ocr_noisy, "injection_flags": list(d.injection_flags),
-        "source_path": d.source_path, "content_hash": d.content_hash,
+        "source_path": d.source_path, "content_hash": d.content_hash, "chunker_version": d.chunker_version,
     }
 
 

@@ -28,8 +28,9 @@ class ConfidenceConfig:
     high: float = 0.75
     medium: float = 0.50
     #: A top retrieval score at or above this counts as full retrieval quality (RRF*k + rule boosts:
-    #: ~1.0 for a first rank in one list, ~2-3 when several signals and a named Pasal agree).
-    retrieval_full: float = 2.0
+    #: ~1.0 for a first rank in one list, ~2-3 when several signals and a named Pasal agree, plus up to
+    #: 0.85 when the passage covers every concept and phrase of the question, kb.lexical).
+    retrieval_full: float = 2.75
 
 
 def band_of(score: float, config: ConfidenceConfig) -> str:
