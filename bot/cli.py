@@ -95,10 +95,10 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     else:
         report = ingest_paths(args.paths, services.store, services.embedder, flagger=injection_flagger)
     if args.json:
-        _print_json({"kb": str(services.settings.kb), **report.to_json(), "stats": services.store.stats()})
+        _print_json({"kb": str(services.store.path), **report.to_json(), "stats": services.store.stats()})
     else:
         stats = services.store.stats()
-        console.print(f"[bold]Ingested into[/bold] {services.settings.kb}")
+        console.print(f"[bold]Ingested into[/bold] {services.store.path}")
         rechunked = f", re-chunked {len(report.rechunked)}" if report.rechunked else ""
         console.print(f"  added {len(report.added)}, updated {len(report.updated)}{rechunked}, unchanged "
                       f"{len(report.unchanged)}, failed {len(report.errors)}; {report.chunks_written} chunks "

@@ -39,7 +39,7 @@ from kb.embed import Embedder
 from kb.ingest import ingest_paths
 from kb.loaders import split_front_matter
 from kb.model import PUBLIC_GROUP
-from kb.store.sqlite import SqliteStore
+from kb.store.protocol import KnowledgeStore
 from tickets.model import Ticket
 
 logger = logging.getLogger(__name__)
@@ -159,7 +159,7 @@ class FaqService:
     def __init__(
         self,
         faq_dir: Path | str,
-        kb_store: SqliteStore,
+        kb_store: KnowledgeStore,
         embedder: Embedder | None,
         *,
         review_days: int = 180,

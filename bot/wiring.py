@@ -17,8 +17,8 @@ from identity.principal import Principal
 from kb.embed import Embedder, make_embedder
 from kb.query import AliasDictionary
 from kb.retrieve import RetrievalConfig, Retriever
-from kb.store.protocol import SearchFilter
-from kb.store.sqlite import SqliteStore
+from kb.store.factory import open_store
+from kb.store.protocol import KnowledgeStore, SearchFilter
 
 logger = logging.getLogger(__name__)
 
@@ -47,13 +47,11 @@ class Services:
     create_kb: bool = False
 
     @cached_property
-    def store(self) -> SqliteStore:
-        if not self.create_kb and not Path(self.settings.kb).exists():
-            from kb.errors import StoreError
-
-            raise StoreError(f"no knowledge base at {self.settings.kb}; build it with `dasar ingest corpus` "
-                             "(or point DASAR_KB / --kb at an existing one)")
-        return SqliteStore(self.settings.kb, embedder_name=self.embedder.name if self.embedder else None)
+    def store(self) -> KnowledgeStore:
+        """PostgreSQL when ``DASAR_KB_URL`` is set, else the SQLite file; only ingest may create one."""
+        url = self.settings.kb_url.get_secret_value() if self.settings.kb_url is not None else None
+        return open_store(self.settings.kb, url, self.embedder.name if self.embedder else None,
+                          create=self.create_kb)
 
     @cached_property
     def aliases(self) -> AliasDictionary:

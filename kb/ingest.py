@@ -25,8 +25,8 @@ from kb.errors import DuplicateError, IngestError
 from kb.linking import relink
 from kb.loaders import SourceDocument, discover, iter_loaded
 from kb.model import Chunk, DocumentMeta, Edge, ParsedChunk
-from kb.store.protocol import StoredDocument
-from kb.store.sqlite import SqliteStore, embed_key
+from kb.store.protocol import KnowledgeStore, StoredDocument
+from kb.store.sqlite import embed_key
 
 logger = logging.getLogger(__name__)
 
@@ -140,7 +140,7 @@ def embed_input(meta: DocumentMeta, chunk: Chunk) -> str:
     return f"{head}\n{chunk.text}"
 
 
-def embed_chunks(store: SqliteStore, embedder: Embedder, chunks: Sequence[Chunk],
+def embed_chunks(store: KnowledgeStore, embedder: Embedder, chunks: Sequence[Chunk],
                  progress: Progress | None = None, meta: DocumentMeta | None = None,
                  ) -> tuple[dict[str, np.ndarray], int, int]:
     """Vectors for the indexed chunks, reusing the content-hash cache; returns (vectors, new, cached)."""
@@ -167,7 +167,7 @@ def embed_chunks(store: SqliteStore, embedder: Embedder, chunks: Sequence[Chunk]
     return {cid: cached[key] for cid, key in wanted.items()}, len(keys), len(wanted) - len(missing)
 
 
-def ingest_paths(paths: Iterable[Path | str], store: SqliteStore, embedder: Embedder | None, *,
+def ingest_paths(paths: Iterable[Path | str], store: KnowledgeStore, embedder: Embedder | None, *,
                  flagger: InjectionFlagger | None = None, progress: Progress | None = None,
                  now: Callable[[], dt.datetime] | None = None) -> IngestReport:
     """Ingest files and folders into ``store``; never raises for a bad input file (see the report)."""
@@ -200,7 +200,7 @@ def ingest_paths(paths: Iterable[Path | str], store: SqliteStore, embedder: Embe
     return report
 
 
-def _ingest_one(src: SourceDocument, store: SqliteStore, embedder: Embedder | None,
+def _ingest_one(src: SourceDocument, store: KnowledgeStore, embedder: Embedder | None,
                 flagger: InjectionFlagger | None, report: IngestReport, seen_ids: dict[str, str],
                 seen_numbers: dict[str, str], now: Callable[[], dt.datetime] | None,
                 progress: Progress | None) -> str:

@@ -66,7 +66,7 @@ class Concepts:
         return cls(tuple(groups), pairs)
 
 
-@functools.lru_cache(maxsize=50_000)
+@functools.lru_cache(maxsize=4096)  # ~20 searches of candidates; bounded memory in a long-running bot
 def _passage(text: str) -> tuple[frozenset[str], frozenset[tuple[str, str]], str]:
     tokens = tokenize(text)
     return frozenset(tokens), frozenset(zip(tokens, tokens[1:], strict=False)), " " + " ".join(tokens) + " "

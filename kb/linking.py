@@ -26,8 +26,7 @@ from typing import Any
 from kb.dates import parse_indonesian_date
 from kb.model import Chunk, Edge
 from kb.refs import find_doc_refs, key_from_doc_id
-from kb.store.protocol import StoredDocument
-from kb.store.sqlite import SqliteStore
+from kb.store.protocol import KnowledgeStore, StoredDocument
 
 logger = logging.getLogger(__name__)
 
@@ -124,7 +123,7 @@ def _act_pasal(key: str) -> str | None:
     return None
 
 
-def relink(store: SqliteStore) -> None:
+def relink(store: KnowledgeStore) -> None:
     docs = store.list_documents()
     lookup = _doc_lookup(docs)
     doc_by_id = {d.meta.id: d for d in docs}

@@ -30,8 +30,7 @@ from kb.errors import KbError
 from kb.lexical import Concepts, evidence
 from kb.model import Chunk, DocumentMeta, Hit
 from kb.query import AliasDictionary, Provision, QueryPlan, asks_definition, fts_query, understand
-from kb.store.protocol import SearchFilter
-from kb.store.sqlite import SqliteStore
+from kb.store.protocol import KnowledgeStore, SearchFilter
 
 logger = logging.getLogger(__name__)
 
@@ -94,7 +93,7 @@ class SearchResult:
 class Retriever:
     """Stateless apart from its store/embedder handles; safe to share across turns."""
 
-    def __init__(self, store: SqliteStore, embedder: Embedder | None, *, aliases: AliasDictionary | None = None,
+    def __init__(self, store: KnowledgeStore, embedder: Embedder | None, *, aliases: AliasDictionary | None = None,
                  config: RetrievalConfig | None = None) -> None:
         self.store = store
         self.embedder = embedder

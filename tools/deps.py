@@ -10,7 +10,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from kb.retrieve import Mode, Retriever
-from kb.store.sqlite import SqliteStore
+from kb.store.protocol import KnowledgeStore
 from tickets.model import Requester, ThreadRef
 from tickets.protocol import TicketStore
 
@@ -36,7 +36,7 @@ class ToolDeps:
     """
 
     retriever: Retriever
-    store: SqliteStore
+    store: KnowledgeStore
     default_as_of: dt.date
     question_masked: str = ""
     tickets: TicketStore | None = None

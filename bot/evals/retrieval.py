@@ -24,7 +24,7 @@ import numpy as np
 import yaml
 
 from kb.model import Chunk, DocumentMeta
-from kb.store.protocol import SearchFilter, StoredDocument
+from kb.store.protocol import KnowledgeStore, SearchFilter, StoredDocument
 from kb.store.sqlite import SqliteStore, embed_key
 
 NAIVE_WINDOW_CHARS = 1800  # ~500 e5 tokens of Indonesian legal text
@@ -135,7 +135,7 @@ def run_retrieval_eval(services: Any, set_path: Path, *, modes: Sequence[str], i
 def _naive_baseline(services: Any, questions: list[Question], principals: dict[str | None, Any], k: int,
                     per_question: dict[str, dict[str, int | None]]) -> dict[str, float]:
     """Fixed windows over each document's full text, dense only, document-level access only."""
-    store: SqliteStore = services.store
+    store: KnowledgeStore = services.store
     embedder = services.embedder
     windows: list[tuple[str, int, int]] = []
     texts: dict[str, str] = {}

@@ -2,16 +2,19 @@
 
 Small interfaces rather than one fat one: the retriever needs keyword and vector search over a
 filtered candidate set, ingest needs to write a document atomically, the CLI needs to list and
-remove.  The embedded default is ``kb.store.sqlite.SqliteStore``; a PostgreSQL + pgvector store
-implements the same protocols.
+remove.  :class:`KnowledgeStore` is their union plus the bookkeeping (meta, caches, corpus version)
+the rest of dasar calls: code outside ``kb/store`` is typed against it, never against a backend.
+The embedded default is ``kb.store.sqlite.SqliteStore``; ``kb.store.postgres.PostgresStore``
+(PostgreSQL + pgvector) implements the same semantics; ``kb.store.factory.open_store`` picks one.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -83,3 +86,92 @@ class ChunkReader(Protocol):
     def get_document(self, doc_id: str) -> StoredDocument | None: ...
 
     def edges_from(self, ids: Sequence[str], kinds: Sequence[str]) -> list[Edge]: ...
+
+
+class KnowledgeStore(DocumentWriter, KeywordSearcher, VectorSearcher, ChunkReader, Protocol):
+    """Everything dasar outside ``kb/store`` uses of a knowledge-base store.
+
+    Why one protocol on top of the small ones: ingest, linking, the CLI and the bot hold one store and
+    call most of it; typing them against this (not a backend class) is what lets configuration pick
+    SQLite or PostgreSQL.  Semantics every backend keeps (the contract tests check them): filtering
+    happens inside the store before any score is computed; ``write_document`` and ``replace_derived``
+    are one transaction each; ``corpus_version`` hashes ``id=content_hash/chunker_version;`` of every
+    document in byte order of id, so the same corpus has the same version in every backend; a cached
+    answer is returned only while the corpus version it was stored under is current.
+    """
+
+    @property
+    def path(self) -> Path | str:
+        """Where the knowledge base lives, for messages (a file, or a URL without its password)."""
+        ...
+
+    def close(self) -> None: ...
+
+    # --- meta ----------------------------------------------------------------------------------
+
+    def get_meta(self, key: str) -> str | None: ...
+
+    def set_meta(self, key: str, value: str) -> None: ...
+
+    # --- documents -----------------------------------------------------------------------------
+
+    def document_by_number(self, number: str) -> StoredDocument | None: ...
+
+    def list_documents(self) -> list[StoredDocument]:
+        """Every stored document (quarantined ones too), ordered by id."""
+        ...
+
+    def document_text(self, doc_id: str) -> str:
+        """Text of the latest version; raises ``NotFoundError`` for an unknown id."""
+        ...
+
+    def versions(self, doc_id: str) -> list[dict[str, Any]]:
+        """``version_no, content_hash, ingested_at, original_name, size`` per stored version, oldest first."""
+        ...
+
+    def write_document(self, doc: StoredDocument, text: str, original: bytes, original_name: str,
+                       chunks: Sequence[Chunk], edges: Sequence[Edge], vectors: dict[str, np.ndarray],
+                       payloads: dict[str, str] | None = None) -> None:
+        """Replace the document and everything derived from it, in one transaction."""
+        ...
+
+    # --- chunks, edges and corpus-wide derived state -------------------------------------------
+
+    def chunks_of(self, doc_id: str, *, indexed_only: bool = False) -> list[Chunk]: ...
+
+    def iter_parse_payloads(self) -> Iterator[tuple[Chunk, dict[str, Any]]]:
+        """Every chunk with the parser's payload (definitions, references, amendments), by doc and seq."""
+        ...
+
+    def replace_derived(self, windows: Iterable[tuple[str, str | None, dt.date | None, dt.date | None]],
+                        edges: Iterable[Edge], doc_effective_to: dict[str, dt.date | None]) -> None:
+        """Store the corpus-wide derived state (validity windows, cross-document edges) atomically."""
+        ...
+
+    # --- corpus version and cached answers -----------------------------------------------------
+
+    def corpus_version(self) -> str: ...
+
+    def cache_answer(self, key: str, doc_ids: Iterable[str], payload: str) -> None: ...
+
+    def cached_answer(self, key: str) -> str | None: ...
+
+    def cached_answer_count(self) -> int: ...
+
+    # --- embeddings cache ----------------------------------------------------------------------
+
+    def cached_vectors(self, keys: Sequence[str]) -> dict[str, np.ndarray]: ...
+
+    def put_vectors(self, items: dict[str, np.ndarray]) -> None: ...
+
+    # --- visibility ----------------------------------------------------------------------------
+
+    def visible_chunk_ids(self, flt: SearchFilter, chunk_ids: Sequence[str] | None = None) -> set[str]: ...
+
+    def routed_chunk_ids(self, flt: SearchFilter, *, provisions: Sequence[str] = (),
+                         doc_pasal: Sequence[tuple[str, str | None, str | None]] = (), limit: int = 50) -> list[str]:
+        ...
+
+    def visible_documents(self, flt: SearchFilter) -> set[str]: ...
+
+    def stats(self) -> dict[str, int]: ...

@@ -22,8 +22,9 @@ from typing import Any
 import numpy as np
 
 from kb.errors import NotFoundError, StoreError
-from kb.model import ANSWERABLE_STATUSES, Chunk, DocumentMeta, Edge
+from kb.model import Chunk, DocumentMeta, Edge
 from kb.store.protocol import SearchFilter, StoredDocument
+from kb.store.visibility import SQLITE, routed_predicate, visible_predicate
 
 SCHEMA_VERSION = "1"
 
@@ -419,49 +420,8 @@ class SqliteStore:
     # --- search --------------------------------------------------------------------------------
 
     def _visible_sql(self, flt: SearchFilter, *, chunk_level: bool = True) -> tuple[str, list[Any]]:
-        """The filter-first predicate over ``c`` (chunks) and ``d`` (documents).
-
-        With ``chunk_level=False`` only the document conditions are returned (no ``c`` reference).
-        """
-        asof = _ISO(flt.as_of)
-        groups = sorted(flt.groups)
-        if not groups:
-            return "0", []
-        statuses = sorted(ANSWERABLE_STATUSES)
-        sql = [
-            "d.quarantine_reason IS NULL",
-            f"d.status IN ({','.join('?' * len(statuses))})",
-            f"EXISTS (SELECT 1 FROM doc_access a WHERE a.doc_id = d.id AND a.grp IN ({','.join('?' * len(groups))}))",
-            "(d.effective_from IS NULL OR d.effective_from <= ?)",
-            "(d.effective_to IS NULL OR ? < d.effective_to)",
-        ]
-        params: list[Any] = [*statuses, *groups, asof, asof]
-        if chunk_level:
-            sql += ["c.indexed = 1", "(c.valid_from IS NULL OR c.valid_from <= ?)", "(c.valid_to IS NULL OR ? < c.valid_to)"]
-            params += [asof, asof]
-        if flt.jurisdiction:
-            sql.append("d.jurisdiction = ?")
-            params.append(flt.jurisdiction)
-        if flt.language:
-            sql.append("d.language = ?")
-            params.append(flt.language)
-        if flt.entities:
-            ents = sorted(flt.entities)
-            sql.append("(NOT EXISTS (SELECT 1 FROM doc_values v WHERE v.doc_id = d.id AND v.field = 'entity') OR "
-                       "EXISTS (SELECT 1 FROM doc_values v WHERE v.doc_id = d.id AND v.field = 'entity' AND "
-                       f"v.value IN ({','.join('?' * len(ents))})))")
-            params.extend(ents)
-        if flt.tax_types:
-            tts = sorted(flt.tax_types)
-            sql.append("(NOT EXISTS (SELECT 1 FROM doc_values v WHERE v.doc_id = d.id AND v.field = 'tax_type') OR "
-                       "EXISTS (SELECT 1 FROM doc_values v WHERE v.doc_id = d.id AND v.field = 'tax_type' AND "
-                       f"v.value IN ({','.join('?' * len(tts))})))")
-            params.extend(tts)
-        if flt.doc_ids:
-            ids = sorted(flt.doc_ids)
-            sql.append(f"d.id IN ({','.join('?' * len(ids))})")
-            params.extend(ids)
-        return " AND ".join(sql), params
+        """The filter-first predicate over ``c`` (chunks) and ``d`` (documents), see kb.store.visibility."""
+        return visible_predicate(flt, SQLITE, chunk_level=chunk_level)
 
     def visible_chunk_ids(self, flt: SearchFilter, chunk_ids: Sequence[str] | None = None) -> set[str]:
         """Which of ``chunk_ids`` (or all chunks) the filter lets through; used to re-check results."""
@@ -481,26 +441,12 @@ class SqliteStore:
                          doc_pasal: Sequence[tuple[str, str | None, str | None]] = (), limit: int = 50) -> list[str]:
         """Visible chunks named directly by a query ("UU PPN Pasal 7"): by provision or by doc + Pasal."""
         where, params = self._visible_sql(flt)
-        ors: list[str] = []
-        extra: list[Any] = []
-        for prov in provisions:
-            ors.append("c.provision = ?")
-            extra.append(prov)
-        for doc_id, pasal, ayat in doc_pasal:
-            cond = "c.doc_id = ?"
-            extra.append(doc_id)
-            if pasal:
-                cond += " AND c.pasal = ?"
-                extra.append(pasal)
-            if ayat:
-                cond += " AND c.ayat = ?"
-                extra.append(ayat)
-            ors.append(f"({cond})")
-        if not ors:
+        routed = routed_predicate(provisions, doc_pasal, SQLITE)
+        if routed is None:
             return []
         sql = (f"SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE {where} "  # noqa: S608
-               f"AND ({' OR '.join(ors)}) ORDER BY c.doc_id, c.seq LIMIT ?")
-        return [r["id"] for r in self._q(sql, [*params, *extra, limit])]
+               f"AND {routed[0]} ORDER BY c.doc_id, c.seq LIMIT ?")
+        return [r["id"] for r in self._q(sql, [*params, *routed[1], limit])]
 
     def visible_documents(self, flt: SearchFilter) -> set[str]:
         """Documents that may be shown under ``flt`` (used to re-check structure nodes and expansions)."""
