@@ -39,6 +39,8 @@ class Settings(BaseSettings):
     retrieval_mode: Literal["hybrid", "bm25", "dense", "deterministic"] = "hybrid"
     aliases: Path | None = Field(default=None, description="alias dictionary YAML (default: bundled)")
     tickets_db: Path = Field(default_factory=lambda: default_data_dir() / "tickets.sqlite")
+    tickets_url: SecretStr | None = Field(default=None, description="PostgreSQL URL of the ticket store "
+                                          "(postgresql://...); when set, used instead of the SQLite file `tickets_db`")
     audit_log: Path = Field(default_factory=lambda: default_data_dir() / "audit.jsonl",
                             description="JSON-lines audit log of turns (ids and hashes, never raw text)")
     redis_url: SecretStr | None = None
@@ -85,11 +87,19 @@ class Settings(BaseSettings):
 def load_settings(**overrides: object) -> Settings:
     """Settings from the environment with explicit (CLI flag) overrides taking precedence.
 
-    An explicit SQLite file (``--kb``) also wins over a ``DASAR_KB_URL`` from the environment: the flag
-    is the more specific choice, and silently searching another knowledge base would be worse.
+    An explicit SQLite file (``--kb``, ``--tickets-db``) also wins over a ``DASAR_KB_URL`` /
+    ``DASAR_TICKETS_URL`` from the environment: the flag is the more specific choice, and silently
+    using another database would be worse.
     """
     clean = {k: v for k, v in overrides.items() if v is not None}
     settings = Settings(**clean)  # type: ignore[arg-type]
     if "kb" in clean and "kb_url" not in clean and settings.kb_url is not None:
         settings = settings.model_copy(update={"kb_url": None})
+    if "tickets_db" in clean and "tickets_url" not in clean and settings.tickets_url is not None:
+        settings = settings.model_copy(update={"tickets_url": None})
     return settings
+
+
+def secret_or_none(value: SecretStr | None) -> str | None:
+    """The secret's value, or None when unset or empty (an empty ``DASAR_*_URL`` in compose means unset)."""
+    return value.get_secret_value() or None if value is not None else None

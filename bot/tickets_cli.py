@@ -22,7 +22,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from tickets import STATUSES, SqliteTicketStore, Ticket, TicketError, TicketReport, build_report
+from tickets import STATUSES, SqliteTicketStore, Ticket, TicketError, TicketReport, TicketStore, build_report
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -41,14 +41,21 @@ def _aware(value: str) -> dt.datetime:
     return ts if ts.tzinfo else ts.replace(tzinfo=dt.UTC)
 
 
-def _store(args: argparse.Namespace) -> SqliteTicketStore:
+def _store(args: argparse.Namespace) -> TicketStore:
+    """An explicit --tickets-db file, else DASAR_TICKETS_URL (PostgreSQL), else DASAR_TICKETS_DB."""
+    from bot.settings import load_settings, secret_or_none
+    from tickets.factory import open_ticket_store
+
     path = args.tickets_db
     if path is None:
-        from bot.settings import load_settings
-
-        path = load_settings().tickets_db
+        settings = load_settings()
+        url = secret_or_none(settings.tickets_url)
+        if url:
+            return open_ticket_store(settings.tickets_db, url)
+        path = settings.tickets_db
     if not Path(path).exists():
-        raise FileNotFoundError(f"no ticket database at {path}; pass --tickets-db or set DASAR_TICKETS_DB")
+        raise FileNotFoundError(f"no ticket database at {path}; pass --tickets-db or set DASAR_TICKETS_DB "
+                                "(or DASAR_TICKETS_URL for PostgreSQL)")
     return SqliteTicketStore(path)
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from bot.settings import Settings
+from bot.settings import Settings, secret_or_none
 from identity.principal import Principal
 from kb.embed import Embedder, make_embedder
 from kb.query import AliasDictionary
@@ -49,8 +49,7 @@ class Services:
     @cached_property
     def store(self) -> KnowledgeStore:
         """PostgreSQL when ``DASAR_KB_URL`` is set, else the SQLite file; only ingest may create one."""
-        url = self.settings.kb_url.get_secret_value() if self.settings.kb_url is not None else None
-        return open_store(self.settings.kb, url, self.embedder.name if self.embedder else None,
+        return open_store(self.settings.kb, secret_or_none(self.settings.kb_url), self.embedder.name if self.embedder else None,
                           create=self.create_kb)
 
     @cached_property
@@ -85,10 +84,10 @@ class Services:
 
     @cached_property
     def tickets(self):  # noqa: ANN201 - tickets.TicketStore
-        from tickets.sqlite import SqliteTicketStore
+        """PostgreSQL when ``DASAR_TICKETS_URL`` is set, else the SQLite file ``DASAR_TICKETS_DB``."""
+        from tickets.factory import open_ticket_store
 
-        self.settings.tickets_db.parent.mkdir(parents=True, exist_ok=True)
-        return SqliteTicketStore(self.settings.tickets_db)
+        return open_ticket_store(self.settings.tickets_db, secret_or_none(self.settings.tickets_url))
 
     @cached_property
     def history(self):  # noqa: ANN201 - bot.history.History

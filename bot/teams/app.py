@@ -207,7 +207,8 @@ def deps_from_settings(settings: Settings, *, clock: Callable[[], dt.datetime] |
     from identity.cache import MemoryPrincipalCache
     from identity.resolver import PrincipalResolver
     from identity.yaml_directory import YamlDirectory
-    from tickets import SqliteTicketStore
+    from bot.settings import secret_or_none
+    from tickets.factory import open_ticket_store
 
     if not settings.teams_service_url or not settings.teams_tax_channel_id:
         raise TeamsConfigError("set DASAR_TEAMS_SERVICE_URL and DASAR_TEAMS_TAX_CHANNEL_ID (the tax-team channel "
@@ -246,7 +247,7 @@ def deps_from_settings(settings: Settings, *, clock: Callable[[], dt.datetime] |
             return {"doc_id": stored.meta.id, "title": stored.meta.title, "url": stored.meta.source_url}
 
     return TeamsDeps(
-        tickets=SqliteTicketStore(settings.tickets_db, clock=now),
+        tickets=open_ticket_store(settings.tickets_db, secret_or_none(settings.tickets_url), clock=now),
         resolve_principal=resolver.resolve,
         tax_channel=TaxChannel(settings.teams_service_url, settings.teams_tax_channel_id, settings.teams_tenant_id),
         journal=DeliveryJournal(journal_path),
