@@ -26,6 +26,7 @@ from kb.query import fts_query, understand
 from kb.retrieve import MODES, Retriever
 from kb.store.protocol import KnowledgeStore, SearchFilter
 from kb.store.sqlite import SqliteStore
+from tests.kb.test_ingest import GOOD_POLICY
 
 pytestmark = pytest.mark.postgres
 
@@ -40,28 +41,10 @@ EVERYONE = frozenset({"everyone"})
 TAX_TEAM = frozenset({"everyone", "tax-team", "finance"})
 FINANCE = frozenset({"everyone", "finance", "ap"})
 
-POLICY = """---
-id: pg-policy
-title: Kebijakan Uji PostgreSQL
-number: PG-POL-001
-type: policy
-language: id
-tax_types: [PPh 23]
-effective_from: 2024-01-01
-status: in_force
-owner: tax.lead@example.co.id
-approved_by: cfo@example.co.id
-entities: [SNR]
-access: [finance]
----
-# Kebijakan Uji
-
-## Ruang lingkup
-Vendor jasa teknik dipotong PPh 23 sebesar 2% dari jumlah bruto.
-
-## Dokumen
-Vendor menyerahkan NPWP dan surat keterangan domisili sebelum pembayaran pertama.
-"""
+# the policy of the SQLite ingest tests, under its own id and number, with one more section
+POLICY = (GOOD_POLICY.replace("id: test-policy", "id: pg-policy").replace("TST-POL-001", "PG-POL-001")
+          .replace("title: Kebijakan Uji\n", "title: Kebijakan Uji PostgreSQL\n")
+          + "\n## Dokumen\nVendor menyerahkan NPWP dan surat keterangan domisili sebelum pembayaran pertama.\n")
 
 _schemas = itertools.count(1)
 
@@ -231,15 +214,21 @@ def test_changed_file_is_version_2_and_invalidates_cached_answers(pg_dsn: str, t
         sqlite.close()
 
 
-def test_remove_purges_chunks_vectors_edges_cache_and_versions(pg_dsn: str, tmp_path: Path) -> None:
+def _policy_store(pg_dsn: str, tmp_path: Path):  # noqa: ANN202 - kb.store.postgres.PostgresStore
+    """A fresh PostgreSQL store holding the test policy."""
     from kb.store.postgres import PostgresStore
 
     src = tmp_path / "in"
     src.mkdir()
     (src / "policy.md").write_text(POLICY, encoding="utf-8")
     store = PostgresStore(pg_dsn, embedder_name=EMBEDDER.name)
+    ingest_paths([src], store, EMBEDDER)
+    return store
+
+
+def test_remove_purges_chunks_vectors_edges_cache_and_versions(pg_dsn: str, tmp_path: Path) -> None:
+    store = _policy_store(pg_dsn, tmp_path)
     try:
-        ingest_paths([src], store, EMBEDDER)
         assert _rows(pg_dsn, "kb_embed_cache") == store.stats()["vectors"] > 0
         store.cache_answer("q1", ["pg-policy"], '{"status": "answered"}')
         assert store.remove_document("pg-policy") > 0
@@ -256,14 +245,8 @@ def test_remove_purges_chunks_vectors_edges_cache_and_versions(pg_dsn: str, tmp_
 
 
 def test_write_document_is_all_or_nothing(pg_dsn: str, tmp_path: Path) -> None:
-    from kb.store.postgres import PostgresStore
-
-    src = tmp_path / "in"
-    src.mkdir()
-    (src / "policy.md").write_text(POLICY, encoding="utf-8")
-    store = PostgresStore(pg_dsn, embedder_name=EMBEDDER.name)
+    store = _policy_store(pg_dsn, tmp_path)
     try:
-        ingest_paths([src], store, EMBEDDER)
         before = store.chunks_of("pg-policy")
         doc = store.get_document("pg-policy")
         assert doc is not None
