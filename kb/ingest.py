@@ -195,8 +195,9 @@ def ingest_paths(paths: Iterable[Path | str], store: KnowledgeStore, embedder: E
             progress.document(item.source_path, status)
     if changed or not store.get_meta("corpus_version"):
         relink(store)
-    logger.info("added=%s, updated=%s, unchanged=%s, errors=%s | ingest finished", len(report.added),
-                len(report.updated), len(report.unchanged), len(report.errors))
+    logger.info("added=%s, updated=%s, rechunked=%s, unchanged=%s, errors=%s | ingest finished",
+                len(report.added), len(report.updated), len(report.rechunked), len(report.unchanged),
+                len(report.errors))
     return report
 
 

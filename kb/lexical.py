@@ -26,8 +26,13 @@ from dataclasses import dataclass
 from kb.query import STOPWORDS, QueryPlan, tokenize
 
 _PHRASE_CAP = 3
-#: tokens that are pure document-number material ("PMK 168/2023") say nothing about a passage
+#: a one-character token counts only when it is a number ("PPh 4 ayat 2" keeps "4")
 _NUMBERISH = re.compile(r"\d+")
+#: words that ask for a definition, not what it is about (the answer composer ignores them too): a
+#: definition has no "dimaksud" in it, while every rule that cites another says "sebagaimana dimaksud"
+FRAME_WORDS = frozenset(
+    "dimaksud pengertian definisi arti artinya definition define meant mean means".split()
+)
 
 
 @dataclass(frozen=True)
@@ -53,7 +58,7 @@ class Concepts:
             groups.append(tuple(sorted(forms)))
         seen: set[str] = set()
         for tok in tokens:
-            if tok in STOPWORDS or tok in covered_by_alias or tok in ref_tokens or tok in seen:
+            if tok in STOPWORDS or tok in FRAME_WORDS or tok in covered_by_alias or tok in ref_tokens or tok in seen:
                 continue
             if len(tok) < 2 and not _NUMBERISH.fullmatch(tok):
                 continue
@@ -61,7 +66,7 @@ class Concepts:
             groups.append(((tok,),))
         pairs = tuple(dict.fromkeys(
             (a, b) for a, b in zip(tokens, tokens[1:], strict=False)
-            if a not in STOPWORDS and b not in STOPWORDS and a not in ref_tokens and b not in ref_tokens
+            if not {a, b} & (STOPWORDS | FRAME_WORDS | ref_tokens)
         ))
         return cls(tuple(groups), pairs)
 

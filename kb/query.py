@@ -453,6 +453,7 @@ class Expansion:
     term: str
     added: tuple[str, ...]
     source: str
+    doc: str | None = None  # the document the alias names ("UU PPN" -> "UU 8/1983"), if it names one
 
 
 @dataclass(frozen=True)
@@ -781,6 +782,7 @@ def understand(question: str, *, aliases: AliasDictionary | None = None) -> Quer
                 term=am.surface,
                 added=tuple(t for t in am.entry.terms if _norm(t) != _norm(am.term)),
                 source=adict.source_of(am.entry),
+                doc=am.entry.doc,
             )
     expansions = tuple(first.values())
     terms: dict[str, None] = {}

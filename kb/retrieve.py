@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from kb.chunking import CHUNKER_VERSION
 from kb.embed.protocol import Embedder
 from kb.errors import KbError
 from kb.lexical import Concepts, evidence
@@ -111,7 +112,12 @@ class Retriever:
     def documents(self) -> dict[str, DocumentMeta]:
         version = self.store.corpus_version()
         if self._docs is None or self._docs_version != version:
-            self._docs = {d.meta.id: d.meta for d in self.store.list_documents()}
+            stored = self.store.list_documents()
+            stale = sorted(d.meta.id for d in stored if d.chunker_version != CHUNKER_VERSION)
+            if stale:
+                logger.warning("documents=%d, first=%s | chunked by an older dasar; run `dasar ingest` on the corpus "
+                               "to re-chunk them", len(stale), stale[0])
+            self._docs = {d.meta.id: d.meta for d in stored}
             self._by_number = {m.number: i for i, m in self._docs.items()}
             self._docs_version = version
         return self._docs

@@ -57,7 +57,7 @@ class PostgresTicketStore(SqlTicketStore):
         self._psycopg: Any = psycopg
         self._lock = threading.RLock()
         try:
-            self._conn = psycopg.connect(dsn, autocommit=True, row_factory=dict_row)
+            self._conn = psycopg.connect(dsn, autocommit=True, row_factory=dict_row, connect_timeout=10)
             with self._conn.transaction():
                 self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK_ID,))
                 for stmt in split_statements(load_schema()) + _PG_EXTRA:

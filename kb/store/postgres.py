@@ -624,10 +624,9 @@ class PostgresStore:
                             values)
             conn.execute(
                 "INSERT INTO kb_versions(doc_id, version_no, content_hash, ingested_at, original_name, original, text,"
-                " meta_json) VALUES (%s,%s,%s,%s,%s,%s,%s,%s) ON CONFLICT (doc_id, version_no) DO UPDATE SET"
-                " content_hash = EXCLUDED.content_hash, ingested_at = EXCLUDED.ingested_at,"
-                " original_name = EXCLUDED.original_name, original = EXCLUDED.original, text = EXCLUDED.text,"
-                " meta_json = EXCLUDED.meta_json",
+                " meta_json) VALUES (%s,%s,%s,%s,%s,%s,%s,%s)"
+                # a re-chunk rewrites the same version: keep when that wording entered the knowledge base
+                " ON CONFLICT (doc_id, version_no) DO NOTHING",
                 (meta.id, doc.version_no, doc.content_hash, doc.ingested_at, original_name, original, text,
                  meta_to_json(meta)))
             cur.executemany(

@@ -158,15 +158,12 @@ class SqliteStore:
             self._conn.executescript(_SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path} is not a dasar knowledge base ({exc})") from None
-        columns = {r["name"] for r in self._q("PRAGMA table_info(documents)")}
-        if "chunker_version" not in columns:  # knowledge bases written before chunker versions were recorded
-            with self._lock:
-                self._conn.execute("ALTER TABLE documents ADD COLUMN chunker_version TEXT NOT NULL DEFAULT ''")
         version = self.get_meta("schema_version")
         if version is None:
             self.set_meta("schema_version", SCHEMA_VERSION)
         elif version != SCHEMA_VERSION:
             raise StoreError(f"{self.path} has schema {version}, this dasar reads {SCHEMA_VERSION}; re-ingest")
+        self._add_chunker_version_column()
         if embedder_name is not None:
             known = self.get_meta("embedder")
             if known is None:
@@ -174,6 +171,18 @@ class SqliteStore:
             elif known != embedder_name:
                 raise StoreError(
                     f"{self.path} was built with embedder {known!r}, not {embedder_name!r}; use a new --kb file")
+
+    def _add_chunker_version_column(self) -> None:
+        """Knowledge bases written before chunker versions were recorded get the column (once, race-free:
+        the bot and the Teams worker may open the same file at the same moment)."""
+        with self._lock:
+            if any(r["name"] == "chunker_version" for r in self._conn.execute("PRAGMA table_info(documents)")):
+                return
+            try:
+                self._conn.execute("ALTER TABLE documents ADD COLUMN chunker_version TEXT NOT NULL DEFAULT ''")
+            except sqlite3.OperationalError as exc:
+                if "duplicate column" not in str(exc):
+                    raise StoreError(f"{self.path}: cannot add the chunker_version column ({exc})") from None
 
     # --- plumbing ------------------------------------------------------------------------------
 
@@ -263,8 +272,10 @@ class SqliteStore:
                                                                         for v in meta.tax_types]
             conn.executemany("INSERT OR IGNORE INTO doc_values(doc_id, field, value) VALUES (?,?,?)", values)
             conn.execute(
-                "INSERT OR REPLACE INTO versions(doc_id, version_no, content_hash, ingested_at, original_name,"
-                " original, text, meta_json) VALUES (?,?,?,?,?,?,?,?)",
+                "INSERT INTO versions(doc_id, version_no, content_hash, ingested_at, original_name,"
+                " original, text, meta_json) VALUES (?,?,?,?,?,?,?,?)"
+                # a re-chunk rewrites the same version: keep when that wording entered the knowledge base
+                " ON CONFLICT(doc_id, version_no) DO NOTHING",
                 (meta.id, doc.version_no, doc.content_hash, doc.ingested_at, original_name, original, text,
                  meta_to_json(meta)))
             for chunk in chunks:

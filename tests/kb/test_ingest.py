@@ -4,6 +4,7 @@ a changed file is a new version, removal purges everything derived. Uses the has
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import shutil
 import sqlite3
 from pathlib import Path
@@ -13,6 +14,8 @@ import pytest
 from kb.chunking import CHUNKER_VERSION
 from kb.embed.hashing import HashingEmbedder
 from kb.ingest import ingest_paths
+from kb.query import AliasDictionary
+from kb.retrieve import Retriever
 from kb.store.protocol import SearchFilter
 from kb.store.sqlite import SqliteStore
 
@@ -239,7 +242,8 @@ def test_missing_path_is_an_error_not_a_crash(tmp_path: Path) -> None:
     assert "no such file" in str(report.errors[0])
 
 
-def test_documents_chunked_by_an_older_chunker_are_rechunked_without_a_new_version(tmp_path: Path) -> None:
+def test_documents_chunked_by_an_older_chunker_are_rechunked_without_a_new_version(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     src = tmp_path / "in"
     src.mkdir()
     _write(src, "policy.md", GOOD_POLICY)
@@ -253,8 +257,13 @@ def test_documents_chunked_by_an_older_chunker_are_rechunked_without_a_new_versi
     finally:
         conn.close()
     version = store.corpus_version()
-    report = ingest_paths([src], store, HashingEmbedder())
+    with caplog.at_level(logging.WARNING, logger="kb.retrieve"):  # searching a stale knowledge base says so
+        Retriever(store, None, aliases=AliasDictionary.empty()).documents()
+    assert "chunked by an older dasar" in caplog.text and "dasar ingest" in caplog.text
+    first_ingested = store.versions("test-policy")[0]["ingested_at"]
+    report = ingest_paths([src], store, HashingEmbedder(), now=lambda: dt.datetime(2031, 1, 1, tzinfo=dt.UTC))
     assert report.rechunked == ["test-policy"] and report.updated == [] and report.unchanged == []
+    assert store.versions("test-policy")[0]["ingested_at"] == first_ingested  # when the wording arrived
     assert report.to_json()["rechunked"] == ["test-policy"]
     doc = store.get_document("test-policy")
     assert doc is not None and doc.version_no == 1 and doc.chunker_version == CHUNKER_VERSION

@@ -45,3 +45,13 @@ def test_named_document_tokens_do_not_count_as_concepts() -> None:
 
 def test_a_question_of_function_words_has_no_evidence() -> None:
     assert evidence(Concepts.of(understand("apa itu?")), "apa itu") == (0.0, 0.0)
+
+
+def test_question_frame_words_are_not_topic() -> None:
+    # "sebagaimana dimaksud" is in every rule that cites another; a definition never says "dimaksud"
+    concepts = Concepts.of(understand("Apa yang dimaksud dengan Bukan Pegawai?"))
+    flat = {t for forms in concepts.groups for form in forms for t in form}
+    assert "dimaksud" not in flat
+    definition = "12. Bukan Pegawai adalah orang pribadi selain Pegawai Tetap dan Pegawai Tidak Tetap"
+    rule = "(4) Jumlah penghasilan bruto untuk Bukan Pegawai sebagaimana dimaksud pada ayat (3)"
+    assert evidence(concepts, definition)[0] == evidence(concepts, rule)[0] == 1.0

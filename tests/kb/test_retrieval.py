@@ -173,3 +173,11 @@ def test_memo_section_named_in_the_other_language_is_found(services) -> None:  #
     tax = SearchFilter(groups=frozenset({"everyone", "tax-team"}), as_of=dt.date(2026, 11, 30))
     r = services.retriever.search("Apa fakta dalam memo PPh 26 atas lisensi software vendor Singapura?", tax)
     assert any(h.chunk.doc_id == MEMO and h.chunk.section == "Facts" for h in r.results[:2])
+
+
+@pytest.mark.slow
+def test_definition_question_finds_the_definition_first(services) -> None:  # noqa: ANN001
+    # hybrid only: in deterministic mode BM25 still matches "pengertian" in "pengertian penyerahan" (known gap)
+    r = services.retriever.search("Apa pengertian Pajak Masukan?", _flt(dt.date(2024, 1, 1)))
+    top = r.results[0].chunk
+    assert top.kind == "definition" and "Pajak Masukan adalah" in top.text
