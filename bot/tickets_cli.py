@@ -22,7 +22,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from tickets import STATUSES, SqliteTicketStore, Ticket, TicketError, TicketReport, TicketStore, build_report
+from tickets import STATUSES, Ticket, TicketError, TicketReport, TicketStore, build_report
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -46,17 +46,12 @@ def _store(args: argparse.Namespace) -> TicketStore:
     from bot.settings import load_settings, secret_or_none
     from tickets.factory import open_ticket_store
 
-    path = args.tickets_db
-    if path is None:
-        settings = load_settings()
-        url = secret_or_none(settings.tickets_url)
-        if url:
-            return open_ticket_store(settings.tickets_db, url)
-        path = settings.tickets_db
-    if not Path(path).exists():
-        raise FileNotFoundError(f"no ticket database at {path}; pass --tickets-db or set DASAR_TICKETS_DB "
-                                "(or DASAR_TICKETS_URL for PostgreSQL)")
-    return SqliteTicketStore(path)
+    settings = load_settings(tickets_db=args.tickets_db)  # an explicit file wins over DASAR_TICKETS_URL
+    url = secret_or_none(settings.tickets_url)
+    if not url and not Path(settings.tickets_db).exists():
+        raise FileNotFoundError(f"no ticket database at {settings.tickets_db}; pass --tickets-db or set "
+                                "DASAR_TICKETS_DB (or DASAR_TICKETS_URL for PostgreSQL)")
+    return open_ticket_store(settings.tickets_db, url)
 
 
 def _age(seconds: float | None) -> str:

@@ -49,8 +49,8 @@ class Services:
     @cached_property
     def store(self) -> KnowledgeStore:
         """PostgreSQL when ``DASAR_KB_URL`` is set, else the SQLite file; only ingest may create one."""
-        return open_store(self.settings.kb, secret_or_none(self.settings.kb_url), self.embedder.name if self.embedder else None,
-                          create=self.create_kb)
+        embedder_name = self.embedder.name if self.embedder else None
+        return open_store(self.settings.kb, secret_or_none(self.settings.kb_url), embedder_name, create=self.create_kb)
 
     @cached_property
     def aliases(self) -> AliasDictionary:

@@ -140,12 +140,10 @@ def embed_input(meta: DocumentMeta, chunk: Chunk) -> str:
     return f"{head}\n{chunk.text}"
 
 
-def embed_chunks(store: KnowledgeStore, embedder: Embedder, chunks: Sequence[Chunk],
-                 progress: Progress | None = None, meta: DocumentMeta | None = None,
-                 ) -> tuple[dict[str, np.ndarray], int, int]:
+def embed_chunks(store: KnowledgeStore, embedder: Embedder, meta: DocumentMeta, chunks: Sequence[Chunk],
+                 progress: Progress | None = None) -> tuple[dict[str, np.ndarray], int, int]:
     """Vectors for the indexed chunks, reusing the content-hash cache; returns (vectors, new, cached)."""
-    inputs = {c.id: (embed_input(meta, c) if meta is not None else f"{c.prefix}\n{c.text}")
-              for c in chunks if c.indexed}
+    inputs = {c.id: embed_input(meta, c) for c in chunks if c.indexed}
     wanted = {cid: embed_key(embedder.name, text) for cid, text in inputs.items()}
     cached = store.cached_vectors(sorted(set(wanted.values())))
     missing = [c for c in chunks if c.indexed and wanted[c.id] not in cached]
@@ -231,7 +229,7 @@ def _ingest_one(src: SourceDocument, store: KnowledgeStore, embedder: Embedder |
     chunks, edges, payloads = build_chunks(meta, parsed)
     vectors: dict[str, np.ndarray] = {}
     if embedder is not None:
-        vectors, fresh, cached = embed_chunks(store, embedder, chunks, progress, meta)
+        vectors, fresh, cached = embed_chunks(store, embedder, meta, chunks, progress)
         report.vectors_embedded += fresh
         report.vectors_cached += cached
     flags = tuple(sorted(set(flagger(src.text)))) if flagger is not None else ()

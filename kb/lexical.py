@@ -23,16 +23,11 @@ import functools
 import re
 from dataclasses import dataclass
 
-from kb.query import STOPWORDS, QueryPlan, tokenize
+from kb.query import FRAME_WORDS, STOPWORDS, QueryPlan, tokenize
 
 _PHRASE_CAP = 3
 #: a one-character token counts only when it is a number ("PPh 4 ayat 2" keeps "4")
 _NUMBERISH = re.compile(r"\d+")
-#: words that ask for a definition, not what it is about (the answer composer ignores them too): a
-#: definition has no "dimaksud" in it, while every rule that cites another says "sebagaimana dimaksud"
-FRAME_WORDS = frozenset(
-    "dimaksud pengertian definisi arti artinya definition define meant mean means".split()
-)
 
 
 @dataclass(frozen=True)

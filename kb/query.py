@@ -696,6 +696,11 @@ _DEFINITION_Q = re.compile(
     r"what does .{1,60} mean|definition of|define)\b", re.IGNORECASE)
 
 
+#: words that ask for a definition, not what it is about: a definition has no "dimaksud" in it, while every
+#: rule that cites another says "sebagaimana dimaksud" (kept out of topic coverage in retrieval and answers)
+FRAME_WORDS = frozenset("dimaksud pengertian definisi arti artinya definition define meant mean means".split())
+
+
 def asks_definition(text: str) -> bool:
     """Whether the question asks what a term means: its answer is a definition (Pasal 1), not a rule."""
     return bool(_DEFINITION_Q.search(text))

@@ -40,9 +40,9 @@ logger = logging.getLogger(__name__)
 Mode = Literal["hybrid", "bm25", "dense", "deterministic"]
 MODES: tuple[str, ...] = ("hybrid", "bm25", "dense", "deterministic")
 
-#: Question intents with a structural answer: definitions (kb.query.asks_definition) live in Pasal 1, revocation
-#: and commencement in the closing Pasal, a rate in a passage that states one.  A match lifts passages of that
-#: shape (a rule of the re-rank, not a learned weight).
+#: Question intents with a structural answer: definitions (kb.query.asks_definition) live in Pasal 1,
+#: revocation and commencement in the closing Pasal, a rate in a passage that states one.  A match lifts
+#: passages of that shape (a rule of the re-rank, not a learned weight).
 _REVOKE_Q = re.compile(r"\b(?:dicabut|mencabut|pencabutan|revoked?|repeal(?:ed|s)?|tidak berlaku lagi)\b",
                        re.IGNORECASE)
 _COMMENCE_Q = re.compile(r"\b(?:mulai berlaku|berlaku sejak|kapan .{0,40}berlaku|come(?:s)? into force|"
@@ -123,7 +123,7 @@ class Retriever:
         return self._docs
 
     def _doc_ids_for(self, keys: tuple[str | None, ...]) -> list[str]:
-        self.documents()
+        """Document ids of regulation numbers, from the snapshot :meth:`documents` took for this search."""
         return [self._by_number[k] for k in keys if k in self._by_number]
 
     # --- search --------------------------------------------------------------------------------
@@ -155,6 +155,7 @@ class Retriever:
             qvec = self.embedder.embed_query(question)
             ranked["dense"] = [cid for cid, _ in self.store.vector_search(qvec, flt, depth)]
         routed: list[str] = []
+        docs = self.documents()  # one corpus snapshot (and one version check) per search
         named_docs = self._doc_ids_for(plan.doc_refs)
         intent = _Intent.of(plan, named_docs, self._doc_ids_for)
         if mode in ("hybrid", "deterministic"):
@@ -176,7 +177,6 @@ class Retriever:
                 if rank < n or source == "routed":
                     via[cid].append(source)
         chunks = self.store.get_chunks(sorted(fused))
-        docs = self.documents()
         scored: list[tuple[float, str]] = []
         lexical = mode in ("hybrid", "deterministic") and (self.config.coverage_weight or self.config.phrase_weight)
         concepts = Concepts.of(plan) if lexical else None
@@ -210,7 +210,7 @@ class Retriever:
             results.append(Hit(chunk, docs[chunk.doc_id], round(score, 6), tuple(via[cid])))
             if len(results) >= top_k:
                 break
-        context = self._expand(results, flt) if mode in ("hybrid", "deterministic") else []
+        context = self._expand(results, flt, docs) if mode in ("hybrid", "deterministic") else []
         explain["returned"] = len(results)
         logger.debug("mode=%s, candidates=%s, returned=%s | search done", mode, len(fused), len(results))
         return SearchResult(question, plan, flt, mode, tuple(results), tuple(context), explain)
@@ -237,7 +237,7 @@ class Retriever:
         ids.sort(key=lambda cid: (0 if (chunks[cid].ayat in wanted_ayat) else 1, chunks[cid].seq, cid))
         return ids
 
-    def _expand(self, results: list[Hit], flt: SearchFilter) -> list[Hit]:
+    def _expand(self, results: list[Hit], flt: SearchFilter, docs: dict[str, DocumentMeta]) -> list[Hit]:
         """Parent Pasal, definitions used, referenced ayat and linked memo sections, within a budget."""
         budget = self.config.expand_budget
         if not results or budget <= 0:
@@ -256,7 +256,6 @@ class Retriever:
         chunks = self.store.get_chunks(wanted)
         visible_docs = self.store.visible_documents(flt)
         as_of = flt.as_of
-        docs = self.documents()
         out: list[Hit] = []
         for cid, why in order:
             if cid in seen or cid not in chunks:
@@ -284,7 +283,7 @@ class _Intent:
     definition: bool
     revocation: bool
     commencement: bool
-    rate: bool = False
+    rate: bool
 
     @classmethod
     def of(cls, plan: QueryPlan, named_docs: list[str],

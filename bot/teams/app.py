@@ -227,7 +227,7 @@ def deps_from_settings(settings: Settings, *, clock: Callable[[], dt.datetime] |
 
         from bot.teams.relay import SlackWebRelay
 
-        base_url = getattr(settings, "slack_api_base_url", None)
+        base_url = settings.slack_api_base_url
         client = WebClient(token=settings.slack_bot_token.get_secret_value(), **({"base_url": base_url} if base_url
                                                                                   else {}))
         relays["slack"] = SlackWebRelay(client)

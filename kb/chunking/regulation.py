@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from kb.chunking.lists import ayat_value, find_ayat, find_items
 from kb.chunking.textspan import looks_like_example, pack, squash, trim
+from kb.dates import MONTHS
 from kb.model import AmendTarget, DocumentMeta, ParsedChunk, Reference
 from kb.refs import canonical_key, find_doc_refs, find_provision_refs, key_from_doc_id
 
@@ -78,12 +79,6 @@ _DEF_TERM = re.compile(
 )
 _ITEM_PREFIX = re.compile(r"^\s*(?:\d{1,2}\s?\.|[a-z]{1,2}\.)\s*")
 
-_MONTHS = {
-    m: i + 1
-    for i, m in enumerate(
-        "januari februari maret april mei juni juli agustus september oktober november desember".split()
-    )
-}
 _EFFECTIVE = re.compile(
     r"mulai\s+berlaku\s+(?:pada\s+)?tanggal\s+(\d{1,2})\s+([A-Za-z]+)\s+((?:19|20)\d\d)", re.IGNORECASE
 )
@@ -143,8 +138,7 @@ def _sequence_resumes(later: list[_Heading], cur: tuple[int, str], jumped: tuple
         seen += 1
         if seen > look:
             break
-        p = str(roman_to_int(h.value)) if _is_roman(h.value) else h.value
-        w = _pval(p)
+        w = _pval(h.value)  # Roman numerals compare by value, as in the main loop
         if cur < w < jumped and w[0] <= cur[0] + 2:
             return True
     return False
@@ -153,7 +147,7 @@ def _sequence_resumes(later: list[_Heading], cur: tuple[int, str], jumped: tuple
 def effective_date(chunk_text: str) -> dt.date | None:
     """First "mulai berlaku pada tanggal 1 April 2022" date written in the provision, if any."""
     for m in _EFFECTIVE.finditer(chunk_text):
-        month = _MONTHS.get(m.group(2).lower())
+        month = MONTHS.get(m.group(2).lower())
         if month:
             try:
                 return dt.date(int(m.group(3)), month, int(m.group(1)))

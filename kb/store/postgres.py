@@ -51,7 +51,6 @@ never needs them.  One connection per store instance, serialised by a lock (the 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import logging
 import math
@@ -68,8 +67,8 @@ import numpy as np
 from kb.errors import NotFoundError, StoreError
 from kb.model import Chunk, Edge
 from kb.query import tokenize
-from kb.store.protocol import SearchFilter, StoredDocument
-from kb.store.visibility import POSTGRES, routed_predicate, visible_predicate
+from kb.store.protocol import SearchFilter, StoredDocument, corpus_version_of
+from kb.store.visibility import POSTGRES, routed_query, visible_documents_query, visible_predicate
 from kb.store.sqlite import meta_from_json, meta_to_json
 
 logger = logging.getLogger(__name__)
@@ -726,12 +725,9 @@ class PostgresStore:
 
     @staticmethod
     def _compute_corpus_version(conn: Any) -> str:
-        """Same hash input as SQLite (ids in byte order): one corpus, one version, in either backend."""
-        h = hashlib.sha256()
-        # the chunker version is part of it: re-chunked text cites other locations, so answers must not repeat
-        for row in conn.execute("SELECT id, content_hash, chunker_version FROM kb_documents ORDER BY id"):
-            h.update(f"{row['id']}={row['content_hash']}/{row['chunker_version']};".encode())
-        return h.hexdigest()[:16]
+        """Ids in byte order (``COLLATE "C"``), as SQLite's: one corpus, one version, in either backend."""
+        rows = conn.execute("SELECT id, content_hash, chunker_version FROM kb_documents ORDER BY id")
+        return corpus_version_of((r["id"], r["content_hash"], r["chunker_version"]) for r in rows)
 
     def corpus_version(self) -> str:
         with self._lock:
@@ -796,18 +792,12 @@ class PostgresStore:
     def routed_chunk_ids(self, flt: SearchFilter, *, provisions: Sequence[str] = (),
                          doc_pasal: Sequence[tuple[str, str | None, str | None]] = (), limit: int = 50) -> list[str]:
         """Visible chunks named directly by a query ("UU PPN Pasal 7"): by provision or by doc + Pasal."""
-        where, params = self._visible_sql(flt)
-        routed = routed_predicate(provisions, doc_pasal, POSTGRES)
-        if routed is None:
-            return []
-        sql = (f"SELECT c.id FROM kb_chunks c JOIN kb_documents d ON d.id = c.doc_id WHERE {where} "  # noqa: S608
-               f"AND {routed[0]} ORDER BY c.doc_id, c.seq LIMIT %s")
-        return [r["id"] for r in self._q(sql, [*params, *routed[1], limit])]
+        query = routed_query(flt, provisions, doc_pasal, limit, POSTGRES)
+        return [r["id"] for r in self._q(*query)] if query else []
 
     def visible_documents(self, flt: SearchFilter) -> set[str]:
         """Documents that may be shown under ``flt`` (used to re-check structure nodes and expansions)."""
-        where, params = self._visible_sql(flt, chunk_level=False)
-        return {r["id"] for r in self._q(f"SELECT d.id FROM kb_documents d WHERE {where}", params)}  # noqa: S608
+        return {r["id"] for r in self._q(*visible_documents_query(flt, POSTGRES))}
 
     def keyword_search(self, match: str, flt: SearchFilter, limit: int) -> list[tuple[str, float]]:
         """BM25 over the visible chunks (see the module docstring for how it relates to FTS5's)."""

@@ -11,6 +11,7 @@ The embedded default is ``kb.store.sqlite.SqliteStore``; ``kb.store.postgres.Pos
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,6 +56,19 @@ class StoredDocument:
     chunk_count: int
     injection_flags: tuple[str, ...] = field(default=())
     chunker_version: str = ""  # kb.chunking.CHUNKER_VERSION that produced the stored chunks
+
+
+def corpus_version_of(documents: Iterable[tuple[str, str, str]]) -> str:
+    """The corpus version from ``(id, content_hash, chunker_version)`` of every document, ids in byte order.
+
+    One definition for every backend: the same corpus has the same version wherever it is stored, and
+    cached answers are keyed by it.  The chunker version is part of it: re-chunked text cites other
+    locations, so answers must not repeat.
+    """
+    h = hashlib.sha256()
+    for doc_id, content_hash, chunker_version in documents:
+        h.update(f"{doc_id}={content_hash}/{chunker_version};".encode())
+    return h.hexdigest()[:16]
 
 
 class DocumentWriter(Protocol):

@@ -23,8 +23,8 @@ import numpy as np
 
 from kb.errors import NotFoundError, StoreError
 from kb.model import Chunk, DocumentMeta, Edge
-from kb.store.protocol import SearchFilter, StoredDocument
-from kb.store.visibility import SQLITE, routed_predicate, visible_predicate
+from kb.store.protocol import SearchFilter, StoredDocument, corpus_version_of
+from kb.store.visibility import SQLITE, routed_query, visible_documents_query, visible_predicate
 
 SCHEMA_VERSION = "1"
 
@@ -384,11 +384,8 @@ class SqliteStore:
 
     @staticmethod
     def _compute_corpus_version(conn: sqlite3.Connection) -> str:
-        h = hashlib.sha256()
-        # the chunker version is part of it: re-chunked text cites other locations, so answers must not repeat
-        for row in conn.execute("SELECT id, content_hash, chunker_version FROM documents ORDER BY id"):
-            h.update(f"{row[0]}={row[1]}/{row[2]};".encode())
-        return h.hexdigest()[:16]
+        return corpus_version_of(
+            tuple(r) for r in conn.execute("SELECT id, content_hash, chunker_version FROM documents ORDER BY id"))
 
     def corpus_version(self) -> str:
         with self._lock:
@@ -451,19 +448,12 @@ class SqliteStore:
     def routed_chunk_ids(self, flt: SearchFilter, *, provisions: Sequence[str] = (),
                          doc_pasal: Sequence[tuple[str, str | None, str | None]] = (), limit: int = 50) -> list[str]:
         """Visible chunks named directly by a query ("UU PPN Pasal 7"): by provision or by doc + Pasal."""
-        where, params = self._visible_sql(flt)
-        routed = routed_predicate(provisions, doc_pasal, SQLITE)
-        if routed is None:
-            return []
-        sql = (f"SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE {where} "  # noqa: S608
-               f"AND {routed[0]} ORDER BY c.doc_id, c.seq LIMIT ?")
-        return [r["id"] for r in self._q(sql, [*params, *routed[1], limit])]
+        query = routed_query(flt, provisions, doc_pasal, limit, SQLITE)
+        return [r["id"] for r in self._q(*query)] if query else []
 
     def visible_documents(self, flt: SearchFilter) -> set[str]:
         """Documents that may be shown under ``flt`` (used to re-check structure nodes and expansions)."""
-        where, params = self._visible_sql(flt, chunk_level=False)
-        rows = self._q(f"SELECT d.id FROM documents d WHERE {where}", params)  # noqa: S608
-        return {r["id"] for r in rows}
+        return {r["id"] for r in self._q(*visible_documents_query(flt, SQLITE))}
 
     def keyword_search(self, match: str, flt: SearchFilter, limit: int) -> list[tuple[str, float]]:
         if not match.strip():

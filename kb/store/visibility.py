@@ -3,7 +3,8 @@
 Why one module: the visibility predicate is the access-control boundary of the knowledge base.  Two
 hand-kept copies (SQLite and PostgreSQL) could drift apart one condition at a time; here each backend
 only says how its dialect spells a placeholder, a list membership, a table and a date, and both get
-the same conditions in the same order.
+the same conditions in the same order.  The statements that are nothing but a predicate (routed chunks,
+visible documents) are built here whole.
 """
 
 from __future__ import annotations
@@ -91,8 +92,8 @@ def visible_predicate(flt: SearchFilter, dialect: Dialect, *, chunk_level: bool 
     return " AND ".join(sql), params
 
 
-def routed_predicate(provisions: Sequence[str], doc_pasal: Sequence[tuple[str, str | None, str | None]],
-                     dialect: Dialect) -> tuple[str, list[Any]] | None:
+def _routed_predicate(provisions: Sequence[str], doc_pasal: Sequence[tuple[str, str | None, str | None]],
+                      dialect: Dialect) -> tuple[str, list[Any]] | None:
     """Chunks a query names outright: by provision key, or by document + Pasal (+ ayat); None when none."""
     ph = dialect.placeholder
     ors: list[str] = []
@@ -114,3 +115,22 @@ def routed_predicate(provisions: Sequence[str], doc_pasal: Sequence[tuple[str, s
     if not ors:
         return None
     return f"({' OR '.join(ors)})", params
+
+
+def routed_query(flt: SearchFilter, provisions: Sequence[str],
+                 doc_pasal: Sequence[tuple[str, str | None, str | None]], limit: int,
+                 dialect: Dialect) -> tuple[str, list[Any]] | None:
+    """The statement for the visible chunks a query names outright, in document order; None when it names none."""
+    routed = _routed_predicate(provisions, doc_pasal, dialect)
+    if routed is None:
+        return None
+    where, params = visible_predicate(flt, dialect)
+    sql = (f"SELECT c.id FROM {dialect.table('chunks')} c JOIN {dialect.table('documents')} d ON d.id = c.doc_id "
+           f"WHERE {where} AND {routed[0]} ORDER BY c.doc_id, c.seq LIMIT {dialect.placeholder}")
+    return sql, [*params, *routed[1], limit]
+
+
+def visible_documents_query(flt: SearchFilter, dialect: Dialect) -> tuple[str, list[Any]]:
+    """The statement for the ids of the documents ``flt`` lets through."""
+    where, params = visible_predicate(flt, dialect, chunk_level=False)
+    return f"SELECT d.id FROM {dialect.table('documents')} d WHERE {where}", params

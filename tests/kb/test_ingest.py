@@ -53,6 +53,27 @@ def _write(folder: Path, name: str, text: str) -> Path:
     return path
 
 
+def _ingested_policy(tmp_path: Path) -> tuple[Path, SqliteStore]:
+    """The folder holding the test policy and a fresh knowledge base it was ingested into."""
+    src = tmp_path / "in"
+    src.mkdir()
+    _write(src, "policy.md", GOOD_POLICY)
+    store = _store(tmp_path)
+    ingest_paths([src], store, HashingEmbedder())
+    return src, store
+
+
+def _execute(db: Path, *statements: str) -> None:
+    """Raw SQL against a knowledge-base file, as an older dasar would have left it."""
+    conn = sqlite3.connect(db)
+    try:
+        for sql in statements:
+            conn.execute(sql)
+        conn.commit()
+    finally:
+        conn.close()
+
+
 def _rows(store: SqliteStore, table: str) -> int:
     conn = sqlite3.connect(store.path)
     try:
@@ -182,11 +203,7 @@ def test_reingest_unchanged_is_noop_and_changed_file_is_new_version(tmp_path: Pa
 
 
 def test_remove_purges_chunks_vectors_edges_and_cached_answers(tmp_path: Path) -> None:
-    src = tmp_path / "in"
-    src.mkdir()
-    _write(src, "policy.md", GOOD_POLICY)
-    store = _store(tmp_path)
-    ingest_paths([src], store, HashingEmbedder())
+    src, store = _ingested_policy(tmp_path)
     store.cache_answer("q1", ["test-policy"], '{"status": "answered"}')
     assert store.cached_answer("q1") is not None
     assert store.remove_document("test-policy") > 0
@@ -244,18 +261,9 @@ def test_missing_path_is_an_error_not_a_crash(tmp_path: Path) -> None:
 
 def test_documents_chunked_by_an_older_chunker_are_rechunked_without_a_new_version(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    src = tmp_path / "in"
-    src.mkdir()
-    _write(src, "policy.md", GOOD_POLICY)
-    store = _store(tmp_path)
-    ingest_paths([src], store, HashingEmbedder())
-    conn = sqlite3.connect(store.path)
-    try:  # as if an older dasar had written it
-        conn.execute("UPDATE documents SET chunker_version='0'")
-        conn.execute("UPDATE chunks SET text='stale' WHERE doc_id='test-policy' AND indexed=1")
-        conn.commit()
-    finally:
-        conn.close()
+    src, store = _ingested_policy(tmp_path)
+    _execute(store.path, "UPDATE documents SET chunker_version='0'",  # as if an older dasar had written it
+             "UPDATE chunks SET text='stale' WHERE doc_id='test-policy' AND indexed=1")
     version = store.corpus_version()
     with caplog.at_level(logging.WARNING, logger="kb.retrieve"):  # searching a stale knowledge base says so
         Retriever(store, None, aliases=AliasDictionary.empty()).documents()
@@ -274,18 +282,10 @@ def test_documents_chunked_by_an_older_chunker_are_rechunked_without_a_new_versi
 
 
 def test_knowledge_base_written_before_chunker_versions_opens_and_rechunks(tmp_path: Path) -> None:
-    src = tmp_path / "in"
-    src.mkdir()
-    _write(src, "policy.md", GOOD_POLICY)
-    store = _store(tmp_path)
-    ingest_paths([src], store, HashingEmbedder())
+    src, store = _ingested_policy(tmp_path)
     store.close()
-    conn = sqlite3.connect(tmp_path / "kb.sqlite")
-    try:  # the documents table as it was before the column existed
-        conn.execute("ALTER TABLE documents DROP COLUMN chunker_version")
-        conn.commit()
-    finally:
-        conn.close()
+    # the documents table as it was before the column existed
+    _execute(tmp_path / "kb.sqlite", "ALTER TABLE documents DROP COLUMN chunker_version")
     reopened = _store(tmp_path)
     assert reopened.get_document("test-policy").chunker_version == ""  # type: ignore[union-attr]
     assert ingest_paths([src], reopened, HashingEmbedder()).rechunked == ["test-policy"]
