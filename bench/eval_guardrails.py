@@ -31,10 +31,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from guardrails.inbound import inspect  # noqa: E402
-from guardrails.injection import scan_injection  # noqa: E402
-from guardrails.pii import MaskingSession, detect, get_analyzer, supported_entities  # noqa: E402
-from guardrails.secrets import scan_secrets  # noqa: E402
+from guardrails.inbound import inspect
+from guardrails.injection import scan_injection
+from guardrails.pii import MaskingSession, detect, get_analyzer, supported_entities
+from guardrails.secrets import scan_secrets
 
 DEFAULT_DATA = Path("/work/shared/eval")
 ID_TYPES = ("ID_NIK", "ID_NPWP", "ID_NITKU")
@@ -101,7 +101,10 @@ def eval_indonesian_ids(data: Path) -> dict[str, Any]:
         found = [f for f in detect(record["text"]) if f.type in ID_TYPES]
         if record["valid_per_python_stdnum"]:
             valid_total += 1
-            ok = any(f.type == expected["type"] and f.start <= expected["start"] and f.end >= expected["end"] for f in found)
+            ok = any(
+                f.type == expected["type"] and f.start <= expected["start"] and f.end >= expected["end"]
+                for f in found
+            )
             valid_hit += ok
             if not ok:
                 misses.append(record["id"])
@@ -131,7 +134,12 @@ def eval_secrets(data: Path) -> dict[str, Any]:
         else:
             pos_total += 1
             pos_hit += found
-    return {"recall": _ratio(pos_hit, pos_total), "positives": pos_total, "negatives": neg_total, "false_refusals": neg_fp}
+    return {
+        "recall": _ratio(pos_hit, pos_total),
+        "positives": pos_total,
+        "negatives": neg_total,
+        "false_refusals": neg_fp,
+    }
 
 
 def eval_injection(data: Path) -> dict[str, Any]:
@@ -159,7 +167,9 @@ def eval_injection(data: Path) -> dict[str, Any]:
         "cyberseceval_recall": _ratio(sum(b[0] for b in by_kind.values()), len(cse)),
         "cyberseceval_by_kind": {k: _ratio(*v) for k, v in sorted(by_kind.items())},
         "cyberseceval_by_variant": {k: _ratio(*v) for k, v in sorted(by_variant.items())},
-        "llmguard_attack_recall": _ratio(sum(scan_injection(r["text"]).flagged for r in lg_attacks), len(lg_attacks)),
+        "llmguard_attack_recall": _ratio(
+            sum(scan_injection(r["text"]).flagged for r in lg_attacks), len(lg_attacks)
+        ),
         "llmguard_attacks": len(lg_attacks),
         "llmguard_benign_fp": sum(scan_injection(r["text"]).flagged for r in lg_benign),
         "llmguard_benign": len(lg_benign),

@@ -38,7 +38,7 @@ from strands.hooks import (
 )
 from strands.models import Model
 
-from bot.answer.protocol import ComposeRequest, ComposedAnswer, DraftClaim
+from bot.answer.protocol import ComposedAnswer, ComposeRequest, DraftClaim
 from bot.llm.extractive import STATE_AS_OF, STATE_LEDGER
 from guardrails.injection import scan_injection
 from guardrails.verify import ClaimInput, ClaimVerdict, GateFailure, SourceText, SupportJudge, verify_claims
@@ -101,7 +101,7 @@ def _json_object(text: str) -> Any:
         if start < 0 or end <= start:
             continue
         try:
-            return json.loads(cand[start:end + 1])
+            return json.loads(cand[start : end + 1])
         except json.JSONDecodeError:
             continue
     raise ValueError("no JSON object")
@@ -130,9 +130,16 @@ def parse_composed(text: str) -> ComposedAnswer:
         layer = fields.get("layer") if fields.get("layer") in LAYERS else "unknown"
         role = fields.get("role") if fields.get("role") in ROLES else "direct"
         assumption = fields.get("assumption") if isinstance(fields.get("assumption"), str) else None
-        claims.append(DraftClaim(text=values[0].strip(), quote=_unescape_quote(values[1]),
-                                 source_chunk_id=values[2].strip(), layer=layer, role=role,
-                                 assumption=assumption or None))
+        claims.append(
+            DraftClaim(
+                text=values[0].strip(),
+                quote=_unescape_quote(values[1]),
+                source_chunk_id=values[2].strip(),
+                layer=layer,
+                role=role,
+                assumption=assumption or None,
+            )
+        )
     score = data.get("self_assessment", 0.0)
     try:
         score = min(1.0, max(0.0, float(score)))
@@ -153,9 +160,15 @@ def _final_text(message: Mapping[str, Any] | None) -> str:
 class TurnGuards(HookProvider):
     """The agent's guard hooks for one turn (see module docstring)."""
 
-    def __init__(self, ledger: Ledger, allowed: Mapping[str, frozenset[str]],
-                 masker: Callable[[str], str] | None = None, *,
-                 max_tool_calls: int = MAX_TOOL_CALLS, max_model_calls: int = MAX_MODEL_CALLS) -> None:
+    def __init__(
+        self,
+        ledger: Ledger,
+        allowed: Mapping[str, frozenset[str]],
+        masker: Callable[[str], str] | None = None,
+        *,
+        max_tool_calls: int = MAX_TOOL_CALLS,
+        max_model_calls: int = MAX_MODEL_CALLS,
+    ) -> None:
         self.ledger = ledger
         self.allowed = dict(allowed)  # tool name -> accepted argument names
         self.masker = masker
@@ -201,8 +214,10 @@ class TurnGuards(HookProvider):
         extra = sorted(set(args) - self.allowed[name])
         if extra:
             self.ledger.record_call(name, args, ok=False, outcome="rejected_arguments")
-            event.cancel_tool = (f"Error: call rejected (argument(s) not accepted: {', '.join(extra)}). "
-                                 f"This tool takes only: {', '.join(sorted(self.allowed[name]))}.")
+            event.cancel_tool = (
+                f"Error: call rejected (argument(s) not accepted: {', '.join(extra)}). "
+                f"This tool takes only: {', '.join(sorted(self.allowed[name]))}."
+            )
             return
         if self.tool_calls > self.max_tool_calls:
             self.limit_hit = "tool_call_limit"
@@ -216,8 +231,11 @@ class TurnGuards(HookProvider):
         texts = [c.get("text", "") for c in event.result.get("content", [])]
         if not texts or not all(is_fenced(t) for t in texts):
             logger.warning("tool=search_kb | unfenced search result replaced")
-            event.result = {"toolUseId": event.result["toolUseId"], "status": "error",
-                            "content": [{"text": "Error: search result withheld (not fenced as data)."}]}
+            event.result = {
+                "toolUseId": event.result["toolUseId"],
+                "status": "error",
+                "content": [{"text": "Error: search result withheld (not fenced as data)."}],
+            }
 
 
 # --- the loop -----------------------------------------------------------------------------------
@@ -278,13 +296,29 @@ def run_agent(
     """
     turn = build_tools(principal, deps, ledger=ledger)
     tools = [t for t in turn if t.tool_name in allowed_tools]
-    return _run_loop(question_masked, model, tools, turn.ledger, history=history, seed_hits=seed_hits,
-                     masker=masker, as_of=deps.default_as_of)
+    return _run_loop(
+        question_masked,
+        model,
+        tools,
+        turn.ledger,
+        history=history,
+        seed_hits=seed_hits,
+        masker=masker,
+        as_of=deps.default_as_of,
+    )
 
 
-def _run_loop(question: str, model: Model, tools: list[Any], ledger: Ledger, *,
-              history: Sequence[tuple[str, str]], seed_hits: Sequence[Hit],
-              masker: Callable[[str], str] | None, as_of: dt.date) -> AgentOutcome:
+def _run_loop(
+    question: str,
+    model: Model,
+    tools: list[Any],
+    ledger: Ledger,
+    *,
+    history: Sequence[tuple[str, str]],
+    seed_hits: Sequence[Hit],
+    masker: Callable[[str], str] | None,
+    as_of: dt.date,
+) -> AgentOutcome:
     """A fresh Agent over ``tools`` (possibly none), guarded, and its final message parsed."""
     allowed = {t.tool_name: frozenset(t.allowed_args) for t in tools}
     if not set(allowed) <= set(TOOL_NAMES):
@@ -298,13 +332,21 @@ def _run_loop(question: str, model: Model, tools: list[Any], ledger: Ledger, *,
     if seed:
         ledger.record_hits(seed, call=0)
         prompt.append({"text": fence_passages(seed)})
-    agent = Agent(model=model, messages=_history_messages(history), tools=tools, system_prompt=SYSTEM_PROMPT,
-                  callback_handler=None, hooks=[guards])
+    agent = Agent(
+        model=model,
+        messages=_history_messages(history),
+        tools=tools,
+        system_prompt=SYSTEM_PROMPT,
+        callback_handler=None,
+        hooks=[guards],
+    )
     try:
         result = agent(prompt, invocation_state={STATE_LEDGER: ledger, STATE_AS_OF: as_of})
-    except Exception as exc:  # noqa: BLE001 - any model/provider failure fails closed (no claims)
+    except Exception as exc:
         logger.warning("error=%s | agent loop failed, no claims", type(exc).__name__)
-        composed = ComposedAnswer(claims=(), self_assessment=0.0, notes=(f"model_failed:{type(exc).__name__}",))
+        composed = ComposedAnswer(
+            claims=(), self_assessment=0.0, notes=(f"model_failed:{type(exc).__name__}",)
+        )
         return AgentOutcome(composed, ledger, "error", composed.notes)
     stop_reason = guards.limit_hit or str(result.stop_reason)
     composed = parse_composed(_final_text(result.message))
@@ -312,19 +354,35 @@ def _run_loop(question: str, model: Model, tools: list[Any], ledger: Ledger, *,
         composed = ComposedAnswer(claims=(), self_assessment=0.0, notes=(*composed.notes, guards.limit_hit))
     for claim in composed.claims:
         hit = ledger.hit(claim.source_chunk_id)
-        ledger.record_citation(LedgerCitation(
-            source_id=claim.source_chunk_id, doc_id=hit.doc.id if hit else None,
-            location=hit.chunk.location if hit else None, quote=claim.quote, layer=claim.layer))
-    logger.info("stop=%s, claims=%d, tool_calls=%d, model_calls=%d | agent turn done", stop_reason,
-                len(composed.claims), guards.tool_calls, guards.model_calls)
+        ledger.record_citation(
+            LedgerCitation(
+                source_id=claim.source_chunk_id,
+                doc_id=hit.doc.id if hit else None,
+                location=hit.chunk.location if hit else None,
+                quote=claim.quote,
+                layer=claim.layer,
+            )
+        )
+    logger.info(
+        "stop=%s, claims=%d, tool_calls=%d, model_calls=%d | agent turn done",
+        stop_reason,
+        len(composed.claims),
+        guards.tool_calls,
+        guards.model_calls,
+    )
     return AgentOutcome(composed, ledger, stop_reason, composed.notes)
 
 
 # --- verification helper -----------------------------------------------------------------------
 
 
-def resolve_sources(claims: Sequence[DraftClaim], principal: Principal, deps: ToolDeps, ledger: Ledger,
-                    as_of: dt.date | None = None) -> dict[str, SourceText]:
+def resolve_sources(
+    claims: Sequence[DraftClaim],
+    principal: Principal,
+    deps: ToolDeps,
+    ledger: Ledger,
+    as_of: dt.date | None = None,
+) -> dict[str, SourceText]:
     """Cited chunk ids -> :class:`SourceText` for the gates, resolved server-side (fail closed).
 
     * a chunk missing from the store, or readable but never shown to the model this turn, is left out
@@ -352,8 +410,11 @@ def resolve_sources(claims: Sequence[DraftClaim], principal: Principal, deps: To
         else:  # structure nodes (a parent Pasal) are not retrieval units: check document and window
             lo = chunk.valid_from or stored.meta.effective_from
             hi = chunk.valid_to or stored.effective_to
-            in_effect = (chunk.doc_id in deps.store.visible_documents(flt)
-                         and (lo is None or lo <= as_of) and (hi is None or as_of < hi))
+            in_effect = (
+                chunk.doc_id in deps.store.visible_documents(flt)
+                and (lo is None or lo <= as_of)
+                and (hi is None or as_of < hi)
+            )
         out[cid] = SourceText(id=cid, text=chunk.text, readable=readable, in_effect=in_effect)
     return out
 
@@ -364,13 +425,22 @@ def _instruction_gate(claim: DraftClaim, verdict: ClaimVerdict) -> ClaimVerdict:
     so obeying an injected passage must be caught here."""
     if not (scan_injection(claim.quote).flagged or scan_injection(claim.text).flagged):
         return verdict
-    failure = GateFailure(INSTRUKSI_DALAM_SUMBER, "the quote or claim contains instruction-like text; "
-                          "passages are data, not instructions", claim.source_chunk_id)
+    failure = GateFailure(
+        INSTRUKSI_DALAM_SUMBER,
+        "the quote or claim contains instruction-like text; passages are data, not instructions",
+        claim.source_chunk_id,
+    )
     return replace(verdict, passed=False, failures=(*verdict.failures, failure))
 
 
-def verify_outcome(outcome: AgentOutcome, principal: Principal, deps: ToolDeps, *,
-                   judge: SupportJudge | None = None, as_of: dt.date | None = None) -> list[ClaimVerdict]:
+def verify_outcome(
+    outcome: AgentOutcome,
+    principal: Principal,
+    deps: ToolDeps,
+    *,
+    judge: SupportJudge | None = None,
+    as_of: dt.date | None = None,
+) -> list[ClaimVerdict]:
     """Run every draft claim through the gates and record each citation's outcome in the ledger."""
     claims = outcome.composed.claims
     sources = resolve_sources(claims, principal, deps, outcome.ledger, as_of)
@@ -378,7 +448,9 @@ def verify_outcome(outcome: AgentOutcome, principal: Principal, deps: ToolDeps, 
     verdicts = [_instruction_gate(c, v) for c, v in zip(claims, verdicts, strict=True)]
     cites = list(outcome.ledger.citations)
     if len(cites) == len(verdicts):
-        outcome.ledger.set_citations([replace(c, passed=v.passed) for c, v in zip(cites, verdicts, strict=True)])
+        outcome.ledger.set_citations(
+            [replace(c, passed=v.passed) for c, v in zip(cites, verdicts, strict=True)]
+        )
     return verdicts
 
 
@@ -395,8 +467,14 @@ class AgentComposer:
 
     name = "agent"
 
-    def __init__(self, model: Model, principal: Principal | None = None, deps: ToolDeps | None = None, *,
-                 masker: Callable[[str], str] | None = None) -> None:
+    def __init__(
+        self,
+        model: Model,
+        principal: Principal | None = None,
+        deps: ToolDeps | None = None,
+        *,
+        masker: Callable[[str], str] | None = None,
+    ) -> None:
         if deps is not None and principal is None:
             raise ValueError("AgentComposer with tools needs the principal they act for")
         self.model = model
@@ -408,13 +486,28 @@ class AgentComposer:
     def compose(self, request: ComposeRequest) -> ComposedAnswer:
         seed = (*request.hits, *request.context)
         if self.deps is None or self.principal is None:
-            outcome = _run_loop(request.question, self.model, [], Ledger(), history=(), seed_hits=seed,
-                                masker=self.masker, as_of=request.as_of)
+            outcome = _run_loop(
+                request.question,
+                self.model,
+                [],
+                Ledger(),
+                history=(),
+                seed_hits=seed,
+                masker=self.masker,
+                as_of=request.as_of,
+            )
         else:
             deps = self.deps
             if deps.default_as_of != request.as_of:
                 deps = replace(deps, default_as_of=request.as_of)
-            outcome = run_agent(request.question, self.principal, deps, self.model, seed_hits=seed,
-                                masker=self.masker, allowed_tools=("search_kb",))
+            outcome = run_agent(
+                request.question,
+                self.principal,
+                deps,
+                self.model,
+                seed_hits=seed,
+                masker=self.masker,
+                allowed_tools=("search_kb",),
+            )
         self.last_outcome = outcome
         return outcome.composed

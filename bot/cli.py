@@ -30,11 +30,14 @@ class CliError(Exception):
 
 
 def _settings(args: argparse.Namespace) -> Settings:
-    return load_settings(kb=getattr(args, "kb", None), directory=getattr(args, "directory", None),
-                         retrieval_mode=getattr(args, "mode", None))
+    return load_settings(
+        kb=getattr(args, "kb", None),
+        directory=getattr(args, "directory", None),
+        retrieval_mode=getattr(args, "mode", None),
+    )
 
 
-def _services(args: argparse.Namespace):  # noqa: ANN202
+def _services(args: argparse.Namespace):
     from bot.wiring import Services
 
     return Services(_settings(args))
@@ -53,8 +56,14 @@ class _RichProgress:
     def __init__(self) -> None:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        self._p = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                           TimeElapsedColumn(), console=err_console, transient=True)
+        self._p = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err_console,
+            transient=True,
+        )
         self._docs = None
         self._embed = None
 
@@ -90,8 +99,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     show_progress = not args.json and not args.no_progress and err_console.is_terminal
     if show_progress:
         with _RichProgress() as progress:
-            report = ingest_paths(args.paths, services.store, services.embedder, flagger=injection_flagger,
-                                  progress=progress)
+            report = ingest_paths(
+                args.paths, services.store, services.embedder, flagger=injection_flagger, progress=progress
+            )
     else:
         report = ingest_paths(args.paths, services.store, services.embedder, flagger=injection_flagger)
     if args.json:
@@ -100,16 +110,22 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         stats = services.store.stats()
         console.print(f"[bold]Ingested into[/bold] {services.store.path}")
         rechunked = f", re-chunked {len(report.rechunked)}" if report.rechunked else ""
-        console.print(f"  added {len(report.added)}, updated {len(report.updated)}{rechunked}, unchanged "
-                      f"{len(report.unchanged)}, failed {len(report.errors)}; {report.chunks_written} chunks "
-                      f"written, {report.vectors_embedded} vectors embedded ({report.vectors_cached} from cache)")
-        console.print(f"  knowledge base: {stats['documents']} documents, {stats['chunks']} chunks, "
-                      f"{stats['edges']} edges, {stats['quarantined']} quarantined")
+        console.print(
+            f"  added {len(report.added)}, updated {len(report.updated)}{rechunked}, unchanged "
+            f"{len(report.unchanged)}, failed {len(report.errors)}; {report.chunks_written} chunks "
+            f"written, {report.vectors_embedded} vectors embedded ({report.vectors_cached} from cache)"
+        )
+        console.print(
+            f"  knowledge base: {stats['documents']} documents, {stats['chunks']} chunks, "
+            f"{stats['edges']} edges, {stats['quarantined']} quarantined"
+        )
         for doc_id, reason in sorted(report.quarantined.items()):
             console.print(f"  [yellow]quarantined[/yellow] {doc_id}: {reason} (stored, never used to answer)")
         for doc_id, rules in sorted(report.flagged.items()):
-            console.print(f"  [yellow]instruction-like text[/yellow] in {doc_id}: {', '.join(rules)} "
-                          "(kept as data; never followed)")
+            console.print(
+                f"  [yellow]instruction-like text[/yellow] in {doc_id}: {', '.join(rules)} "
+                "(kept as data; never followed)"
+            )
         for err in report.errors:
             err_console.print(f"  [red]error[/red] {err}")
     return 0 if report.ok else 1
@@ -121,11 +137,24 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 def _doc_json(d: Any) -> dict[str, Any]:
     m = d.meta
     return {
-        "id": m.id, "number": m.number, "title": m.title, "type": m.type, "status": m.status,
-        "effective_from": m.effective_from, "effective_to": d.effective_to, "access": list(m.access),
-        "entities": list(m.entities), "owner": m.owner, "version": d.version_no, "chunks": d.chunk_count,
-        "quarantined": d.quarantine_reason, "ocr_noisy": m.ocr_noisy, "injection_flags": list(d.injection_flags),
-        "source_path": d.source_path, "content_hash": d.content_hash, "chunker_version": d.chunker_version,
+        "id": m.id,
+        "number": m.number,
+        "title": m.title,
+        "type": m.type,
+        "status": m.status,
+        "effective_from": m.effective_from,
+        "effective_to": d.effective_to,
+        "access": list(m.access),
+        "entities": list(m.entities),
+        "owner": m.owner,
+        "version": d.version_no,
+        "chunks": d.chunk_count,
+        "quarantined": d.quarantine_reason,
+        "ocr_noisy": m.ocr_noisy,
+        "injection_flags": list(d.injection_flags),
+        "source_path": d.source_path,
+        "content_hash": d.content_hash,
+        "chunker_version": d.chunker_version,
     }
 
 
@@ -147,8 +176,16 @@ def cmd_kb_list(args: argparse.Namespace) -> int:
         if d.injection_flags:
             notes.append("instruction-like text flagged")
         window = f"{d.meta.effective_from or '?'} – {d.effective_to or ''}"
-        table.add_row(d.meta.id, d.meta.number, d.meta.type, d.meta.status, window, ",".join(d.meta.access),
-                      str(d.chunk_count), "; ".join(notes))
+        table.add_row(
+            d.meta.id,
+            d.meta.number,
+            d.meta.type,
+            d.meta.status,
+            window,
+            ",".join(d.meta.access),
+            str(d.chunk_count),
+            "; ".join(notes),
+        )
     console.print(table)
     return 0
 
@@ -162,10 +199,23 @@ def cmd_kb_show(args: argparse.Namespace) -> int:
         raise NotFoundError(f"no document {args.doc_id!r} in {store.path} (see `dasar kb list`)")
     chunks = store.chunks_of(args.doc_id, indexed_only=True)
     if args.json:
-        _print_json({**_doc_json(doc), "versions": store.versions(args.doc_id),
-                     "chunk_list": [{"chunk_id": c.id, "location": c.location, "kind": c.kind,
-                                     "valid_from": c.valid_from, "valid_to": c.valid_to, "chars": len(c.text)}
-                                    for c in chunks]})
+        _print_json(
+            {
+                **_doc_json(doc),
+                "versions": store.versions(args.doc_id),
+                "chunk_list": [
+                    {
+                        "chunk_id": c.id,
+                        "location": c.location,
+                        "kind": c.kind,
+                        "valid_from": c.valid_from,
+                        "valid_to": c.valid_to,
+                        "chars": len(c.text),
+                    }
+                    for c in chunks
+                ],
+            }
+        )
         return 0
     for key, value in _doc_json(doc).items():
         console.print(f"[bold]{key}[/bold]: {value}")
@@ -189,7 +239,9 @@ def cmd_kb_remove(args: argparse.Namespace) -> int:
     if args.json:
         _print_json({"removed": args.doc_id, "chunks": removed})
     else:
-        console.print(f"Removed {args.doc_id}: {removed} chunks, their vectors, edges and cached answers purged.")
+        console.print(
+            f"Removed {args.doc_id}: {removed} chunks, their vectors, edges and cached answers purged."
+        )
     return 0
 
 
@@ -211,7 +263,9 @@ def cmd_search(args: argparse.Namespace) -> int:
     flt = search_filter(principal, as_of)
     result = services.retriever.search(args.query, flt, top_k=args.top_k)
     payload: dict[str, Any] = {
-        "query": args.query, "as_of": as_of.isoformat(), "mode": result.mode,
+        "query": args.query,
+        "as_of": as_of.isoformat(),
+        "mode": result.mode,
         "expansions": result.explain.get("expansions", []),
         "results": [hit_json(h) for h in result.results],
         "context": [hit_json(h) for h in result.context],
@@ -227,7 +281,9 @@ def cmd_search(args: argparse.Namespace) -> int:
     console.print(f"[bold]{args.query}[/bold]  [dim]as of {as_of}, {who}, mode {result.mode}[/dim]")
     if args.explain:
         for exp in payload["expansions"]:
-            console.print(f"  [dim]expanded[/dim] {exp['term']} -> {', '.join(exp['added'])} [dim]({exp['source']})[/dim]")
+            console.print(
+                f"  [dim]expanded[/dim] {exp['term']} -> {', '.join(exp['added'])} [dim]({exp['source']})[/dim]"
+            )
         console.print(f"  [dim]match: {result.explain.get('match', '')}[/dim]")
         console.print(f"  [dim]candidates: {result.explain.get('candidates')}[/dim]")
     if not result.results:
@@ -236,8 +292,10 @@ def cmd_search(args: argparse.Namespace) -> int:
         c, d = h.chunk, h.doc
         window = f"{c.valid_from or '?'} – {c.valid_to or 'now'}"
         flags = " [yellow]OCR-noisy source[/yellow]" if d.ocr_noisy else ""
-        console.print(f"\n[bold]{i}. {d.number}[/bold] {c.location}  [dim]{d.status}, in effect {window}, "
-                      f"score {h.score:.3f} via {'+'.join(h.via)}[/dim]{flags}")
+        console.print(
+            f"\n[bold]{i}. {d.number}[/bold] {c.location}  [dim]{d.status}, in effect {window}, "
+            f"score {h.score:.3f} via {'+'.join(h.via)}[/dim]{flags}"
+        )
         text = c.text if len(c.text) <= 600 else c.text[:600] + " …"
         console.print(f"   {text}")
     if result.context and args.explain:
@@ -254,9 +312,16 @@ def cmd_eval_retrieval(args: argparse.Namespace) -> int:
     from bot.evals.retrieval import run_retrieval_eval
 
     services = _services(args)
-    report = run_retrieval_eval(services, Path(args.set), modes=args.modes, include_naive=not args.no_naive,
-                                facqa=Path(args.facqa) if args.facqa else None, k=args.k,
-                                facqa_limit=args.facqa_limit, console=None if args.json else console)
+    report = run_retrieval_eval(
+        services,
+        Path(args.set),
+        modes=args.modes,
+        include_naive=not args.no_naive,
+        facqa=Path(args.facqa) if args.facqa else None,
+        k=args.k,
+        facqa_limit=args.facqa_limit,
+        console=None if args.json else console,
+    )
     if args.json:
         _print_json(report)
     return 0
@@ -269,24 +334,34 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dasar",
         description="dasar answers tax questions only from an approved knowledge base, with exact quotes.",
-        epilog="Examples:\n  dasar ingest corpus/\n  dasar search \"tarif PPN\" --as-of 2022-05-01 --explain\n"
-               "  dasar kb list\n\nSettings come from DASAR_* environment variables (see README).",
+        epilog='Examples:\n  dasar ingest corpus/\n  dasar search "tarif PPN" --as-of 2022-05-01 --explain\n'
+        "  dasar kb list\n\nSettings come from DASAR_* environment variables (see README).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages to stderr")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def kb_opt(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--kb", type=Path, help="knowledge-base file (default $DASAR_KB or ~/.local/share/dasar)")
+        p.add_argument(
+            "--kb", type=Path, help="knowledge-base file (default $DASAR_KB or ~/.local/share/dasar)"
+        )
 
     def ident_opts(p: argparse.ArgumentParser) -> None:
         p.add_argument("--directory", type=Path, help="identity directory YAML (default: the bundled sample)")
-        p.add_argument("--user", help="ask as this directory user (email); unknown/absent = sees public docs only")
-        p.add_argument("--as-of", type=iso_date, help="transaction date YYYY-MM-DD (default: from the question, "
-                       "else today)")
+        p.add_argument(
+            "--user", help="ask as this directory user (email); unknown/absent = sees public docs only"
+        )
+        p.add_argument(
+            "--as-of",
+            type=iso_date,
+            help="transaction date YYYY-MM-DD (default: from the question, else today)",
+        )
 
-    p = sub.add_parser("ingest", help="add or update documents (folders, .md/.txt with front matter, .pdf + "
-                       ".meta.yaml, corpus folders)")
+    p = sub.add_parser(
+        "ingest",
+        help="add or update documents (folders, .md/.txt with front matter, .pdf + "
+        ".meta.yaml, corpus folders)",
+    )
     p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     kb_opt(p)
     p.add_argument("--json", action="store_true", help="print the ingest report as JSON")
@@ -317,7 +392,9 @@ def build_parser() -> argparse.ArgumentParser:
     ident_opts(p)
     p.add_argument("--mode", choices=("hybrid", "bm25", "dense", "deterministic"), help="retrieval mode")
     p.add_argument("--top-k", type=int, default=5)
-    p.add_argument("--explain", action="store_true", help="show alias expansions, match expression, candidates")
+    p.add_argument(
+        "--explain", action="store_true", help="show alias expansions, match expression, candidates"
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_search)
 
@@ -350,8 +427,11 @@ def _register_more(sub: Any) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING, stream=sys.stderr,
-                        format="%(levelname)s %(name)s %(message)s")
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        stream=sys.stderr,
+        format="%(levelname)s %(name)s %(message)s",
+    )
     from kb.errors import KbError
 
     try:

@@ -17,12 +17,17 @@ from bot.argtypes import iso_date
 console = Console(highlight=False)
 
 
-def _services(args: argparse.Namespace):  # noqa: ANN202
+def _services(args: argparse.Namespace):
     from bot.settings import load_settings
     from bot.wiring import Services
 
-    return Services(load_settings(kb=getattr(args, "kb", None), directory=getattr(args, "directory", None),
-                                  tickets_db=getattr(args, "tickets_db", None)))
+    return Services(
+        load_settings(
+            kb=getattr(args, "kb", None),
+            directory=getattr(args, "directory", None),
+            tickets_db=getattr(args, "tickets_db", None),
+        )
+    )
 
 
 def render_terminal(reply: Any) -> str:
@@ -41,8 +46,17 @@ def cmd_chat(args: argparse.Namespace) -> int:
     user = args.user or "anonymous@local"
     thread = uuid.uuid4().hex[:12]
     interactive = sys.stdin.isatty() and not args.json
-    principal = turn.principal_for(InboundMessage(platform="cli", tenant="local", user_id=user, channel="cli",
-                                                  thread_id=thread, message_id="0", text=""))
+    principal = turn.principal_for(
+        InboundMessage(
+            platform="cli",
+            tenant="local",
+            user_id=user,
+            channel="cli",
+            thread_id=thread,
+            message_id="0",
+            text="",
+        )
+    )
     if interactive:
         who = principal.email or "guest (documents open to everyone only)"
         console.print(f"[bold]dasar chat[/bold] as {who}. Ask in Indonesian or English; Ctrl-D to quit.")
@@ -55,15 +69,25 @@ def cmd_chat(args: argparse.Namespace) -> int:
         if not line.strip():
             continue
         n += 1
-        message = InboundMessage(platform="cli", tenant="local", user_id=user, channel="cli", thread_id=thread,
-                                 message_id=str(n), text=line, as_of=args.as_of)
-        if line.strip() in ("/ticket", "/escalate"):
-            reply = turn.escalate(message)
-        else:
-            reply = turn.handle(message)
+        message = InboundMessage(
+            platform="cli",
+            tenant="local",
+            user_id=user,
+            channel="cli",
+            thread_id=thread,
+            message_id=str(n),
+            text=line,
+            as_of=args.as_of,
+        )
+        reply = turn.escalate(message) if line.strip() in ("/ticket", "/escalate") else turn.handle(message)
         if args.json:
-            sys.stdout.write(json.dumps({"reference_id": reply.reference_id, "ticket_id": reply.ticket_id,
-                                         **reply.answer}, ensure_ascii=False) + "\n")
+            sys.stdout.write(
+                json.dumps(
+                    {"reference_id": reply.reference_id, "ticket_id": reply.ticket_id, **reply.answer},
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
         else:
             console.print(render_terminal(reply))
             if interactive:
@@ -82,8 +106,10 @@ def cmd_mask(args: argparse.Namespace) -> int:
         return 0
     data: dict[str, Any] = result.to_dict()  # type: ignore[assignment]
     if data["refused"]:
-        console.print(f"[red]refused[/red]: contains a secret ({', '.join(data.get('refusal_kinds', []))}); "
-                      "the message would not be processed or stored")
+        console.print(
+            f"[red]refused[/red]: contains a secret ({', '.join(data.get('refusal_kinds', []))}); "
+            "the message would not be processed or stored"
+        )
     else:
         console.print(data["masked"])
     for ent in data["entities"]:
@@ -114,7 +140,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     try:
         deps = deps_from_settings(services.settings, services=services, turn=services.turn())
-        serve_teams(services.settings, deps, port=args.port if args.port != 3000 else services.settings.teams_port)
+        serve_teams(
+            services.settings, deps, port=args.port if args.port != 3000 else services.settings.teams_port
+        )
     except TeamsError as exc:
         raise CliError(str(exc)) from None
     return 0

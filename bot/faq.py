@@ -199,8 +199,11 @@ class FaqService:
     def _read(self, path: Path) -> FaqDoc:
         fields, body = split_front_matter(path, path.read_text(encoding="utf-8"))
         question = answer = ""
-        m = re.search(re.escape(_Q_LABEL) + r"\s*(.*?)\s*" + re.escape(_A_LABEL) + r"\s*(.*?)\s*(?:\n## |\Z)",
-                      body, re.S)
+        m = re.search(
+            re.escape(_Q_LABEL) + r"\s*(.*?)\s*" + re.escape(_A_LABEL) + r"\s*(.*?)\s*(?:\n## |\Z)",
+            body,
+            re.S,
+        )
         if m:
             question, answer = m.group(1).strip(), m.group(2).strip()
         sources: list[str] = []
@@ -247,7 +250,16 @@ class FaqService:
         if topic_list:
             fields["topics"] = topic_list
         front = yaml.safe_dump(fields, sort_keys=False, allow_unicode=True, width=1000)
-        body = [f"# {doc.title}", "", _Q_HEADING, "", f"{_Q_LABEL} {doc.question}", "", f"{_A_LABEL} {doc.answer}", ""]
+        body = [
+            f"# {doc.title}",
+            "",
+            _Q_HEADING,
+            "",
+            f"{_Q_LABEL} {doc.question}",
+            "",
+            f"{_A_LABEL} {doc.answer}",
+            "",
+        ]
         if doc.sources:
             body += [_SRC_HEADING, ""] + [f"- {s}" for s in doc.sources] + [""]
         self.faq_dir.mkdir(parents=True, exist_ok=True)
@@ -286,7 +298,9 @@ class FaqService:
         if isinstance(actor, Principal) and not actor.may_act_on_tickets:
             raise FaqNotPermitted("only the tax team can propose an FAQ")
         if not ticket.answer or ticket.status not in ("answered", "closed"):
-            raise FaqStateError(f"ticket {ticket.id} is {ticket.status}: only an answered ticket can become an FAQ")
+            raise FaqStateError(
+                f"ticket {ticket.id} is {ticket.status}: only an answered ticket can become an FAQ"
+            )
         doc_id = faq_id_for(ticket.id)
         path = self.path_for(doc_id)
         if path.exists():
@@ -297,7 +311,11 @@ class FaqService:
 
         sources = [dict(s) for s in ticket.answer_sources]
         sources += [dict(c) for c in ticket.evidence.claims if c.get("quote")]
-        cited = [str(s.get("doc_id") or s.get("source_id")) for s in sources if s.get("doc_id") or s.get("source_id")]
+        cited = [
+            str(s.get("doc_id") or s.get("source_id"))
+            for s in sources
+            if s.get("doc_id") or s.get("source_id")
+        ]
         today = self.clock().date()
         question = " ".join(ticket.question_masked.split())
         doc = FaqDoc(
@@ -340,8 +358,9 @@ class FaqService:
             raise FaqStateError(f"FAQ {doc_id} review date {doc.review_by} has passed; set a later review_by")
         approved = replace(doc, status="in_force", approved_by=_actor_name(approver), effective_from=today)
         self._write(approved, topics=self._topics(doc))
-        report = ingest_paths([approved.path], self.kb_store, self.embedder, flagger=self.flagger,
-                              now=self.clock)
+        report = ingest_paths(
+            [approved.path], self.kb_store, self.embedder, flagger=self.flagger, now=self.clock
+        )
         if not report.ok or doc_id not in (report.added + report.updated):
             self._write(doc, topics=self._topics(doc))
             detail = "; ".join(str(e) for e in report.errors) or f"not ingested ({report.to_json()})"
@@ -370,15 +389,22 @@ class FaqService:
             end = doc.review_by if doc.effective_from is None or doc.review_by > doc.effective_from else None
             gone = replace(doc, status="quarantined", effective_to=end)
             self._write(gone, topics=self._topics(doc))
-            report = ingest_paths([gone.path], self.kb_store, self.embedder, flagger=self.flagger,
-                                  now=self.clock)
+            report = ingest_paths(
+                [gone.path], self.kb_store, self.embedder, flagger=self.flagger, now=self.clock
+            )
             if not report.ok:
-                raise FaqIngestError(f"expired FAQ {doc.doc_id} could not be re-ingested: "
-                                     + "; ".join(str(e) for e in report.errors))
+                raise FaqIngestError(
+                    f"expired FAQ {doc.doc_id} could not be re-ingested: "
+                    + "; ".join(str(e) for e in report.errors)
+                )
             expired.append(gone)
             logger.info("doc_id=%s | faq expired", doc.doc_id)
             if self.notifier is not None:
-                text = FAQ_EXPIRED_REMINDER.format(doc_id=doc.doc_id, title=doc.title,
-                                                   review_by=doc.review_by.isoformat(), owner=doc.owner or "-")
+                text = FAQ_EXPIRED_REMINDER.format(
+                    doc_id=doc.doc_id,
+                    title=doc.title,
+                    review_by=doc.review_by.isoformat(),
+                    owner=doc.owner or "-",
+                )
                 self.notifier.remind_owner(gone, text)
         return expired

@@ -41,8 +41,14 @@ class History(Protocol):
 class MemoryHistory:
     """In-process history: at most ``max_entries`` per conversation, ``max_age_s`` old, ``max_conversations``."""
 
-    def __init__(self, *, max_entries: int = 20, max_age_s: float = 7 * 24 * 3600, max_conversations: int = 10_000,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        *,
+        max_entries: int = 20,
+        max_age_s: float = 7 * 24 * 3600,
+        max_conversations: int = 10_000,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self._data: OrderedDict[str, list[HistoryEntry]] = OrderedDict()
         self._lock = threading.Lock()
         self.max_entries = max_entries
@@ -54,7 +60,7 @@ class MemoryHistory:
         with self._lock:
             items = self._data.pop(key, [])
             items.append(entry)
-            self._data[key] = items[-self.max_entries:]
+            self._data[key] = items[-self.max_entries :]
             while len(self._data) > self.max_conversations:
                 self._data.popitem(last=False)
 
@@ -67,8 +73,15 @@ class MemoryHistory:
 class RedisHistory:
     """Production history: ``LPUSH`` + ``LTRIM`` + ``EXPIRE`` per conversation key."""
 
-    def __init__(self, client: Any, *, prefix: str = "dasar:history:", max_entries: int = 20,
-                 max_age_s: int = 7 * 24 * 3600, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        client: Any,
+        *,
+        prefix: str = "dasar:history:",
+        max_entries: int = 20,
+        max_age_s: int = 7 * 24 * 3600,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self._r = client
         self.prefix = prefix
         self.max_entries = max_entries

@@ -36,8 +36,9 @@ def _aware(value: str) -> dt.datetime:
     try:
         ts = dt.datetime.fromisoformat(value)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an ISO timestamp like 2026-03-02T09:00:00+00:00, got {value!r}") \
-            from None
+        raise argparse.ArgumentTypeError(
+            f"expected an ISO timestamp like 2026-03-02T09:00:00+00:00, got {value!r}"
+        ) from None
     return ts if ts.tzinfo else ts.replace(tzinfo=dt.UTC)
 
 
@@ -49,8 +50,10 @@ def _store(args: argparse.Namespace) -> TicketStore:
     settings = load_settings(tickets_db=args.tickets_db)  # an explicit file wins over DASAR_TICKETS_URL
     url = secret_or_none(settings.tickets_url)
     if not url and not Path(settings.tickets_db).exists():
-        raise FileNotFoundError(f"no ticket database at {settings.tickets_db}; pass --tickets-db or set "
-                                "DASAR_TICKETS_DB (or DASAR_TICKETS_URL for PostgreSQL)")
+        raise FileNotFoundError(
+            f"no ticket database at {settings.tickets_db}; pass --tickets-db or set "
+            "DASAR_TICKETS_DB (or DASAR_TICKETS_URL for PostgreSQL)"
+        )
     return open_ticket_store(settings.tickets_db, url)
 
 
@@ -76,10 +79,19 @@ def report_json(rep: TicketReport, questions: int | None) -> dict[str, Any]:
     return {
         "generated_at": rep.generated_at.isoformat(),
         "total": rep.total,
-        "aging": [{"status": a.status, "count": a.count, "oldest_age_seconds": a.oldest_age_seconds,
-                   "oldest_ticket_id": a.oldest_ticket_id} for a in rep.aging],
-        "by_reason": [{"reason": r, "count": n, "share": (n / rep.total) if rep.total else 0.0}
-                      for r, n in rep.by_reason],
+        "aging": [
+            {
+                "status": a.status,
+                "count": a.count,
+                "oldest_age_seconds": a.oldest_age_seconds,
+                "oldest_ticket_id": a.oldest_ticket_id,
+            }
+            for a in rep.aging
+        ],
+        "by_reason": [
+            {"reason": r, "count": n, "share": (n / rep.total) if rep.total else 0.0}
+            for r, n in rep.by_reason
+        ],
         "questions": questions,
         "escalation_rate": (rep.total / questions) if questions else None,
         "top_topics": [{"topic": t, "count": n} for t, n in rep.top_topics],
@@ -93,9 +105,11 @@ def _bar_chart(title: str, rows: list[tuple[str, float, str]], width: int = 640)
     bar_h, gap, label_w, top = 22, 8, 170, 30
     height = top + len(rows) * (bar_h + gap) + 10
     peak = max((v for _, v, _ in rows), default=0.0) or 1.0
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-             f'aria-label="{html.escape(title)}">',
-             f'<text x="0" y="18" font-weight="bold">{html.escape(title)}</text>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+        f'aria-label="{html.escape(title)}">',
+        f'<text x="0" y="18" font-weight="bold">{html.escape(title)}</text>',
+    ]
     for i, (label, value, text) in enumerate(rows):
         y = top + i * (bar_h + gap)
         w = int((width - label_w - 90) * (value / peak))
@@ -109,29 +123,41 @@ def _bar_chart(title: str, rows: list[tuple[str, float, str]], width: int = 640)
 def report_html(rep: TicketReport, questions: int | None) -> str:
     """Self-contained HTML report: key numbers, aging and topic charts (no scripts, no external files)."""
     data = report_json(rep, questions)
-    aging_rows = [(a.status, float(a.count), f"{a.count} (oldest {_age(a.oldest_age_seconds)})") for a in rep.aging]
-    oldest_rows = [(a.status, float(a.oldest_age_seconds or 0.0) / 3600, _age(a.oldest_age_seconds))
-                   for a in rep.aging if a.count]
+    aging_rows = [
+        (a.status, float(a.count), f"{a.count} (oldest {_age(a.oldest_age_seconds)})") for a in rep.aging
+    ]
+    oldest_rows = [
+        (a.status, float(a.oldest_age_seconds or 0.0) / 3600, _age(a.oldest_age_seconds))
+        for a in rep.aging
+        if a.count
+    ]
     topic_rows = [(t, float(n), str(n)) for t, n in rep.top_topics]
     reason_rows = [(r, float(n), str(n)) for r, n in rep.by_reason]
-    rate = "unknown (pass --questions)" if data["escalation_rate"] is None else f"{data['escalation_rate']:.1%}"
+    rate = (
+        "unknown (pass --questions)" if data["escalation_rate"] is None else f"{data['escalation_rate']:.1%}"
+    )
     median = _age(rep.median_time_to_answer_seconds)
-    return "\n".join([
-        "<!doctype html>", '<html lang="en"><head><meta charset="utf-8"><title>dasar ticket report</title>',
-        "<style>body{font-family:sans-serif;margin:2em}svg{display:block;margin:1em 0}"
-        "td,th{padding:2px 10px;text-align:left}</style></head><body>",
-        f"<h1>dasar ticket report</h1><p>Generated {html.escape(rep.generated_at.isoformat())}</p>",
-        "<table>",
-        f"<tr><th>Tickets</th><td>{rep.total}</td></tr>",
-        f"<tr><th>Escalation rate</th><td>{html.escape(rate)}</td></tr>",
-        f"<tr><th>Answered</th><td>{rep.answered_count}</td></tr>",
-        f"<tr><th>Median time to answer</th><td>{html.escape(median)}</td></tr>",
-        "</table>",
-        _bar_chart("Tickets per status (aging)", aging_rows),
-        _bar_chart("Oldest ticket age per status (hours)", oldest_rows),
-        _bar_chart("Why dasar escalated", reason_rows),
-        _bar_chart("Repeated topics", topic_rows) if topic_rows else "<p>No topics recorded.</p>",
-        "</body></html>", ""])
+    return "\n".join(
+        [
+            "<!doctype html>",
+            '<html lang="en"><head><meta charset="utf-8"><title>dasar ticket report</title>',
+            "<style>body{font-family:sans-serif;margin:2em}svg{display:block;margin:1em 0}"
+            "td,th{padding:2px 10px;text-align:left}</style></head><body>",
+            f"<h1>dasar ticket report</h1><p>Generated {html.escape(rep.generated_at.isoformat())}</p>",
+            "<table>",
+            f"<tr><th>Tickets</th><td>{rep.total}</td></tr>",
+            f"<tr><th>Escalation rate</th><td>{html.escape(rate)}</td></tr>",
+            f"<tr><th>Answered</th><td>{rep.answered_count}</td></tr>",
+            f"<tr><th>Median time to answer</th><td>{html.escape(median)}</td></tr>",
+            "</table>",
+            _bar_chart("Tickets per status (aging)", aging_rows),
+            _bar_chart("Oldest ticket age per status (hours)", oldest_rows),
+            _bar_chart("Why dasar escalated", reason_rows),
+            _bar_chart("Repeated topics", topic_rows) if topic_rows else "<p>No topics recorded.</p>",
+            "</body></html>",
+            "",
+        ]
+    )
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -140,15 +166,23 @@ def cmd_list(args: argparse.Namespace) -> int:
         now = _now(args)
         tickets = store.list(status=args.status)
         if args.json:
-            sys.stdout.write(json.dumps([ticket_json(t, now) for t in tickets], ensure_ascii=False, indent=2) + "\n")
+            sys.stdout.write(
+                json.dumps([ticket_json(t, now) for t in tickets], ensure_ascii=False, indent=2) + "\n"
+            )
             return 0
         table = Table(title=f"{len(tickets)} ticket(s)")
         for col in ("id", "status", "reason", "topic", "assignee", "in status", "requester"):
             table.add_column(col)
         for t in tickets:
-            table.add_row(t.id, t.status, t.reason, t.topic or "-", t.assignee or "-",
-                          _age((now - (t.status_since or t.updated_at)).total_seconds()),
-                          t.requester.display_name or t.requester.user_id)
+            table.add_row(
+                t.id,
+                t.status,
+                t.reason,
+                t.topic or "-",
+                t.assignee or "-",
+                _age((now - (t.status_since or t.updated_at)).total_seconds()),
+                t.requester.display_name or t.requester.user_id,
+            )
         console.print(table)
         return 0
     finally:
@@ -167,12 +201,18 @@ def cmd_show(args: argparse.Namespace) -> int:
         now = _now(args)
         if args.json:
             out = ticket_json(t, now)
-            out["events"] = [{"seq": e.seq, "kind": e.kind, "actor": e.actor, "at": e.at.isoformat(), "data": e.data}
-                             for e in events]
+            out["events"] = [
+                {"seq": e.seq, "kind": e.kind, "actor": e.actor, "at": e.at.isoformat(), "data": e.data}
+                for e in events
+            ]
             sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
             return 0
-        console.print(f"[bold]{t.id}[/bold] {t.status} ({t.reason}) topic={t.topic or '-'} assignee={t.assignee or '-'}")
-        console.print(f"requester: {t.requester.display_name or t.requester.user_id} <{t.requester.email or '-'}>")
+        console.print(
+            f"[bold]{t.id}[/bold] {t.status} ({t.reason}) topic={t.topic or '-'} assignee={t.assignee or '-'}"
+        )
+        console.print(
+            f"requester: {t.requester.display_name or t.requester.user_id} <{t.requester.email or '-'}>"
+        )
         console.print(f"question: {t.question_masked}")
         console.print(f"missing: {t.gap}")
         if t.answer:
@@ -212,20 +252,25 @@ def cmd_report(args: argparse.Namespace) -> int:
     for r in data["by_reason"]:
         reasons.add_row(r["reason"], str(r["count"]))
     console.print(reasons)
-    rate = "unknown (pass --questions)" if data["escalation_rate"] is None else f"{data['escalation_rate']:.1%}"
+    rate = (
+        "unknown (pass --questions)" if data["escalation_rate"] is None else f"{data['escalation_rate']:.1%}"
+    )
     console.print(f"escalation rate: {rate}")
-    console.print(f"median time to answer: {_age(rep.median_time_to_answer_seconds)} "
-                  f"over {rep.answered_count} answered")
+    console.print(
+        f"median time to answer: {_age(rep.median_time_to_answer_seconds)} over {rep.answered_count} answered"
+    )
     console.print("repeated topics: " + (", ".join(f"{t} ({n})" for t, n in rep.top_topics) or "-"))
     if args.html:
         console.print(f"HTML report written to {args.html}")
     return 0
 
 
-def register_ticket_commands(subparsers: argparse._SubParsersAction) -> None:  # noqa: SLF001
+def register_ticket_commands(subparsers: argparse._SubParsersAction) -> None:
     """Add ``tickets list|show|report`` to the main CLI's subparsers."""
     p = subparsers.add_parser("tickets", help="the tax team's escalation queue")
-    p.add_argument("--tickets-db", type=Path, default=None, help="ticket database (default: DASAR_TICKETS_DB)")
+    p.add_argument(
+        "--tickets-db", type=Path, default=None, help="ticket database (default: DASAR_TICKETS_DB)"
+    )
     p.add_argument("--now", type=_aware, default=None, help=argparse.SUPPRESS)  # reproducible output in tests
     sub = p.add_subparsers(dest="tickets_command", required=True, metavar="ACTION")
     q = sub.add_parser("list", help="tickets with their age in the current status")
@@ -239,6 +284,8 @@ def register_ticket_commands(subparsers: argparse._SubParsersAction) -> None:  #
     q = sub.add_parser("report", help="aging, reasons, escalation rate, repeated topics, time to answer")
     q.add_argument("--json", action="store_true")
     q.add_argument("--html", type=Path, metavar="FILE", help="also write an HTML report with SVG charts")
-    q.add_argument("--questions", type=int, default=None, help="questions asked in the period (escalation rate)")
+    q.add_argument(
+        "--questions", type=int, default=None, help="questions asked in the period (escalation rate)"
+    )
     q.add_argument("--top", type=int, default=5, help="how many repeated topics to list")
     q.set_defaults(func=cmd_report)

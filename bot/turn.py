@@ -46,9 +46,9 @@ AUTO_TICKET_REASONS = frozenset({"low_confidence", "out_of_scope", "advice", "pr
 
 _REFUSED_TEXT = {
     "id": "Pesan Anda tidak diproses karena berisi data rahasia ({kinds}). Hapus pesan tersebut dan jangan "
-          "membagikan kata sandi, kunci, token, atau CVV di chat.",
+    "membagikan kata sandi, kunci, token, atau CVV di chat.",
     "en": "Your message was not processed because it contains a secret ({kinds}). Please delete it and never "
-          "share passwords, keys, tokens or card CVV in chat.",
+    "share passwords, keys, tokens or card CVV in chat.",
 }
 _TICKET_TEXT = {
     "id": "Tiket {ticket} dibuat untuk tim pajak; jawabannya akan dikirim ke utas ini.",
@@ -71,9 +71,18 @@ _INJECTION_WARNING = {
 class Turn:
     """Implements ``bot.messages.TurnService`` over the services of one process."""
 
-    def __init__(self, services: Any, *, resolver: Any, tickets: Any | None = None, history: History | None = None,
-                 audit: AuditLog | None = None, composer_factory: Callable[[Principal], Any] | None = None,
-                 today: Callable[[], dt.date] | None = None, max_sessions: int = 5000) -> None:
+    def __init__(
+        self,
+        services: Any,
+        *,
+        resolver: Any,
+        tickets: Any | None = None,
+        history: History | None = None,
+        audit: AuditLog | None = None,
+        composer_factory: Callable[[Principal], Any] | None = None,
+        today: Callable[[], dt.date] | None = None,
+        max_sessions: int = 5000,
+    ) -> None:
         self.services = services
         self.resolver = resolver
         self.tickets = tickets
@@ -88,8 +97,9 @@ class Turn:
     # --- helpers ---------------------------------------------------------------------------------
 
     def principal_for(self, message: InboundMessage) -> Principal:
-        return self.resolver.resolve(VerifiedEnvelope(platform=message.platform, tenant=message.tenant,
-                                                      user_id=message.user_id))
+        return self.resolver.resolve(
+            VerifiedEnvelope(platform=message.platform, tenant=message.tenant, user_id=message.user_id)
+        )
 
     def _session(self, key: str) -> MaskingSession:
         """Placeholders stay stable within one conversation; raw values live only in this process's memory."""
@@ -106,8 +116,9 @@ class Turn:
 
     def _answer(self, question: str, principal: Principal, as_of: dt.date | None) -> Answer:
         composer = self.composer_factory(principal) if self.composer_factory else None
-        return answer_question(question, principal, self.services, as_of=as_of, composer=composer,
-                               today=self.today())
+        return answer_question(
+            question, principal, self.services, as_of=as_of, composer=composer, today=self.today()
+        )
 
     # --- TurnService -------------------------------------------------------------------------------
 
@@ -123,9 +134,18 @@ class Turn:
             kinds = ", ".join(inspection.refusal_kinds)
             text = _REFUSED_TEXT[lang].format(kinds=kinds)
             answer = _bare_answer("refused", text, self.today(), self.services.store.corpus_version(), lang)
-            self.audit.write(AuditRecord(at=_now(), reference_id=ref, principal_id=principal.id,
-                                         platform=message.platform, question_hash="", status="refused",
-                                         pii_types=pii_types, timings_ms={"total": _ms(t0)}))
+            self.audit.write(
+                AuditRecord(
+                    at=_now(),
+                    reference_id=ref,
+                    principal_id=principal.id,
+                    platform=message.platform,
+                    question_hash="",
+                    status="refused",
+                    pii_types=pii_types,
+                    timings_ms={"total": _ms(t0)},
+                )
+            )
             logger.info("ref=%s, kinds=%s | message refused: secret", ref, kinds)
             return Reply(answer=answer, text=text, status="refused", reference_id=ref)
 
@@ -139,8 +159,9 @@ class Turn:
 
         viewer = principal
         if message.audience_groups is not None:
-            viewer = dataclasses.replace(principal, groups=frozenset(principal.groups) & message.audience_groups
-                                         | {"everyone"})
+            viewer = dataclasses.replace(
+                principal, groups=frozenset(principal.groups) & message.audience_groups | {"everyone"}
+            )
         answer = self._answer(question, viewer, message.as_of)
         private = None
         if viewer is not principal and set(principal.groups) - set(viewer.groups):
@@ -148,7 +169,9 @@ class Turn:
             if full.to_json(include_timings=False) != answer.to_json(include_timings=False):
                 private = full.to_json()
         if inspection.injection.flagged:
-            answer = dataclasses.replace(answer, warnings=(*answer.warnings, _INJECTION_WARNING[answer.language]))
+            answer = dataclasses.replace(
+                answer, warnings=(*answer.warnings, _INJECTION_WARNING[answer.language])
+            )
 
         ticket_id = None
         reason = answer.escalation.reason if answer.escalation else None
@@ -160,26 +183,60 @@ class Turn:
             elif not principal.may_escalate:
                 extra_text = _NO_ESCALATE_TEXT[answer.language]
         if ticket_id and answer.escalation is not None:
-            answer = dataclasses.replace(answer, escalation=dataclasses.replace(answer.escalation, ticket_id=ticket_id,
-                                                                                offered=False))
+            answer = dataclasses.replace(
+                answer, escalation=dataclasses.replace(answer.escalation, ticket_id=ticket_id, offered=False)
+            )
         payload = answer.to_json()
         if extra_text:
             payload["answer"] = f"{payload['answer']}\n\n{extra_text}"
-        self.history.append(key, HistoryEntry(
-            role="assistant", text=_summary(answer), at=time.time(), status=answer.status,
-            meta=json.dumps({"question": question, "reason": reason, "ticket_id": ticket_id,
-                             "claims": [c["source"]["doc_id"] + " " + c["source"]["location"]
-                                        for c in payload["claims"]],
-                             "evidence": _evidence_json(answer)}, ensure_ascii=False)))
-        self.audit.write(AuditRecord(
-            at=_now(), reference_id=ref, principal_id=principal.id, platform=message.platform,
-            question_hash=question_hash(question), status=answer.status,
-            cited_documents=tuple(sorted({c.source.doc_id for c in answer.claims})),
-            cited_chunks=tuple(c.source.chunk_id for c in answer.claims if getattr(c.source, "chunk_id", None)),
-            ticket_id=ticket_id, escalation_reason=reason, injection_flags=inspection.injection.rule_ids,
-            pii_types=pii_types, timings_ms={"total": _ms(t0), **{k: round(v, 2) for k, v in answer.timings.items()}}))
-        return Reply(answer=payload, text=payload["answer"], status=answer.status, ticket_id=ticket_id,
-                     private_answer=private, reference_id=ref)
+        self.history.append(
+            key,
+            HistoryEntry(
+                role="assistant",
+                text=_summary(answer),
+                at=time.time(),
+                status=answer.status,
+                meta=json.dumps(
+                    {
+                        "question": question,
+                        "reason": reason,
+                        "ticket_id": ticket_id,
+                        "claims": [
+                            c["source"]["doc_id"] + " " + c["source"]["location"] for c in payload["claims"]
+                        ],
+                        "evidence": _evidence_json(answer),
+                    },
+                    ensure_ascii=False,
+                ),
+            ),
+        )
+        self.audit.write(
+            AuditRecord(
+                at=_now(),
+                reference_id=ref,
+                principal_id=principal.id,
+                platform=message.platform,
+                question_hash=question_hash(question),
+                status=answer.status,
+                cited_documents=tuple(sorted({c.source.doc_id for c in answer.claims})),
+                cited_chunks=tuple(
+                    c.source.chunk_id for c in answer.claims if getattr(c.source, "chunk_id", None)
+                ),
+                ticket_id=ticket_id,
+                escalation_reason=reason,
+                injection_flags=inspection.injection.rule_ids,
+                pii_types=pii_types,
+                timings_ms={"total": _ms(t0), **{k: round(v, 2) for k, v in answer.timings.items()}},
+            )
+        )
+        return Reply(
+            answer=payload,
+            text=payload["answer"],
+            status=answer.status,
+            ticket_id=ticket_id,
+            private_answer=private,
+            reference_id=ref,
+        )
 
     def escalate(self, message: InboundMessage, note: str | None = None) -> Reply:
         principal = self.principal_for(message)
@@ -187,37 +244,69 @@ class Turn:
         lang = "en" if _looks_english(message.text or "") else "id"
         if self.tickets is None or not principal.may_escalate:
             text = _NO_ESCALATE_TEXT[lang]
-            return Reply(answer=_bare_answer("abstained", text, self.today(), self.services.store.corpus_version(),
-                                             lang), text=text, status="abstained")
+            return Reply(
+                answer=_bare_answer(
+                    "abstained", text, self.today(), self.services.store.corpus_version(), lang
+                ),
+                text=text,
+                status="abstained",
+            )
         last = next((e for e in reversed(self.history.recent(key)) if e.role == "assistant" and e.meta), None)
         meta = json.loads(last.meta) if last and last.meta else {}
         question = meta.get("question") or message.text or ""
         masked_note = inspect(note, self._session(key)).masked if note else None
-        ticket = self._open(message, principal, question, meta.get("evidence") or {}, "user_request",
-                            gap=masked_note or "requester asked for the tax team")
+        ticket = self._open(
+            message,
+            principal,
+            question,
+            meta.get("evidence") or {},
+            "user_request",
+            gap=masked_note or "requester asked for the tax team",
+        )
         text = _TICKET_TEXT[lang].format(ticket=ticket)
         answer = _bare_answer("escalated", text, self.today(), self.services.store.corpus_version(), lang)
         answer["escalation"] = {"reason": "user_request", "ticket_id": ticket, "offered": False}
-        self.audit.write(AuditRecord(at=_now(), reference_id=uuid.uuid4().hex[:10], principal_id=principal.id,
-                                     platform=message.platform, question_hash=question_hash(question),
-                                     status="escalated", ticket_id=ticket, escalation_reason="user_request"))
+        self.audit.write(
+            AuditRecord(
+                at=_now(),
+                reference_id=uuid.uuid4().hex[:10],
+                principal_id=principal.id,
+                platform=message.platform,
+                question_hash=question_hash(question),
+                status="escalated",
+                ticket_id=ticket,
+                escalation_reason="user_request",
+            )
+        )
         return Reply(answer=answer, text=text, status="escalated", ticket_id=ticket)
 
     def feedback(self, message: InboundMessage, helpful: bool) -> None:
         principal = self.principal_for(message)
-        self.audit.write(AuditRecord(at=_now(), reference_id=message.message_id, principal_id=principal.id,
-                                     platform=message.platform, question_hash="",
-                                     status="feedback:helpful" if helpful else "feedback:not_helpful"))
+        self.audit.write(
+            AuditRecord(
+                at=_now(),
+                reference_id=message.message_id,
+                principal_id=principal.id,
+                platform=message.platform,
+                question_hash="",
+                status="feedback:helpful" if helpful else "feedback:not_helpful",
+            )
+        )
 
     # --- tickets -------------------------------------------------------------------------------------
 
-    def _ticket_follow_up(self, message: InboundMessage, principal: Principal, masked: str,
-                          ref: str) -> Reply | None:
+    def _ticket_follow_up(
+        self, message: InboundMessage, principal: Principal, masked: str, ref: str
+    ) -> Reply | None:
         """The asker replying in a thread whose ticket waits for them (or was answered) talks to the ticket."""
         if self.tickets is None:
             return None
-        thread = ThreadRef(platform=message.platform, tenant=message.tenant, channel=message.channel,
-                           thread_id=message.thread_id)
+        thread = ThreadRef(
+            platform=message.platform,
+            tenant=message.tenant,
+            channel=message.channel,
+            thread_id=message.thread_id,
+        )
         ticket = self.tickets.find_by_thread(thread)
         if ticket is None or ticket.status not in ("needs_info", "answered"):
             return None
@@ -228,13 +317,22 @@ class Turn:
         text = _FOLLOW_UP_TEXT[lang].format(ticket=ticket.id)
         answer = _bare_answer("escalated", text, self.today(), self.services.store.corpus_version(), lang)
         answer["escalation"] = {"reason": ticket.reason, "ticket_id": ticket.id, "offered": False}
-        self.audit.write(AuditRecord(at=_now(), reference_id=ref, principal_id=principal.id,
-                                     platform=message.platform, question_hash=question_hash(masked),
-                                     status="ticket_reply", ticket_id=ticket.id))
+        self.audit.write(
+            AuditRecord(
+                at=_now(),
+                reference_id=ref,
+                principal_id=principal.id,
+                platform=message.platform,
+                question_hash=question_hash(masked),
+                status="ticket_reply",
+                ticket_id=ticket.id,
+            )
+        )
         return Reply(answer=answer, text=text, status="escalated", ticket_id=ticket.id, reference_id=ref)
 
-    def _open_ticket(self, message: InboundMessage, principal: Principal, question: str, answer: Answer,
-                     reason: str) -> str:
+    def _open_ticket(
+        self, message: InboundMessage, principal: Principal, question: str, answer: Answer, reason: str
+    ) -> str:
         gap = {
             "low_confidence": f"confidence {answer.confidence.band} ({answer.confidence.score:.2f})",
             "out_of_scope": "question outside the knowledge base's scope",
@@ -243,18 +341,45 @@ class Turn:
         }.get(reason, reason)
         return self._open(message, principal, question, _evidence_json(answer), reason, gap=gap)
 
-    def _open(self, message: InboundMessage, principal: Principal, question: str, evidence: dict[str, Any],
-              reason: str, *, gap: str) -> str:
-        thread = ThreadRef(platform=message.platform, tenant=message.tenant, channel=message.channel,
-                           thread_id=message.thread_id)
-        requester = Requester(principal_id=principal.id, platform=message.platform, tenant=message.tenant,
-                              user_id=message.user_id, email=principal.email, display_name=principal.display_name)
+    def _open(
+        self,
+        message: InboundMessage,
+        principal: Principal,
+        question: str,
+        evidence: dict[str, Any],
+        reason: str,
+        *,
+        gap: str,
+    ) -> str:
+        thread = ThreadRef(
+            platform=message.platform,
+            tenant=message.tenant,
+            channel=message.channel,
+            thread_id=message.thread_id,
+        )
+        requester = Requester(
+            principal_id=principal.id,
+            platform=message.platform,
+            tenant=message.tenant,
+            user_id=message.user_id,
+            email=principal.email,
+            display_name=principal.display_name,
+        )
         facts = tuple(e.text for e in self.history.recent(self._key(message)) if e.role == "user")[-5:]
         ticket, _created = self.tickets.open_ticket(
-            thread, requester, question, facts,
-            Evidence(claims=tuple(evidence.get("claims", ())), citations=tuple(evidence.get("citations", ())),
-                     candidates=tuple(evidence.get("candidates", ()))),
-            gap, reason, topic=evidence.get("topic"))
+            thread,
+            requester,
+            question,
+            facts,
+            Evidence(
+                claims=tuple(evidence.get("claims", ())),
+                citations=tuple(evidence.get("citations", ())),
+                candidates=tuple(evidence.get("candidates", ())),
+            ),
+            gap,
+            reason,
+            topic=evidence.get("topic"),
+        )
         return ticket.id
 
 
@@ -263,23 +388,50 @@ class Turn:
 
 def _evidence_json(answer: Answer) -> dict[str, Any]:
     """What the tax team needs so nobody searches from zero: claims with quotes, citations, candidates."""
-    claims = [{"text": c.text, "quote": c.quote, "doc_id": c.source.doc_id, "number": c.source.number,
-               "location": c.source.location, "support": c.support} for c in answer.claims]
-    citations = [{"doc_id": c.source.doc_id, "number": c.source.number, "title": c.source.title,
-                  "location": c.source.location, "url": c.source.url,
-                  "effective_from": c.source.effective_from and c.source.effective_from.isoformat(),
-                  "status": c.source.status} for c in answer.claims]
+    claims = [
+        {
+            "text": c.text,
+            "quote": c.quote,
+            "doc_id": c.source.doc_id,
+            "number": c.source.number,
+            "location": c.source.location,
+            "support": c.support,
+        }
+        for c in answer.claims
+    ]
+    citations = [
+        {
+            "doc_id": c.source.doc_id,
+            "number": c.source.number,
+            "title": c.source.title,
+            "location": c.source.location,
+            "url": c.source.url,
+            "effective_from": c.source.effective_from and c.source.effective_from.isoformat(),
+            "status": c.source.status,
+        }
+        for c in answer.claims
+    ]
     candidates = []
     explain = answer.explain or {}
     for attempt in explain.get("attempts", []) if isinstance(explain, dict) else []:
         for hit in attempt.get("hits", []):
-            candidates.append({k: hit.get(k) for k in ("chunk_id", "doc_id", "location", "score") if k in hit})
-    unsupported = [{"text": u.text, "reasons": list(getattr(u, "reasons", ()))} for u in answer.unsupported_claims]
+            candidates.append(
+                {k: hit.get(k) for k in ("chunk_id", "doc_id", "location", "score") if k in hit}
+            )
+    unsupported = [
+        {"text": u.text, "reasons": list(getattr(u, "reasons", ()))} for u in answer.unsupported_claims
+    ]
     topic = None
     if answer.claims:
         topic = answer.claims[0].source.number
-    return {"claims": claims, "citations": citations, "candidates": candidates[:20], "unsupported": unsupported,
-            "topic": topic, "status": answer.status}
+    return {
+        "claims": claims,
+        "citations": citations,
+        "candidates": candidates[:20],
+        "unsupported": unsupported,
+        "topic": topic,
+        "status": answer.status,
+    }
 
 
 def _merge_follow_up(masked: str, recent: list[HistoryEntry]) -> str:
@@ -292,14 +444,28 @@ def _merge_follow_up(masked: str, recent: list[HistoryEntry]) -> str:
 
 
 def _summary(answer: Answer) -> str:
-    return f"[{answer.status}] " + "; ".join(f"{c.source.number} {c.source.location}" for c in answer.claims[:5])
+    return f"[{answer.status}] " + "; ".join(
+        f"{c.source.number} {c.source.location}" for c in answer.claims[:5]
+    )
 
 
 def _bare_answer(status: str, text: str, as_of: dt.date, corpus_version: str, lang: str) -> dict[str, Any]:
-    return {"status": status, "answer": text, "claims": [], "unsupported_claims": [], "clarifying_questions": [],
-            "conflicts": [], "confidence": {"score": 0.0, "band": "low", "judge": None, "retrieval": 0.0, "self": 0.0},
-            "as_of": as_of.isoformat(), "corpus_version": corpus_version, "escalation": None, "warnings": [],
-            "language": lang, "period": None, "timings": {}}
+    return {
+        "status": status,
+        "answer": text,
+        "claims": [],
+        "unsupported_claims": [],
+        "clarifying_questions": [],
+        "conflicts": [],
+        "confidence": {"score": 0.0, "band": "low", "judge": None, "retrieval": 0.0, "self": 0.0},
+        "as_of": as_of.isoformat(),
+        "corpus_version": corpus_version,
+        "escalation": None,
+        "warnings": [],
+        "language": lang,
+        "period": None,
+        "timings": {},
+    }
 
 
 def _looks_english(text: str) -> bool:

@@ -50,25 +50,33 @@ class Services:
     def store(self) -> KnowledgeStore:
         """PostgreSQL when ``DASAR_KB_URL`` is set, else the SQLite file; only ingest may create one."""
         embedder_name = self.embedder.name if self.embedder else None
-        return open_store(self.settings.kb, secret_or_none(self.settings.kb_url), embedder_name, create=self.create_kb)
+        return open_store(
+            self.settings.kb, secret_or_none(self.settings.kb_url), embedder_name, create=self.create_kb
+        )
 
     @cached_property
     def aliases(self) -> AliasDictionary:
-        return AliasDictionary.load(self.settings.aliases) if self.settings.aliases else AliasDictionary.load()
+        return (
+            AliasDictionary.load(self.settings.aliases) if self.settings.aliases else AliasDictionary.load()
+        )
 
     @cached_property
     def retriever(self) -> Retriever:
-        return Retriever(self.store, self.embedder, aliases=self.aliases,
-                         config=RetrievalConfig(mode=self.settings.retrieval_mode))
+        return Retriever(
+            self.store,
+            self.embedder,
+            aliases=self.aliases,
+            config=RetrievalConfig(mode=self.settings.retrieval_mode),
+        )
 
     @cached_property
-    def directory(self):  # noqa: ANN201 - identity.Directory
+    def directory(self):
         from identity.directory import YamlDirectory
 
         return YamlDirectory(Path(self.settings.directory))
 
     @cached_property
-    def principal_cache(self):  # noqa: ANN201 - identity.PrincipalCache
+    def principal_cache(self):
         from identity.cache import MemoryPrincipalCache
 
         if self.settings.redis_url is not None:
@@ -77,36 +85,42 @@ class Services:
             return RedisPrincipalCache.from_url(self.settings.redis_url.get_secret_value())
         return MemoryPrincipalCache()
 
-    def resolver(self, slack_user_info: object | None = None):  # noqa: ANN201 - identity.PrincipalResolver
+    def resolver(self, slack_user_info: object | None = None):
         from identity.resolver import PrincipalResolver
 
         return PrincipalResolver(self.directory, self.principal_cache, slack_user_info=slack_user_info)
 
     @cached_property
-    def tickets(self):  # noqa: ANN201 - tickets.TicketStore
+    def tickets(self):
         """PostgreSQL when ``DASAR_TICKETS_URL`` is set, else the SQLite file ``DASAR_TICKETS_DB``."""
         from tickets.factory import open_ticket_store
 
         return open_ticket_store(self.settings.tickets_db, secret_or_none(self.settings.tickets_url))
 
     @cached_property
-    def history(self):  # noqa: ANN201 - bot.history.History
+    def history(self):
         from bot.history import MemoryHistory, RedisHistory
 
         if self.settings.redis_url is not None:
             return RedisHistory.from_url(self.settings.redis_url.get_secret_value())
         return MemoryHistory()
 
-    def turn(self, *, slack_user_info: object | None = None, audit: object | None = None):  # noqa: ANN201
+    def turn(self, *, slack_user_info: object | None = None, audit: object | None = None):
         """The channel-neutral turn over these services (one per front end process)."""
         from bot.audit import JsonlAuditLog
         from bot.turn import Turn
 
         log = audit if audit is not None else JsonlAuditLog(self.settings.audit_log)
-        return Turn(self, resolver=self.resolver(slack_user_info), tickets=self.tickets, history=self.history,
-                    audit=log, composer_factory=self.composer_factory())
+        return Turn(
+            self,
+            resolver=self.resolver(slack_user_info),
+            tickets=self.tickets,
+            history=self.history,
+            audit=log,
+            composer_factory=self.composer_factory(),
+        )
 
-    def composer_factory(self):  # noqa: ANN201 - Callable[[Principal], Composer] | None
+    def composer_factory(self):
         """None for the direct extractive composer; otherwise a per-turn strands ``AgentComposer``.
 
         ``agent`` runs the same extractive composer as a deterministic strands model over the same tools
@@ -120,7 +134,7 @@ class Services:
         from bot.llm.factory import make_model
         from tools.deps import ToolDeps
 
-        def factory(principal: Principal):  # noqa: ANN202
+        def factory(principal: Principal):
             model = ExtractiveModel() if kind == "agent" else make_model(self.settings)
             deps = ToolDeps(retriever=self.retriever, store=self.store, default_as_of=dt.date.today())
             return AgentComposer(model, principal, deps)

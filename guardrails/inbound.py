@@ -73,10 +73,7 @@ def inspect(text: str, session: MaskingSession) -> Inspection:
     secrets = scan_secrets(text)
     entities = detect(text)
     injection = scan_injection(text)
-    if secrets.found:
-        masked = ""
-    else:
-        masked = apply_mask(text, entities, session)
+    masked = "" if secrets.found else apply_mask(text, entities, session)
     logger.info(
         "chars=%s, entities=%s, refused=%s, refusal_kinds=%s, injection_rules=%s | inbound inspected",
         len(text),

@@ -60,7 +60,10 @@ INJECTION_RULES: tuple[InjectionRule, ...] = (
     ),
     InjectionRule(
         "ignore_instructions_id",
-        re.compile(rf"\b{_ID_IGNORE}\b(?:\W+\w+){{0,3}}?\W+{_ID_RULES}\b|\b{_ID_IGNORE}\b\W+(?:semua\W+)?(?:yang\W+)?(?:di\s?atas|sebelumnya)\b", _F),
+        re.compile(
+            rf"\b{_ID_IGNORE}\b(?:\W+\w+){{0,3}}?\W+{_ID_RULES}\b|\b{_ID_IGNORE}\b\W+(?:semua\W+)?(?:yang\W+)?(?:di\s?atas|sebelumnya)\b",
+            _F,
+        ),
     ),
     # fake role markers at line start, chat-template tokens, fake system tags
     InjectionRule(

@@ -34,18 +34,14 @@ def _looks_random(value: str) -> bool:
 
 
 _PASSWORD_STOPWORDS = frozenset(
-    "saya anda kamu sudah belum lupa tidak bisa reset ganti diubah expired kadaluarsa salah benar policy "
-    "kebijakan baru lama harus wajib minimal yang untuk dan atau the is my your was has have not will "
-    "please tolong bagaimana how what apa".split()
+    ["saya", "anda", "kamu", "sudah", "belum", "lupa", "tidak", "bisa", "reset", "ganti", "diubah", "expired", "kadaluarsa", "salah", "benar", "policy", "kebijakan", "baru", "lama", "harus", "wajib", "minimal", "yang", "untuk", "dan", "atau", "the", "is", "my", "your", "was", "has", "have", "not", "will", "please", "tolong", "bagaimana", "how", "what", "apa"]
 )
 
 
 def _password_value_ok(value: str) -> bool:
     """Accept a value after "password:" unless it is an ordinary word (a question, not a credential)."""
     cleaned = value.strip("\"'`.,;:!?()[]{}")
-    if len(cleaned) < 4 or cleaned.lower() in _PASSWORD_STOPWORDS:
-        return False
-    return True
+    return not (len(cleaned) < 4 or cleaned.lower() in _PASSWORD_STOPWORDS)
 
 
 def _password_loose_value_ok(value: str) -> bool:
@@ -53,7 +49,9 @@ def _password_loose_value_ok(value: str) -> bool:
     cleaned = value.strip("\"'`.,;:!?()[]{}")
     if not _password_value_ok(cleaned) or len(cleaned) < 6:
         return False
-    return bool(re.search(r"\d", cleaned) or re.search(r"[^\w\s]", cleaned) or re.search(r"[a-z][A-Z]", cleaned))
+    return bool(
+        re.search(r"\d", cleaned) or re.search(r"[^\w\s]", cleaned) or re.search(r"[a-z][A-Z]", cleaned)
+    )
 
 
 @dataclass(frozen=True)
@@ -79,27 +77,49 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("aws_access_key", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b")),
     SecretRule(
         "aws_secret_key",
-        re.compile(r"(?:aws_?secret_?(?:access_?)?key|secret_?access_?key)\W{0,5}(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])", _I),
+        re.compile(
+            r"(?:aws_?secret_?(?:access_?)?key|secret_?access_?key)\W{0,5}(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
+            _I,
+        ),
     ),
-    SecretRule("github_token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b")),
+    SecretRule(
+        "github_token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b")
+    ),
     SecretRule("slack_token", re.compile(r"\bxox[abposre]-[0-9A-Za-z-]{10,}|\bxapp-\d-[A-Za-z0-9-]{10,}")),
     SecretRule("slack_webhook", re.compile(r"hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_-]{20,}")),
     SecretRule("teams_webhook", re.compile(r"\.webhook\.office\.com/webhookb2/[A-Za-z0-9@/_-]{20,}", _I)),
-    SecretRule("azure_client_secret", re.compile(r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])")),
+    SecretRule(
+        "azure_client_secret",
+        re.compile(r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])"),
+    ),
     SecretRule(
         "azure_connection_secret",
-        re.compile(r"(?:AccountKey|SharedAccessKey|SharedAccessSignature|sig)=(?P<v>[A-Za-z0-9%/+=]{20,})", _I),
+        re.compile(
+            r"(?:AccountKey|SharedAccessKey|SharedAccessSignature|sig)=(?P<v>[A-Za-z0-9%/+=]{20,})", _I
+        ),
     ),
     SecretRule("google_api_key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
     SecretRule("stripe_key", re.compile(r"\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{20,}\b")),
     SecretRule("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
-    SecretRule("url_credentials", re.compile(r"\b[a-z][a-z0-9+.-]{1,15}://[^\s:/@]{1,64}:[^\s:/@]{1,128}@[^\s/@]+", _I)),
-    SecretRule("card_cvv", re.compile(r"\b(?:cvv2?|cvc2?|cvn|kode keamanan kartu)\b[^\d\n]{0,25}?(?<![\d.,])\d{3,4}\b(?![.,]\d)", _I)),
+    SecretRule(
+        "url_credentials",
+        re.compile(r"\b[a-z][a-z0-9+.-]{1,15}://[^\s:/@]{1,64}:[^\s:/@]{1,128}@[^\s/@]+", _I),
+    ),
+    SecretRule(
+        "card_cvv",
+        re.compile(
+            r"\b(?:cvv2?|cvc2?|cvn|kode keamanan kartu)\b[^\d\n]{0,25}?(?<![\d.,])\d{3,4}\b(?![.,]\d)", _I
+        ),
+    ),
     SecretRule(
         "password",
         # up to three words may name the account between the keyword and the value:
         # "password e-Faktur saya: X", "kata sandi djponline saya adalah X"
-        re.compile(_PW_WORDS + r"\b(?:\s+[\w.@-]+){0,3}?\s*(?:[:=]|->|\bis\b|\badalah\b|\bialah\b)\s*[\"'`]?(?P<v>\S+)", _I),
+        re.compile(
+            _PW_WORDS
+            + r"\b(?:\s+[\w.@-]+){0,3}?\s*(?:[:=]|->|\bis\b|\badalah\b|\bialah\b)\s*[\"'`]?(?P<v>\S+)",
+            _I,
+        ),
         _password_value_ok,
     ),
     SecretRule(
@@ -123,7 +143,10 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "api_key",
-        re.compile(r"\b(?:key|token|secret|kunci|rahasia)\b[^\n]{0,24}?(?<![A-Za-z0-9_\-/+=])(?P<v>[A-Za-z0-9_\-/+=]{20,})", _I),
+        re.compile(
+            r"\b(?:key|token|secret|kunci|rahasia)\b[^\n]{0,24}?(?<![A-Za-z0-9_\-/+=])(?P<v>[A-Za-z0-9_\-/+=]{20,})",
+            _I,
+        ),
         _looks_random,
     ),
 )

@@ -52,7 +52,7 @@ class SlackWebClientUserInfo:
         """
         try:
             response = self._client.users_info(user=user_id)
-        except Exception as exc:  # noqa: BLE001 -- adapter boundary: slack_sdk is not imported here
+        except Exception as exc:
             error = _slack_error_code(exc)
             if error in NOT_FOUND_ERRORS:
                 return None

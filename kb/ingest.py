@@ -69,10 +69,17 @@ class IngestReport:
 
     def to_json(self) -> dict[str, object]:
         return {
-            "added": self.added, "updated": self.updated, "unchanged": self.unchanged, "rechunked": self.rechunked,
-            "quarantined": self.quarantined, "injection_flags": self.flagged,
-            "errors": [{"path": e.path, "field": e.field, "line": e.line, "message": str(e)} for e in self.errors],
-            "chunks_written": self.chunks_written, "vectors_embedded": self.vectors_embedded,
+            "added": self.added,
+            "updated": self.updated,
+            "unchanged": self.unchanged,
+            "rechunked": self.rechunked,
+            "quarantined": self.quarantined,
+            "injection_flags": self.flagged,
+            "errors": [
+                {"path": e.path, "field": e.field, "line": e.line, "message": str(e)} for e in self.errors
+            ],
+            "chunks_written": self.chunks_written,
+            "vectors_embedded": self.vectors_embedded,
             "vectors_cached": self.vectors_cached,
         }
 
@@ -99,7 +106,9 @@ def chunk_prefix(meta: DocumentMeta, parsed: ParsedChunk) -> str:
     return " | ".join(p for p in parts if p)
 
 
-def build_chunks(meta: DocumentMeta, parsed: Sequence[ParsedChunk]) -> tuple[list[Chunk], list[Edge], dict[str, str]]:
+def build_chunks(
+    meta: DocumentMeta, parsed: Sequence[ParsedChunk]
+) -> tuple[list[Chunk], list[Edge], dict[str, str]]:
     """Place parsed nodes in the document graph: ids, parents, prefixes, doc-local edges."""
     chunks: list[Chunk] = []
     edges: list[Edge] = []
@@ -109,23 +118,50 @@ def build_chunks(meta: DocumentMeta, parsed: Sequence[ParsedChunk]) -> tuple[lis
         cid = f"{meta.id}#{p.key}"
         parent_id = f"{meta.id}#{p.parent_key}" if p.parent_key and p.parent_key in by_key else None
         pasal = p.amends.pasal if p.amends is not None and p.kind != "penjelasan" else p.pasal
-        chunks.append(Chunk(
-            id=cid, doc_id=meta.id, key=p.key, kind=p.kind, location=p.location, text=p.text,
-            prefix=chunk_prefix(meta, p), parent_id=parent_id, pasal=pasal, ayat=p.ayat, huruf=p.huruf,
-            provision=None, valid_from=meta.effective_from, valid_to=meta.effective_to, is_example=p.is_example,
-            seq=seq, section=p.section, indexed=p.indexed,
-        ))
+        chunks.append(
+            Chunk(
+                id=cid,
+                doc_id=meta.id,
+                key=p.key,
+                kind=p.kind,
+                location=p.location,
+                text=p.text,
+                prefix=chunk_prefix(meta, p),
+                parent_id=parent_id,
+                pasal=pasal,
+                ayat=p.ayat,
+                huruf=p.huruf,
+                provision=None,
+                valid_from=meta.effective_from,
+                valid_to=meta.effective_to,
+                is_example=p.is_example,
+                seq=seq,
+                section=p.section,
+                indexed=p.indexed,
+            )
+        )
         edges.append(Edge(cid, parent_id or f"doc:{meta.id}", "parent"))
         edges.extend(Edge(cid, f"{meta.id}#{k}", "links") for k in p.links if k in by_key)
-        payloads[cid] = json.dumps({
-            "defines": list(p.defines),
-            "references": [{"kind": r.kind, "pasal": r.pasal, "ayat": r.ayat, "huruf": r.huruf, "doc": r.doc}
-                           for r in p.references],
-            "amends": None if p.amends is None else {
-                "law": p.amends.law, "pasal": p.amends.pasal, "deleted": p.amends.deleted,
-                "effective_from": p.amends.effective_from and p.amends.effective_from.isoformat()},
-            "own_pasal": p.pasal,
-        }, ensure_ascii=False, sort_keys=True)
+        payloads[cid] = json.dumps(
+            {
+                "defines": list(p.defines),
+                "references": [
+                    {"kind": r.kind, "pasal": r.pasal, "ayat": r.ayat, "huruf": r.huruf, "doc": r.doc}
+                    for r in p.references
+                ],
+                "amends": None
+                if p.amends is None
+                else {
+                    "law": p.amends.law,
+                    "pasal": p.amends.pasal,
+                    "deleted": p.amends.deleted,
+                    "effective_from": p.amends.effective_from and p.amends.effective_from.isoformat(),
+                },
+                "own_pasal": p.pasal,
+            },
+            ensure_ascii=False,
+            sort_keys=True,
+        )
     return chunks, edges, payloads
 
 
@@ -140,8 +176,13 @@ def embed_input(meta: DocumentMeta, chunk: Chunk) -> str:
     return f"{head}\n{chunk.text}"
 
 
-def embed_chunks(store: KnowledgeStore, embedder: Embedder, meta: DocumentMeta, chunks: Sequence[Chunk],
-                 progress: Progress | None = None) -> tuple[dict[str, np.ndarray], int, int]:
+def embed_chunks(
+    store: KnowledgeStore,
+    embedder: Embedder,
+    meta: DocumentMeta,
+    chunks: Sequence[Chunk],
+    progress: Progress | None = None,
+) -> tuple[dict[str, np.ndarray], int, int]:
     """Vectors for the indexed chunks, reusing the content-hash cache; returns (vectors, new, cached)."""
     inputs = {c.id: embed_input(meta, c) for c in chunks if c.indexed}
     wanted = {cid: embed_key(embedder.name, text) for cid, text in inputs.items()}
@@ -154,7 +195,7 @@ def embed_chunks(store: KnowledgeStore, embedder: Embedder, meta: DocumentMeta, 
     keys = sorted(todo)
     done = 0
     for i in range(0, len(keys), EMBED_BATCH):
-        batch = keys[i:i + EMBED_BATCH]
+        batch = keys[i : i + EMBED_BATCH]
         vecs = embedder.embed_passages([todo[k] for k in batch])
         fresh = {k: v for k, v in zip(batch, vecs, strict=True)}
         store.put_vectors(fresh)  # a cache, safe to keep even if the document write later fails
@@ -165,9 +206,15 @@ def embed_chunks(store: KnowledgeStore, embedder: Embedder, meta: DocumentMeta, 
     return {cid: cached[key] for cid, key in wanted.items()}, len(keys), len(wanted) - len(missing)
 
 
-def ingest_paths(paths: Iterable[Path | str], store: KnowledgeStore, embedder: Embedder | None, *,
-                 flagger: InjectionFlagger | None = None, progress: Progress | None = None,
-                 now: Callable[[], dt.datetime] | None = None) -> IngestReport:
+def ingest_paths(
+    paths: Iterable[Path | str],
+    store: KnowledgeStore,
+    embedder: Embedder | None,
+    *,
+    flagger: InjectionFlagger | None = None,
+    progress: Progress | None = None,
+    now: Callable[[], dt.datetime] | None = None,
+) -> IngestReport:
     """Ingest files and folders into ``store``; never raises for a bad input file (see the report)."""
     report = IngestReport()
     candidates, errors = discover([Path(p) for p in paths])
@@ -184,7 +231,9 @@ def ingest_paths(paths: Iterable[Path | str], store: KnowledgeStore, embedder: E
                 progress.document(item.path, "error")
             continue
         try:
-            status = _ingest_one(item, store, embedder, flagger, report, seen_ids, seen_numbers, now, progress)
+            status = _ingest_one(
+                item, store, embedder, flagger, report, seen_ids, seen_numbers, now, progress
+            )
         except IngestError as exc:
             report.errors.append(exc)
             status = "error"
@@ -193,30 +242,54 @@ def ingest_paths(paths: Iterable[Path | str], store: KnowledgeStore, embedder: E
             progress.document(item.source_path, status)
     if changed or not store.get_meta("corpus_version"):
         relink(store)
-    logger.info("added=%s, updated=%s, rechunked=%s, unchanged=%s, errors=%s | ingest finished",
-                len(report.added), len(report.updated), len(report.rechunked), len(report.unchanged),
-                len(report.errors))
+    logger.info(
+        "added=%s, updated=%s, rechunked=%s, unchanged=%s, errors=%s | ingest finished",
+        len(report.added),
+        len(report.updated),
+        len(report.rechunked),
+        len(report.unchanged),
+        len(report.errors),
+    )
     return report
 
 
-def _ingest_one(src: SourceDocument, store: KnowledgeStore, embedder: Embedder | None,
-                flagger: InjectionFlagger | None, report: IngestReport, seen_ids: dict[str, str],
-                seen_numbers: dict[str, str], now: Callable[[], dt.datetime] | None,
-                progress: Progress | None) -> str:
+def _ingest_one(
+    src: SourceDocument,
+    store: KnowledgeStore,
+    embedder: Embedder | None,
+    flagger: InjectionFlagger | None,
+    report: IngestReport,
+    seen_ids: dict[str, str],
+    seen_numbers: dict[str, str],
+    now: Callable[[], dt.datetime] | None,
+    progress: Progress | None,
+) -> str:
     meta = src.meta
     if meta.id in seen_ids:
-        raise DuplicateError(src.source_path, f"id {meta.id!r} is also used by {seen_ids[meta.id]}", field="id")
+        raise DuplicateError(
+            src.source_path, f"id {meta.id!r} is also used by {seen_ids[meta.id]}", field="id"
+        )
     if meta.number in seen_numbers:
-        raise DuplicateError(src.source_path, f"number {meta.number!r} is also used by {seen_numbers[meta.number]}",
-                             field="number")
+        raise DuplicateError(
+            src.source_path,
+            f"number {meta.number!r} is also used by {seen_numbers[meta.number]}",
+            field="number",
+        )
     existing = store.get_document(meta.id)
     if existing is not None and Path(existing.source_path).resolve() != Path(src.source_path).resolve():
-        raise DuplicateError(src.source_path, f"id {meta.id!r} already belongs to {existing.source_path}; "
-                             "remove it first with `dasar kb remove`", field="id")
+        raise DuplicateError(
+            src.source_path,
+            f"id {meta.id!r} already belongs to {existing.source_path}; "
+            "remove it first with `dasar kb remove`",
+            field="id",
+        )
     other = store.document_by_number(meta.number)
     if other is not None and other.meta.id != meta.id:
-        raise DuplicateError(src.source_path, f"number {meta.number!r} already belongs to document "
-                             f"{other.meta.id!r}", field="number")
+        raise DuplicateError(
+            src.source_path,
+            f"number {meta.number!r} already belongs to document {other.meta.id!r}",
+            field="number",
+        )
     seen_ids[meta.id] = src.source_path
     seen_numbers[meta.number] = src.source_path
     same_source = existing is not None and existing.content_hash == src.content_hash
@@ -236,10 +309,16 @@ def _ingest_one(src: SourceDocument, store: KnowledgeStore, embedder: Embedder |
     reason = quarantine_reason(meta)
     stamp = (now or (lambda: dt.datetime.now(dt.UTC)))().isoformat(timespec="seconds")
     stored = StoredDocument(
-        meta=meta, content_hash=src.content_hash,
+        meta=meta,
+        content_hash=src.content_hash,
         version_no=(existing.version_no + (0 if same_source else 1)) if existing else 1,
-        source_path=src.source_path, ingested_at=stamp, quarantine_reason=reason, effective_to=meta.effective_to,
-        chunk_count=sum(1 for c in chunks if c.indexed), injection_flags=flags, chunker_version=CHUNKER_VERSION,
+        source_path=src.source_path,
+        ingested_at=stamp,
+        quarantine_reason=reason,
+        effective_to=meta.effective_to,
+        chunk_count=sum(1 for c in chunks if c.indexed),
+        injection_flags=flags,
+        chunker_version=CHUNKER_VERSION,
     )
     store.write_document(stored, src.text, src.original, src.original_name, chunks, edges, vectors, payloads)
     report.chunks_written += stored.chunk_count

@@ -20,6 +20,7 @@ line), never from the retrieval prefix of document titles, which every passage o
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -53,23 +54,32 @@ class Concepts:
             groups.append(tuple(sorted(forms)))
         seen: set[str] = set()
         for tok in tokens:
-            if tok in STOPWORDS or tok in FRAME_WORDS or tok in covered_by_alias or tok in ref_tokens or tok in seen:
+            if (
+                tok in STOPWORDS
+                or tok in FRAME_WORDS
+                or tok in covered_by_alias
+                or tok in ref_tokens
+                or tok in seen
+            ):
                 continue
             if len(tok) < 2 and not _NUMBERISH.fullmatch(tok):
                 continue
             seen.add(tok)
             groups.append(((tok,),))
-        pairs = tuple(dict.fromkeys(
-            (a, b) for a, b in zip(tokens, tokens[1:], strict=False)
-            if not {a, b} & (STOPWORDS | FRAME_WORDS | ref_tokens)
-        ))
+        pairs = tuple(
+            dict.fromkeys(
+                (a, b)
+                for a, b in itertools.pairwise(tokens)
+                if not {a, b} & (STOPWORDS | FRAME_WORDS | ref_tokens)
+            )
+        )
         return cls(tuple(groups), pairs)
 
 
 @functools.lru_cache(maxsize=4096)  # ~20 searches of candidates; bounded memory in a long-running bot
 def _passage(text: str) -> tuple[frozenset[str], frozenset[tuple[str, str]], str]:
     tokens = tokenize(text)
-    return frozenset(tokens), frozenset(zip(tokens, tokens[1:], strict=False)), " " + " ".join(tokens) + " "
+    return frozenset(tokens), frozenset(itertools.pairwise(tokens)), " " + " ".join(tokens) + " "
 
 
 def _has(form: tuple[str, ...], words: frozenset[str], joined: str) -> bool:

@@ -108,7 +108,11 @@ def _part_starts(chunks: list[Chunk]) -> dict[str, dt.date]:
             continue
         for m in _PART_START.finditer(c.text):
             # "mulai berlaku pada Tahun Pajak 2022" applies from the first day of that tax year
-            when = parse_indonesian_date(m.group("date")) if m.group("date") else dt.date(int(m.group("year")), 1, 1)
+            when = (
+                parse_indonesian_date(m.group("date"))
+                if m.group("date")
+                else dt.date(int(m.group("year")), 1, 1)
+            )
             if when:
                 out.setdefault(m.group("pasal").upper(), when)
     return out
@@ -147,7 +151,9 @@ def relink(store: KnowledgeStore) -> None:
             if amends:
                 target = _chain_root(lookup.get(amends["law"], amends["law"]), doc_by_id, lookup)
                 prov = f"{target}:pasal-{amends['pasal']}"
-                own = dt.date.fromisoformat(amends["effective_from"]) if amends.get("effective_from") else None
+                own = (
+                    dt.date.fromisoformat(amends["effective_from"]) if amends.get("effective_from") else None
+                )
                 act_part = _act_pasal(chunk.key)
                 start = part_start.get(act_part) if act_part else None
                 start = start or doc.meta.effective_from
@@ -204,12 +210,18 @@ def relink(store: KnowledgeStore) -> None:
         sorted(set(edges), key=lambda e: (e.src, e.kind, e.dst)),
         eff_to,
     )
-    logger.info("documents=%s, chunks=%s, provisions=%s, edges=%s | corpus relinked", len(docs), len(rows),
-                len(versions), len(edges))
+    logger.info(
+        "documents=%s, chunks=%s, provisions=%s, edges=%s | corpus relinked",
+        len(docs),
+        len(rows),
+        len(versions),
+        len(edges),
+    )
 
 
-def _explained_provision(chunk: Chunk, doc: StoredDocument, lookup: dict[str, str],
-                         doc_by_id: dict[str, StoredDocument]) -> str | None:
+def _explained_provision(
+    chunk: Chunk, doc: StoredDocument, lookup: dict[str, str], doc_by_id: dict[str, StoredDocument]
+) -> str | None:
     """The provision a Penjelasan chunk explains: its own law's Pasal, or the amended law named in its location."""
     for ref in find_doc_refs(chunk.location):
         target = lookup.get(ref.key)
@@ -249,8 +261,12 @@ def _pasal_node(chunk: Chunk) -> str:
     return "/".join(parts[: idx + 1]) if idx >= 0 else ""
 
 
-def _reference_edges(doc_id: str, items: list[tuple[Chunk, dict[str, Any]]], lookup: dict[str, str],
-                     by_doc: dict[str, list[tuple[Chunk, dict[str, Any]]]]) -> list[Edge]:
+def _reference_edges(
+    doc_id: str,
+    items: list[tuple[Chunk, dict[str, Any]]],
+    lookup: dict[str, str],
+    by_doc: dict[str, list[tuple[Chunk, dict[str, Any]]]],
+) -> list[Edge]:
     index: dict[tuple[str, str | None], list[str]] = defaultdict(list)
     scoped: dict[tuple[str, str | None], list[str]] = defaultdict(list)
     for chunk, _ in items:
@@ -278,8 +294,9 @@ def _reference_edges(doc_id: str, items: list[tuple[Chunk, dict[str, Any]]], loo
                 if target_doc is None:
                     continue
                 target_index = index if target_doc == doc_id else _index_of(by_doc.get(target_doc, []))
-                cands = target_index.get((ref["pasal"], ref.get("ayat")), []) or \
-                    target_index.get((ref["pasal"], "*"), [])
+                cands = target_index.get((ref["pasal"], ref.get("ayat")), []) or target_index.get(
+                    (ref["pasal"], "*"), []
+                )
                 for cid in cands[:1]:
                     if cid != chunk.id:
                         out.append(Edge(chunk.id, cid, "references"))

@@ -59,7 +59,9 @@ def discover(paths: Iterable[Path]) -> tuple[list[Candidate], list[IngestError]]
         if root.is_file():
             cand = _classify(root)
             if cand is None:
-                errors.append(IngestError(root, "unsupported file type (use .md, .txt, .pdf or a corpus folder)"))
+                errors.append(
+                    IngestError(root, "unsupported file type (use .md, .txt, .pdf or a corpus folder)")
+                )
             else:
                 found[cand.path] = cand
             continue
@@ -139,8 +141,14 @@ def _load_corpus(folder: Path) -> SourceDocument:
     text = _require_text(text_path, _decode(text_path, data))
     source = folder / "source.md"
     original = source.read_bytes() if source.is_file() else data
-    return SourceDocument(meta, text, original, source.name if source.is_file() else text_path.name,
-                          str(folder), _digest(data, meta_bytes))
+    return SourceDocument(
+        meta,
+        text,
+        original,
+        source.name if source.is_file() else text_path.name,
+        str(folder),
+        _digest(data, meta_bytes),
+    )
 
 
 def split_front_matter(path: Path, raw: str) -> tuple[dict, str]:
@@ -161,7 +169,7 @@ def split_front_matter(path: Path, raw: str) -> tuple[dict, str]:
         raise MetadataError(path, f"malformed front matter: {problem}", line=line) from None
     if not isinstance(fields, dict):
         raise MetadataError(path, "front matter must be a mapping of field: value", line=2)
-    body = "\n".join(lines[end + 1:])
+    body = "\n".join(lines[end + 1 :])
     return fields, body
 
 
@@ -169,8 +177,9 @@ def _load_text(path: Path) -> SourceDocument:
     data = _read_bytes(path)
     fields, body = split_front_matter(path, _decode(path, data))
     meta = meta_from_fields(fields, path)
-    return SourceDocument(meta, _require_text(path, body.strip("\n") + "\n"), data, path.name, str(path),
-                          _digest(data))
+    return SourceDocument(
+        meta, _require_text(path, body.strip("\n") + "\n"), data, path.name, str(path), _digest(data)
+    )
 
 
 def sidecar_for(pdf: Path) -> Path:
@@ -186,12 +195,15 @@ def _load_pdf(path: Path) -> SourceDocument:
         fields = yaml.safe_load(_decode(sidecar, side_bytes)) or {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        raise MetadataError(sidecar, f"malformed YAML: {getattr(exc, 'problem', exc)}",
-                            line=mark.line + 1 if mark else None) from None
+        raise MetadataError(
+            sidecar, f"malformed YAML: {getattr(exc, 'problem', exc)}", line=mark.line + 1 if mark else None
+        ) from None
     meta = meta_from_fields(fields, sidecar)
     data = _read_bytes(path)
     text = _pdf_text(path, data)
-    return SourceDocument(meta, _require_text(path, text), data, path.name, str(path), _digest(data, side_bytes))
+    return SourceDocument(
+        meta, _require_text(path, text), data, path.name, str(path), _digest(data, side_bytes)
+    )
 
 
 def _pdf_text(path: Path, data: bytes) -> str:

@@ -18,9 +18,29 @@ from kb.model import DOC_STATUSES, DOC_TYPES, PUBLIC_GROUP, REGULATION_TYPES, Do
 from kb.refs import canonical_key, find_doc_refs, key_from_doc_id
 
 CANONICAL_FIELDS: tuple[str, ...] = (
-    "id", "title", "number", "type", "jurisdiction", "language", "tax_types", "enacted", "effective_from",
-    "effective_to", "status", "amends", "amended_by", "revokes", "revoked_by", "source_url", "accessed", "owner",
-    "approved_by", "version", "entities", "access", "review_by",
+    "id",
+    "title",
+    "number",
+    "type",
+    "jurisdiction",
+    "language",
+    "tax_types",
+    "enacted",
+    "effective_from",
+    "effective_to",
+    "status",
+    "amends",
+    "amended_by",
+    "revokes",
+    "revoked_by",
+    "source_url",
+    "accessed",
+    "owner",
+    "approved_by",
+    "version",
+    "entities",
+    "access",
+    "review_by",
 )
 #: Optional extras we accept beside the canonical fields.
 EXTRA_FIELDS: tuple[str, ...] = ("ocr_noisy", "short_title", "topics")
@@ -78,27 +98,39 @@ def meta_from_fields(fields: Mapping[str, Any], path: Path) -> DocumentMeta:
             raise MetadataError(path, "is required", field=name)
     doc_id = str(fields["id"]).strip()
     if not _ID_RE.match(doc_id):
-        raise MetadataError(path, f"must be lower-case letters, digits, '.', '_' or '-', got {doc_id!r}", field="id")
+        raise MetadataError(
+            path, f"must be lower-case letters, digits, '.', '_' or '-', got {doc_id!r}", field="id"
+        )
     doc_type = str(fields["type"]).strip()
     canon_type = {t.lower(): t for t in DOC_TYPES}.get(doc_type.lower())
     if canon_type is None:
-        raise MetadataError(path, f"unknown type {doc_type!r} (allowed: {', '.join(DOC_TYPES)})", field="type")
+        raise MetadataError(
+            path, f"unknown type {doc_type!r} (allowed: {', '.join(DOC_TYPES)})", field="type"
+        )
     status = str(fields.get("status") or "in_force").strip()
     if status not in DOC_STATUSES:
-        raise MetadataError(path, f"unknown status {status!r} (allowed: {', '.join(DOC_STATUSES)})", field="status")
+        raise MetadataError(
+            path, f"unknown status {status!r} (allowed: {', '.join(DOC_STATUSES)})", field="status"
+        )
     dates = {name: _date(path, name, fields.get(name)) for name in _DATE_FIELDS}
     if dates["effective_from"] and dates["effective_to"] and dates["effective_to"] <= dates["effective_from"]:
         raise MetadataError(path, "must be after effective_from", field="effective_to")
     lists = {name: _str_list(path, name, fields.get(name)) for name in _LIST_FIELDS}
     access = lists["access"] or ((PUBLIC_GROUP,) if canon_type in REGULATION_TYPES else ())
     if not access:
-        raise MetadataError(path, "internal documents must name their access groups (e.g. [finance])", field="access")
+        raise MetadataError(
+            path, "internal documents must name their access groups (e.g. [finance])", field="access"
+        )
     ocr = fields.get("ocr_noisy", False)
     if not isinstance(ocr, bool):
         raise MetadataError(path, "expected true or false", field="ocr_noisy")
     number = str(fields["number"]).strip()
     if canon_type in REGULATION_TYPES:
-        number = find_doc_refs(f"{canon_type} {number}")[0].key if find_doc_refs(f"{canon_type} {number}") else number
+        number = (
+            find_doc_refs(f"{canon_type} {number}")[0].key
+            if find_doc_refs(f"{canon_type} {number}")
+            else number
+        )
     return DocumentMeta(
         id=doc_id,
         title=str(fields["title"]).strip(),
@@ -132,10 +164,18 @@ def meta_from_fields(fields: Mapping[str, Any], path: Path) -> DocumentMeta:
 # --- the sample corpus's metadata.json -------------------------------------------------------------
 
 _TAX_TYPE_PATTERNS: tuple[tuple[str, str], ...] = (
-    (r"\bpph\s*21\b", "PPh 21"), (r"\bpph\s*22\b", "PPh 22"), (r"\bpph\s*23\b", "PPh 23"),
-    (r"\bpph\s*26\b", "PPh 26"), (r"\bpph\s*4\s*\(?2\)?", "PPh 4(2)"), (r"\bpph\s+final\b|umkm", "PPh Final"),
-    (r"\bppn\b|pajak pertambahan nilai", "PPN"), (r"\bppnbm\b", "PPnBM"), (r"\bkup\b|ketentuan umum", "KUP"),
-    (r"\bpajak penghasilan\b|\bpph\b", "PPh"), (r"\bbea meterai\b", "Bea Meterai"), (r"\bcukai\b", "Cukai"),
+    (r"\bpph\s*21\b", "PPh 21"),
+    (r"\bpph\s*22\b", "PPh 22"),
+    (r"\bpph\s*23\b", "PPh 23"),
+    (r"\bpph\s*26\b", "PPh 26"),
+    (r"\bpph\s*4\s*\(?2\)?", "PPh 4(2)"),
+    (r"\bpph\s+final\b|umkm", "PPh Final"),
+    (r"\bppn\b|pajak pertambahan nilai", "PPN"),
+    (r"\bppnbm\b", "PPnBM"),
+    (r"\bkup\b|ketentuan umum", "KUP"),
+    (r"\bpajak penghasilan\b|\bpph\b", "PPh"),
+    (r"\bbea meterai\b", "Bea Meterai"),
+    (r"\bcukai\b", "Cukai"),
 )
 
 
@@ -169,7 +209,9 @@ def meta_from_corpus(raw: Mapping[str, Any], path: Path, folder_id: str) -> Docu
         number = canonical_key(doc_type, raw["number"], raw["year"])
         title = str(raw["title"])
     except (KeyError, TypeError, ValueError) as exc:
-        raise MetadataError(path, "corpus metadata.json lacks type/number/year/title", field=str(exc)) from None
+        raise MetadataError(
+            path, "corpus metadata.json lacks type/number/year/title", field=str(exc)
+        ) from None
     if raw.get("id") and raw["id"] != folder_id:
         raise MetadataError(path, f"id {raw['id']!r} differs from its folder name {folder_id!r}", field="id")
     if key_from_doc_id(folder_id) not in (None, number):

@@ -117,8 +117,7 @@ class AliasError(KbError):
 #: Combining marks SQLite's unicode61 treats as token characters and then strips (measured
 #: against SQLite 3.40 FTS5: "e\u0301" -> "e", while e.g. U+0305 separates tokens).
 _FTS_DIACRITICS = frozenset(
-    (0x300, 0x301, 0x302, 0x303, 0x304, 0x306, 0x307, 0x308, 0x309, 0x30A, 0x30B, 0x30C, 0x30F)
-    + (0x311, 0x31B, 0x323, 0x324, 0x325, 0x326, 0x327, 0x328, 0x32D, 0x32E, 0x330, 0x331)
+    (768, 769, 770, 771, 772, 774, 775, 776, 777, 778, 779, 780, 783, 785, 795, 803, 804, 805, 806, 807, 808, 813, 814, 816, 817)
 )
 #: Extra token characters of the index (``tokenchars '%'``), so "11%" is one token.
 TOKENCHARS = frozenset("%")
@@ -658,47 +657,32 @@ def _law_for(
 # --------------------------------------------------------------------------------------------
 
 _ID_FUNCTION = frozenset(
-    """
-    yang dan di ke dari untuk atas apa apakah berapa berapakah bagaimana gimana dengan tidak tak ini
-    itu atau pada oleh dalam sebagai jika kalau apabila kapan siapa mana harus perlu adalah ialah
-    saya aku kami kita anda bisa dapat akan sudah telah belum masih juga serta bagi terhadap tentang
-    sebelum sesudah setelah sejak mulai sampai hingga mohon tolong dong ya nya tsb tersebut apabila
-    agar supaya karena maka sedangkan ada saja misalnya
-    """.split()
+    ["yang", "dan", "di", "ke", "dari", "untuk", "atas", "apa", "apakah", "berapa", "berapakah", "bagaimana", "gimana", "dengan", "tidak", "tak", "ini", "itu", "atau", "pada", "oleh", "dalam", "sebagai", "jika", "kalau", "apabila", "kapan", "siapa", "mana", "harus", "perlu", "adalah", "ialah", "saya", "aku", "kami", "kita", "anda", "bisa", "dapat", "akan", "sudah", "telah", "belum", "masih", "juga", "serta", "bagi", "terhadap", "tentang", "sebelum", "sesudah", "setelah", "sejak", "mulai", "sampai", "hingga", "mohon", "tolong", "dong", "ya", "nya", "tsb", "tersebut", "apabila", "agar", "supaya", "karena", "maka", "sedangkan", "ada", "saja", "misalnya"]
 )
 _EN_FUNCTION = frozenset(
-    """
-    the a an of for to in on is are was were what which who whom how when where why does do did need
-    needs should must can could would will shall be been being has have had with by from as at this
-    that these those it its my our your their we i you they and or not no before after since until
-    during please if than then there any some such
-    """.split()
+    ["the", "a", "an", "of", "for", "to", "in", "on", "is", "are", "was", "were", "what", "which", "who", "whom", "how", "when", "where", "why", "does", "do", "did", "need", "needs", "should", "must", "can", "could", "would", "will", "shall", "be", "been", "being", "has", "have", "had", "with", "by", "from", "as", "at", "this", "that", "these", "those", "it", "its", "my", "our", "your", "their", "we", "i", "you", "they", "and", "or", "not", "no", "before", "after", "since", "until", "during", "please", "if", "than", "then", "there", "any", "some", "such"]
 )
 _ID_HINTS = frozenset(
-    """
-    tarif pajak jasa penghasilan pemotongan pembayaran penyerahan dipotong dikenakan terutang
-    berlaku tahun bulan tanggal januari februari maret mei juni juli agustus oktober desember wajib
-    bukan pegawai atau
-    """.split()
+    ["tarif", "pajak", "jasa", "penghasilan", "pemotongan", "pembayaran", "penyerahan", "dipotong", "dikenakan", "terutang", "berlaku", "tahun", "bulan", "tanggal", "januari", "februari", "maret", "mei", "juni", "juli", "agustus", "oktober", "desember", "wajib", "bukan", "pegawai", "atau"]
 )
 _EN_HINTS = frozenset(
-    """
-    rate rates tax taxes income services service document documents vendor foreign treaty invoice
-    withholding apply applies applicable year month january february march may june july august
-    october december employee
-    """.split()
+    ["rate", "rates", "tax", "taxes", "income", "services", "service", "document", "documents", "vendor", "foreign", "treaty", "invoice", "withholding", "apply", "applies", "applicable", "year", "month", "january", "february", "march", "may", "june", "july", "august", "october", "december", "employee"]
 )
 STOPWORDS = _ID_FUNCTION | _EN_FUNCTION
 
 
 _DEFINITION_Q = re.compile(
     r"\b(?:apa(?:kah)? (?:yang )?dimaksud(?: dengan)?|pengertian|definisi|apa itu|what (?:is|are) meant by|"
-    r"what does .{1,60} mean|definition of|define)\b", re.IGNORECASE)
+    r"what does .{1,60} mean|definition of|define)\b",
+    re.IGNORECASE,
+)
 
 
 #: words that ask for a definition, not what it is about: a definition has no "dimaksud" in it, while every
 #: rule that cites another says "sebagaimana dimaksud" (kept out of topic coverage in retrieval and answers)
-FRAME_WORDS = frozenset("dimaksud pengertian definisi arti artinya definition define meant mean means".split())
+FRAME_WORDS = frozenset(
+    ["dimaksud", "pengertian", "definisi", "arti", "artinya", "definition", "define", "meant", "mean", "means"]
+)
 
 
 def asks_definition(text: str) -> bool:
@@ -707,7 +691,7 @@ def asks_definition(text: str) -> bool:
 
 
 def detect_language(text: str) -> str:
-    """"en" when English function/domain words outnumber Indonesian ones, else "id" (the default)."""
+    """ "en" when English function/domain words outnumber Indonesian ones, else "id" (the default)."""
     toks = tokenize(text)
     id_score = sum(t in _ID_FUNCTION or t in _ID_HINTS for t in toks)
     en_score = sum(t in _EN_FUNCTION or t in _EN_HINTS for t in toks)

@@ -75,7 +75,9 @@ def find_doc_refs(text: str) -> list[DocRef]:
                 continue
             code = _type_of(m.group("type"))
             key = canonical_key(code, m.group("num"), m.group("year"))
-            found.append(DocRef(key, code, m.group("num"), int(m.group("year")), m.start(), m.end(), m.group(0)))
+            found.append(
+                DocRef(key, code, m.group("num"), int(m.group("year")), m.start(), m.end(), m.group(0))
+            )
             taken.append((m.start(), m.end()))
     found.sort(key=lambda r: r.start)
     return found
@@ -114,7 +116,7 @@ class ProvisionRef:
 
 
 def find_provision_refs(text: str) -> list[ProvisionRef]:
-    """"Pasal 7 ayat (1) huruf a" style references, normalised (Pasal letters upper-case)."""
+    """ "Pasal 7 ayat (1) huruf a" style references, normalised (Pasal letters upper-case)."""
     out = []
     for m in PASAL_RE.finditer(text):
         pasal = m.group("pasal")

@@ -43,15 +43,23 @@ MODES: tuple[str, ...] = ("hybrid", "bm25", "dense", "deterministic")
 #: Question intents with a structural answer: definitions (kb.query.asks_definition) live in Pasal 1,
 #: revocation and commencement in the closing Pasal, a rate in a passage that states one.  A match lifts
 #: passages of that shape (a rule of the re-rank, not a learned weight).
-_REVOKE_Q = re.compile(r"\b(?:dicabut|mencabut|pencabutan|revoked?|repeal(?:ed|s)?|tidak berlaku lagi)\b",
-                       re.IGNORECASE)
-_COMMENCE_Q = re.compile(r"\b(?:mulai berlaku|berlaku sejak|kapan .{0,40}berlaku|come(?:s)? into force|"
-                         r"take(?:s)? effect|effective (?:date|from))\b", re.IGNORECASE)
-_RATE_Q = re.compile(r"\b(?:tarif|rate|rates|berapa persen|persentase|percentage|besarnya|how much)\b", re.IGNORECASE)
+_REVOKE_Q = re.compile(
+    r"\b(?:dicabut|mencabut|pencabutan|revoked?|repeal(?:ed|s)?|tidak berlaku lagi)\b", re.IGNORECASE
+)
+_COMMENCE_Q = re.compile(
+    r"\b(?:mulai berlaku|berlaku sejak|kapan .{0,40}berlaku|come(?:s)? into force|"
+    r"take(?:s)? effect|effective (?:date|from))\b",
+    re.IGNORECASE,
+)
+_RATE_Q = re.compile(
+    r"\b(?:tarif|rate|rates|berapa persen|persentase|percentage|besarnya|how much)\b", re.IGNORECASE
+)
 #: a passage that *states* a rate: "sebesar 11%", "sebesar: a. 2,5%", "at a rate of 2%", or a table cell "| 2% |";
 #: a passing mention ("yang dikenakan tarif 0%" in a bookkeeping rule) does not count
-_RATE_TEXT = re.compile(r"\b(?:sebesar|rate of|at)\W{1,4}(?:[a-z]\.\s+)?\d+(?:[.,]\d+)?\s?%|\|\s*\d+(?:[.,]\d+)?\s?%\s*\|",
-                        re.IGNORECASE)
+_RATE_TEXT = re.compile(
+    r"\b(?:sebesar|rate of|at)\W{1,4}(?:[a-z]\.\s+)?\d+(?:[.,]\d+)?\s?%|\|\s*\d+(?:[.,]\d+)?\s?%\s*\|",
+    re.IGNORECASE,
+)
 _REVOKE_TEXT = re.compile(r"dicabut dan dinyatakan tidak berlaku|dinyatakan tidak berlaku", re.IGNORECASE)
 _COMMENCE_TEXT = re.compile(r"mulai berlaku pada tanggal", re.IGNORECASE)
 
@@ -59,8 +67,16 @@ _COMMENCE_TEXT = re.compile(r"mulai berlaku pada tanggal", re.IGNORECASE)
 #: regulation states many rates, and the concept coverage decides which)
 _RATE_BOOST = 0.3
 _KIND_WEIGHT: dict[str, float] = {
-    "ayat": 0.0, "pasal": 0.0, "huruf": 0.0, "definition": 0.0, "section": 0.0, "table": 0.0,
-    "penjelasan": -0.15, "lampiran": -0.35, "preamble": -0.6, "closing": -0.6,
+    "ayat": 0.0,
+    "pasal": 0.0,
+    "huruf": 0.0,
+    "definition": 0.0,
+    "section": 0.0,
+    "table": 0.0,
+    "penjelasan": -0.15,
+    "lampiran": -0.35,
+    "preamble": -0.6,
+    "closing": -0.6,
 }
 
 
@@ -97,8 +113,14 @@ class SearchResult:
 class Retriever:
     """Stateless apart from its store/embedder handles; safe to share across turns."""
 
-    def __init__(self, store: KnowledgeStore, embedder: Embedder | None, *, aliases: AliasDictionary | None = None,
-                 config: RetrievalConfig | None = None) -> None:
+    def __init__(
+        self,
+        store: KnowledgeStore,
+        embedder: Embedder | None,
+        *,
+        aliases: AliasDictionary | None = None,
+        config: RetrievalConfig | None = None,
+    ) -> None:
         self.store = store
         self.embedder = embedder
         self.aliases = aliases if aliases is not None else AliasDictionary.load()
@@ -115,8 +137,12 @@ class Retriever:
             stored = self.store.list_documents()
             stale = sorted(d.meta.id for d in stored if d.chunker_version != CHUNKER_VERSION)
             if stale:
-                logger.warning("documents=%d, first=%s | chunked by an older dasar; run `dasar ingest` on the corpus "
-                               "to re-chunk them", len(stale), stale[0])
+                logger.warning(
+                    "documents=%d, first=%s | chunked by an older dasar; run `dasar ingest` on the corpus "
+                    "to re-chunk them",
+                    len(stale),
+                    stale[0],
+                )
             self._docs = {d.meta.id: d.meta for d in stored}
             self._by_number = {m.number: i for i, m in self._docs.items()}
             self._docs_version = version
@@ -128,8 +154,15 @@ class Retriever:
 
     # --- search --------------------------------------------------------------------------------
 
-    def search(self, question: str, flt: SearchFilter, *, mode: Mode | None = None, top_k: int | None = None,
-               plan: QueryPlan | None = None) -> SearchResult:
+    def search(
+        self,
+        question: str,
+        flt: SearchFilter,
+        *,
+        mode: Mode | None = None,
+        top_k: int | None = None,
+        plan: QueryPlan | None = None,
+    ) -> SearchResult:
         mode = mode or self.config.mode
         if mode not in MODES:
             raise KbError(f"unknown retrieval mode {mode!r} (use one of {', '.join(MODES)})")
@@ -178,7 +211,9 @@ class Retriever:
                     via[cid].append(source)
         chunks = self.store.get_chunks(sorted(fused))
         scored: list[tuple[float, str]] = []
-        lexical = mode in ("hybrid", "deterministic") and (self.config.coverage_weight or self.config.phrase_weight)
+        lexical = mode in ("hybrid", "deterministic") and (
+            self.config.coverage_weight or self.config.phrase_weight
+        )
         concepts = Concepts.of(plan) if lexical else None
         for cid, base in fused.items():
             chunk = chunks.get(cid)
@@ -247,7 +282,9 @@ class Retriever:
         for hit in results:
             if hit.chunk.parent_id:
                 order.append((hit.chunk.parent_id, "graph:parent"))
-        edges = self.store.edges_from([h.chunk.id for h in results], ["links", "uses_definition", "references"])
+        edges = self.store.edges_from(
+            [h.chunk.id for h in results], ["links", "uses_definition", "references"]
+        )
         rank = {"links": 0, "uses_definition": 1, "references": 2}
         for e in sorted(edges, key=lambda e: (rank[e.kind], e.src, e.dst)):
             if not e.dst.startswith("doc:"):
@@ -263,7 +300,9 @@ class Retriever:
             chunk = chunks[cid]
             if chunk.doc_id not in visible_docs:
                 continue
-            if (chunk.valid_from and chunk.valid_from > as_of) or (chunk.valid_to and as_of >= chunk.valid_to):
+            if (chunk.valid_from and chunk.valid_from > as_of) or (
+                chunk.valid_to and as_of >= chunk.valid_to
+            ):
                 continue
             if chunk.kind in ("preamble", "closing"):
                 continue
@@ -286,12 +325,17 @@ class _Intent:
     rate: bool
 
     @classmethod
-    def of(cls, plan: QueryPlan, named_docs: list[str],
-           doc_ids_for: Callable[[tuple[str | None, ...]], list[str]]) -> _Intent:
+    def of(
+        cls,
+        plan: QueryPlan,
+        named_docs: list[str],
+        doc_ids_for: Callable[[tuple[str | None, ...]], list[str]],
+    ) -> _Intent:
         return cls(
             named_docs=tuple(named_docs),
-            provision_docs=tuple((p, tuple(doc_ids_for((p.law,)) if p.law else named_docs))
-                                 for p in plan.provisions),
+            provision_docs=tuple(
+                (p, tuple(doc_ids_for((p.law,)) if p.law else named_docs)) for p in plan.provisions
+            ),
             definition=asks_definition(plan.text),
             revocation=bool(_REVOKE_Q.search(plan.text)),
             commencement=bool(_COMMENCE_Q.search(plan.text)),
@@ -338,9 +382,22 @@ def hit_json(hit: Hit) -> dict[str, Any]:
     """The ``dasar search --json`` shape of one result (contract: keep field names stable)."""
     c, d = hit.chunk, hit.doc
     return {
-        "chunk_id": c.id, "doc_id": c.doc_id, "number": d.number, "title": d.title, "location": c.location,
-        "pasal": c.pasal, "ayat": c.ayat, "effective_from": c.valid_from and c.valid_from.isoformat(),
-        "effective_to": c.valid_to and c.valid_to.isoformat(), "status": d.status, "score": hit.score,
-        "text": c.text, "kind": c.kind, "via": list(hit.via), "ocr_noisy": d.ocr_noisy, "layer": d.layer,
-        "is_example": c.is_example, "url": d.source_url,
+        "chunk_id": c.id,
+        "doc_id": c.doc_id,
+        "number": d.number,
+        "title": d.title,
+        "location": c.location,
+        "pasal": c.pasal,
+        "ayat": c.ayat,
+        "effective_from": c.valid_from and c.valid_from.isoformat(),
+        "effective_to": c.valid_to and c.valid_to.isoformat(),
+        "status": d.status,
+        "score": hit.score,
+        "text": c.text,
+        "kind": c.kind,
+        "via": list(hit.via),
+        "ocr_noisy": d.ocr_noisy,
+        "layer": d.layer,
+        "is_example": c.is_example,
+        "url": d.source_url,
     }

@@ -58,8 +58,14 @@ def _share_vectors(kb: Path, *, into_kb: bool) -> None:
     conn = sqlite3.connect(str(kb), timeout=120)
     try:
         conn.execute("ATTACH DATABASE ? AS shared", (str(cache),))
-        conn.execute("CREATE TABLE IF NOT EXISTS shared.embed_cache (hash TEXT PRIMARY KEY, vec BLOB NOT NULL)")
-        src, dst = ("shared.embed_cache", "main.embed_cache") if into_kb else ("main.embed_cache", "shared.embed_cache")
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS shared.embed_cache (hash TEXT PRIMARY KEY, vec BLOB NOT NULL)"
+        )
+        src, dst = (
+            ("shared.embed_cache", "main.embed_cache")
+            if into_kb
+            else ("main.embed_cache", "shared.embed_cache")
+        )
         conn.execute(f"INSERT OR IGNORE INTO {dst}(hash, vec) SELECT hash, vec FROM {src}")  # noqa: S608
         conn.commit()
     finally:
@@ -72,6 +78,8 @@ def services(sample_kb: Path) -> Iterator[object]:
     from bot.settings import Settings
     from bot.wiring import Services
 
-    svc = Services(Settings(kb=sample_kb, directory=DIRECTORY, tickets_db=sample_kb.parent / "tickets.sqlite"))
+    svc = Services(
+        Settings(kb=sample_kb, directory=DIRECTORY, tickets_db=sample_kb.parent / "tickets.sqlite")
+    )
     yield svc
     svc.store.close()

@@ -14,8 +14,13 @@ from tickets.protocol import TicketStore
 from tickets.sql import Clock
 
 
-def open_ticket_store(path: str | Path, url: str | None = None, *, clock: Clock | None = None,
-                      policy: OutboxPolicy | None = None) -> TicketStore:
+def open_ticket_store(
+    path: str | Path,
+    url: str | None = None,
+    *,
+    clock: Clock | None = None,
+    policy: OutboxPolicy | None = None,
+) -> TicketStore:
     """The configured ticket store: ``url`` (PostgreSQL, ``DASAR_TICKETS_URL``) if set, else the SQLite ``path``."""
     if url:
         from tickets.postgres import PostgresTicketStore

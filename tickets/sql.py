@@ -706,7 +706,7 @@ class SqlOutbox:
                     continue
                 try:
                     ref = sender(msg)
-                except Exception as exc:  # noqa: BLE001 -- any sender failure is retried later
+                except Exception as exc:
                     after = self.mark_failed(msg.key, f"{type(exc).__name__}: {exc}", now)
                     (dead if after.status == "dead" else failed).append(msg.key)
                     continue

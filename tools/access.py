@@ -23,8 +23,11 @@ PermissionName = Literal[tuple(p.value for p in Permission)]  # type: ignore[val
 class DocumentArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    doc_id: str = Field(min_length=1, max_length=200,
-                        description="Document id (e.g. 'pmk-168-2023') or number (e.g. 'PMK 168/2023').")
+    doc_id: str = Field(
+        min_length=1,
+        max_length=200,
+        description="Document id (e.g. 'pmk-168-2023') or number (e.g. 'PMK 168/2023').",
+    )
 
 
 class PermissionArgs(BaseModel):
@@ -44,7 +47,11 @@ def make_check_document_access(principal: Principal, deps: ToolDeps) -> Callable
         """
         key = args.doc_id.strip()
         stored = deps.store.get_document(key) or deps.store.document_by_number(key)
-        if stored is None or stored.quarantine_reason is not None or not principal.can_read(stored.meta.access):
+        if (
+            stored is None
+            or stored.quarantine_reason is not None
+            or not principal.can_read(stored.meta.access)
+        ):
             return ToolOutcome(NO_ACCESS)
         meta = stored.meta
         return ToolOutcome(f"yes: {meta.number} ({meta.title}), status {meta.status}")

@@ -15,13 +15,28 @@ from tools.ticketing import CreateTicketArgs, UpdateTicketArgs, make_create_tick
 
 #: Every tool name a turn may call; anything else is cancelled by the agent's allow-list hook.
 TOOL_NAMES: tuple[str, ...] = (
-    "search_kb", "check_document_access", "check_permission", "create_ticket", "update_ticket",
+    "search_kb",
+    "check_document_access",
+    "check_permission",
+    "create_ticket",
+    "update_ticket",
 )
 
 #: Argument names no tool may ever take (identity lives in the closure, not in the schema).
-FORBIDDEN_ARGUMENTS: frozenset[str] = frozenset({
-    "user", "user_id", "email", "user_email", "principal", "group", "groups", "tenant", "tenant_id", "as_user",
-})
+FORBIDDEN_ARGUMENTS: frozenset[str] = frozenset(
+    {
+        "user",
+        "user_id",
+        "email",
+        "user_email",
+        "principal",
+        "group",
+        "groups",
+        "tenant",
+        "tenant_id",
+        "as_user",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -65,7 +80,9 @@ def build_tools(principal: Principal, deps: ToolDeps, *, ledger: Ledger | None =
     ledger = ledger if ledger is not None else Ledger()
     tools = (
         StrictTool("search_kb", SearchArgs, make_search_kb(principal, deps), ledger),
-        StrictTool("check_document_access", DocumentArgs, make_check_document_access(principal, deps), ledger),
+        StrictTool(
+            "check_document_access", DocumentArgs, make_check_document_access(principal, deps), ledger
+        ),
         StrictTool("check_permission", PermissionArgs, make_check_permission(principal), ledger),
         StrictTool("create_ticket", CreateTicketArgs, make_create_ticket(principal, deps, ledger), ledger),
         StrictTool("update_ticket", UpdateTicketArgs, make_update_ticket(principal, deps, ledger), ledger),

@@ -75,7 +75,9 @@ class LedgerToolCall:
     name: str
     args_sha: str
     ok: bool
-    outcome: str  # "ok" or a short code: rejected_arguments, denied, not_allowed, unavailable, bad_input, failed
+    outcome: (
+        str  # "ok" or a short code: rejected_arguments, denied, not_allowed, unavailable, bad_input, failed
+    )
 
 
 class Ledger:
@@ -166,8 +168,14 @@ class Ledger:
             citations = list(self._citations)
         by_id = {h.chunk_id: h for h in hits}
         claims = [
-            {"source_id": c.source_id, "doc_id": c.doc_id, "location": c.location, "quote": c.quote,
-             "layer": c.layer, "passed": c.passed}
+            {
+                "source_id": c.source_id,
+                "doc_id": c.doc_id,
+                "location": c.location,
+                "quote": c.quote,
+                "layer": c.layer,
+                "passed": c.passed,
+            }
             for c in citations
         ]
         cited: list[dict[str, Any]] = []
@@ -177,11 +185,22 @@ class Ledger:
                 continue
             seen.add(c.source_id)
             h = by_id[c.source_id]
-            cited.append({"chunk_id": h.chunk_id, "doc_id": h.doc_id, "doc_number": h.doc_number,
-                          "location": h.location})
+            cited.append(
+                {
+                    "chunk_id": h.chunk_id,
+                    "doc_id": h.doc_id,
+                    "doc_number": h.doc_number,
+                    "location": h.location,
+                }
+            )
         candidates = [
-            {"chunk_id": h.chunk_id, "doc_id": h.doc_id, "doc_number": h.doc_number, "location": h.location,
-             "score": h.score}
+            {
+                "chunk_id": h.chunk_id,
+                "doc_id": h.doc_id,
+                "doc_number": h.doc_number,
+                "location": h.location,
+                "score": h.score,
+            }
             for h in hits
         ]
         return Evidence.of(claims=claims, citations=cited, candidates=candidates)

@@ -34,13 +34,22 @@ class SearchArgs(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    query: str = Field(min_length=1, max_length=1000,
-                       description="What to look for, in Indonesian or English (a regulation name, Pasal, topic).")
-    as_of: str | None = Field(default=None, max_length=10,
-                              description="Transaction date YYYY-MM-DD; the rules in force on that date are "
-                                          "searched. Omit to use the date of the question.")
-    tax_type: str | None = Field(default=None, max_length=40,
-                                 description="Optional narrowing by tax type, e.g. 'PPN', 'PPh 23', 'PPh 26'.")
+    query: str = Field(
+        min_length=1,
+        max_length=1000,
+        description="What to look for, in Indonesian or English (a regulation name, Pasal, topic).",
+    )
+    as_of: str | None = Field(
+        default=None,
+        max_length=10,
+        description="Transaction date YYYY-MM-DD; the rules in force on that date are "
+        "searched. Omit to use the date of the question.",
+    )
+    tax_type: str | None = Field(
+        default=None,
+        max_length=40,
+        description="Optional narrowing by tax type, e.g. 'PPN', 'PPh 23', 'PPh 26'.",
+    )
 
 
 def search_filter_for(principal: Principal, as_of: dt.date, tax_type: str | None = None) -> SearchFilter:
@@ -90,8 +99,11 @@ def make_search_kb(principal: Principal, deps: ToolDeps) -> Callable[[SearchArgs
         try:
             as_of = parse_as_of(args.as_of, deps.default_as_of)
         except ToolInputError:
-            return ToolOutcome.error("Error: as_of must be an ISO date YYYY-MM-DD (e.g. 2024-03-31); "
-                                     "omit it to use the question's date.", "bad_input")
+            return ToolOutcome.error(
+                "Error: as_of must be an ISO date YYYY-MM-DD (e.g. 2024-03-31); "
+                "omit it to use the question's date.",
+                "bad_input",
+            )
         tax_type = args.tax_type.strip() if args.tax_type and args.tax_type.strip() else None
         flt = search_filter_for(principal, as_of, tax_type)
         top_k = deps.clamped_top_k
@@ -102,14 +114,16 @@ def make_search_kb(principal: Principal, deps: ToolDeps) -> Callable[[SearchArgs
                 result = deps.retriever.search(args.query, flt.relaxed(), mode=deps.mode, top_k=top_k)
         except KbError as exc:
             logger.warning("error=%s | search_kb retrieval failed", type(exc).__name__)
-            return ToolOutcome.error("Error: the knowledge base is unavailable; do not answer, escalate.",
-                                     "unavailable")
+            return ToolOutcome.error(
+                "Error: the knowledge base is unavailable; do not answer, escalate.", "unavailable"
+            )
         ranked = readable_hits(principal, result.results)[:top_k]
         seen = {h.chunk.id for h in ranked}
         context = [h for h in readable_hits(principal, result.context) if h.chunk.id not in seen]
         hits = tuple(ranked + context[:MAX_CONTEXT_PASSAGES])
-        logger.info("mode=%s, results=%d, context=%d | search_kb", result.mode, len(ranked),
-                    len(hits) - len(ranked))
+        logger.info(
+            "mode=%s, results=%d, context=%d | search_kb", result.mode, len(ranked), len(hits) - len(ranked)
+        )
         return ToolOutcome(fence_passages(hits), hits=hits)
 
     return search_kb

@@ -123,11 +123,13 @@ class StrictTool(PythonAgentTool):
             args = self._args_model.model_validate(raw)
         except ValidationError as err:
             self._ledger.record_call(self.tool_name, raw, ok=False, outcome="rejected_arguments")
-            logger.info("tool=%s, errors=%d | tool call rejected by schema", self.tool_name, err.error_count())
+            logger.info(
+                "tool=%s, errors=%d | tool call rejected by schema", self.tool_name, err.error_count()
+            )
             return ToolOutcome.error(_describe(err, list(self.allowed_args)), "rejected_arguments")
         try:
             outcome = self._impl(args)
-        except Exception as exc:  # noqa: BLE001 - a tool must answer, never crash the loop
+        except Exception as exc:
             logger.warning("tool=%s, error=%s | tool failed", self.tool_name, type(exc).__name__)
             outcome = ToolOutcome.error("Error: the tool failed; answer without it or escalate.", "failed")
         seq = self._ledger.record_call(self.tool_name, raw, ok=outcome.ok, outcome=outcome.outcome)

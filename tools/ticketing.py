@@ -25,7 +25,9 @@ from tools.strict import ToolOutcome
 logger = logging.getLogger(__name__)
 
 NOT_YOURS = "no such ticket or not yours"
-UNAVAILABLE = "Error: escalation is not available in this conversation; tell the user to contact the tax team."
+UNAVAILABLE = (
+    "Error: escalation is not available in this conversation; tell the user to contact the tax team."
+)
 
 ReasonName = Literal[REASONS]  # type: ignore[valid-type]
 
@@ -33,11 +35,15 @@ ReasonName = Literal[REASONS]  # type: ignore[valid-type]
 class CreateTicketArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    summary: str = Field(min_length=1, max_length=1000,
-                         description="What could not be answered and what the tax team needs to decide "
-                                     "(no personal data).")
-    reason: ReasonName = Field(description="Why you escalate: no_source (no passage answers), low_confidence, "
-                                           "out_of_scope, advice, protected_determination, user_request.")
+    summary: str = Field(
+        min_length=1,
+        max_length=1000,
+        description="What could not be answered and what the tax team needs to decide (no personal data).",
+    )
+    reason: ReasonName = Field(
+        description="Why you escalate: no_source (no passage answers), low_confidence, "
+        "out_of_scope, advice, protected_determination, user_request."
+    )
 
 
 class UpdateTicketArgs(BaseModel):
@@ -47,8 +53,9 @@ class UpdateTicketArgs(BaseModel):
     note: str = Field(min_length=1, max_length=2000, description="The note to add (no personal data).")
 
 
-def make_create_ticket(principal: Principal, deps: ToolDeps, ledger: Ledger) -> Callable[[CreateTicketArgs],
-                                                                                        ToolOutcome]:
+def make_create_ticket(
+    principal: Principal, deps: ToolDeps, ledger: Ledger
+) -> Callable[[CreateTicketArgs], ToolOutcome]:
     def create_ticket(args: CreateTicketArgs) -> ToolOutcome:
         """Escalate the user's question to the tax team as a ticket, with the passages found so far.
 
@@ -59,8 +66,9 @@ def make_create_ticket(principal: Principal, deps: ToolDeps, ledger: Ledger) -> 
         escalate.
         """
         if not principal.may_escalate:
-            return ToolOutcome.error("Error: this user may not open tickets; tell them to contact the tax team.",
-                                     "denied")
+            return ToolOutcome.error(
+                "Error: this user may not open tickets; tell them to contact the tax team.", "denied"
+            )
         if deps.tickets is None or deps.thread is None or deps.requester is None:
             return ToolOutcome.error(UNAVAILABLE, "unavailable")
         if deps.requester.principal_id != principal.id:
@@ -68,19 +76,27 @@ def make_create_ticket(principal: Principal, deps: ToolDeps, ledger: Ledger) -> 
             logger.warning("tool=create_ticket | requester does not match the principal, refusing")
             return ToolOutcome.error(UNAVAILABLE, "denied")
         ticket, created = deps.tickets.open_ticket(
-            deps.thread, deps.requester, deps.question_masked, (), ledger.evidence(), args.summary, args.reason
+            deps.thread,
+            deps.requester,
+            deps.question_masked,
+            (),
+            ledger.evidence(),
+            args.summary,
+            args.reason,
         )
         ledger.record_ticket(LedgerTicket(ticket.id, "opened" if created else "evidence_added", args.reason))
         if created:
             return ToolOutcome(f"Ticket {ticket.id} opened; the tax team will answer in this conversation.")
-        return ToolOutcome(f"Ticket {ticket.id} is already open for this conversation; the new evidence was "
-                           "added to it.")
+        return ToolOutcome(
+            f"Ticket {ticket.id} is already open for this conversation; the new evidence was added to it."
+        )
 
     return create_ticket
 
 
-def make_update_ticket(principal: Principal, deps: ToolDeps, ledger: Ledger) -> Callable[[UpdateTicketArgs],
-                                                                                        ToolOutcome]:
+def make_update_ticket(
+    principal: Principal, deps: ToolDeps, ledger: Ledger
+) -> Callable[[UpdateTicketArgs], ToolOutcome]:
     def update_ticket(args: UpdateTicketArgs) -> ToolOutcome:
         """Add a note to an existing ticket of this conversation (e.g. a detail the user just gave).
 
@@ -104,7 +120,9 @@ def make_update_ticket(principal: Principal, deps: ToolDeps, ledger: Ledger) -> 
             deps.tickets.add_note(ticket.id, principal.id, args.note)
         except TicketError as exc:
             logger.info("tool=update_ticket, error=%s | note refused by the store", type(exc).__name__)
-            return ToolOutcome.error(f"Error: the ticket cannot take notes now ({type(exc).__name__}).", "failed")
+            return ToolOutcome.error(
+                f"Error: the ticket cannot take notes now ({type(exc).__name__}).", "failed"
+            )
         ledger.record_ticket(LedgerTicket(ticket.id, "note_added"))
         return ToolOutcome(f"note added to {ticket.id}")
 

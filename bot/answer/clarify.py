@@ -25,10 +25,20 @@ from bot.answer.errors import AnswerConfigError
 from bot.answer.model import ClarifyingQuestion
 
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / "kb" / "data" / "clarify.yaml"
-_TOPIC_KEYS = {"id", "description", "triggers", "unless", "slots", "reviewed_by", "reviewed_on", "requires_no_subject"}
+_TOPIC_KEYS = {
+    "id",
+    "description",
+    "triggers",
+    "unless",
+    "slots",
+    "reviewed_by",
+    "reviewed_on",
+    "requires_no_subject",
+}
 #: Words that carry no subject: "Dipotong berapa persen ya?" has none left after removing them.
-_NO_SUBJECT = frozenset("tarif rate rates berapa persen percent dipotong potong potongan ya yah dong sih kah much how "
-                        "withheld withhold withholding pajak pajaknya tax taxes apply applies what".split())
+_NO_SUBJECT = frozenset(
+    ["tarif", "rate", "rates", "berapa", "persen", "percent", "dipotong", "potong", "potongan", "ya", "yah", "dong", "sih", "kah", "much", "how", "withheld", "withhold", "withholding", "pajak", "pajaknya", "tax", "taxes", "apply", "applies", "what"]
+)
 _SLOT_KEYS = {"id", "blocking", "question", "options", "filled_by", "tax_types"}
 
 
@@ -73,7 +83,9 @@ class ClarifyResult:
     def questions(self, language: str) -> tuple[ClarifyingQuestion, ...]:
         ordered = sorted(self.missing, key=lambda s: (not s.blocking,))
         return tuple(
-            ClarifyingQuestion(s.id, s.question.get(language) or s.question["id"], tuple(o.label for o in s.options))
+            ClarifyingQuestion(
+                s.id, s.question.get(language) or s.question["id"], tuple(o.label for o in s.options)
+            )
             for s in ordered
         )
 
@@ -86,7 +98,9 @@ def compile_patterns(path: str, entry: str, patterns: Any, what: str) -> tuple[r
         try:
             out.append(re.compile(p, re.I))
         except re.error as exc:
-            raise AnswerConfigError(path, f"{what}: bad regular expression {p!r} ({exc})", entry=entry) from exc
+            raise AnswerConfigError(
+                path, f"{what}: bad regular expression {p!r} ({exc})", entry=entry
+            ) from exc
     return tuple(out)
 
 
@@ -97,7 +111,9 @@ def _slot(path: str, topic: str, raw: Any) -> Slot:
     label = f"{topic}.{sid}"
     unknown = sorted(set(raw) - _SLOT_KEYS)
     if unknown:
-        raise AnswerConfigError(path, f"unknown slot key(s) {unknown}; allowed: {sorted(_SLOT_KEYS)}", entry=label)
+        raise AnswerConfigError(
+            path, f"unknown slot key(s) {unknown}; allowed: {sorted(_SLOT_KEYS)}", entry=label
+        )
     q = raw.get("question")
     if not isinstance(q, Mapping) or not isinstance(q.get("id"), str) or not isinstance(q.get("en"), str):
         raise AnswerConfigError(path, "question must give both 'id' and 'en' texts", entry=label)
@@ -132,7 +148,9 @@ def parse_topics(data: Any, path: str = "clarify.yaml") -> tuple[Topic, ...]:
         seen.add(tid)
         unknown = sorted(set(raw) - _TOPIC_KEYS)
         if unknown:
-            raise AnswerConfigError(path, f"unknown key(s) {unknown}; allowed: {sorted(_TOPIC_KEYS)}", entry=tid)
+            raise AnswerConfigError(
+                path, f"unknown key(s) {unknown}; allowed: {sorted(_TOPIC_KEYS)}", entry=tid
+            )
         for key in ("reviewed_by", "reviewed_on"):
             if not raw.get(key):
                 raise AnswerConfigError(path, f"missing {key!r}: topics must be reviewed", entry=tid)
@@ -143,9 +161,16 @@ def parse_topics(data: Any, path: str = "clarify.yaml") -> tuple[Topic, ...]:
         slots = tuple(_slot(path, tid, s) for s in raw.get("slots") or [])
         if not any(s.blocking for s in slots):
             raise AnswerConfigError(path, "a topic needs at least one blocking slot", entry=tid)
-        topics.append(Topic(tid, str(raw.get("description", "")), groups,
-                            compile_patterns(path, tid, raw.get("unless") or [], "unless") if raw.get("unless") else (),
-                            slots, bool(raw.get("requires_no_subject", False))))
+        topics.append(
+            Topic(
+                tid,
+                str(raw.get("description", "")),
+                groups,
+                compile_patterns(path, tid, raw.get("unless") or [], "unless") if raw.get("unless") else (),
+                slots,
+                bool(raw.get("requires_no_subject", False)),
+            )
+        )
     return tuple(topics)
 
 
@@ -177,8 +202,15 @@ def _has_subject(question: str) -> bool:
     return any(t not in STOPWORDS and t not in _NO_SUBJECT and not t.isdigit() for t in tokenize(question))
 
 
-def check(question: str, *, has_date: bool, tax_types: Sequence[str] = (), specific: bool = False,
-          topics: Sequence[Topic] | None = None, as_of: dt.date | None = None) -> ClarifyResult | None:
+def check(
+    question: str,
+    *,
+    has_date: bool,
+    tax_types: Sequence[str] = (),
+    specific: bool = False,
+    topics: Sequence[Topic] | None = None,
+    as_of: dt.date | None = None,
+) -> ClarifyResult | None:
     """The first topic the question triggers, with filled and missing slots; None when none applies.
 
     Args:

@@ -47,8 +47,9 @@ def retrieval_quality(top_score: float, coverage: float, config: ConfidenceConfi
     return round(0.5 * scaled + 0.5 * max(0.0, min(1.0, coverage)), 6)
 
 
-def combine(judge: float | None, retrieval: float, self_score: float,
-            config: ConfidenceConfig | None = None) -> Confidence:
+def combine(
+    judge: float | None, retrieval: float, self_score: float, config: ConfidenceConfig | None = None
+) -> Confidence:
     """The composite confidence of an answer (all inputs in [0, 1])."""
     cfg = config or ConfidenceConfig()
     j = 0.0 if judge is None else max(0.0, min(1.0, judge))

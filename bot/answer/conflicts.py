@@ -14,8 +14,8 @@ both state the answer (role direct/policy), and state disjoint percentages.  Pre
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 import re
+from collections.abc import Sequence
 from itertools import combinations
 
 from bot.answer.model import Conflict, ConflictSource, ShownClaim
@@ -77,7 +77,7 @@ def detect(claims: Sequence[ShownClaim], docs: dict[str, DocumentMeta], topic: s
         pcts = _percents(c.quote)
         if not pcts:
             continue
-        keys, surfaces, loc = per_doc.setdefault(c.source.doc_id, (set(), set(), c.source.location))
+        keys, surfaces, _loc = per_doc.setdefault(c.source.doc_id, (set(), set(), c.source.location))
         keys.update(pcts)
         surfaces.update(f.surface for f in extract_figures(c.quote) if f.kind == "percent")
     out: list[Conflict] = []
@@ -86,8 +86,15 @@ def detect(claims: Sequence[ShownClaim], docs: dict[str, DocumentMeta], topic: s
             continue
         rule, preferred = decide(docs[a], docs[b])
         sources = tuple(
-            ConflictSource(d, docs[d].number, docs[d].status, docs[d].layer, docs[d].effective_from,
-                           tuple(sorted(per_doc[d][1])), per_doc[d][2])
+            ConflictSource(
+                d,
+                docs[d].number,
+                docs[d].status,
+                docs[d].layer,
+                docs[d].effective_from,
+                tuple(sorted(per_doc[d][1])),
+                per_doc[d][2],
+            )
             for d in (a, b)
         )
         out.append(Conflict(topic, sources, rule, preferred))

@@ -1,9 +1,9 @@
 """Errors of the answer pipeline (one tree for ``bot.answer``)::
 
-    AnswerError                 base: anything the answer pipeline refuses to do
-    ├── AnswerConfigError       a reviewed YAML file (clarify.yaml, scope.yaml) is missing or invalid;
-    │                           the message names the file and the entry to fix
-    └── ComposerError           a composer broke its contract (wrong types, out-of-range self-assessment)
+AnswerError                 base: anything the answer pipeline refuses to do
+├── AnswerConfigError       a reviewed YAML file (clarify.yaml, scope.yaml) is missing or invalid;
+│                           the message names the file and the entry to fix
+└── ComposerError           a composer broke its contract (wrong types, out-of-range self-assessment)
 """
 
 from __future__ import annotations

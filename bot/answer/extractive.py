@@ -22,7 +22,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from bot.answer.protocol import ComposeRequest, ComposedAnswer, DraftClaim
+from bot.answer.protocol import ComposedAnswer, ComposeRequest, DraftClaim
 from guardrails.injection import scan_injection
 from guardrails.verify import extract_figures, normalize_ws
 from kb.dates import MONTHS
@@ -38,51 +38,138 @@ CUE = re.compile(
 )
 RATE_QUESTION = re.compile(r"\btarif\b|\brates?\b|\bpersen\b|%|percent", re.I)
 PERCENT = re.compile(r"\d\s*%")
-EXCEPTION = re.compile(r"\bkecuali\b|\bdikecualikan\b|\btidak\s+termasuk\b|\bexcept\b|\bunless\b|\bnot\s+apply\b", re.I)
+EXCEPTION = re.compile(
+    r"\bkecuali\b|\bdikecualikan\b|\btidak\s+termasuk\b|\bexcept\b|\bunless\b|\bnot\s+apply\b", re.I
+)
 #: Question words that say nothing about the topic (kept out of relevance coverage).
-GENERIC = frozenset(
-    """tarif rate rates berapa persen percent ketentuan aturan rule rules bagaimana how much apa menurut
-    according based dasar hukum jelaskan explain sebutkan mengenai terkait regarding about pajak tax taxes
-    kena dikenakan dikenai apakah whether berlaku apply applies applicable current saat sekarang now today
-    kami kita we our us company perusahaan""".split()
-) | FRAME_WORDS
+GENERIC = (
+    frozenset(
+        ["tarif", "rate", "rates", "berapa", "persen", "percent", "ketentuan", "aturan", "rule", "rules", "bagaimana", "how", "much", "apa", "menurut", "according", "based", "dasar", "hukum", "jelaskan", "explain", "sebutkan", "mengenai", "terkait", "regarding", "about", "pajak", "tax", "taxes", "kena", "dikenakan", "dikenai", "apakah", "whether", "berlaku", "apply", "applies", "applicable", "current", "saat", "sekarang", "now", "today", "kami", "kita", "we", "our", "us", "company", "perusahaan"]
+    )
+    | FRAME_WORDS
+)
 #: English question words -> Indonesian stems that mention the same thing in the (Indonesian) sources.
 #: English words with no entry are ignored for relevance of an English question (the dense retriever
 #: already matched across languages); Indonesian questions use every word.
 EN_ID: dict[str, tuple[str, ...]] = {
-    "withholding": ("potong", "dipotong", "pemotong"), "withhold": ("potong", "dipotong"), "withheld": ("dipotong",),
-    "royalty": ("royalti",), "royalties": ("royalti",), "foreign": ("luar negeri",), "abroad": ("luar negeri",),
-    "permanent": ("bentuk usaha tetap",), "establishment": ("bentuk usaha tetap",), "branch": ("bentuk usaha tetap",),
-    "profit": ("laba", "penghasilan kena pajak"), "days": ("hari",), "day": ("hari",), "month": ("bulan",),
-    "monthly": ("bulan", "masa"), "period": ("masa",), "periods": ("masa",), "paid": ("bayar", "setor"),
-    "pay": ("bayar", "setor"), "payment": ("bayar", "setor"), "payments": ("bayar", "setor"), "interest": ("bunga",),
-    "late": ("terlambat", "lambat"), "salary": ("gaji",), "salaries": ("gaji",), "employee": ("pegawai",),
-    "employees": ("pegawai",), "employer": ("pemberi kerja",), "individual": ("orang pribadi",),
-    "stay": ("berada",), "resident": ("dalam negeri", "subjek pajak"), "taxpayer": ("wajib pajak",),
-    "taxpayers": ("wajib pajak",), "zakat": ("zakat",), "deductible": ("dikurangkan", "pengurang"),
-    "deducted": ("dikurangkan",), "gross": ("bruto",), "income": ("penghasilan",), "married": ("kawin",),
-    "dependants": ("tanggungan",), "dependents": ("tanggungan",), "category": ("kategori",),
-    "effective": ("efektif",), "government": ("pemerintah",), "incentive": ("insentif",), "borne": ("ditanggung",),
-    "revoked": ("dicabut",), "revoke": ("dicabut",), "died": ("meninggal",), "dead": ("meninggal",),
-    "fined": ("sanksi", "denda"), "fine": ("sanksi", "denda"), "penalty": ("sanksi", "denda"),
-    "penalties": ("sanksi", "denda"), "filing": ("menyampaikan", "penyampaian"), "file": ("menyampaikan",),
-    "return": ("surat pemberitahuan",), "returns": ("surat pemberitahuan",), "deadline": ("paling lambat", "batas"),
-    "invoice": ("faktur",), "goods": ("barang",), "services": ("jasa",), "service": ("jasa",), "export": ("ekspor",),
-    "exports": ("ekspor",), "import": ("impor",), "luxury": ("mewah",), "dividend": ("dividen",),
-    "dividends": ("dividen",), "rent": ("sewa",), "rental": ("sewa",), "land": ("tanah",), "building": ("bangunan",),
-    "buildings": ("bangunan",), "construction": ("konstruksi",), "appeal": ("banding",), "objection": ("keberatan",),
-    "refund": ("pengembalian", "restitusi"), "audit": ("pemeriksaan",), "document": ("dokumen",),
-    "documents": ("dokumen",), "stamp": ("meterai",), "duty": ("bea",), "annual": ("tahunan",),
-    "small": ("usaha", "umkm"), "business": ("usaha",), "turnover": ("peredaran bruto",), "after": ("setelah",),
-    "end": ("berakhir", "akhir"), "registration": ("pendaftaran", "terdaftar"), "register": ("daftar",),
-    "credit": ("kredit", "dikreditkan"), "credited": ("dikreditkan",), "input": ("masukan",), "output": ("keluaran",),
-    "vat": ("pajak pertambahan nilai", "ppn"), "tin": ("npwp",), "digits": ("digit",), "digit": ("digit",),
-    "threshold": ("batas",), "limit": ("batas",), "approval": ("persetujuan", "disetujui"),
-    "approve": ("menyetujui", "disetujui"), "approves": ("menyetujui", "disetujui"), "review": ("review", "direview"),
-    "reviewed": ("review", "direview"), "software": ("software", "perangkat lunak"), "licence": ("lisensi", "licence"),
-    "license": ("lisensi", "licence"), "vendor": ("vendor",), "vendors": ("vendor",), "treaty": ("p3b", "treaty"),
-    "certificate": ("surat keterangan", "certificate"), "bank": ("bank",), "account": ("rekening",),
-    "memo": ("memo",), "conclusion": ("conclusion", "kesimpulan"), "policy": ("kebijakan", "policy"),
+    "withholding": ("potong", "dipotong", "pemotong"),
+    "withhold": ("potong", "dipotong"),
+    "withheld": ("dipotong",),
+    "royalty": ("royalti",),
+    "royalties": ("royalti",),
+    "foreign": ("luar negeri",),
+    "abroad": ("luar negeri",),
+    "permanent": ("bentuk usaha tetap",),
+    "establishment": ("bentuk usaha tetap",),
+    "branch": ("bentuk usaha tetap",),
+    "profit": ("laba", "penghasilan kena pajak"),
+    "days": ("hari",),
+    "day": ("hari",),
+    "month": ("bulan",),
+    "monthly": ("bulan", "masa"),
+    "period": ("masa",),
+    "periods": ("masa",),
+    "paid": ("bayar", "setor"),
+    "pay": ("bayar", "setor"),
+    "payment": ("bayar", "setor"),
+    "payments": ("bayar", "setor"),
+    "interest": ("bunga",),
+    "late": ("terlambat", "lambat"),
+    "salary": ("gaji",),
+    "salaries": ("gaji",),
+    "employee": ("pegawai",),
+    "employees": ("pegawai",),
+    "employer": ("pemberi kerja",),
+    "individual": ("orang pribadi",),
+    "stay": ("berada",),
+    "resident": ("dalam negeri", "subjek pajak"),
+    "taxpayer": ("wajib pajak",),
+    "taxpayers": ("wajib pajak",),
+    "zakat": ("zakat",),
+    "deductible": ("dikurangkan", "pengurang"),
+    "deducted": ("dikurangkan",),
+    "gross": ("bruto",),
+    "income": ("penghasilan",),
+    "married": ("kawin",),
+    "dependants": ("tanggungan",),
+    "dependents": ("tanggungan",),
+    "category": ("kategori",),
+    "effective": ("efektif",),
+    "government": ("pemerintah",),
+    "incentive": ("insentif",),
+    "borne": ("ditanggung",),
+    "revoked": ("dicabut",),
+    "revoke": ("dicabut",),
+    "died": ("meninggal",),
+    "dead": ("meninggal",),
+    "fined": ("sanksi", "denda"),
+    "fine": ("sanksi", "denda"),
+    "penalty": ("sanksi", "denda"),
+    "penalties": ("sanksi", "denda"),
+    "filing": ("menyampaikan", "penyampaian"),
+    "file": ("menyampaikan",),
+    "return": ("surat pemberitahuan",),
+    "returns": ("surat pemberitahuan",),
+    "deadline": ("paling lambat", "batas"),
+    "invoice": ("faktur",),
+    "goods": ("barang",),
+    "services": ("jasa",),
+    "service": ("jasa",),
+    "export": ("ekspor",),
+    "exports": ("ekspor",),
+    "import": ("impor",),
+    "luxury": ("mewah",),
+    "dividend": ("dividen",),
+    "dividends": ("dividen",),
+    "rent": ("sewa",),
+    "rental": ("sewa",),
+    "land": ("tanah",),
+    "building": ("bangunan",),
+    "buildings": ("bangunan",),
+    "construction": ("konstruksi",),
+    "appeal": ("banding",),
+    "objection": ("keberatan",),
+    "refund": ("pengembalian", "restitusi"),
+    "audit": ("pemeriksaan",),
+    "document": ("dokumen",),
+    "documents": ("dokumen",),
+    "stamp": ("meterai",),
+    "duty": ("bea",),
+    "annual": ("tahunan",),
+    "small": ("usaha", "umkm"),
+    "business": ("usaha",),
+    "turnover": ("peredaran bruto",),
+    "after": ("setelah",),
+    "end": ("berakhir", "akhir"),
+    "registration": ("pendaftaran", "terdaftar"),
+    "register": ("daftar",),
+    "credit": ("kredit", "dikreditkan"),
+    "credited": ("dikreditkan",),
+    "input": ("masukan",),
+    "output": ("keluaran",),
+    "vat": ("pajak pertambahan nilai", "ppn"),
+    "tin": ("npwp",),
+    "digits": ("digit",),
+    "digit": ("digit",),
+    "threshold": ("batas",),
+    "limit": ("batas",),
+    "approval": ("persetujuan", "disetujui"),
+    "approve": ("menyetujui", "disetujui"),
+    "approves": ("menyetujui", "disetujui"),
+    "review": ("review", "direview"),
+    "reviewed": ("review", "direview"),
+    "software": ("software", "perangkat lunak"),
+    "licence": ("lisensi", "licence"),
+    "license": ("lisensi", "licence"),
+    "vendor": ("vendor",),
+    "vendors": ("vendor",),
+    "treaty": ("p3b", "treaty"),
+    "certificate": ("surat keterangan", "certificate"),
+    "bank": ("bank",),
+    "account": ("rekening",),
+    "memo": ("memo",),
+    "conclusion": ("conclusion", "kesimpulan"),
+    "policy": ("kebijakan", "policy"),
     "risk": ("risiko", "risk"),
 }
 
@@ -90,7 +177,9 @@ _ITEM = re.compile(r"^(?:[a-z]\.|\d{1,2}\.|[-*•])\s+")
 _AYAT_MARK = re.compile(r"^\(\d{1,2}[a-z]?\)\s*")
 _SENT_SPLIT = re.compile(r"(?<=[.;?!])\s+(?=(?:[A-Z(\"]|[a-z]\.\s))")
 _ITEM_DATE = re.compile(
-    r"mulai\s+berlaku\s+(?:paling\s+lambat\s+)?pada\s+tanggal\s+(\d{1,2})\s+([A-Za-z]+)\s*((?:19|20)\d\d)", re.I)
+    r"mulai\s+berlaku\s+(?:paling\s+lambat\s+)?pada\s+tanggal\s+(\d{1,2})\s+([A-Za-z]+)\s*((?:19|20)\d\d)",
+    re.I,
+)
 MAX_CLAIMS = 5
 #: Chunk kinds never quoted as an answer (title blocks, signatures).
 SKIP_KINDS = frozenset({"preamble", "closing"})
@@ -148,7 +237,7 @@ def question_concepts(request: ComposeRequest) -> list[Concept]:
     span = plan.as_of_span
     text = request.question
     if span:
-        text = text[: span[0]] + " " + text[span[1]:]
+        text = text[: span[0]] + " " + text[span[1] :]
     english = plan.language == "en"
     for tok in tokenize(text):
         if tok in STOPWORDS or tok in GENERIC or tok in covered or tok.isdigit() or len(tok) < 3:
@@ -178,7 +267,9 @@ def _stems(text: str) -> set[str]:
 
 
 def _has(stem: str, stems: set[str]) -> bool:
-    return stem in stems or (len(stem) >= 4 and any(s.startswith(stem) and len(s) - len(stem) <= 3 for s in stems))
+    return stem in stems or (
+        len(stem) >= 4 and any(s.startswith(stem) and len(s) - len(stem) <= 3 for s in stems)
+    )
 
 
 def coverage(concepts: list[Concept], text: str, language: str | None = None) -> float:
@@ -192,7 +283,11 @@ def coverage(concepts: list[Concept], text: str, language: str | None = None) ->
     if not concepts:
         return 0.0
     stems = _stems(text)
-    hit = sum(1 for c in concepts if any(all(_has(s, stems) for s in phrase if s) for phrase in c if phrase != EN_ONLY))
+    hit = sum(
+        1
+        for c in concepts
+        if any(all(_has(s, stems) for s in phrase if s) for phrase in c if phrase != EN_ONLY)
+    )
     return hit / len(concepts)
 
 
@@ -244,7 +339,13 @@ def _blocks(text: str) -> list[str]:
         if not ln:
             blank = True
             continue
-        if blank or not blocks or _BLOCK_START.match(ln) or blocks[-1].endswith(":") or _HEADING.match(blocks[-1]):
+        if (
+            blank
+            or not blocks
+            or _BLOCK_START.match(ln)
+            or blocks[-1].endswith(":")
+            or _HEADING.match(blocks[-1])
+        ):
             blocks.append(ln)
         else:
             blocks[-1] = f"{blocks[-1]} {ln}"
@@ -268,8 +369,9 @@ def split_units(text: str) -> list[Unit]:
     for block in _blocks(text):
         if _HEADING.match(block):
             continue
-        long = len(block) > MAX_UNIT_CHARS or (len(block) > 240 and not _ITEM.match(block)
-                                                and not _AYAT_MARK.match(block))
+        long = len(block) > MAX_UNIT_CHARS or (
+            len(block) > 240 and not _ITEM.match(block) and not _AYAT_MARK.match(block)
+        )
         pieces = [p for p in _SENT_SPLIT.split(block) if p.strip()] if long else [block]
         for piece in pieces:
             piece = normalize_ws(piece)
@@ -330,11 +432,20 @@ class ExtractiveComposer:
 
     def _relevant(self, hit: Hit, concepts: list[Concept]) -> float:
         named = any(v in ("routed",) for v in hit.via)
-        cov = coverage(concepts, f"{hit.doc.number}\n{hit.chunk.location}\n{hit.chunk.text}", hit.doc.language)
+        cov = coverage(
+            concepts, f"{hit.doc.number}\n{hit.chunk.location}\n{hit.chunk.text}", hit.doc.language
+        )
         return max(cov, 0.5 if named and cov > 0 else 0.0) if concepts else (1.0 if named else 0.0)
 
-    def _pick_units(self, hit: Hit, concepts: list[Concept], as_of: dt.date, limit: int,
-                    notes: list[str], question: str = "") -> list[Unit]:
+    def _pick_units(
+        self,
+        hit: Hit,
+        concepts: list[Concept],
+        as_of: dt.date,
+        limit: int,
+        notes: list[str],
+        question: str = "",
+    ) -> list[Unit]:
         units = _narrow_dated(split_units(hit.chunk.text), as_of)
         clean: list[Unit] = []
         for u in units:
@@ -379,15 +490,20 @@ class ExtractiveComposer:
     def compose(self, request: ComposeRequest) -> ComposedAnswer:
         concepts = question_concepts(request)
         notes: list[str] = []
-        usable = [h for h in request.hits if h.chunk.kind not in SKIP_KINDS
-                  and not h.chunk.location.lower().startswith("penjelasan umum")]
+        usable = [
+            h
+            for h in request.hits
+            if h.chunk.kind not in SKIP_KINDS and not h.chunk.location.lower().startswith("penjelasan umum")
+        ]
         relevant = [(h, self._relevant(h, concepts)) for h in usable]
         best = max((c for _, c in relevant), default=0.0)
         floor = max(self.min_coverage, RELATIVE_COVERAGE * best)
         relevant = [(h, c) for h, c in relevant if c >= floor]
         if not relevant:
             return ComposedAnswer((), 0.0, ("no_relevant_passage",))
-        scored = sorted(enumerate(relevant), key=lambda t: (-self._lead_score(t[0], t[1][0], t[1][1], request), t[0]))
+        scored = sorted(
+            enumerate(relevant), key=lambda t: (-self._lead_score(t[0], t[1][0], t[1][1], request), t[0])
+        )
         lead_hit, lead_cov = scored[0][1]
         ordered: list[tuple[Hit, str]] = [(lead_hit, "direct")]
         for h, _ in relevant:
@@ -397,8 +513,13 @@ class ExtractiveComposer:
             role = "condition" if same_pasal else "direct"
             ordered.append((h, role))
         # same-Pasal conditions first, then rules, then elucidations (stable within each group)
-        ordered = [ordered[0], *sorted(ordered[1:], key=lambda t: (0 if t[1] == "condition" else 1,
-                                                                   1 if t[0].chunk.kind == "penjelasan" else 0))]
+        ordered = [
+            ordered[0],
+            *sorted(
+                ordered[1:],
+                key=lambda t: (0 if t[1] == "condition" else 1, 1 if t[0].chunk.kind == "penjelasan" else 0),
+            ),
+        ]
         for h in request.context:
             if "graph:uses_definition" in h.via and h.chunk.kind == "definition":
                 ordered.append((h, "definition"))
@@ -422,9 +543,16 @@ class ExtractiveComposer:
                     this_role = "exception"
                 elif role == "direct" and hit.doc.layer == "policy":
                     this_role = "policy"
-                claims.append(DraftClaim(text=u.text, quote=u.quote, source_chunk_id=hit.chunk.id,
-                                         layer="policy" if hit.doc.layer == "policy" else "regulation",
-                                         role=this_role, is_example=hit.chunk.is_example))
+                claims.append(
+                    DraftClaim(
+                        text=u.text,
+                        quote=u.quote,
+                        source_chunk_id=hit.chunk.id,
+                        layer="policy" if hit.doc.layer == "policy" else "regulation",
+                        role=this_role,
+                        is_example=hit.chunk.is_example,
+                    )
+                )
                 shown.append(norm)
                 if len(claims) >= self.max_claims:
                     break

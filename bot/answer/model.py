@@ -42,9 +42,16 @@ class SourceRef:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "doc_id": self.doc_id, "number": self.number, "title": self.title, "location": self.location,
-            "effective_from": _iso(self.effective_from), "effective_to": _iso(self.effective_to),
-            "status": self.status, "url": self.url, "ocr_noisy": self.ocr_noisy, "chunk_id": self.chunk_id,
+            "doc_id": self.doc_id,
+            "number": self.number,
+            "title": self.title,
+            "location": self.location,
+            "effective_from": _iso(self.effective_from),
+            "effective_to": _iso(self.effective_to),
+            "status": self.status,
+            "url": self.url,
+            "ocr_noisy": self.ocr_noisy,
+            "chunk_id": self.chunk_id,
         }
 
 
@@ -64,9 +71,15 @@ class ShownClaim:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "text": self.text, "quote": self.quote, "layer": self.layer, "is_example": self.is_example,
-            "support": self.support, "source": self.source.to_json(), "role": self.role,
-            "support_score": round(self.support_score, 4), "applies": self.applies,
+            "text": self.text,
+            "quote": self.quote,
+            "layer": self.layer,
+            "is_example": self.is_example,
+            "support": self.support,
+            "source": self.source.to_json(),
+            "role": self.role,
+            "support_score": round(self.support_score, 4),
+            "applies": self.applies,
         }
 
 
@@ -86,8 +99,14 @@ class UnsupportedClaim:
     support: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"text": self.text, "quote": self.quote, "source_id": self.source_id, "codes": list(self.codes),
-                "messages": list(self.messages), "support": self.support}
+        return {
+            "text": self.text,
+            "quote": self.quote,
+            "source_id": self.source_id,
+            "codes": list(self.codes),
+            "messages": list(self.messages),
+            "support": self.support,
+        }
 
 
 @dataclass(frozen=True)
@@ -111,9 +130,15 @@ class ConflictSource:
     location: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"doc_id": self.doc_id, "number": self.number, "status": self.status, "layer": self.layer,
-                "effective_from": _iso(self.effective_from), "figures": list(self.figures),
-                "location": self.location}
+        return {
+            "doc_id": self.doc_id,
+            "number": self.number,
+            "status": self.status,
+            "layer": self.layer,
+            "effective_from": _iso(self.effective_from),
+            "figures": list(self.figures),
+            "location": self.location,
+        }
 
 
 @dataclass(frozen=True)
@@ -124,8 +149,12 @@ class Conflict:
     preferred: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"topic": self.topic, "sources": [s.to_json() for s in self.sources], "decided_by": self.decided_by,
-                "preferred": self.preferred}
+        return {
+            "topic": self.topic,
+            "sources": [s.to_json() for s in self.sources],
+            "decided_by": self.decided_by,
+            "preferred": self.preferred,
+        }
 
 
 @dataclass(frozen=True)
@@ -137,9 +166,13 @@ class Confidence:
     self: float
 
     def to_json(self) -> dict[str, Any]:
-        return {"score": round(self.score, 4), "band": self.band,
-                "judge": None if self.judge is None else round(self.judge, 4),
-                "retrieval": round(self.retrieval, 4), "self": round(self.self, 4)}
+        return {
+            "score": round(self.score, 4),
+            "band": self.band,
+            "judge": None if self.judge is None else round(self.judge, 4),
+            "retrieval": round(self.retrieval, 4),
+            "self": round(self.self, 4),
+        }
 
 
 @dataclass(frozen=True)

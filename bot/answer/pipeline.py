@@ -22,7 +22,6 @@ from typing import Any
 
 from bot.answer import clarify as clarify_mod
 from bot.answer import conflicts as conflicts_mod
-from kb.chunking.textspan import example_start
 from bot.answer import scope as scope_mod
 from bot.answer.confidence import NO_CONFIDENCE, ConfidenceConfig, combine, retrieval_quality
 from bot.answer.errors import ComposerError
@@ -35,7 +34,7 @@ from bot.answer.model import (
     SourceRef,
     UnsupportedClaim,
 )
-from bot.answer.protocol import ComposeRequest, ComposedAnswer, Composer, DraftClaim
+from bot.answer.protocol import ComposedAnswer, Composer, ComposeRequest, DraftClaim
 from bot.answer.render import render
 from bot.wiring import search_filter
 from guardrails.injection import scan_injection
@@ -51,6 +50,7 @@ from guardrails.verify import (
     verify_claims,
 )
 from identity.principal import Principal
+from kb.chunking.textspan import example_start
 from kb.model import ANSWERABLE_STATUSES, Chunk, DocumentMeta, Hit
 from kb.query import QueryPlan, understand
 from kb.retrieve import SearchResult, hit_json
@@ -59,29 +59,60 @@ logger = logging.getLogger(__name__)
 
 INSTRUKSI_DALAM_SUMBER = "INSTRUKSI_DALAM_SUMBER"
 ANGKA_DARI_INSTRUKSI = "ANGKA_DARI_INSTRUKSI"
-_POLICY_WORDS = ("memo", "kebijakan perusahaan", "company policy", "our policy", "internal policy", "prosedur internal",
-                 "internal procedure", "sop ", "matriks", "matrix", "kebijakan internal", "internal", "tax team",
-                 "direview")
+_POLICY_WORDS = (
+    "memo",
+    "kebijakan perusahaan",
+    "company policy",
+    "our policy",
+    "internal policy",
+    "prosedur internal",
+    "internal procedure",
+    "sop ",
+    "matriks",
+    "matrix",
+    "kebijakan internal",
+    "internal",
+    "tax team",
+    "direview",
+)
 
 W = {
-    "ocr": {"id": "Teks sumber {n} hasil OCR; periksa dokumen resmi.",
-            "en": "{n}: OCR-derived source text; verify against the official document."},
-    "prepromulgation": {"id": "{n} adalah salinan sebelum diundangkan; periksa versi resmi.",
-                        "en": "{n} is a pre-promulgation copy; check the official version."},
-    "not_found": {"id": "{n} tidak ditemukan di basis pengetahuan / not found in the knowledge base.",
-                  "en": "{n} not found in the knowledge base."},
-    "not_in_force": {"id": "{n} tidak berlaku pada {d} (status: {s}); jawaban memakai sumber yang berlaku.",
-                     "en": "{n} was not in force on {d} (status: {s}); the answer uses the sources in force."},
-    "injection_q": {"id": "Instruksi di dalam pertanyaan diabaikan; hanya sumber yang dipakai.",
-                    "en": "Instructions inside the question were ignored; only sources are used."},
-    "injection_doc": {"id": "Teks berisi instruksi di dalam sumber tidak dikutip.",
-                      "en": "Instruction-like text inside a source was not quoted."},
-    "straddle": {"id": "Periode {p} melewati perubahan aturan: kedua versi ditampilkan dengan tanggalnya.",
-                 "en": "The period {p} straddles a change of the rule: both versions are shown with their dates."},
-    "retry": {"id": "Pencarian diulang sekali dengan istilah yang diperluas.",
-              "en": "The search was retried once with expanded terms."},
-    "as_of_default": {"id": "Tanggal transaksi tidak disebut; dipakai tanggal hari ini ({d}).",
-                      "en": "No transaction date given; today's date ({d}) is used."},
+    "ocr": {
+        "id": "Teks sumber {n} hasil OCR; periksa dokumen resmi.",
+        "en": "{n}: OCR-derived source text; verify against the official document.",
+    },
+    "prepromulgation": {
+        "id": "{n} adalah salinan sebelum diundangkan; periksa versi resmi.",
+        "en": "{n} is a pre-promulgation copy; check the official version.",
+    },
+    "not_found": {
+        "id": "{n} tidak ditemukan di basis pengetahuan / not found in the knowledge base.",
+        "en": "{n} not found in the knowledge base.",
+    },
+    "not_in_force": {
+        "id": "{n} tidak berlaku pada {d} (status: {s}); jawaban memakai sumber yang berlaku.",
+        "en": "{n} was not in force on {d} (status: {s}); the answer uses the sources in force.",
+    },
+    "injection_q": {
+        "id": "Instruksi di dalam pertanyaan diabaikan; hanya sumber yang dipakai.",
+        "en": "Instructions inside the question were ignored; only sources are used.",
+    },
+    "injection_doc": {
+        "id": "Teks berisi instruksi di dalam sumber tidak dikutip.",
+        "en": "Instruction-like text inside a source was not quoted.",
+    },
+    "straddle": {
+        "id": "Periode {p} melewati perubahan aturan: kedua versi ditampilkan dengan tanggalnya.",
+        "en": "The period {p} straddles a change of the rule: both versions are shown with their dates.",
+    },
+    "retry": {
+        "id": "Pencarian diulang sekali dengan istilah yang diperluas.",
+        "en": "The search was retried once with expanded terms.",
+    },
+    "as_of_default": {
+        "id": "Tanggal transaksi tidak disebut; dipakai tanggal hari ini ({d}).",
+        "en": "No transaction date given; today's date ({d}) is used.",
+    },
 }
 
 
@@ -120,17 +151,33 @@ def _in_window(chunk: Chunk, meta: DocumentMeta, d: dt.date) -> bool:
 
 
 def _source_ref(chunk: Chunk, meta: DocumentMeta) -> SourceRef:
-    return SourceRef(doc_id=meta.id, number=meta.number, title=meta.title, location=chunk.location,
-                     effective_from=chunk.valid_from or meta.effective_from,
-                     effective_to=chunk.valid_to or meta.effective_to, status=meta.status, url=meta.source_url,
-                     ocr_noisy=meta.ocr_noisy, chunk_id=chunk.id)
+    return SourceRef(
+        doc_id=meta.id,
+        number=meta.number,
+        title=meta.title,
+        location=chunk.location,
+        effective_from=chunk.valid_from or meta.effective_from,
+        effective_to=chunk.valid_to or meta.effective_to,
+        status=meta.status,
+        url=meta.source_url,
+        ocr_noisy=meta.ocr_noisy,
+        chunk_id=chunk.id,
+    )
 
 
 class _Run:
     """State of one ``answer_question`` call (kept off the module so calls never share state)."""
 
-    def __init__(self, question: str, principal: Principal, services: Any, composer: Composer,
-                 judge: SupportJudge | None, mode: str | None, config: PipelineConfig) -> None:
+    def __init__(
+        self,
+        question: str,
+        principal: Principal,
+        services: Any,
+        composer: Composer,
+        judge: SupportJudge | None,
+        mode: str | None,
+        config: PipelineConfig,
+    ) -> None:
         self.question = question
         self.principal = principal
         self.services = services
@@ -160,8 +207,9 @@ class _Run:
 
     # -- verification ----------------------------------------------------------------------
 
-    def verify(self, drafts: Sequence[DraftClaim], as_of: dt.date) -> tuple[list[ShownClaim],
-                                                                             list[UnsupportedClaim], bool]:
+    def verify(
+        self, drafts: Sequence[DraftClaim], as_of: dt.date
+    ) -> tuple[list[ShownClaim], list[UnsupportedClaim], bool]:
         flt = search_filter(self.principal, as_of)
         ids = sorted({d.source_chunk_id for d in drafts})
         chunks = self.store.get_chunks(ids)
@@ -174,8 +222,11 @@ class _Run:
             meta = docs.get(ch.doc_id)
             if meta is None:
                 continue
-            readable = (bool(flt.groups & set(meta.access)) and meta.status in ANSWERABLE_STATUSES
-                        and meta.quarantine_reason is None)
+            readable = (
+                bool(flt.groups & set(meta.access))
+                and meta.status in ANSWERABLE_STATUSES
+                and meta.quarantine_reason is None
+            )
             in_effect = cid in visible
             if not in_effect and not ch.indexed and readable:
                 if vis_docs is None:
@@ -194,69 +245,112 @@ class _Run:
             failures = list(v.failures)
             ch = chunks.get(draft.source_chunk_id)
             src = sources.get(draft.source_chunk_id)
-            if v.passed and ch is not None and flagged_docs.get(ch.doc_id) and (
-                    scan_injection(draft.quote).flagged or scan_injection(draft.text).flagged):
-                failures.append(GateFailure(INSTRUKSI_DALAM_SUMBER, "quote contains instruction-like text",
-                                            draft.source_chunk_id))
+            if (
+                v.passed
+                and ch is not None
+                and flagged_docs.get(ch.doc_id)
+                and (scan_injection(draft.quote).flagged or scan_injection(draft.text).flagged)
+            ):
+                failures.append(
+                    GateFailure(
+                        INSTRUKSI_DALAM_SUMBER, "quote contains instruction-like text", draft.source_chunk_id
+                    )
+                )
                 self.warn(_w("injection_doc", self.lang))
             if self.forbidden and v.passed:
                 keys = {k for f in extract_figures(f"{draft.text} {draft.quote}") for k in f.keys}
                 if keys & self.forbidden:
-                    failures.append(GateFailure(ANGKA_DARI_INSTRUKSI, "figure injected by the question",
-                                                draft.source_chunk_id))
+                    failures.append(
+                        GateFailure(
+                            ANGKA_DARI_INSTRUKSI, "figure injected by the question", draft.source_chunk_id
+                        )
+                    )
             if v.passed and not failures and ch is not None and src is not None:
                 meta = docs[ch.doc_id]
                 if v.support is None:
                     judged = False
                 example = _in_example(ch, draft.quote)  # from the source, never from the composer
-                shown.append(ShownClaim(text=draft.text, quote=draft.quote, layer=meta.layer,
-                                        is_example=example, support=v.support,
-                                        source=_source_ref(ch, meta),
-                                        role="example" if example else _non_example_role(draft.role, meta),
-                                        support_score=v.support_score))
+                shown.append(
+                    ShownClaim(
+                        text=draft.text,
+                        quote=draft.quote,
+                        layer=meta.layer,
+                        is_example=example,
+                        support=v.support,
+                        source=_source_ref(ch, meta),
+                        role="example" if example else _non_example_role(draft.role, meta),
+                        support_score=v.support_score,
+                    )
+                )
                 continue
-            hidden = src is None or not src.readable or any(
-                f.code in (SUMBER_TIDAK_ADA, SUMBER_TIDAK_BOLEH_DIBACA) for f in failures)
+            hidden = (
+                src is None
+                or not src.readable
+                or any(f.code in (SUMBER_TIDAK_ADA, SUMBER_TIDAK_BOLEH_DIBACA) for f in failures)
+            )
             # an unreadable source is reported exactly like a missing one: nothing reveals it exists
-            codes = tuple(dict.fromkeys(SUMBER_TIDAK_ADA if f.code == SUMBER_TIDAK_BOLEH_DIBACA else f.code
-                                        for f in failures))
-            messages = tuple(f.message for f in failures) if not hidden else (
-                "sumber yang dikutip tidak ada di basis pengetahuan / cited source not in the knowledge base",)
-            unsupported.append(UnsupportedClaim(
-                text=draft.text, quote="" if hidden else draft.quote,
-                source_id=None if hidden else draft.source_chunk_id, codes=codes, messages=messages,
-                support=v.support))
+            codes = tuple(
+                dict.fromkeys(
+                    SUMBER_TIDAK_ADA if f.code == SUMBER_TIDAK_BOLEH_DIBACA else f.code for f in failures
+                )
+            )
+            messages = (
+                tuple(f.message for f in failures)
+                if not hidden
+                else (
+                    "sumber yang dikutip tidak ada di basis pengetahuan / cited source not in the knowledge base",
+                )
+            )
+            unsupported.append(
+                UnsupportedClaim(
+                    text=draft.text,
+                    quote="" if hidden else draft.quote,
+                    source_id=None if hidden else draft.source_chunk_id,
+                    codes=codes,
+                    messages=messages,
+                    support=v.support,
+                )
+            )
         return shown, unsupported, judged
 
     # -- one attempt -----------------------------------------------------------------------
 
-    def attempt(self, query: str, plan: QueryPlan, as_of: dt.date, *, relaxed: bool = False,
-                top_k: int | None = None) -> _Attempt:
+    def attempt(
+        self, query: str, plan: QueryPlan, as_of: dt.date, *, relaxed: bool = False, top_k: int | None = None
+    ) -> _Attempt:
         flt = search_filter(self.principal, as_of)
         if relaxed:
             flt = flt.relaxed()
         t = time.perf_counter()
-        result = self.retriever.search(query, flt, mode=self.mode, top_k=top_k or self.config.top_k,
-                                                plan=None if relaxed else plan)
+        result = self.retriever.search(
+            query, flt, mode=self.mode, top_k=top_k or self.config.top_k, plan=None if relaxed else plan
+        )
         self.timings["retrieve_ms"] = self.timings.get("retrieve_ms", 0.0) + (time.perf_counter() - t) * 1000
         # a Penjelasan of restated wording is already out of the window filter (kb.linking), like the wording
         hits, context = result.results, result.context
         if self.policy_wanted:
             hits = tuple(h for h in hits if h.doc.layer == "policy")
-        request = ComposeRequest(question=self.question, language=self.lang, as_of=as_of, plan=plan,
-                                 hits=hits, context=context)
+        request = ComposeRequest(
+            question=self.question, language=self.lang, as_of=as_of, plan=plan, hits=hits, context=context
+        )
         t = time.perf_counter()
         composed = self.composer.compose(request)
-        if not isinstance(composed, ComposedAnswer) or not all(isinstance(c, DraftClaim) for c in composed.claims):
-            raise ComposerError(f"composer {getattr(self.composer, 'name', '?')!r} must return a ComposedAnswer "
-                                "of DraftClaim records")
+        if not isinstance(composed, ComposedAnswer) or not all(
+            isinstance(c, DraftClaim) for c in composed.claims
+        ):
+            raise ComposerError(
+                f"composer {getattr(self.composer, 'name', '?')!r} must return a ComposedAnswer "
+                "of DraftClaim records"
+            )
         if not 0.0 <= composed.self_assessment <= 1.0:
             raise ComposerError(f"composer self_assessment {composed.self_assessment!r} is outside [0, 1]")
         self.timings["compose_ms"] = self.timings.get("compose_ms", 0.0) + (time.perf_counter() - t) * 1000
         if any(n.startswith("skipped_instruction_text") for n in composed.notes):
             self.warn(_w("injection_doc", self.lang))
         t = time.perf_counter()
-        shown, unsupported, judged = self.verify(composed.claims, as_of) if composed.claims else ([], [], True)
+        shown, unsupported, judged = (
+            self.verify(composed.claims, as_of) if composed.claims else ([], [], True)
+        )
         self.timings["verify_ms"] = self.timings.get("verify_ms", 0.0) + (time.perf_counter() - t) * 1000
         return _Attempt(as_of, result, composed, shown, unsupported, judged)
 
@@ -288,10 +382,19 @@ def _escalation_for(reason: str | None) -> Escalation | None:
     return Escalation(reason) if reason else None
 
 
-def answer_question(question: str, principal: Principal, services: Any, *, as_of: dt.date | None = None,
-                    composer: Composer | None = None, judge: SupportJudge | None = None, mode: str | None = None,
-                    explain: bool = False, config: PipelineConfig | None = None,
-                    today: dt.date | None = None) -> Answer:
+def answer_question(
+    question: str,
+    principal: Principal,
+    services: Any,
+    *,
+    as_of: dt.date | None = None,
+    composer: Composer | None = None,
+    judge: SupportJudge | None = None,
+    mode: str | None = None,
+    explain: bool = False,
+    config: PipelineConfig | None = None,
+    today: dt.date | None = None,
+) -> Answer:
     """Answer one question for one principal from the knowledge base (see module docstring).
 
     Args:
@@ -324,27 +427,65 @@ def answer_question(question: str, principal: Principal, services: Any, *, as_of
     low = question.lower()
     run.policy_wanted = any(w in low for w in _POLICY_WORDS)
 
-    def finish(status: str, *, claims: Sequence[ShownClaim] = (), unsupported: Sequence[UnsupportedClaim] = (),
-               questions: Sequence[ClarifyingQuestion] = (), conflicts: Sequence[Any] = (),
-               confidence: Any = NO_CONFIDENCE, reason: str | None = None, unknowns: Sequence[str] = (),
-               headline: str | None = None, explain_data: dict[str, Any] | None = None) -> Answer:
-        text = render(status=status, language=lang, as_of=as_of_date, claims=claims, unsupported=unsupported,
-                      questions=questions, conflicts=conflicts, unknowns=unknowns, warnings=run.warnings,
-                      escalation_reason=reason, low_confidence=reason == "low_confidence", headline=headline)
+    def finish(
+        status: str,
+        *,
+        claims: Sequence[ShownClaim] = (),
+        unsupported: Sequence[UnsupportedClaim] = (),
+        questions: Sequence[ClarifyingQuestion] = (),
+        conflicts: Sequence[Any] = (),
+        confidence: Any = NO_CONFIDENCE,
+        reason: str | None = None,
+        unknowns: Sequence[str] = (),
+        headline: str | None = None,
+        explain_data: dict[str, Any] | None = None,
+    ) -> Answer:
+        text = render(
+            status=status,
+            language=lang,
+            as_of=as_of_date,
+            claims=claims,
+            unsupported=unsupported,
+            questions=questions,
+            conflicts=conflicts,
+            unknowns=unknowns,
+            warnings=run.warnings,
+            escalation_reason=reason,
+            low_confidence=reason == "low_confidence",
+            headline=headline,
+        )
         run.timings["total_ms"] = (time.perf_counter() - t_start) * 1000
-        logger.info("status=%s, claims=%d, unsupported=%d, reason=%s | answer composed", status, len(claims),
-                    len(unsupported), reason or "-")
-        return Answer(status=status, answer=text, claims=tuple(claims), unsupported_claims=tuple(unsupported),
-                      clarifying_questions=tuple(questions), conflicts=tuple(conflicts), confidence=confidence,
-                      as_of=as_of_date, corpus_version=corpus_version, escalation=_escalation_for(reason),
-                      warnings=tuple(run.warnings), language=lang, period=period,
-                      explain=explain_data if explain else None, timings=dict(run.timings))
+        logger.info(
+            "status=%s, claims=%d, unsupported=%d, reason=%s | answer composed",
+            status,
+            len(claims),
+            len(unsupported),
+            reason or "-",
+        )
+        return Answer(
+            status=status,
+            answer=text,
+            claims=tuple(claims),
+            unsupported_claims=tuple(unsupported),
+            clarifying_questions=tuple(questions),
+            conflicts=tuple(conflicts),
+            confidence=confidence,
+            as_of=as_of_date,
+            corpus_version=corpus_version,
+            escalation=_escalation_for(reason),
+            warnings=tuple(run.warnings),
+            language=lang,
+            period=period,
+            explain=explain_data if explain else None,
+            timings=dict(run.timings),
+        )
 
     # 1. instructions inside the question are data: their figures may never reach a claim
     if scan_injection(question).flagged:
         run.warn(_w("injection_q", lang))
-        run.forbidden = {k for f in extract_figures(question) if f.kind in ("percent", "amount")
-                         for k in f.keys}
+        run.forbidden = {
+            k for f in extract_figures(question) if f.kind in ("percent", "amount") for k in f.keys
+        }
 
     # 2. scope: protected determinations and out-of-scope questions escalate
     has_signal = bool(plan.tax_types or plan.doc_refs or plan.provisions)
@@ -381,7 +522,9 @@ def answer_question(question: str, principal: Principal, services: Any, *, as_of
     if absent:
         for ref in absent:
             run.warn(_w("not_found", lang, n=ref))
-        return finish("abstained", reason="no_source", headline=" ".join(_w("not_found", lang, n=r) for r in absent))
+        return finish(
+            "abstained", reason="no_source", headline=" ".join(_w("not_found", lang, n=r) for r in absent)
+        )
     for meta, derived_to in found:
         lo, hi = meta.effective_from, derived_to or meta.effective_to
         if (lo and as_of_date < lo) or (hi and as_of_date >= hi):
@@ -389,8 +532,9 @@ def answer_question(question: str, principal: Principal, services: Any, *, as_of
 
     # 4. clarify when the rule depends on facts the question leaves out
     specific = bool(plan.doc_refs or any(p.origin == "text" for p in plan.provisions))
-    cr = clarify_mod.check(question, has_date=explicit or plan.as_of is not None, tax_types=plan.tax_types,
-                           specific=specific)
+    cr = clarify_mod.check(
+        question, has_date=explicit or plan.as_of is not None, tax_types=plan.tax_types, specific=specific
+    )
     if cr is not None and cr.blocking and verdict.kind == "in_scope":
         return finish("clarify", questions=cr.questions(lang))
     unknowns = [q.question for q in cr.questions(lang)] if cr is not None else []
@@ -405,7 +549,9 @@ def answer_question(question: str, principal: Principal, services: Any, *, as_of
         if lead_a and change and period[0] < change <= period[1] and second.shown:
             # the version that applied at the start of the period stopped inside it: show both
             a_doc = lead_a.source.doc_id
-            b_new = [c for c in second.shown if c.source.effective_from and c.source.effective_from > period[0]]
+            b_new = [
+                c for c in second.shown if c.source.effective_from and c.source.effective_from > period[0]
+            ]
             if b_new:
                 b_doc = b_new[0].source.doc_id
                 before = f"{period[0].isoformat()}..{(change - dt.timedelta(days=1)).isoformat()}"
@@ -419,8 +565,9 @@ def answer_question(question: str, principal: Principal, services: Any, *, as_of
     # 6. one corrective retry when nothing survived: alias expansion, optional filters relaxed
     if not any(a.shown for a in attempts):
         extra = " ".join(dict.fromkeys(t for e in plan.expansions for t in e.added))
-        retry = run.attempt(f"{question} {extra}".strip(), plan, attempts[0].as_of, relaxed=True,
-                            top_k=cfg.retry_top_k)
+        retry = run.attempt(
+            f"{question} {extra}".strip(), plan, attempts[0].as_of, relaxed=True, top_k=cfg.retry_top_k
+        )
         retry.unsupported = [*attempts[0].unsupported, *retry.unsupported]
         if retry.shown:
             run.warn(_w("retry", lang))
@@ -439,8 +586,13 @@ def answer_question(question: str, principal: Principal, services: Any, *, as_of
     if not shown:
         reason = {"advice": "advice", "protected": "protected_determination"}.get(verdict.kind)
         if reason:
-            return finish("escalated", unsupported=unsupported, reason=reason, unknowns=unknowns,
-                          explain_data=explain_data)
+            return finish(
+                "escalated",
+                unsupported=unsupported,
+                reason=reason,
+                unknowns=unknowns,
+                explain_data=explain_data,
+            )
         return finish("abstained", unsupported=unsupported, reason="no_source", explain_data=explain_data)
 
     # 7. conflicts, confidence, status
@@ -450,8 +602,11 @@ def answer_question(question: str, principal: Principal, services: Any, *, as_of
     judge_score = sum(c.support_score for c in shown) / len(shown) if judged else None
     top = max((h.score for a in attempts if a.result for h in a.result.results), default=0.0)
     concepts = question_concepts(ComposeRequest(question, lang, as_of_date, plan, ()))
-    cov = coverage(concepts, " ".join(f"{c.source.number} {c.source.title} {c.quote}" for c in shown)) \
-        if concepts else 1.0
+    cov = (
+        coverage(concepts, " ".join(f"{c.source.number} {c.source.title} {c.quote}" for c in shown))
+        if concepts
+        else 1.0
+    )
     self_score = min(a.composed.self_assessment for a in attempts)
     confidence = combine(judge_score, retrieval_quality(top, cov, cfg.confidence), self_score, cfg.confidence)
     reason = None
@@ -462,8 +617,16 @@ def answer_question(question: str, principal: Principal, services: Any, *, as_of
         status, reason = "escalated", "advice"
     elif confidence.band == "low":
         status, reason = "escalated", "low_confidence"
-    return finish(status, claims=shown, unsupported=unsupported, conflicts=conflicts, confidence=confidence,
-                  reason=reason, unknowns=unknowns, explain_data=explain_data)
+    return finish(
+        status,
+        claims=shown,
+        unsupported=unsupported,
+        conflicts=conflicts,
+        confidence=confidence,
+        reason=reason,
+        unknowns=unknowns,
+        explain_data=explain_data,
+    )
 
 
 def _applies(c: ShownClaim, window: str) -> ShownClaim:
@@ -488,10 +651,17 @@ def _explain(attempts: Sequence[_Attempt]) -> dict[str, Any]:
     for a in attempts:
         if a.result is None:
             continue
-        out.append({"as_of": a.as_of.isoformat(), "mode": a.result.mode, "explain": a.result.explain,
-                    "results": [_brief(h) for h in a.result.results],
-                    "context": [_brief(h) for h in a.result.context],
-                    "composer_notes": list(a.composed.notes), "self_assessment": a.composed.self_assessment})
+        out.append(
+            {
+                "as_of": a.as_of.isoformat(),
+                "mode": a.result.mode,
+                "explain": a.result.explain,
+                "results": [_brief(h) for h in a.result.results],
+                "context": [_brief(h) for h in a.result.context],
+                "composer_notes": list(a.composed.notes),
+                "self_assessment": a.composed.self_assessment,
+            }
+        )
     return {"retrieval": out}
 
 

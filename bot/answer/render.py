@@ -17,30 +17,46 @@ LABELS: dict[str, dict[str, str]] = {
     "legal_basis": {"id": "Dasar hukum", "en": "Legal basis"},
     "policy": {"id": "Kebijakan perusahaan", "en": "Company policy"},
     "unknown": {"id": "Belum diketahui tentang kasus Anda", "en": "Unknown about your case"},
-    "unsupported": {"id": "Klaim tidak didukung (tidak ditampilkan sebagai jawaban)",
-                    "en": "Claims not supported (not shown as the answer)"},
+    "unsupported": {
+        "id": "Klaim tidak didukung (tidak ditampilkan sebagai jawaban)",
+        "en": "Claims not supported (not shown as the answer)",
+    },
     "as_of": {"id": "berdasarkan sumber per {d}", "en": "based on sources as of {d}"},
     "example": {"id": "contoh, bukan ketentuan", "en": "example, not the rule"},
     "condition": {"id": "syarat", "en": "condition"},
     "exception": {"id": "pengecualian", "en": "exception"},
     "definition": {"id": "definisi", "en": "definition"},
-    "clarify": {"id": "Jawabannya bergantung pada beberapa fakta. Mohon jelaskan:",
-                "en": "The answer depends on a few facts. Please tell me:"},
+    "clarify": {
+        "id": "Jawabannya bergantung pada beberapa fakta. Mohon jelaskan:",
+        "en": "The answer depends on a few facts. Please tell me:",
+    },
     "conflicts": {"id": "Sumber yang berbeda", "en": "Sources that disagree"},
     "decided": {"id": "diputuskan oleh aturan", "en": "decided by rule"},
     "preferred": {"id": "diutamakan", "en": "preferred"},
-    "no_source": {"id": "Saya tidak menemukan sumber untuk itu di basis pengetahuan.",
-                  "en": "I don't have a source for that in the knowledge base."},
-    "offer": {"id": "Saya bisa meneruskan pertanyaan ini ke tim pajak.",
-              "en": "I can pass this question to the tax team."},
-    "advice": {"id": "Ini memerlukan pertimbangan tim pajak (saran/perencanaan pajak). Berikut yang dikatakan aturan:",
-               "en": "This needs the tax team (tax advice or planning). Here is what the rules say:"},
-    "protected": {"id": "Penentuan ini hanya dapat dibuat oleh tim pajak. Berikut yang dikatakan aturan:",
-                  "en": "This determination can only be made by the tax team. Here is what the rules say:"},
-    "out_of_scope": {"id": "Pertanyaan ini di luar cakupan (perpajakan Indonesia dan kebijakan keuangan perusahaan).",
-                     "en": "This question is outside my scope (Indonesian tax and company finance policy)."},
-    "low": {"id": "Keyakinan rendah: mohon verifikasi dengan tim pajak.",
-            "en": "Low confidence: please verify with the tax team."},
+    "no_source": {
+        "id": "Saya tidak menemukan sumber untuk itu di basis pengetahuan.",
+        "en": "I don't have a source for that in the knowledge base.",
+    },
+    "offer": {
+        "id": "Saya bisa meneruskan pertanyaan ini ke tim pajak.",
+        "en": "I can pass this question to the tax team.",
+    },
+    "advice": {
+        "id": "Ini memerlukan pertimbangan tim pajak (saran/perencanaan pajak). Berikut yang dikatakan aturan:",
+        "en": "This needs the tax team (tax advice or planning). Here is what the rules say:",
+    },
+    "protected": {
+        "id": "Penentuan ini hanya dapat dibuat oleh tim pajak. Berikut yang dikatakan aturan:",
+        "en": "This determination can only be made by the tax team. Here is what the rules say:",
+    },
+    "out_of_scope": {
+        "id": "Pertanyaan ini di luar cakupan (perpajakan Indonesia dan kebijakan keuangan perusahaan).",
+        "en": "This question is outside my scope (Indonesian tax and company finance policy).",
+    },
+    "low": {
+        "id": "Keyakinan rendah: mohon verifikasi dengan tim pajak.",
+        "en": "Low confidence: please verify with the tax team.",
+    },
     "period": {"id": "berlaku", "en": "applies"},
     "in_force": {"id": "berlaku", "en": "in force"},
     "warnings": {"id": "Catatan", "en": "Notes"},
@@ -67,7 +83,7 @@ def _claim_line(c: ShownClaim, language: str) -> str:
     tag = f"[{', '.join(tags)}] " if tags else ""
     window = f"{_fmt_date(s.effective_from)} – {_fmt_date(s.effective_to) if s.effective_to else 'now'}"
     cite = f"{s.number} {s.location} ({s.status}, {window})"
-    return f"- {tag}{c.text}\n  > \"{c.quote}\"\n  — {cite}"
+    return f'- {tag}{c.text}\n  > "{c.quote}"\n  — {cite}'
 
 
 def render_claims(claims: Sequence[ShownClaim], language: str) -> list[str]:
@@ -83,10 +99,21 @@ def render_claims(claims: Sequence[ShownClaim], language: str) -> list[str]:
     return lines
 
 
-def render(*, status: str, language: str, as_of: dt.date, claims: Sequence[ShownClaim],
-           unsupported: Sequence[UnsupportedClaim], questions: Sequence[ClarifyingQuestion],
-           conflicts: Sequence[Conflict], unknowns: Sequence[str], warnings: Sequence[str],
-           escalation_reason: str | None, low_confidence: bool, headline: str | None = None) -> str:
+def render(
+    *,
+    status: str,
+    language: str,
+    as_of: dt.date,
+    claims: Sequence[ShownClaim],
+    unsupported: Sequence[UnsupportedClaim],
+    questions: Sequence[ClarifyingQuestion],
+    conflicts: Sequence[Conflict],
+    unknowns: Sequence[str],
+    warnings: Sequence[str],
+    escalation_reason: str | None,
+    low_confidence: bool,
+    headline: str | None = None,
+) -> str:
     """The whole answer text (deterministic)."""
     lines: list[str] = []
     if status == "clarify":
@@ -115,9 +142,13 @@ def render(*, status: str, language: str, as_of: dt.date, claims: Sequence[Shown
     if conflicts:
         lines.append(f"**{label('conflicts', language)}**")
         for cf in conflicts:
-            srcs = "; ".join(f"{s.number} {s.location} ({s.status}): {', '.join(s.figures)}" for s in cf.sources)
-            lines.append(f"- {srcs} — {label('decided', language)} {cf.decided_by}, "
-                         f"{label('preferred', language)}: {cf.preferred}")
+            srcs = "; ".join(
+                f"{s.number} {s.location} ({s.status}): {', '.join(s.figures)}" for s in cf.sources
+            )
+            lines.append(
+                f"- {srcs} — {label('decided', language)} {cf.decided_by}, "
+                f"{label('preferred', language)}: {cf.preferred}"
+            )
     if unknowns and status != "clarify":
         lines.append(f"**{label('unknown', language)}**")
         lines.extend(f"- {u}" for u in unknowns)

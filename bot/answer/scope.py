@@ -54,8 +54,9 @@ def parse_rules(data: Any, path: str = "scope.yaml") -> ScopeRules:
     for key in ("reviewed_by", "reviewed_on"):
         if not data.get(key):
             raise AnswerConfigError(path, f"missing {key!r}: scope rules must be reviewed")
-    return ScopeRules(_patterns(path, data, "in_scope"), _patterns(path, data, "advice"),
-                      _patterns(path, data, "protected"))
+    return ScopeRules(
+        _patterns(path, data, "in_scope"), _patterns(path, data, "advice"), _patterns(path, data, "protected")
+    )
 
 
 @functools.lru_cache(maxsize=8)

@@ -53,8 +53,16 @@ def load_items(path: Path) -> list[AnswerItem]:
         as_of = it.get("as_of")
         if isinstance(as_of, str):
             as_of = dt.date.fromisoformat(as_of)
-        out.append(AnswerItem(str(it.get("id", f"#{i + 1}")), str(it.get("category", "uncategorised")),
-                              str(it["question"]), it.get("user"), as_of, dict(it["expect"] or {})))
+        out.append(
+            AnswerItem(
+                str(it.get("id", f"#{i + 1}")),
+                str(it.get("category", "uncategorised")),
+                str(it["question"]),
+                it.get("user"),
+                as_of,
+                dict(it["expect"] or {}),
+            )
+        )
     return out
 
 
@@ -72,16 +80,14 @@ def _gold_match(chunk: Any, gold: dict[str, Any]) -> bool:
         return False
     if gold.get("ayat") is not None and _s(gold["ayat"]) != chunk.ayat:
         return False
-    if gold.get("section") is not None and (chunk.section or "").lower() != str(gold["section"]).lower():
-        return False
-    return True
+    return not (gold.get("section") is not None and (chunk.section or "").lower() != str(gold["section"]).lower())
 
 
 def _pct(values: list[float], q: float) -> float:
     if not values:
         return 0.0
     s = sorted(values)
-    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
+    return s[min(len(s) - 1, round(q * (len(s) - 1)))]
 
 
 def run_answer_eval(services: Any, set_path: Path) -> dict[str, Any]:
@@ -140,24 +146,39 @@ def run_answer_eval(services: Any, set_path: Path) -> dict[str, Any]:
         for s in exp.get("claims_must_not_contain") or []:
             if any(str(s) in c.quote or str(s) in c.text for c in ans.claims):
                 problems.append(f"a claim contains {s!r}")
-        if exp.get("escalation_reason") and (ans.escalation is None or ans.escalation.reason != exp["escalation_reason"]):
-            problems.append(f"escalation {ans.escalation.reason if ans.escalation else None} != "
-                            f"{exp['escalation_reason']}")
+        if exp.get("escalation_reason") and (
+            ans.escalation is None or ans.escalation.reason != exp["escalation_reason"]
+        ):
+            problems.append(
+                f"escalation {ans.escalation.reason if ans.escalation else None} != "
+                f"{exp['escalation_reason']}"
+            )
         number_catches += sum(ANGKA_TANPA_DASAR in u.codes for u in ans.unsupported_claims)
         gold_abstain = allowed == ["abstained"]
         pred_abstain = ans.status == "abstained"
         abst_tp += gold_abstain and pred_abstain
-        abst_fp += pred_abstain and not gold_abstain and not ("abstained" in allowed)
+        abst_fp += pred_abstain and not gold_abstain and "abstained" not in allowed
         abst_fn += gold_abstain and not pred_abstain
-        rows.append({"id": item.id, "category": item.category, "status": ans.status, "expected": allowed,
-                     "ok": not problems, "problems": problems})
+        rows.append(
+            {
+                "id": item.id,
+                "category": item.category,
+                "status": ans.status,
+                "expected": allowed,
+                "ok": not problems,
+                "problems": problems,
+            }
+        )
     n = len(items)
     status_acc = sum(sum(v) for v in per_cat.values()) / n if n else 0.0
     return {
-        "set": str(set_path), "items": n, "corpus_version": store.corpus_version(),
+        "set": str(set_path),
+        "items": n,
+        "corpus_version": store.corpus_version(),
         "status_accuracy": round(status_acc, 4),
-        "status_accuracy_by_category": {k: {"n": len(v), "accuracy": round(sum(v) / len(v), 4)}
-                                        for k, v in sorted(per_cat.items())},
+        "status_accuracy_by_category": {
+            k: {"n": len(v), "accuracy": round(sum(v) / len(v), 4)} for k, v in sorted(per_cat.items())
+        },
         "item_pass_rate": round(sum(r["ok"] for r in rows) / n, 4) if n else 0.0,
         "citation_precision": round(cited_gold / cited, 4) if cited else None,
         "shown_claims": shown_total,
@@ -169,8 +190,10 @@ def run_answer_eval(services: Any, set_path: Path) -> dict[str, Any]:
         "must_not_cite_violations": forbidden_hits,
         "deterministic_items": deterministic,
         "determinism": round(deterministic / n, 4) if n else 1.0,
-        "latency_ms": {"p50": round(statistics.median(latencies), 1) if latencies else 0.0,
-                       "p95": round(_pct(latencies, 0.95), 1)},
+        "latency_ms": {
+            "p50": round(statistics.median(latencies), 1) if latencies else 0.0,
+            "p95": round(_pct(latencies, 0.95), 1),
+        },
         "failures": [r for r in rows if not r["ok"]],
     }
 
@@ -178,15 +201,27 @@ def run_answer_eval(services: Any, set_path: Path) -> dict[str, Any]:
 def print_report(report: dict[str, Any], console: Any) -> None:
     from rich.table import Table
 
-    console.print(f"[bold]Answer evaluation[/bold] {report['set']}: {report['items']} items, corpus "
-                  f"{report['corpus_version'][:12]}")
+    console.print(
+        f"[bold]Answer evaluation[/bold] {report['set']}: {report['items']} items, corpus "
+        f"{report['corpus_version'][:12]}"
+    )
     t = Table("category", "n", "status accuracy")
     for cat, v in report["status_accuracy_by_category"].items():
         t.add_row(cat, str(v["n"]), f"{v['accuracy']:.2f}")
     console.print(t)
-    for key in ("status_accuracy", "item_pass_rate", "citation_precision", "quote_gate_pass_rate_shown",
-                "number_gate_catches", "abstention_precision", "abstention_recall", "access_leaks",
-                "must_not_cite_violations", "determinism", "latency_ms"):
+    for key in (
+        "status_accuracy",
+        "item_pass_rate",
+        "citation_precision",
+        "quote_gate_pass_rate_shown",
+        "number_gate_catches",
+        "abstention_precision",
+        "abstention_recall",
+        "access_leaks",
+        "must_not_cite_violations",
+        "determinism",
+        "latency_ms",
+    ):
         console.print(f"  {key}: {report[key]}")
     for r in report["failures"]:
         console.print(f"  [yellow]{r['id']}[/yellow] ({r['category']}): {'; '.join(r['problems'])}")

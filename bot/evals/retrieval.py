@@ -54,13 +54,23 @@ def load_questions(path: Path) -> list[Question]:
     out = []
     for i, item in enumerate(items):
         try:
-            gold = tuple(Gold(str(g["doc_id"]), _s(g.get("pasal")), _s(g.get("ayat")), _s(g.get("section")))
-                         for g in item["gold"])
+            gold = tuple(
+                Gold(str(g["doc_id"]), _s(g.get("pasal")), _s(g.get("ayat")), _s(g.get("section")))
+                for g in item["gold"]
+            )
             as_of = item.get("as_of")
-            out.append(Question(str(item["id"]), str(item["question"]), gold,
-                                as_of if isinstance(as_of, dt.date) else (dt.date.fromisoformat(as_of) if as_of
-                                                                          else None),
-                                item.get("user"), item.get("lang", "id")))
+            out.append(
+                Question(
+                    str(item["id"]),
+                    str(item["question"]),
+                    gold,
+                    as_of
+                    if isinstance(as_of, dt.date)
+                    else (dt.date.fromisoformat(as_of) if as_of else None),
+                    item.get("user"),
+                    item.get("lang", "id"),
+                )
+            )
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"{path}: question #{i + 1} is malformed ({exc})") from None
     return out
@@ -75,8 +85,9 @@ def is_relevant(chunk: Chunk, gold: Sequence[Gold]) -> bool:
         if chunk.doc_id != g.doc_id:
             continue
         if g.section is not None:
-            if (chunk.section and g.section.lower() in chunk.section.lower()) or g.section.lower() in \
-                    chunk.location.lower():
+            if (
+                chunk.section and g.section.lower() in chunk.section.lower()
+            ) or g.section.lower() in chunk.location.lower():
                 return True
             continue
         if g.pasal is None:
@@ -96,12 +107,24 @@ def _metrics(ranked: list[list[bool]], k: int) -> dict[str, float]:
                 mrr += 1.0 / (i + 1)
                 break
     precision = sum((sum(r[:k]) / len(r[:k])) if r[:k] else 0.0 for r in ranked) / n
-    return {"recall@k": round(recall, 3), "mrr@10": round(mrr / n, 3), "context_precision@k": round(precision, 3)}
+    return {
+        "recall@k": round(recall, 3),
+        "mrr@10": round(mrr / n, 3),
+        "context_precision@k": round(precision, 3),
+    }
 
 
-def run_retrieval_eval(services: Any, set_path: Path, *, modes: Sequence[str], include_naive: bool = True,
-                       facqa: Path | None = None, k: int = 5, facqa_limit: int = 200,
-                       console: Any | None = None) -> dict[str, Any]:
+def run_retrieval_eval(
+    services: Any,
+    set_path: Path,
+    *,
+    modes: Sequence[str],
+    include_naive: bool = True,
+    facqa: Path | None = None,
+    k: int = 5,
+    facqa_limit: int = 200,
+    console: Any | None = None,
+) -> dict[str, Any]:
     from bot.wiring import search_filter
 
     questions = load_questions(set_path)
@@ -120,20 +143,31 @@ def run_retrieval_eval(services: Any, set_path: Path, *, modes: Sequence[str], i
             rels = [is_relevant(h.chunk, q.gold) for h in res.results]
             ranked.append(rels)
             per_question[q.id][mode] = next((i + 1 for i, r in enumerate(rels) if r), None)
-        report["modes"][mode] = {**_metrics(ranked, k), "latency_ms_p50": round(statistics.median(latencies), 1)}
+        report["modes"][mode] = {
+            **_metrics(ranked, k),
+            "latency_ms_p50": round(statistics.median(latencies), 1),
+        }
     if include_naive and services.embedder is not None:
-        report["modes"]["naive-window-dense"] = _naive_baseline(services, questions, principals, k, per_question)
+        report["modes"]["naive-window-dense"] = _naive_baseline(
+            services, questions, principals, k, per_question
+        )
     report["per_question"] = per_question
     if facqa is not None:
-        report["facqa_id"] = run_facqa(services.embedder, services.aliases, facqa, modes=modes, k=k,
-                                       limit=facqa_limit)
+        report["facqa_id"] = run_facqa(
+            services.embedder, services.aliases, facqa, modes=modes, k=k, limit=facqa_limit
+        )
     if console is not None:
         _print(console, report)
     return report
 
 
-def _naive_baseline(services: Any, questions: list[Question], principals: dict[str | None, Any], k: int,
-                    per_question: dict[str, dict[str, int | None]]) -> dict[str, float]:
+def _naive_baseline(
+    services: Any,
+    questions: list[Question],
+    principals: dict[str | None, Any],
+    k: int,
+    per_question: dict[str, dict[str, int | None]],
+) -> dict[str, float]:
     """Fixed windows over each document's full text, dense only, document-level access only."""
     store: KnowledgeStore = services.store
     embedder = services.embedder
@@ -146,12 +180,14 @@ def _naive_baseline(services: Any, questions: list[Question], principals: dict[s
         texts[d.meta.id] = text
         for start in range(0, len(text), NAIVE_WINDOW_CHARS):
             windows.append((d.meta.id, start, min(len(text), start + NAIVE_WINDOW_CHARS)))
-    keys = [embed_key(embedder.name, "naive\n" + texts[w[0]][w[1]:w[2]]) for w in windows]
+    keys = [embed_key(embedder.name, "naive\n" + texts[w[0]][w[1] : w[2]]) for w in windows]
     cached = store.cached_vectors(sorted(set(keys)))
     missing = sorted({key: i for i, key in enumerate(keys) if key not in cached}.items())
     for i in range(0, len(missing), 32):
-        batch = missing[i:i + 32]
-        vecs = embedder.embed_passages([texts[windows[j][0]][windows[j][1]:windows[j][2]] for _, j in batch])
+        batch = missing[i : i + 32]
+        vecs = embedder.embed_passages(
+            [texts[windows[j][0]][windows[j][1] : windows[j][2]] for _, j in batch]
+        )
         fresh = {key: v for (key, _), v in zip(batch, vecs, strict=True)}
         store.put_vectors(fresh)
         cached.update(fresh)
@@ -171,35 +207,76 @@ def _naive_baseline(services: Any, questions: list[Question], principals: dict[s
         flt = SearchFilter(groups=frozenset(principals[q.user].groups), as_of=q.as_of or today)
         allowed = store.visible_documents(flt)
         scores = mat @ embedder.embed_query(q.question)
-        order = sorted((i for i in range(len(windows)) if windows[i][0] in allowed),
-                       key=lambda i: (-float(scores[i]), i))[:10]
-        rels = [any(w_doc == s_doc and windows[i][1] < s_end and s_start < windows[i][2]
-                    for s_doc, s_start, s_end in spans for w_doc in (windows[i][0],)) for i in order]
+        order = sorted(
+            (i for i in range(len(windows)) if windows[i][0] in allowed), key=lambda i: (-float(scores[i]), i)
+        )[:10]
+        rels = [
+            any(
+                w_doc == s_doc and windows[i][1] < s_end and s_start < windows[i][2]
+                for s_doc, s_start, s_end in spans
+                for w_doc in (windows[i][0],)
+            )
+            for i in order
+        ]
         ranked.append(rels)
         per_question[q.id]["naive-window-dense"] = next((i + 1 for i, r in enumerate(rels) if r), None)
     return {**_metrics(ranked, k), "windows": len(windows)}
 
 
-def run_facqa(embedder: Any, aliases: Any, folder: Path, *, modes: Sequence[str], k: int, limit: int) -> dict[str, Any]:
+def run_facqa(
+    embedder: Any, aliases: Any, folder: Path, *, modes: Sequence[str], k: int, limit: int
+) -> dict[str, Any]:
     """Outside check: Indonesian factoid QA over news passages (no structure, no references)."""
     from kb.retrieve import RetrievalConfig, Retriever
 
-    passages = [json.loads(line) for line in (folder / "corpus.jsonl").read_text(encoding="utf-8").splitlines()
-                if line.strip()]
-    queries = [json.loads(line) for line in (folder / "queries.valid.jsonl").read_text(encoding="utf-8").splitlines()
-               if line.strip()][:limit]
+    passages = [
+        json.loads(line)
+        for line in (folder / "corpus.jsonl").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    queries = [
+        json.loads(line)
+        for line in (folder / "queries.valid.jsonl").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ][:limit]
     tmp = tempfile.TemporaryDirectory(prefix="dasar-facqa-")
     try:
-        store = SqliteStore(Path(tmp.name) / "facqa.sqlite", embedder_name=embedder.name if embedder else None)
-        meta = DocumentMeta(id="facqa", title="facqa_id passages", number="FACQA", type="faq", owner="eval",
-                            access=("everyone",))
-        chunks = [Chunk(id=p["_id"], doc_id="facqa", key=p["_id"], kind="section", location=p["_id"], text=p["text"],
-                        prefix="", parent_id=None, pasal=None, ayat=None, huruf=None, provision=None, valid_from=None,
-                        valid_to=None, is_example=False, seq=i) for i, p in enumerate(passages)]
+        store = SqliteStore(
+            Path(tmp.name) / "facqa.sqlite", embedder_name=embedder.name if embedder else None
+        )
+        meta = DocumentMeta(
+            id="facqa",
+            title="facqa_id passages",
+            number="FACQA",
+            type="faq",
+            owner="eval",
+            access=("everyone",),
+        )
+        chunks = [
+            Chunk(
+                id=p["_id"],
+                doc_id="facqa",
+                key=p["_id"],
+                kind="section",
+                location=p["_id"],
+                text=p["text"],
+                prefix="",
+                parent_id=None,
+                pasal=None,
+                ayat=None,
+                huruf=None,
+                provision=None,
+                valid_from=None,
+                valid_to=None,
+                is_example=False,
+                seq=i,
+            )
+            for i, p in enumerate(passages)
+        ]
         vectors: dict[str, np.ndarray] = {}
         if embedder is not None:
             for i in range(0, len(chunks), 64):
-                batch = chunks[i:i + 64]
+                batch = chunks[i : i + 64]
                 for c, v in zip(batch, embedder.embed_passages([f"\n{c.text}" for c in batch]), strict=True):
                     vectors[c.id] = v
         stored = StoredDocument(meta, "facqa", 1, str(folder), "", None, None, len(chunks))
@@ -229,8 +306,13 @@ def _print(console: Any, report: dict[str, Any]) -> None:
     for col in ("mode", f"recall@{k}", "MRR@10", f"context precision@{k}", "p50 ms"):
         table.add_column(col)
     for mode, m in report["modes"].items():
-        table.add_row(mode, f"{m['recall@k']:.3f}", f"{m['mrr@10']:.3f}", f"{m['context_precision@k']:.3f}",
-                      str(m.get("latency_ms_p50", "")))
+        table.add_row(
+            mode,
+            f"{m['recall@k']:.3f}",
+            f"{m['mrr@10']:.3f}",
+            f"{m['context_precision@k']:.3f}",
+            str(m.get("latency_ms_p50", "")),
+        )
     console.print(table)
     base = report["modes"].get("naive-window-dense")
     hybrid = report["modes"].get("hybrid")

@@ -1,9 +1,9 @@
 """Errors of the model providers (``bot.llm``)::
 
-    LlmError
-    ├── LlmConfigError       settings do not describe a usable model (missing model id / base URL)
-    ├── ScriptExhausted      a ScriptedModel was asked for more turns than its script has (test bug)
-    └── LlmResponseError     an OpenAI-compatible endpoint answered with an error or malformed JSON
+LlmError
+├── LlmConfigError       settings do not describe a usable model (missing model id / base URL)
+├── ScriptExhausted      a ScriptedModel was asked for more turns than its script has (test bug)
+└── LlmResponseError     an OpenAI-compatible endpoint answered with an error or malformed JSON
 """
 
 from __future__ import annotations

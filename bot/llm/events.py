@@ -15,7 +15,9 @@ from typing import Any
 OFFLINE_CONTEXT_WINDOW = 200_000
 
 
-def message_events(message: Mapping[str, Any], usage: Mapping[str, int] | None = None) -> Iterator[dict[str, Any]]:
+def message_events(
+    message: Mapping[str, Any], usage: Mapping[str, int] | None = None
+) -> Iterator[dict[str, Any]]:
     """Stream events for ``message`` (content blocks: text, toolUse); stop reason follows the content."""
     stop_reason = "end_turn"
     yield {"messageStart": {"role": "assistant"}}
@@ -27,15 +29,25 @@ def message_events(message: Mapping[str, Any], usage: Mapping[str, int] | None =
         elif "toolUse" in block:
             stop_reason = "tool_use"
             use = block["toolUse"]
-            yield {"contentBlockStart": {"start": {"toolUse": {"name": use["name"], "toolUseId": use["toolUseId"]}}}}
+            yield {
+                "contentBlockStart": {
+                    "start": {"toolUse": {"name": use["name"], "toolUseId": use["toolUseId"]}}
+                }
+            }
             yield {"contentBlockDelta": {"delta": {"toolUse": {"input": json.dumps(use.get("input", {}))}}}}
             yield {"contentBlockStop": {}}
     yield {"messageStop": {"stopReason": stop_reason}}
     if usage is not None:
-        yield {"metadata": {"usage": {"inputTokens": usage.get("inputTokens", 0),
-                                      "outputTokens": usage.get("outputTokens", 0),
-                                      "totalTokens": usage.get("totalTokens", 0)},
-                            "metrics": {"latencyMs": 0}}}
+        yield {
+            "metadata": {
+                "usage": {
+                    "inputTokens": usage.get("inputTokens", 0),
+                    "outputTokens": usage.get("outputTokens", 0),
+                    "totalTokens": usage.get("totalTokens", 0),
+                },
+                "metrics": {"latencyMs": 0},
+            }
+        }
 
 
 def tool_results(messages: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:

@@ -39,8 +39,7 @@ MIN_SENTENCE_CHARS = 20
 _WORD = re.compile(r"[0-9A-Za-z][0-9A-Za-z%/.-]*")
 _SENTENCE_SPLIT = re.compile(r"(?<=[.;:])\s+(?=[A-Z0-9(\"'])|\n+")
 _STOP = frozenset(
-    "yang dan atau di ke dari untuk dengan pada dalam adalah ini itu apa apakah berapa bagaimana kapan "
-    "siapa tidak atas oleh sebagai juga the and for with what when which how is are does do of to in on a an".split()
+    ["yang", "dan", "atau", "di", "ke", "dari", "untuk", "dengan", "pada", "dalam", "adalah", "ini", "itu", "apa", "apakah", "berapa", "bagaimana", "kapan", "siapa", "tidak", "atas", "oleh", "sebagai", "juga", "the", "and", "for", "with", "what", "when", "which", "how", "is", "are", "does", "do", "of", "to", "in", "on", "a", "an"]
 )
 
 
@@ -82,8 +81,15 @@ def minimal_claims(question: str, passages: list[FencedPassage]) -> list[dict[st
                 best = (score, pos, sentence)
         if best is None:
             continue
-        claims.append({"text": best[2], "quote": best[2], "source_id": p.id,
-                       "layer": p.attrs.get("layer", "unknown"), "assumption": None})
+        claims.append(
+            {
+                "text": best[2],
+                "quote": best[2],
+                "source_id": p.id,
+                "layer": p.attrs.get("layer", "unknown"),
+                "assumption": None,
+            }
+        )
         if len(claims) >= MAX_CLAIMS:
             break
     return claims
@@ -94,7 +100,10 @@ class ExtractiveModel(Model):
 
     def __init__(self, *, use_pipeline_composer: bool = True) -> None:
         self.use_pipeline_composer = use_pipeline_composer
-        self.config: dict[str, Any] = {"model_id": "extractive", "context_window_limit": OFFLINE_CONTEXT_WINDOW}
+        self.config: dict[str, Any] = {
+            "model_id": "extractive",
+            "context_window_limit": OFFLINE_CONTEXT_WINDOW,
+        }
 
     def get_config(self) -> dict[str, Any]:
         return self.config
@@ -102,29 +111,46 @@ class ExtractiveModel(Model):
     def update_config(self, **model_config: Any) -> None:
         self.config.update(model_config)
 
-    def respond(self, messages: Messages, tool_names: set[str], state: Mapping[str, Any] | None = None) -> Message:
+    def respond(
+        self, messages: Messages, tool_names: set[str], state: Mapping[str, Any] | None = None
+    ) -> Message:
         """The next assistant message for ``messages`` (pure function of its inputs)."""
         qi = _question_index(messages)
         # The question is the first text block; further blocks may carry seeded (fenced) passages.
         blocks = [b["text"] for b in messages[qi]["content"] if "text" in b] if qi >= 0 else []
         question = blocks[0] if blocks else ""
-        tail = messages[qi + 1:] if qi >= 0 else list(messages)
-        searched = any("toolUse" in b and b["toolUse"]["name"] == "search_kb"
-                       for m in tail for b in m.get("content", []))
+        tail = messages[qi + 1 :] if qi >= 0 else list(messages)
+        searched = any(
+            "toolUse" in b and b["toolUse"]["name"] == "search_kb" for m in tail for b in m.get("content", [])
+        )
         if not searched and "search_kb" in tool_names and question.strip():
-            return {"role": "assistant", "content": [{"toolUse": {
-                "toolUseId": f"extractive-search-{len(messages)}", "name": "search_kb",
-                "input": {"query": question.strip()[:1000]}}}]}
-        texts = blocks[1:] + [result_text(b["toolResult"]) for m in tail for b in m.get("content", [])
-                              if "toolResult" in b and b["toolResult"].get("status") == "success"]
+            return {
+                "role": "assistant",
+                "content": [
+                    {
+                        "toolUse": {
+                            "toolUseId": f"extractive-search-{len(messages)}",
+                            "name": "search_kb",
+                            "input": {"query": question.strip()[:1000]},
+                        }
+                    }
+                ],
+            }
+        texts = blocks[1:] + [
+            result_text(b["toolResult"])
+            for m in tail
+            for b in m.get("content", [])
+            if "toolResult" in b and b["toolResult"].get("status") == "success"
+        ]
         passages = [p for t in texts for p in parse_passages(t)]
         claims = self._compose(question, passages, state or {})
         score = round(min(0.9, 0.3 + 0.2 * len(claims)), 2) if claims else 0.0
         body = json.dumps({"claims": claims, "self_assessment": score}, ensure_ascii=False)
         return {"role": "assistant", "content": [{"text": body}]}
 
-    def _compose(self, question: str, passages: list[FencedPassage],
-                 state: Mapping[str, Any]) -> list[dict[str, Any]]:
+    def _compose(
+        self, question: str, passages: list[FencedPassage], state: Mapping[str, Any]
+    ) -> list[dict[str, Any]]:
         ledger = state.get(STATE_LEDGER)
         if self.use_pipeline_composer and ledger is not None and passages:
             composed = _pipeline_claims(question, passages, ledger, state.get(STATE_AS_OF))
@@ -153,8 +179,9 @@ class ExtractiveModel(Model):
         yield {"output": output_model.model_validate_json(message["content"][0]["text"])}
 
 
-def _pipeline_claims(question: str, passages: list[FencedPassage], ledger: Any,
-                     as_of: dt.date | None) -> list[dict[str, Any]] | None:
+def _pipeline_claims(
+    question: str, passages: list[FencedPassage], ledger: Any, as_of: dt.date | None
+) -> list[dict[str, Any]] | None:
     """Claims from ``bot.answer.extractive.ExtractiveComposer`` over the ledger's hits; None if unavailable."""
     try:
         from bot.answer.extractive import ExtractiveComposer  # the pipeline helper's module (optional)
@@ -170,8 +197,18 @@ def _pipeline_claims(question: str, passages: list[FencedPassage], ledger: Any,
     if not hits:
         return None
     plan = understand(question)
-    request = ComposeRequest(question=question, language=plan.language, as_of=as_of or dt.date.today(),
-                             plan=plan, hits=tuple(hits))
+    request = ComposeRequest(
+        question=question, language=plan.language, as_of=as_of or dt.date.today(), plan=plan, hits=tuple(hits)
+    )
     composed = ExtractiveComposer().compose(request)
-    return [{"text": c.text, "quote": c.quote, "source_id": c.source_chunk_id, "layer": c.layer,
-             "assumption": c.assumption, "role": c.role} for c in composed.claims]
+    return [
+        {
+            "text": c.text,
+            "quote": c.quote,
+            "source_id": c.source_chunk_id,
+            "layer": c.layer,
+            "assumption": c.assumption,
+            "role": c.role,
+        }
+        for c in composed.claims
+    ]

@@ -28,7 +28,9 @@ def make_model(settings: Any) -> Model:
         return ExtractiveModel()
     if kind == "bedrock":
         if not settings.llm_model:
-            raise LlmConfigError("composer=bedrock needs DASAR_LLM_MODEL (a Bedrock model or inference profile id)")
+            raise LlmConfigError(
+                "composer=bedrock needs DASAR_LLM_MODEL (a Bedrock model or inference profile id)"
+            )
         from strands.models.bedrock import BedrockModel
 
         return BedrockModel(model_id=settings.llm_model, temperature=0.0)
@@ -36,6 +38,7 @@ def make_model(settings: Any) -> Model:
         from bot.llm.openai_compat import OpenAICompatModel
 
         key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
-        return OpenAICompatModel(model_id=settings.llm_model or "", base_url=settings.llm_base_url or "",
-                                 api_key=key)
+        return OpenAICompatModel(
+            model_id=settings.llm_model or "", base_url=settings.llm_base_url or "", api_key=key
+        )
     raise LlmConfigError(f"unknown composer {kind!r}; use extractive, bedrock or openai")

@@ -40,10 +40,16 @@ def to_chat_messages(messages: Messages, system_prompt: str | None) -> list[dict
         texts = [b["text"] for b in m["content"] if "text" in b]
         if m["role"] == "assistant":
             calls = [
-                {"id": b["toolUse"]["toolUseId"], "type": "function",
-                 "function": {"name": b["toolUse"]["name"],
-                              "arguments": json.dumps(b["toolUse"].get("input", {}), ensure_ascii=False)}}
-                for b in m["content"] if "toolUse" in b
+                {
+                    "id": b["toolUse"]["toolUseId"],
+                    "type": "function",
+                    "function": {
+                        "name": b["toolUse"]["name"],
+                        "arguments": json.dumps(b["toolUse"].get("input", {}), ensure_ascii=False),
+                    },
+                }
+                for b in m["content"]
+                if "toolUse" in b
             ]
             msg: dict[str, Any] = {"role": "assistant", "content": "\n".join(texts) if texts else None}
             if calls:
@@ -64,8 +70,14 @@ def to_chat_messages(messages: Messages, system_prompt: str | None) -> list[dict
 
 def to_chat_tools(tool_specs: list[ToolSpec] | None) -> list[dict[str, Any]]:
     return [
-        {"type": "function", "function": {"name": s["name"], "description": s["description"],
-                                          "parameters": s["inputSchema"]["json"]}}
+        {
+            "type": "function",
+            "function": {
+                "name": s["name"],
+                "description": s["description"],
+                "parameters": s["inputSchema"]["json"],
+            },
+        }
         for s in tool_specs or []
     ]
 
@@ -79,7 +91,9 @@ def from_chat_completion(body: Any) -> tuple[Message, dict[str, int]]:
     try:
         message = body["choices"][0]["message"]
     except (KeyError, IndexError, TypeError) as exc:
-        raise LlmResponseError("endpoint answered without choices[0].message; is it OpenAI-compatible?") from exc
+        raise LlmResponseError(
+            "endpoint answered without choices[0].message; is it OpenAI-compatible?"
+        ) from exc
     content: list[dict[str, Any]] = []
     if message.get("content"):
         content.append({"text": str(message["content"])})
@@ -89,8 +103,15 @@ def from_chat_completion(body: Any) -> tuple[Message, dict[str, int]]:
             args = json.loads(fn.get("arguments") or "{}")
         except json.JSONDecodeError:
             args = {"<unparseable arguments>": True}  # the strict tool refuses it with a readable error
-        content.append({"toolUse": {"toolUseId": str(call.get("id") or f"call-{len(content)}"),
-                                    "name": str(fn.get("name", "")), "input": args}})
+        content.append(
+            {
+                "toolUse": {
+                    "toolUseId": str(call.get("id") or f"call-{len(content)}"),
+                    "name": str(fn.get("name", "")),
+                    "input": args,
+                }
+            }
+        )
     if not content:
         content.append({"text": ""})
     usage = body.get("usage") or {}
@@ -104,16 +125,26 @@ def from_chat_completion(body: Any) -> tuple[Message, dict[str, int]]:
 class OpenAICompatModel(Model):
     """Chat-completions client for an OpenAI-compatible endpoint (non-streaming request, streamed events)."""
 
-    def __init__(self, *, model_id: str, base_url: str, api_key: str | None = None,
-                 timeout_s: float = DEFAULT_TIMEOUT_S, params: dict[str, Any] | None = None,
-                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        model_id: str,
+        base_url: str,
+        api_key: str | None = None,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        params: dict[str, Any] | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
         if not model_id:
             raise LlmConfigError("an OpenAI-compatible composer needs a model id (DASAR_LLM_MODEL)")
         if not base_url:
             raise LlmConfigError("an OpenAI-compatible composer needs a base URL (DASAR_LLM_BASE_URL)")
-        self.config: dict[str, Any] = {"model_id": model_id, "base_url": base_url.rstrip("/"),
-                                       "params": dict(params or {"temperature": 0}),
-                                       "context_window_limit": DEFAULT_CONTEXT_WINDOW}
+        self.config: dict[str, Any] = {
+            "model_id": model_id,
+            "base_url": base_url.rstrip("/"),
+            "params": dict(params or {"temperature": 0}),
+            "context_window_limit": DEFAULT_CONTEXT_WINDOW,
+        }
         self._api_key = api_key
         self._timeout = timeout_s
         self._transport = transport
@@ -124,10 +155,14 @@ class OpenAICompatModel(Model):
     def update_config(self, **model_config: Any) -> None:
         self.config.update(model_config)
 
-    def request_body(self, messages: Messages, tool_specs: list[ToolSpec] | None,
-                     system_prompt: str | None) -> dict[str, Any]:
-        body: dict[str, Any] = {"model": self.config["model_id"],
-                                "messages": to_chat_messages(messages, system_prompt), **self.config["params"]}
+    def request_body(
+        self, messages: Messages, tool_specs: list[ToolSpec] | None, system_prompt: str | None
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "model": self.config["model_id"],
+            "messages": to_chat_messages(messages, system_prompt),
+            **self.config["params"],
+        }
         tools = to_chat_tools(tool_specs)
         if tools:
             body["tools"] = tools
@@ -142,8 +177,9 @@ class OpenAICompatModel(Model):
             try:
                 resp = await client.post(url, json=body, headers=headers)
             except httpx.HTTPError as exc:
-                raise LlmResponseError(f"cannot reach the model endpoint ({type(exc).__name__}); "
-                                       "check DASAR_LLM_BASE_URL") from exc
+                raise LlmResponseError(
+                    f"cannot reach the model endpoint ({type(exc).__name__}); check DASAR_LLM_BASE_URL"
+                ) from exc
         if resp.status_code == 429:
             raise ModelThrottledException("model endpoint is throttling (HTTP 429)")
         if resp.status_code >= 400:

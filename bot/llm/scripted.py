@@ -25,7 +25,7 @@ from bot.llm.events import OFFLINE_CONTEXT_WINDOW, message_events
 
 T = TypeVar("T", bound=BaseModel)
 
-Step = Union[Message, str, Callable[[Messages], Union[Message, str]]]
+Step = Union[Message, str, Callable[[Messages], Message | str]]
 
 
 @dataclass(frozen=True)
@@ -43,14 +43,17 @@ def text_message(text: str) -> Message:
 
 def tool_call(name: str, tool_input: dict[str, Any], tool_use_id: str = "t1") -> Message:
     """An assistant message that calls one tool."""
-    return {"role": "assistant", "content": [{"toolUse": {"toolUseId": tool_use_id, "name": name,
-                                                          "input": tool_input}}]}
+    return {
+        "role": "assistant",
+        "content": [{"toolUse": {"toolUseId": tool_use_id, "name": name, "input": tool_input}}],
+    }
 
 
 def claims_message(claims: Sequence[dict[str, Any]], self_assessment: float = 0.8) -> Message:
     """An assistant message with the structured final answer (JSON claims)."""
-    return text_message(json.dumps({"claims": list(claims), "self_assessment": self_assessment},
-                                   ensure_ascii=False))
+    return text_message(
+        json.dumps({"claims": list(claims), "self_assessment": self_assessment}, ensure_ascii=False)
+    )
 
 
 class ScriptedModel(Model):
@@ -86,8 +89,9 @@ class ScriptedModel(Model):
         tool_choice: Any = None,
         **kwargs: Any,
     ) -> AsyncGenerator[Any, None]:
-        self.calls.append(ScriptedCall(copy.deepcopy(list(messages)), copy.deepcopy(list(tool_specs or [])),
-                                       system_prompt))
+        self.calls.append(
+            ScriptedCall(copy.deepcopy(list(messages)), copy.deepcopy(list(tool_specs or [])), system_prompt)
+        )
         for event in message_events(self._next(messages)):
             yield event
 

@@ -131,7 +131,7 @@ class SlackFrontEnd:
             closer = self._closers.pop()
             try:
                 closer()
-            except Exception:  # noqa: BLE001 -- closing best-effort, keep closing the rest
+            except Exception:
                 logger.exception("slack front end: a closer failed")
         self.executor.shutdown(wait=True)
 
@@ -170,7 +170,7 @@ class _ThreadingWSGIServer(ThreadingMixIn, WSGIServer):
 class _QuietHandler(WSGIRequestHandler):
     """Access lines to the debug log instead of stderr (they hold no user data, but are noisy)."""
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 -- stdlib signature
+    def log_message(self, format: str, *args: Any) -> None:
         logger.debug("client=%s | " + format, self.client_address[0], *args)
 
 

@@ -136,7 +136,7 @@ class SlackListeners:
 
     # -- middleware --------------------------------------------------------------------------------
 
-    def _dedupe_middleware(self, body: dict[str, Any], next: Any) -> Any:  # noqa: A002 -- bolt's arg name
+    def _dedupe_middleware(self, body: dict[str, Any], next: Any) -> Any:
         from slack_bolt import BoltResponse  # lazy: this module stays importable without bolt
 
         key = delivery_key(body)
@@ -449,7 +449,7 @@ class SlackListeners:
         )
         try:
             self._ephemeral(client, click, render.render_notice(t("error_apology", click.language, ref=ref)))
-        except Exception:  # noqa: BLE001 -- the operator log above already has everything
+        except Exception:
             logger.exception("ref=%s | could not deliver the apology", ref)
 
     @staticmethod
@@ -486,7 +486,7 @@ class SlackListeners:
             else:
                 client.reactions_remove(channel=channel, timestamp=ts, name=WORKING_REACTION)
             return True
-        except Exception as exc:  # noqa: BLE001 -- cosmetic; the answer matters more
+        except Exception as exc:
             logger.warning(
                 "channel=%s, op=%s, error=%s | working reaction failed", channel, op, type(exc).__name__
             )

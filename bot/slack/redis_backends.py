@@ -51,7 +51,7 @@ class RedisDeduper:
         """See :meth:`bot.slack.dedupe.Deduper.claim`."""
         try:
             return bool(self._client.set(PREFIX + "seen:" + key, "1", nx=True, ex=self.ttl_seconds))
-        except Exception as exc:  # noqa: BLE001 -- any redis error is a backend failure
+        except Exception as exc:
             raise _fail("SET NX", exc) from exc
 
 
@@ -92,7 +92,7 @@ class RedisRateLimiter:
                 keys=[PREFIX + "rate:" + key],
                 args=[repr(now), repr(self.window_seconds), self.limit, f"{now!r}:{uuid.uuid4().hex}"],
             )
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise _fail("rate script", exc) from exc
         if int(allowed) == 1:
             return RateDecision(True)
@@ -116,27 +116,27 @@ class RedisThreadState:
         """See :meth:`bot.slack.state.ThreadState.remember_thread`."""
         try:
             self._client.set(self._thread_key(team, channel, thread_ts), "1", ex=self.thread_ttl_seconds)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise _fail("SET thread", exc) from exc
 
     def in_bot_thread(self, team: str, channel: str, thread_ts: str) -> bool:
         """See :meth:`bot.slack.state.ThreadState.in_bot_thread`."""
         try:
             return bool(self._client.exists(self._thread_key(team, channel, thread_ts)))
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise _fail("EXISTS thread", exc) from exc
 
     def put_page(self, key: str, blocks: list[dict[str, Any]]) -> None:
         """See :meth:`bot.slack.state.ThreadState.put_page`."""
         try:
             self._client.set(PREFIX + "page:" + key, json.dumps(blocks), ex=self.page_ttl_seconds)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise _fail("SET page", exc) from exc
 
     def get_page(self, key: str) -> list[dict[str, Any]] | None:
         """See :meth:`bot.slack.state.ThreadState.get_page`."""
         try:
             raw = self._client.get(PREFIX + "page:" + key)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise _fail("GET page", exc) from exc
         return None if raw is None else list(json.loads(raw))

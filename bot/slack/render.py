@@ -398,7 +398,7 @@ def render_private(
         return []
     ref = (reference or reply.reference_id or thread_ts) + ":private"
     answer = reply.private_answer
-    body = [_section(t("private_intro", language))] + body_blocks(answer, language, thread_ts, ref)
+    body = [_section(t("private_intro", language)), *body_blocks(answer, language, thread_ts, ref)]
     body += footer_blocks(answer, language)
     text = clip(str(answer.get("answer") or t("no_answer_text", language)), MAX_FALLBACK_CHARS)
     chunks = [body[i : i + MAX_BLOCKS] for i in range(0, len(body), MAX_BLOCKS)]

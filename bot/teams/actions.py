@@ -57,8 +57,11 @@ def parse_action(data: Mapping[str, Any], verb: str | None = None) -> CardAction
     verb = verb or str(data.get("verb") or "")
     if verb not in cards.VERBS:
         raise BadActionData(S.UNKNOWN_ACTION.format(verb=verb or "-"))
-    inputs = {k: str(data[k]).strip() for k in (cards.IN_ANSWER, cards.IN_SOURCES, cards.IN_ASK, cards.IN_REJECT)
-              if data.get(k) not in (None, "")}
+    inputs = {
+        k: str(data[k]).strip()
+        for k in (cards.IN_ANSWER, cards.IN_SOURCES, cards.IN_ASK, cards.IN_REJECT)
+        if data.get(k) not in (None, "")
+    }
     ticket_id = str(data["ticket_id"]) if data.get("ticket_id") else None
     doc_id = str(data["doc_id"]) if data.get("doc_id") else None
     if verb == cards.APPROVE_FAQ and not doc_id:
@@ -83,7 +86,9 @@ def actor_id(principal: Principal) -> str:
     return principal.email or principal.id
 
 
-def parse_sources(text: str, lookup: Callable[[str], Mapping[str, Any] | None] | None = None) -> list[dict[str, Any]]:
+def parse_sources(
+    text: str, lookup: Callable[[str], Mapping[str, Any] | None] | None = None
+) -> list[dict[str, Any]]:
     """Cited-document input (one per line or ``;``) -> source dicts; KB documents are resolved by number.
 
     ``PMK 168/2023 Pasal 7`` -> ``{"ref": ..., "number": "PMK 168/2023", "location": "Pasal 7",
@@ -98,7 +103,7 @@ def parse_sources(text: str, lookup: Callable[[str], Mapping[str, Any] | None] |
         refs = find_doc_refs(line)
         if refs:
             src["number"] = refs[0].key
-            rest = (line[: refs[0].start] + line[refs[0].end:]).strip(" ,-")
+            rest = (line[: refs[0].start] + line[refs[0].end :]).strip(" ,-")
             if rest:
                 src["location"] = rest
             found = lookup(refs[0].key) if lookup else None
@@ -139,8 +144,12 @@ class ActionHandler:
         try:
             outcome = self._apply(principal, action)
         except (ActionRejected, TicketError, FaqError) as exc:
-            logger.info("verb=%s, ticket_id=%s, error=%s | card action refused", action.verb, action.ticket_id,
-                        type(exc).__name__)
+            logger.info(
+                "verb=%s, ticket_id=%s, error=%s | card action refused",
+                action.verb,
+                action.ticket_id,
+                type(exc).__name__,
+            )
             card = self._current_card(action)
             message = str(exc) if isinstance(exc, ActionRejected) else S.TICKET_ERROR.format(error=exc)
             return ActionOutcome(False, message, card)
@@ -170,7 +179,9 @@ class ActionHandler:
                 raise BadActionData(S.FAQ_NOT_CONFIGURED)
             assert action.doc_id is not None
             doc = self.faq.approve_faq(action.doc_id, principal)
-            return ActionOutcome(True, S.OK_FAQ_APPROVED.format(doc_id=doc.doc_id), cards.faq_card(doc, self.people))
+            return ActionOutcome(
+                True, S.OK_FAQ_APPROVED.format(doc_id=doc.doc_id), cards.faq_card(doc, self.people)
+            )
         if principal.is_guest or not principal.may_act_on_tickets:
             raise NotPermitted(S.NOT_TAX_TEAM)
         tid = action.ticket_id

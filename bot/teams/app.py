@@ -96,15 +96,20 @@ def build_adapter(settings: Settings) -> BotFrameworkAdapter:
     password = settings.teams_app_password.get_secret_value() if settings.teams_app_password else ""
     if settings.teams_auth_disabled:
         if app_id:
-            raise TeamsConfigError("DASAR_TEAMS_AUTH_DISABLED is for tests only and cannot be combined with "
-                                   "DASAR_TEAMS_APP_ID; unset one of them")
+            raise TeamsConfigError(
+                "DASAR_TEAMS_AUTH_DISABLED is for tests only and cannot be combined with "
+                "DASAR_TEAMS_APP_ID; unset one of them"
+            )
         logger.warning("auth=disabled | teams bot accepts unauthenticated activities (tests only)")
         return BotFrameworkAdapter(BotFrameworkAdapterSettings("", ""))
     if not app_id or not password:
-        raise TeamsConfigError("the Teams bot needs DASAR_TEAMS_APP_ID and DASAR_TEAMS_APP_PASSWORD (Azure Bot "
-                               "registration); see infra/teams/README.md")
-    return BotFrameworkAdapter(BotFrameworkAdapterSettings(app_id, password,
-                                                           channel_auth_tenant=settings.teams_tenant_id))
+        raise TeamsConfigError(
+            "the Teams bot needs DASAR_TEAMS_APP_ID and DASAR_TEAMS_APP_PASSWORD (Azure Bot "
+            "registration); see infra/teams/README.md"
+        )
+    return BotFrameworkAdapter(
+        BotFrameworkAdapterSettings(app_id, password, channel_auth_tenant=settings.teams_tenant_id)
+    )
 
 
 @dataclass
@@ -118,26 +123,49 @@ class TeamsRuntime:
     bot: DasarTeamsBot
 
 
-def runtime_for(settings: Settings, deps: TeamsDeps, *, loop: asyncio.AbstractEventLoop,
-                after_send: Callable[[OutboxMessage, str], None] | None = None) -> TeamsRuntime:
+def runtime_for(
+    settings: Settings,
+    deps: TeamsDeps,
+    *,
+    loop: asyncio.AbstractEventLoop,
+    after_send: Callable[[OutboxMessage, str], None] | None = None,
+) -> TeamsRuntime:
     """Wire adapter, gateway, sender, worker and bot for an event loop."""
     adapter = build_adapter(settings)
-    gateway = BotConnectorGateway(adapter, service_url=deps.tax_channel.service_url,
-                                  app_id=None if settings.teams_auth_disabled else settings.teams_app_id,
-                                  tenant_id=deps.tax_channel.tenant_id or settings.teams_tenant_id)
+    gateway = BotConnectorGateway(
+        adapter,
+        service_url=deps.tax_channel.service_url,
+        app_id=None if settings.teams_auth_disabled else settings.teams_app_id,
+        tenant_id=deps.tax_channel.tenant_id or settings.teams_tenant_id,
+    )
     bridge = LoopBridge(loop)
     relays: dict[str, Relay] = {"teams": TeamsChatRelay(gateway.post_text, bridge)}
     relays.update(deps.relays)
-    sender = OutboxSender(tickets=deps.tickets, gateway=gateway, run=bridge,
-                          tax_channel_id=deps.tax_channel.conversation_id, relays=relays, journal=deps.journal,
-                          clock=deps.clock, people=deps.people, after_send=after_send)
+    sender = OutboxSender(
+        tickets=deps.tickets,
+        gateway=gateway,
+        run=bridge,
+        tax_channel_id=deps.tax_channel.conversation_id,
+        relays=relays,
+        journal=deps.journal,
+        clock=deps.clock,
+        people=deps.people,
+        after_send=after_send,
+    )
     if deps.faq is not None and deps.faq.notifier is None:
         deps.faq.notifier = TeamsChannelNotifier(gateway.post_text, bridge, deps.tax_channel.conversation_id)
     worker = OutboxWorker(deps.tickets, sender, clock=deps.clock, faq=deps.faq)
-    actions = ActionHandler(deps.tickets, faq=deps.faq, doc_lookup=deps.doc_lookup, clock=deps.clock,
-                            people=deps.people)
-    bot = DasarTeamsBot(tickets=deps.tickets, actions=actions, resolve_principal=deps.resolve_principal,
-                        flush=worker.flush, turn=deps.turn, clock=deps.clock)
+    actions = ActionHandler(
+        deps.tickets, faq=deps.faq, doc_lookup=deps.doc_lookup, clock=deps.clock, people=deps.people
+    )
+    bot = DasarTeamsBot(
+        tickets=deps.tickets,
+        actions=actions,
+        resolve_principal=deps.resolve_principal,
+        flush=worker.flush,
+        turn=deps.turn,
+        clock=deps.clock,
+    )
     return TeamsRuntime(adapter, gateway, sender, worker, bot)
 
 
@@ -177,8 +205,9 @@ def build_teams_app(settings: Settings, deps: TeamsDeps) -> web.Application:
         activity = Activity().deserialize(body)
         runtime = app[RUNTIME_KEY]
         try:
-            response = await runtime.adapter.process_activity(activity, request.headers.get("Authorization", ""),
-                                                              runtime.bot.on_turn)
+            response = await runtime.adapter.process_activity(
+                activity, request.headers.get("Authorization", ""), runtime.bot.on_turn
+            )
         except PermissionError:
             return web.Response(status=401, text="unauthorized")
         if response is not None:
@@ -197,22 +226,29 @@ def build_teams_app(settings: Settings, deps: TeamsDeps) -> web.Application:
     return app
 
 
-def deps_from_settings(settings: Settings, *, clock: Callable[[], dt.datetime] | None = None,
-                       services: Any = None, turn: TurnHandler | None = None) -> TeamsDeps:
+def deps_from_settings(
+    settings: Settings,
+    *,
+    clock: Callable[[], dt.datetime] | None = None,
+    services: Any = None,
+    turn: TurnHandler | None = None,
+) -> TeamsDeps:
     """Default wiring from settings: SQLite tickets, YAML directory, Slack relay if a bot token is set.
 
     Args:
         services: a :class:`bot.wiring.Services` to reuse (its KB becomes the FAQ target); built if None.
     """
+    from bot.settings import secret_or_none
     from identity.cache import MemoryPrincipalCache
     from identity.resolver import PrincipalResolver
     from identity.yaml_directory import YamlDirectory
-    from bot.settings import secret_or_none
     from tickets.factory import open_ticket_store
 
     if not settings.teams_service_url or not settings.teams_tax_channel_id:
-        raise TeamsConfigError("set DASAR_TEAMS_SERVICE_URL and DASAR_TEAMS_TAX_CHANNEL_ID (the tax-team channel "
-                               "where ticket cards are posted); see infra/teams/README.md")
+        raise TeamsConfigError(
+            "set DASAR_TEAMS_SERVICE_URL and DASAR_TEAMS_TAX_CHANNEL_ID (the tax-team channel "
+            "where ticket cards are posted); see infra/teams/README.md"
+        )
     now = clock or utc_now
     directory = YamlDirectory(Path(settings.directory))
     resolver = PrincipalResolver(directory, MemoryPrincipalCache())
@@ -228,8 +264,9 @@ def deps_from_settings(settings: Settings, *, clock: Callable[[], dt.datetime] |
         from bot.teams.relay import SlackWebRelay
 
         base_url = settings.slack_api_base_url
-        client = WebClient(token=settings.slack_bot_token.get_secret_value(), **({"base_url": base_url} if base_url
-                                                                                  else {}))
+        client = WebClient(
+            token=settings.slack_bot_token.get_secret_value(), **({"base_url": base_url} if base_url else {})
+        )
         relays["slack"] = SlackWebRelay(client)
     journal_path = settings.teams_journal_db or Path(settings.tickets_db).with_suffix(".teams-journal.sqlite")
     faq = None
@@ -237,8 +274,15 @@ def deps_from_settings(settings: Settings, *, clock: Callable[[], dt.datetime] |
     if services is not None:
         from bot.wiring import injection_flagger
 
-        faq = FaqService(settings.faq_dir, services.store, services.embedder, review_days=settings.faq_review_days,
-                         default_access=settings.faq_default_access, clock=now, flagger=injection_flagger)
+        faq = FaqService(
+            settings.faq_dir,
+            services.store,
+            services.embedder,
+            review_days=settings.faq_review_days,
+            default_access=settings.faq_default_access,
+            clock=now,
+            flagger=injection_flagger,
+        )
 
         def doc_lookup(number: str) -> Mapping[str, Any] | None:
             stored = services.store.document_by_number(number)
@@ -249,7 +293,9 @@ def deps_from_settings(settings: Settings, *, clock: Callable[[], dt.datetime] |
     return TeamsDeps(
         tickets=open_ticket_store(settings.tickets_db, secret_or_none(settings.tickets_url), clock=now),
         resolve_principal=resolver.resolve,
-        tax_channel=TaxChannel(settings.teams_service_url, settings.teams_tax_channel_id, settings.teams_tenant_id),
+        tax_channel=TaxChannel(
+            settings.teams_service_url, settings.teams_tax_channel_id, settings.teams_tenant_id
+        ),
         journal=DeliveryJournal(journal_path),
         relays=relays,
         faq=faq,

@@ -57,10 +57,16 @@ class DasarTeamsBot(TeamsActivityHandler):
         clock: current time.
     """
 
-    def __init__(self, *, tickets: TicketStore, actions: ActionHandler,
-                 resolve_principal: Callable[[VerifiedEnvelope], Principal],
-                 flush: Callable[[], Awaitable[Any]], turn: TurnHandler | None = None,
-                 clock: Callable[[], dt.datetime]) -> None:
+    def __init__(
+        self,
+        *,
+        tickets: TicketStore,
+        actions: ActionHandler,
+        resolve_principal: Callable[[VerifiedEnvelope], Principal],
+        flush: Callable[[], Awaitable[Any]],
+        turn: TurnHandler | None = None,
+        clock: Callable[[], dt.datetime],
+    ) -> None:
         super().__init__()
         self.tickets = tickets
         self.actions = actions
@@ -76,7 +82,9 @@ class DasarTeamsBot(TeamsActivityHandler):
         frm = activity.from_property
         aad = getattr(frm, "aad_object_id", None) if frm is not None else None
         if not aad:
-            return Principal.guest("teams", tenant, (frm.id if frm is not None and frm.id else "unknown-user"))
+            return Principal.guest(
+                "teams", tenant, (frm.id if frm is not None and frm.id else "unknown-user")
+            )
         return self.resolve_principal(VerifiedEnvelope(platform="teams", tenant=tenant, user_id=str(aad)))
 
     # --- card actions --------------------------------------------------------------------------
@@ -84,8 +92,12 @@ class DasarTeamsBot(TeamsActivityHandler):
         principal = self.principal_of(ctx.activity)
         outcome = await asyncio.to_thread(self.actions.handle, principal, action)
         for card in outcome.post_cards:
-            await ctx.send_activity(Activity(type=ActivityTypes.message, attachments=[
-                Attachment(content_type=cards.CARD_CONTENT_TYPE, content=card)]))
+            await ctx.send_activity(
+                Activity(
+                    type=ActivityTypes.message,
+                    attachments=[Attachment(content_type=cards.CARD_CONTENT_TYPE, content=card)],
+                )
+            )
         if outcome.ok:
             await self.flush()
         return outcome
@@ -97,8 +109,10 @@ class DasarTeamsBot(TeamsActivityHandler):
         value = turn_context.activity.value if isinstance(turn_context.activity.value, Mapping) else {}
         act = value.get("action") if isinstance(value.get("action"), Mapping) else {}
         if act.get("type") != "Action.Execute":
-            return InvokeResponse(status=int(HTTPStatus.OK), body=cards.message_invoke_response(
-                S.UNKNOWN_ACTION.format(verb=act.get("type") or "-")))
+            return InvokeResponse(
+                status=int(HTTPStatus.OK),
+                body=cards.message_invoke_response(S.UNKNOWN_ACTION.format(verb=act.get("type") or "-")),
+            )
         try:
             action = parse_action(act.get("data") or {}, verb=act.get("verb"))
         except BadActionData as exc:
@@ -130,8 +144,11 @@ class DasarTeamsBot(TeamsActivityHandler):
         conv = activity.conversation.id if activity.conversation is not None else ""
         thread = ThreadRef("teams", tenant, conv, conv)
         ticket = await asyncio.to_thread(self.tickets.find_by_thread, thread)
-        if ticket is not None and ticket.requester.principal_id == principal.id and ticket.status in (
-                "open", "claimed", "needs_info", "answered"):
+        if (
+            ticket is not None
+            and ticket.requester.principal_id == principal.id
+            and ticket.status in ("open", "claimed", "needs_info", "answered")
+        ):
             try:
                 await asyncio.to_thread(self.tickets.requester_reply, ticket.id, text)
             except TicketError as exc:
@@ -145,9 +162,17 @@ class DasarTeamsBot(TeamsActivityHandler):
             return
         frm = activity.from_property
         message = InboundMessage(
-            platform="teams", tenant=tenant, user_id=str(getattr(frm, "aad_object_id", None) or ""),
-            channel=conv, thread_id=conv, message_id=str(activity.id or ""), text=text,
-            is_direct=(activity.conversation.conversation_type == "personal") if activity.conversation else True,
-            received_at=self.clock())
+            platform="teams",
+            tenant=tenant,
+            user_id=str(getattr(frm, "aad_object_id", None) or ""),
+            channel=conv,
+            thread_id=conv,
+            message_id=str(activity.id or ""),
+            text=text,
+            is_direct=(activity.conversation.conversation_type == "personal")
+            if activity.conversation
+            else True,
+            received_at=self.clock(),
+        )
         reply = await asyncio.to_thread(self.turn, message)
         await turn_context.send_activity(reply.text)

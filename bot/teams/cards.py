@@ -29,7 +29,14 @@ DATA_VERSION = 1
 
 # Verbs (Action.Execute ``verb``; also ``data["verb"]`` for the Submit fallback).
 CLAIM, ANSWER, ASK_INFO, CLOSE, REJECT, PROPOSE_FAQ, APPROVE_FAQ = (
-    "claim", "answer", "ask_info", "close", "reject", "propose_faq", "approve_faq")
+    "claim",
+    "answer",
+    "ask_info",
+    "close",
+    "reject",
+    "propose_faq",
+    "approve_faq",
+)
 VERBS: tuple[str, ...] = (CLAIM, ANSWER, ASK_INFO, CLOSE, REJECT, PROPOSE_FAQ, APPROVE_FAQ)
 
 # Input ids (their values are merged into the action data by the client).
@@ -68,13 +75,22 @@ def execute(title: str, verb: str, style: str | None = None, **fields: str) -> d
 
 
 def _show_card(title: str, body: list[dict[str, Any]], submit: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "Action.ShowCard", "title": title,
-            "card": {"type": "AdaptiveCard", "body": body, "actions": [submit]}}
+    return {
+        "type": "Action.ShowCard",
+        "title": title,
+        "card": {"type": "AdaptiveCard", "body": body, "actions": [submit]},
+    }
 
 
 def _input(input_id: str, label: str, required: bool, multiline: bool = True) -> dict[str, Any]:
-    return {"type": "Input.Text", "id": input_id, "label": label, "isMultiline": multiline,
-            "isRequired": required, "errorMessage": label}
+    return {
+        "type": "Input.Text",
+        "id": input_id,
+        "label": label,
+        "isMultiline": multiline,
+        "isRequired": required,
+        "errorMessage": label,
+    }
 
 
 def _fmt_ts(ts: dt.datetime) -> str:
@@ -82,7 +98,9 @@ def _fmt_ts(ts: dt.datetime) -> str:
 
 
 def _citation(item: Mapping[str, Any]) -> str:
-    ref = str(item.get("number") or item.get("ref") or item.get("doc_id") or item.get("source_id") or "source")
+    ref = str(
+        item.get("number") or item.get("ref") or item.get("doc_id") or item.get("source_id") or "source"
+    )
     if item.get("location"):
         ref += f" {item['location']}"
     url = item.get("url") or item.get("source_url")
@@ -97,8 +115,9 @@ def _evidence_blocks(ticket: Ticket) -> list[dict[str, Any]]:
     for claim in ev.claims:
         blocks.append(_text(f"- {claim.get('text', '')}"))
         if claim.get("quote"):
-            blocks.append(_text(f"\u201c{' '.join(str(claim['quote']).split())}\u201d", isSubtle=True,
-                                spacing="None"))
+            blocks.append(
+                _text(f"\u201c{' '.join(str(claim['quote']).split())}\u201d", isSubtle=True, spacing="None")
+            )
         blocks.append(_text(_citation(claim), size="Small", spacing="None"))
     for cit in ev.citations:
         blocks.append(_text(f"- {_citation(cit)}", size="Small"))
@@ -108,12 +127,19 @@ def _evidence_blocks(ticket: Ticket) -> list[dict[str, Any]]:
 def ticket_actions(ticket: Ticket) -> list[dict[str, Any]]:
     """Buttons for the ticket's status (the store re-checks every click against the state machine)."""
     tid = ticket.id
-    answer = _show_card(S.BTN_ANSWER, [_input(IN_ANSWER, S.INPUT_ANSWER, True),
-                                       _input(IN_SOURCES, S.INPUT_SOURCES, False)],
-                        execute(S.BTN_SEND_ANSWER, ANSWER, "positive", ticket_id=tid))
-    ask = _show_card(S.BTN_ASK, [_input(IN_ASK, S.INPUT_ASK, True)], execute(S.BTN_SEND_ASK, ASK_INFO, ticket_id=tid))
-    reject = _show_card(S.BTN_REJECT, [_input(IN_REJECT, S.INPUT_REJECT, True)],
-                        execute(S.BTN_SEND_REJECT, REJECT, "destructive", ticket_id=tid))
+    answer = _show_card(
+        S.BTN_ANSWER,
+        [_input(IN_ANSWER, S.INPUT_ANSWER, True), _input(IN_SOURCES, S.INPUT_SOURCES, False)],
+        execute(S.BTN_SEND_ANSWER, ANSWER, "positive", ticket_id=tid),
+    )
+    ask = _show_card(
+        S.BTN_ASK, [_input(IN_ASK, S.INPUT_ASK, True)], execute(S.BTN_SEND_ASK, ASK_INFO, ticket_id=tid)
+    )
+    reject = _show_card(
+        S.BTN_REJECT,
+        [_input(IN_REJECT, S.INPUT_REJECT, True)],
+        execute(S.BTN_SEND_REJECT, REJECT, "destructive", ticket_id=tid),
+    )
     faq = execute(S.BTN_PROPOSE_FAQ, PROPOSE_FAQ, ticket_id=tid)
     by_status: dict[str, list[dict[str, Any]]] = {
         "open": [execute(S.BTN_CLAIM, CLAIM, "positive", ticket_id=tid), ask, reject],
@@ -138,15 +164,22 @@ def ticket_card(ticket: Ticket, now: dt.datetime, people: People | None = None) 
         {"title": S.LABEL_STATUS, "value": S.STATUS_LABELS.get(ticket.status, ticket.status)},
         {"title": S.LABEL_REASON, "value": S.REASON_LABELS.get(ticket.reason, ticket.reason)},
         {"title": S.LABEL_REQUESTER, "value": who},
-        {"title": S.LABEL_AGE, "value": S.AGE_FORMAT.format(opened=_fmt_ts(ticket.created_at),
-                                                              age=S.duration_text(age))},
+        {
+            "title": S.LABEL_AGE,
+            "value": S.AGE_FORMAT.format(opened=_fmt_ts(ticket.created_at), age=S.duration_text(age)),
+        },
         {"title": S.LABEL_ASSIGNEE, "value": name(ticket.assignee) if ticket.assignee else S.NOBODY},
     ]
     if ticket.topic:
         facts.append({"title": S.LABEL_TOPIC, "value": ticket.topic})
     body: list[dict[str, Any]] = [
-        _text(S.CARD_TITLE.format(ticket_id=ticket.id, status=S.STATUS_LABELS.get(ticket.status, ticket.status)),
-              size="Large", weight="Bolder"),
+        _text(
+            S.CARD_TITLE.format(
+                ticket_id=ticket.id, status=S.STATUS_LABELS.get(ticket.status, ticket.status)
+            ),
+            size="Large",
+            weight="Bolder",
+        ),
         {"type": "FactSet", "facts": facts},
         _heading(S.HEADING_QUESTION),
         _text(ticket.question_masked),
@@ -158,12 +191,22 @@ def ticket_card(ticket: Ticket, now: dt.datetime, people: People | None = None) 
         _text(ticket.gap or S.NONE_GIVEN),
     ]
     if ticket.answer:
-        body.append(_heading(S.HEADING_ANSWER.format(responder=name(ticket.answer_by or "?"),
-                                                     date=_fmt_ts(ticket.status_since or ticket.updated_at))))
+        body.append(
+            _heading(
+                S.HEADING_ANSWER.format(
+                    responder=name(ticket.answer_by or "?"),
+                    date=_fmt_ts(ticket.status_since or ticket.updated_at),
+                )
+            )
+        )
         body.append(_text(ticket.answer))
         if ticket.answer_sources:
-            body.append(_text(S.HEADING_ANSWER_SOURCES + ": " + "; ".join(_citation(s) for s in ticket.answer_sources),
-                              size="Small"))
+            body.append(
+                _text(
+                    S.HEADING_ANSWER_SOURCES + ": " + "; ".join(_citation(s) for s in ticket.answer_sources),
+                    size="Small",
+                )
+            )
     return {
         "type": "AdaptiveCard",
         "$schema": SCHEMA,
@@ -189,13 +232,19 @@ def faq_card(doc: FaqDoc, people: People | None = None) -> dict[str, Any]:
     body: list[dict[str, Any]] = [
         _text(S.FAQ_CARD_TITLE.format(doc_id=doc.doc_id, status=doc.status), size="Large", weight="Bolder"),
         {"type": "FactSet", "facts": facts},
-        _heading(S.FAQ_HEADING_QUESTION), _text(doc.question),
-        _heading(S.FAQ_HEADING_ANSWER), _text(doc.answer),
+        _heading(S.FAQ_HEADING_QUESTION),
+        _text(doc.question),
+        _heading(S.FAQ_HEADING_ANSWER),
+        _text(doc.answer),
     ]
     if doc.sources:
         body.append(_heading(S.HEADING_ANSWER_SOURCES))
         body += [_text(f"- {s}", size="Small") for s in doc.sources]
-    actions = [execute(S.BTN_APPROVE_FAQ, APPROVE_FAQ, "positive", doc_id=doc.doc_id)] if doc.status == "draft" else []
+    actions = (
+        [execute(S.BTN_APPROVE_FAQ, APPROVE_FAQ, "positive", doc_id=doc.doc_id)]
+        if doc.status == "draft"
+        else []
+    )
     return {"type": "AdaptiveCard", "$schema": SCHEMA, "version": VERSION, "body": body, "actions": actions}
 
 

@@ -15,8 +15,14 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from botbuilder.core import BotFrameworkAdapter, TurnContext
-from botbuilder.schema import Activity, ActivityTypes, Attachment, ChannelAccount, ConversationAccount, \
-    ConversationReference
+from botbuilder.schema import (
+    Activity,
+    ActivityTypes,
+    Attachment,
+    ChannelAccount,
+    ConversationAccount,
+    ConversationReference,
+)
 from botframework.connector.auth import ClaimsIdentity
 
 from bot.teams.cards import CARD_CONTENT_TYPE
@@ -37,8 +43,14 @@ class BotConnectorGateway:
         tenant_id: AAD tenant id (set on the conversation, as Teams expects).
     """
 
-    def __init__(self, adapter: BotFrameworkAdapter, *, service_url: str, app_id: str | None,
-                 tenant_id: str | None = None) -> None:
+    def __init__(
+        self,
+        adapter: BotFrameworkAdapter,
+        *,
+        service_url: str,
+        app_id: str | None,
+        tenant_id: str | None = None,
+    ) -> None:
         self.adapter = adapter
         self.service_url = service_url
         self.app_id = app_id or None
@@ -47,8 +59,15 @@ class BotConnectorGateway:
     def _conversation(self, conversation_id: str) -> ConversationAccount:
         return ConversationAccount(id=conversation_id, is_group=True, tenant_id=self.tenant_id)
 
-    def _activity(self, conversation_id: str, *, text: str | None, card: Mapping[str, Any] | None,
-                  channel_data: Mapping[str, Any] | None, activity_id: str | None = None) -> Activity:
+    def _activity(
+        self,
+        conversation_id: str,
+        *,
+        text: str | None,
+        card: Mapping[str, Any] | None,
+        channel_data: Mapping[str, Any] | None,
+        activity_id: str | None = None,
+    ) -> Activity:
         return Activity(
             type=ActivityTypes.message,
             id=activity_id,
@@ -61,10 +80,15 @@ class BotConnectorGateway:
             from_property=ChannelAccount(id=self.app_id or "dasar"),
         )
 
-    async def _in_conversation(self, conversation_id: str, fn: Callable[[TurnContext], Awaitable[Any]]) -> Any:
-        ref = ConversationReference(channel_id=TEAMS_CHANNEL_ID, service_url=self.service_url,
-                                    conversation=self._conversation(conversation_id),
-                                    bot=ChannelAccount(id=self.app_id or "dasar"))
+    async def _in_conversation(
+        self, conversation_id: str, fn: Callable[[TurnContext], Awaitable[Any]]
+    ) -> Any:
+        ref = ConversationReference(
+            channel_id=TEAMS_CHANNEL_ID,
+            service_url=self.service_url,
+            conversation=self._conversation(conversation_id),
+            bot=ChannelAccount(id=self.app_id or "dasar"),
+        )
         result: dict[str, Any] = {}
 
         async def callback(ctx: TurnContext) -> None:
@@ -74,15 +98,23 @@ class BotConnectorGateway:
             if self.app_id:
                 await self.adapter.continue_conversation(ref, callback, bot_id=self.app_id)
             else:
-                await self.adapter.continue_conversation(ref, callback, claims_identity=ClaimsIdentity({}, True))
+                await self.adapter.continue_conversation(
+                    ref, callback, claims_identity=ClaimsIdentity({}, True)
+                )
         except DeliveryError:
             raise
-        except Exception as exc:  # noqa: BLE001 -- msrest/aiohttp errors; the outbox retries with back-off
+        except Exception as exc:
             raise DeliveryError(f"Bot Connector call failed: {type(exc).__name__}: {exc}") from exc
         return result.get("value")
 
-    async def post(self, conversation_id: str, *, text: str | None = None, card: Mapping[str, Any] | None = None,
-                   channel_data: Mapping[str, Any] | None = None) -> str:
+    async def post(
+        self,
+        conversation_id: str,
+        *,
+        text: str | None = None,
+        card: Mapping[str, Any] | None = None,
+        channel_data: Mapping[str, Any] | None = None,
+    ) -> str:
         """Post a new message (card and/or text); returns the activity id the service assigned."""
         activity = self._activity(conversation_id, text=text, card=card, channel_data=channel_data)
 
@@ -100,11 +132,18 @@ class BotConnectorGateway:
         """Plain text post (the Teams-chat relay)."""
         return await self.post(conversation_id, text=text)
 
-    async def update(self, conversation_id: str, activity_id: str, *, card: Mapping[str, Any],
-                     channel_data: Mapping[str, Any] | None = None) -> None:
+    async def update(
+        self,
+        conversation_id: str,
+        activity_id: str,
+        *,
+        card: Mapping[str, Any],
+        channel_data: Mapping[str, Any] | None = None,
+    ) -> None:
         """Replace a posted card for everyone (``PUT .../activities/{activity_id}``)."""
-        activity = self._activity(conversation_id, text=None, card=card, channel_data=channel_data,
-                                  activity_id=activity_id)
+        activity = self._activity(
+            conversation_id, text=None, card=card, channel_data=channel_data, activity_id=activity_id
+        )
 
         async def put(ctx: TurnContext) -> None:
             await ctx.adapter.update_activity(ctx, activity)

@@ -1,11 +1,11 @@
 """One error hierarchy for the Teams front end (messages say what to do next).
 
-    TeamsError
-    ├── TeamsConfigError      settings missing or contradictory (app id, channel, service URL)
-    ├── ActionRejected        a card action the clicking person may not perform, or malformed data
-    │   ├── NotPermitted      the person lacks the role (tax_team / faq_approver)
-    │   └── BadActionData     the card data or an input is missing or invalid
-    └── DeliveryError         the Bot Connector or Slack refused a post; the outbox retries it
+TeamsError
+├── TeamsConfigError      settings missing or contradictory (app id, channel, service URL)
+├── ActionRejected        a card action the clicking person may not perform, or malformed data
+│   ├── NotPermitted      the person lacks the role (tax_team / faq_approver)
+│   └── BadActionData     the card data or an input is missing or invalid
+└── DeliveryError         the Bot Connector or Slack refused a post; the outbox retries it
 """
 
 from __future__ import annotations

@@ -45,19 +45,24 @@ class DeliveryJournal:
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None, check_same_thread=False)
+            self._conn = sqlite3.connect(
+                self.path, timeout=10.0, isolation_level=None, check_same_thread=False
+            )
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=FULL")  # the whole point is surviving a crash
             self._conn.executescript(_SCHEMA)
         except (OSError, sqlite3.Error) as exc:
-            raise TeamsConfigError(f"cannot open delivery journal {self.path}: {exc}; set DASAR_TEAMS_JOURNAL_DB "
-                                   "to a writable path") from exc
+            raise TeamsConfigError(
+                f"cannot open delivery journal {self.path}: {exc}; set DASAR_TEAMS_JOURNAL_DB "
+                "to a writable path"
+            ) from exc
 
     def ref(self, key: str) -> str | None:
         """External ref recorded for ``key`` (None when never sent or the send is uncertain)."""
         with self._lock:
-            row = self._conn.execute("SELECT external_ref FROM delivery_journal WHERE msg_key = ? AND state = 'sent'",
-                                     (key,)).fetchone()
+            row = self._conn.execute(
+                "SELECT external_ref FROM delivery_journal WHERE msg_key = ? AND state = 'sent'", (key,)
+            ).fetchone()
         return row[0] if row else None
 
     def begin(self, key: str) -> None:
@@ -83,7 +88,9 @@ class DeliveryJournal:
     def uncertain(self) -> list[str]:
         """Keys whose send started but whose result was never recorded (possible duplicates)."""
         with self._lock:
-            rows = self._conn.execute("SELECT msg_key FROM delivery_journal WHERE state = 'sending' ORDER BY msg_key")
+            rows = self._conn.execute(
+                "SELECT msg_key FROM delivery_journal WHERE state = 'sending' ORDER BY msg_key"
+            )
             return [r[0] for r in rows.fetchall()]
 
     def close(self) -> None:

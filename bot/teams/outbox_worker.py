@@ -31,8 +31,14 @@ class OutboxWorker:
         faq: when given, :meth:`FaqService.expire_faqs` runs once per poll.
     """
 
-    def __init__(self, tickets: TicketStore, sender: Sender, *, clock: Callable[[], dt.datetime],
-                 faq: FaqService | None = None) -> None:
+    def __init__(
+        self,
+        tickets: TicketStore,
+        sender: Sender,
+        *,
+        clock: Callable[[], dt.datetime],
+        faq: FaqService | None = None,
+    ) -> None:
         self.tickets = tickets
         self.sender = sender
         self.clock = clock
@@ -43,8 +49,12 @@ class OutboxWorker:
         """Deliver everything due now (blocking; call it off the event loop the sender bridges to)."""
         result = self.tickets.outbox.deliver_pending(self.sender, self.clock())
         if result.delivered or result.failed or result.dead:
-            logger.info("delivered=%d, failed=%d, dead=%d | outbox run", len(result.delivered), len(result.failed),
-                        len(result.dead))
+            logger.info(
+                "delivered=%d, failed=%d, dead=%d | outbox run",
+                len(result.delivered),
+                len(result.failed),
+                len(result.dead),
+            )
         return result
 
     async def flush(self) -> DeliveryResult:
@@ -62,7 +72,7 @@ class OutboxWorker:
                 await self.flush()
                 if self.faq is not None:
                     await asyncio.to_thread(self.faq.expire_faqs, self.clock())
-            except Exception as exc:  # noqa: BLE001 -- keep delivering; the outbox keeps the messages
+            except Exception as exc:
                 logger.warning("error=%s | outbox worker run failed", type(exc).__name__)
             self._wake.clear()
             waiter = asyncio.ensure_future(self._wake.wait())
@@ -72,9 +82,13 @@ class OutboxWorker:
                 fut.cancel()
 
 
-async def run(settings: object, *, once: bool = False,
-              after_send: Callable[[OutboxMessage, str], None] | None = None,
-              clock: Callable[[], dt.datetime] | None = None) -> DeliveryResult | None:
+async def run(
+    settings: object,
+    *,
+    once: bool = False,
+    after_send: Callable[[OutboxMessage, str], None] | None = None,
+    clock: Callable[[], dt.datetime] | None = None,
+) -> DeliveryResult | None:
     """Standalone worker process from settings (``once``: one delivery pass, then exit).
 
     ``after_send`` and ``clock`` exist for the crash/restart test; production passes neither.

@@ -32,8 +32,9 @@ class Relay(Protocol):
 
 def answer_text(text: str, responder: str, answered_at: dt.datetime) -> str:
     """The labelled answer (mrkdwn-ish; both Slack and Teams render ``*bold*``/``_italic_`` acceptably)."""
-    return S.RELAY_ANSWER.format(text=text, responder=responder,
-                                 date=answered_at.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"))
+    return S.RELAY_ANSWER.format(
+        text=text, responder=responder, date=answered_at.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    )
 
 
 class SlackWebRelay:
@@ -49,9 +50,14 @@ class SlackWebRelay:
     def _post(self, thread: ThreadRef, text: str) -> str:
         blocks = [{"type": "section", "text": {"type": "mrkdwn", "text": text[:2900]}}]
         try:
-            resp = self.client.chat_postMessage(channel=thread.channel, thread_ts=thread.thread_id, text=text,
-                                                blocks=blocks, unfurl_links=False)
-        except Exception as exc:  # noqa: BLE001 -- slack_sdk raises SlackApiError/URLError; the outbox retries
+            resp = self.client.chat_postMessage(
+                channel=thread.channel,
+                thread_ts=thread.thread_id,
+                text=text,
+                blocks=blocks,
+                unfurl_links=False,
+            )
+        except Exception as exc:
             raise DeliveryError(f"Slack chat.postMessage failed: {type(exc).__name__}") from exc
         ts = resp.get("ts") if hasattr(resp, "get") else None
         if not ts:
@@ -74,8 +80,11 @@ class TeamsChatRelay:
         run: runs a coroutine to completion from the sender's thread (see :class:`bot.teams.sender.LoopBridge`).
     """
 
-    def __init__(self, post_text: Callable[[str, str], Coroutine[Any, Any, str]],
-                 run: Callable[[Coroutine[Any, Any, str]], str]) -> None:
+    def __init__(
+        self,
+        post_text: Callable[[str, str], Coroutine[Any, Any, str]],
+        run: Callable[[Coroutine[Any, Any, str]], str],
+    ) -> None:
         self.post_text = post_text
         self.run = run
 
@@ -89,8 +98,12 @@ class TeamsChatRelay:
 class TeamsChannelNotifier:
     """:class:`bot.faq.Notifier` that posts FAQ owner reminders into the tax-team channel."""
 
-    def __init__(self, post_text: Callable[[str, str], Coroutine[Any, Any, str]],
-                 run: Callable[[Coroutine[Any, Any, str]], str], conversation_id: str) -> None:
+    def __init__(
+        self,
+        post_text: Callable[[str, str], Coroutine[Any, Any, str]],
+        run: Callable[[Coroutine[Any, Any, str]], str],
+        conversation_id: str,
+    ) -> None:
         self.post_text = post_text
         self.run = run
         self.conversation_id = conversation_id

@@ -59,11 +59,19 @@ class OutboxSender:
             delivered (the crash test kills the process here).
     """
 
-    def __init__(self, *, tickets: TicketStore, gateway: BotConnectorGateway,
-                 run: Callable[[Coroutine[Any, Any, Any]], Any], tax_channel_id: str,
-                 relays: Mapping[str, Relay], journal: DeliveryJournal, clock: Callable[[], dt.datetime],
-                 people: cards.People | None = None,
-                 after_send: Callable[[OutboxMessage, str], None] | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        tickets: TicketStore,
+        gateway: BotConnectorGateway,
+        run: Callable[[Coroutine[Any, Any, Any]], Any],
+        tax_channel_id: str,
+        relays: Mapping[str, Relay],
+        journal: DeliveryJournal,
+        clock: Callable[[], dt.datetime],
+        people: cards.People | None = None,
+        after_send: Callable[[OutboxMessage, str], None] | None = None,
+    ) -> None:
         self.tickets = tickets
         self.gateway = gateway
         self.run = run
@@ -100,11 +108,17 @@ class OutboxSender:
         known = self.journal.ref(msg.key)
         card = self._card(msg.ticket_id)
         if known is not None:
-            self.run(self.gateway.update(self.tax_channel_id, known, card=card, channel_data=self._channel_data(msg)))
+            self.run(
+                self.gateway.update(
+                    self.tax_channel_id, known, card=card, channel_data=self._channel_data(msg)
+                )
+            )
             logger.info("outbox_key=%s | card already posted, updated instead", msg.key)
             return known
         self.journal.begin(msg.key)
-        activity_id = self.run(self.gateway.post(self.tax_channel_id, card=card, channel_data=self._channel_data(msg)))
+        activity_id = self.run(
+            self.gateway.post(self.tax_channel_id, card=card, channel_data=self._channel_data(msg))
+        )
         self.journal.record(msg.key, activity_id)
         return activity_id
 
@@ -112,8 +126,11 @@ class OutboxSender:
         ref = self.tickets.outbox.card_ref(msg.ticket_id)
         if ref is None:
             raise DeliveryError(f"ticket {msg.ticket_id} has no delivered card yet; retrying later")
-        self.run(self.gateway.update(self.tax_channel_id, ref, card=self._card(msg.ticket_id),
-                                     channel_data=self._channel_data(msg)))
+        self.run(
+            self.gateway.update(
+                self.tax_channel_id, ref, card=self._card(msg.ticket_id), channel_data=self._channel_data(msg)
+            )
+        )
         return ref
 
     def _relay(self, msg: OutboxMessage) -> str:
@@ -124,7 +141,9 @@ class OutboxSender:
         thread = ThreadRef(th["platform"], th["tenant"], th["channel"], th["thread_id"])
         relay = self.relays.get(thread.platform)
         if relay is None:
-            raise DeliveryError(f"no relay configured for platform {thread.platform!r} (ticket {msg.ticket_id})")
+            raise DeliveryError(
+                f"no relay configured for platform {thread.platform!r} (ticket {msg.ticket_id})"
+            )
         event = msg.payload["event"]
         tid = msg.ticket_id
         self.journal.begin(msg.key)
@@ -132,15 +151,20 @@ class OutboxSender:
             text = str(event["data"].get("text") or "")
             sources = event["data"].get("sources") or []
             if sources:
-                refs = "; ".join(str(s.get("ref") or s.get("number") or s.get("doc_id") or "") for s in sources)
+                refs = "; ".join(
+                    str(s.get("ref") or s.get("number") or s.get("doc_id") or "") for s in sources
+                )
                 text += "\n" + S.RELAY_SOURCES.format(sources=refs)
             text += f"\n(ticket {tid})"
             responder = self.people(event["actor"]) if self.people else str(event["actor"])
             ref = relay.relay_answer(thread, text, responder, text_to_ts(event["at"]))
         elif msg.kind == "ask_requester":
-            ref = relay.relay_notice(thread, S.RELAY_ASK.format(ticket_id=tid, text=event["data"].get("question", "")))
+            ref = relay.relay_notice(
+                thread, S.RELAY_ASK.format(ticket_id=tid, text=event["data"].get("question", ""))
+            )
         else:
-            ref = relay.relay_notice(thread, S.RELAY_REJECTED.format(ticket_id=tid,
-                                                                     text=event["data"].get("reason", "")))
+            ref = relay.relay_notice(
+                thread, S.RELAY_REJECTED.format(ticket_id=tid, text=event["data"].get("reason", ""))
+            )
         self.journal.record(msg.key, ref)
         return ref

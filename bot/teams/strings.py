@@ -74,9 +74,13 @@ OK_ANSWERED = "Answer to {ticket_id} recorded; it is being sent to the requester
 OK_ASKED = "Question sent to the requester of {ticket_id}."
 OK_CLOSED = "{ticket_id} closed."
 OK_REJECTED = "{ticket_id} rejected; the requester is told why."
-OK_FAQ_PROPOSED = "FAQ draft {doc_id} created from {ticket_id}; an approver must approve it before it answers."
+OK_FAQ_PROPOSED = (
+    "FAQ draft {doc_id} created from {ticket_id}; an approver must approve it before it answers."
+)
 OK_FAQ_APPROVED = "FAQ {doc_id} approved and added to the knowledge base."
-NOT_TAX_TEAM = "Only members of the tax team can act on tickets. Ask the tax lead to add you to the tax_team role."
+NOT_TAX_TEAM = (
+    "Only members of the tax team can act on tickets. Ask the tax lead to add you to the tax_team role."
+)
 NOT_APPROVER = "Only FAQ approvers can approve an FAQ. Ask the tax lead (faq_approver role) to approve it."
 NEED_ANSWER_TEXT = "Type the answer before sending it."
 NEED_ASK_TEXT = "Type what you need from the requester."
@@ -86,7 +90,9 @@ FAQ_NOT_CONFIGURED = "The reviewed FAQ is not configured on this bot (set DASAR_
 UNKNOWN_ACTION = "This card button is not recognised ({verb}); the card may be from an older version."
 TICKET_ERROR = "Not done: {error}"
 REPLY_RECORDED = "Thanks, your reply was added to ticket {ticket_id}; the tax team will see it."
-NO_TURN_HANDLER = "dasar answers questions in Slack or its personal chat; this conversation only handles tickets."
+NO_TURN_HANDLER = (
+    "dasar answers questions in Slack or its personal chat; this conversation only handles tickets."
+)
 
 # --- relay to the asker (Slack thread or Teams chat) ---
 RELAY_ANSWER = (

@@ -123,7 +123,11 @@ def parse_specs(data: dict[str, Any]) -> tuple[RecognizerSpec, ...]:
                 f"recognizer {name!r} names unknown validator {validator!r}; known: {sorted(VALIDATORS)}"
             )
         patterns = tuple(
-            (str(_require(p, "name", index)), str(_require(p, "regex", index)), float(_require(p, "score", index)))
+            (
+                str(_require(p, "name", index)),
+                str(_require(p, "regex", index)),
+                float(_require(p, "score", index)),
+            )
             for p in _require(row, "patterns", index)
         )
         specs.append(

@@ -46,7 +46,7 @@ class MaskingSession:
     Thread-safe: a conversation's turns may be handled by different workers of one process.
     """
 
-    __slots__ = ("_lock", "_by_value", "_counters", "_by_placeholder")
+    __slots__ = ("_by_placeholder", "_by_value", "_counters", "_lock")
 
     def __init__(self) -> None:
         """Start an empty session (one per conversation)."""

@@ -19,8 +19,7 @@ from collections.abc import Callable
 #: Province codes (Kemendagri) that can open a NIK. 91-96 cover Papua and the provinces split from it
 #: in 2022; anything else (00-10, 20, 99, ...) cannot be a NIK.
 NIK_PROVINCES: frozenset[int] = frozenset(
-    [11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 31, 32, 33, 34, 35, 36, 51, 52, 53]
-    + [61, 62, 63, 64, 65, 71, 72, 73, 74, 75, 76, 81, 82, 91, 92, 93, 94, 95, 96]
+    [11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 31, 32, 33, 34, 35, 36, 51, 52, 53, 61, 62, 63, 64, 65, 71, 72, 73, 74, 75, 76, 81, 82, 91, 92, 93, 94, 95, 96]
 )
 
 _NON_DIGIT = re.compile(r"\D")
@@ -130,7 +129,9 @@ def is_valid_id_phone(text: str) -> bool:
     """
     stripped = text.strip()
     digits = digits_of(stripped)
-    international = stripped.startswith("+62") or (stripped.startswith("62") and not stripped.startswith("620"))
+    international = stripped.startswith("+62") or (
+        stripped.startswith("62") and not stripped.startswith("620")
+    )
     if international:
         national = digits[2:]
         if national.startswith("0"):

@@ -73,25 +73,10 @@ NEGATORS: frozenset[str] = frozenset(
 )
 
 STOPWORDS_ID: frozenset[str] = frozenset(
-    """
-    yang dan di ke dari untuk dengan pada dalam atas atau ini itu tersebut adalah merupakan sebagai oleh
-    akan telah sudah dapat bisa juga serta bagi kepada secara sebesar sebagaimana dimaksud ialah yaitu yakni
-    para suatu sesuatu setiap tiap se sama hal apabila jika bila maka karena sehingga agar supaya namun
-    tetapi hanya lebih masih ada antara terhadap tentang mengenai hingga sampai sejak saat ketika masing
-    seluruh semua beberapa sebelum sesudah setelah per nya ia mereka kami kita anda saya kamu dia apa siapa
-    bagaimana berapa mana kapan mengapa pun lah kah begitu demikian yakni sedangkan melalui berdasarkan
-    oleh tanggal huruf ayat pasal angka
-    """.split()
+    ["yang", "dan", "di", "ke", "dari", "untuk", "dengan", "pada", "dalam", "atas", "atau", "ini", "itu", "tersebut", "adalah", "merupakan", "sebagai", "oleh", "akan", "telah", "sudah", "dapat", "bisa", "juga", "serta", "bagi", "kepada", "secara", "sebesar", "sebagaimana", "dimaksud", "ialah", "yaitu", "yakni", "para", "suatu", "sesuatu", "setiap", "tiap", "se", "sama", "hal", "apabila", "jika", "bila", "maka", "karena", "sehingga", "agar", "supaya", "namun", "tetapi", "hanya", "lebih", "masih", "ada", "antara", "terhadap", "tentang", "mengenai", "hingga", "sampai", "sejak", "saat", "ketika", "masing", "seluruh", "semua", "beberapa", "sebelum", "sesudah", "setelah", "per", "nya", "ia", "mereka", "kami", "kita", "anda", "saya", "kamu", "dia", "apa", "siapa", "bagaimana", "berapa", "mana", "kapan", "mengapa", "pun", "lah", "kah", "begitu", "demikian", "yakni", "sedangkan", "melalui", "berdasarkan", "oleh", "tanggal", "huruf", "ayat", "pasal", "angka"]
 )
 STOPWORDS_EN: frozenset[str] = frozenset(
-    """
-    a an the and or but of to in on at for with by from as is are was were be been being it its this that
-    these those there their theirs they them he she his her hers we you your yours our ours i me my mine
-    which who whom whose what when where why how than then so such if also can could will would shall
-    should may might must do does did done has have had having into about over under up down out more most
-    some any all each other only very just because while during before after between through per both
-    either own same too here s t am us via onto upon within among whether yet
-    """.split()
+    ["a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "for", "with", "by", "from", "as", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "there", "their", "theirs", "they", "them", "he", "she", "his", "her", "hers", "we", "you", "your", "yours", "our", "ours", "i", "me", "my", "mine", "which", "who", "whom", "whose", "what", "when", "where", "why", "how", "than", "then", "so", "such", "if", "also", "can", "could", "will", "would", "shall", "should", "may", "might", "must", "do", "does", "did", "done", "has", "have", "had", "having", "into", "about", "over", "under", "up", "down", "out", "more", "most", "some", "any", "all", "each", "other", "only", "very", "just", "because", "while", "during", "before", "after", "between", "through", "per", "both", "either", "own", "same", "too", "here", "s", "t", "am", "us", "via", "onto", "upon", "within", "among", "whether", "yet"]
 )
 STOPWORDS: frozenset[str] = STOPWORDS_ID | STOPWORDS_EN
 

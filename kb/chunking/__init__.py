@@ -23,7 +23,14 @@ from kb.model import REGULATION_TYPES, DocumentMeta, ParsedChunk
 #: never leaves a knowledge base with stale structure (same version number: the source did not change).
 CHUNKER_VERSION = "2"
 
-__all__ = ["CHUNKER_VERSION", "ChunkingError", "UnsupportedDocumentType", "chunk_document", "chunk_internal", "chunk_regulation"]
+__all__ = [
+    "CHUNKER_VERSION",
+    "ChunkingError",
+    "UnsupportedDocumentType",
+    "chunk_document",
+    "chunk_internal",
+    "chunk_regulation",
+]
 
 
 def chunk_document(text: str, meta: DocumentMeta) -> list[ParsedChunk]:

@@ -27,7 +27,16 @@ _FENCE = re.compile(r"^[ \t]*(```|~~~)")
 _TABLE_LINE = re.compile(r"^[ \t]*\|")
 
 _CANONICAL: dict[str, tuple[str, ...]] = {
-    "Issue": ("issue", "issues", "isu", "permasalahan", "masalah", "pokok permasalahan", "question", "pertanyaan"),
+    "Issue": (
+        "issue",
+        "issues",
+        "isu",
+        "permasalahan",
+        "masalah",
+        "pokok permasalahan",
+        "question",
+        "pertanyaan",
+    ),
     "Facts": ("facts", "fact", "fakta", "fakta-fakta", "latar belakang fakta", "background"),
     "Analysis": ("analysis", "analisis", "analisa", "pembahasan"),
     "Conclusion": ("conclusion", "conclusions", "kesimpulan", "simpulan"),
@@ -61,10 +70,9 @@ def _paragraph_blocks(text: str, start: int, end: int) -> list[tuple[int, int, b
         line = text[pos:le]
         is_table = bool(_TABLE_LINE.match(line))
         blank = not line.strip()
-        if blank or (cur_s is not None and is_table != cur_table):
-            if cur_s is not None:
-                blocks.append((cur_s, pos, cur_table))
-                cur_s = None
+        if (blank or (cur_s is not None and is_table != cur_table)) and cur_s is not None:
+            blocks.append((cur_s, pos, cur_table))
+            cur_s = None
         if not blank and cur_s is None:
             cur_s, cur_table = pos, is_table
         pos = le + 1
@@ -140,25 +148,48 @@ def chunk_internal(text: str, meta: DocumentMeta) -> list[ParsedChunk]:
         location = " > ".join(path) if path else (meta.title or "Pendahuluan")
         base = "/".join(_slug(p) for p in path) if path else "pembuka"
         s, e = trim(text, start, end)
-        if e - s <= SECTION_MAX:
-            pieces = [(s, e, False)]
-        else:
-            pieces = _pack_section(text, s, e)
+        pieces = [(s, e, False)] if e - s <= SECTION_MAX else _pack_section(text, s, e)
         parent = None
         if len(pieces) > 1:
             parent = unique(base)
-            chunks.append(dict(key=parent, kind="section", location=location, start=s, end=e, section=section,
-                               heading_path=path, indexed=False, parent_key=None, canon=canon))
+            chunks.append(
+                dict(
+                    key=parent,
+                    kind="section",
+                    location=location,
+                    start=s,
+                    end=e,
+                    section=section,
+                    heading_path=path,
+                    indexed=False,
+                    parent_key=None,
+                    canon=canon,
+                )
+            )
         for i, (ps, pe, table) in enumerate(pieces, 1):
             key = unique(base if len(pieces) == 1 else f"{base}/part-{i}")
-            chunks.append(dict(key=key, kind="table" if table else "section", location=location, start=ps, end=pe,
-                               section=section, heading_path=path, indexed=True, parent_key=parent, canon=canon))
+            chunks.append(
+                dict(
+                    key=key,
+                    kind="table" if table else "section",
+                    location=location,
+                    start=ps,
+                    end=pe,
+                    section=section,
+                    heading_path=path,
+                    indexed=True,
+                    parent_key=parent,
+                    canon=canon,
+                )
+            )
 
     facts_limits = tuple(c["key"] for c in chunks if c["canon"] in ("Facts", "Limitation") and c["indexed"])
     out = []
     for c in chunks:
         t = text[c["start"] : c["end"]]
-        refs = tuple(Reference("doc", doc=d.key, text=d.text) for d in find_doc_refs(t)) if c["indexed"] else ()
+        refs = (
+            tuple(Reference("doc", doc=d.key, text=d.text) for d in find_doc_refs(t)) if c["indexed"] else ()
+        )
         out.append(
             ParsedChunk(
                 key=c["key"],

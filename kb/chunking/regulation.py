@@ -54,7 +54,9 @@ _PASAL_AFTER_CAPS = re.compile(rf"(?<=[A-Z]{{2}} )Pasal[ \t]+({_NUM})[ \t]+(?=[A
 _REF_WORDS = re.compile(r"(?:dalam|pada|dan|atau|dengan|ketentuan|bahwa|sesuai|,)\s*$", re.IGNORECASE)
 
 _BAB = re.compile(r"^[ \t]*BAB[ \t]+([IVXL]+(?:[ ][IVXL]+)*)([A-Z]?)\b", re.MULTILINE)
-_BAGIAN = re.compile(r"^[ \t]*(?:Bagian|Bagtan)[ \t]+(Ke[a-z]+)\b|(?<=[A-Z]{2} )Bagian[ \t]+(Ke[a-z]+)\b", re.MULTILINE)
+_BAGIAN = re.compile(
+    r"^[ \t]*(?:Bagian|Bagtan)[ \t]+(Ke[a-z]+)\b|(?<=[A-Z]{2} )Bagian[ \t]+(Ke[a-z]+)\b", re.MULTILINE
+)
 _PARAGRAF = re.compile(r"^[ \t]*Paragraf[ \t]+(\d{1,2})\b", re.MULTILINE)
 
 _CLOSING = re.compile(r"\bAgar\s+(?:supaya\s+)?setiap\b")
@@ -63,7 +65,9 @@ _LAMPIRAN = re.compile(r"^[ \t]*LAMPIRAN\b", re.MULTILINE)
 _PASAL_DEMI_PASAL = re.compile(r"P\s?A\s?S\s?A\s?L\s+D\s?E\s?M\s?I\s+P\s?A\s?S\s?A\s?L", re.IGNORECASE)
 
 _AMEND_START = re.compile(r"\s*(?:Beberapa\s+ketentuan|Ketentuan|Di\s*antara|Mengubah)\b")
-_AMEND_FORMULA = re.compile(r"\b(?:diubah|disisipkan|ditambahkan|dihapus)\b[^:]{0,400}?berikut\s*:", re.DOTALL)
+_AMEND_FORMULA = re.compile(
+    r"\b(?:diubah|disisipkan|ditambahkan|dihapus)\b[^:]{0,400}?berikut\s*:", re.DOTALL
+)
 _ITEM_AMEND = re.compile(
     r"(?:(?<=\n)|(?<=\S ))[ \t]*(\d{1,2}(?:[ ]\d)?)[ \t]?\.?[ \t]+"
     r"(?=(?:Ketentuan|Di\s*antara|Pasal\s+\S+\s+dihapus|Penjelasan|Judul|Lampiran|BAB\s+\S+\s+dihapus)\b)"
@@ -125,7 +129,9 @@ def _pval(p: str) -> tuple[int, str]:
     return (int(m.group(1)), m.group(2)) if m else (0, "")
 
 
-def _sequence_resumes(later: list[_Heading], cur: tuple[int, str], jumped: tuple[int, str], look: int = 6) -> bool:
+def _sequence_resumes(
+    later: list[_Heading], cur: tuple[int, str], jumped: tuple[int, str], look: int = 6
+) -> bool:
     """Whether one of the next ``look`` Pasal headings continues from ``cur`` below ``jumped``.
 
     Original regulations number their Pasal consecutively, so a heading far ahead of the sequence that
@@ -227,7 +233,10 @@ class _Builder:
         amends = None
         if law and (amend_pasal or pasal) and not (ctx and ctx.penjelasan):
             amends = AmendTarget(
-                law=law, pasal=amend_pasal or pasal, effective_from=None if deleted else effective_date(t), deleted=deleted
+                law=law,
+                pasal=amend_pasal or pasal,
+                effective_from=None if deleted else effective_date(t),
+                deleted=deleted,
             )
         refs = _references(t, pasal, law, skip_heading=kind in ("pasal", "penjelasan")) if indexed else ()
         self.chunks.append(
@@ -239,7 +248,7 @@ class _Builder:
                 start=s,
                 end=e,
                 parent_key=parent_key if parent_key is not None else (ctx.parent_key if ctx else None),
-                pasal=pasal if not amend_pasal else amend_pasal,
+                pasal=amend_pasal if amend_pasal else pasal,
                 ayat=ayat,
                 huruf=huruf,
                 heading_path=heading_path or (ctx.heading_path if ctx else ()),
@@ -269,7 +278,9 @@ class _Builder:
         kw.pop("parent_key", None)
         example = False
         for i, (ps, pe, tbl) in enumerate(parts, 1):
-            k = self.add(f"{node}/part-{i}", "table" if tbl else kind, location, ps, pe, parent_key=node, **kw)
+            k = self.add(
+                f"{node}/part-{i}", "table" if tbl else kind, location, ps, pe, parent_key=node, **kw
+            )
             example = example or looks_like_example(self.text[ps:pe])
             if k and example and not self.chunks[-1].is_example and kind == "penjelasan":
                 # parts following "Contoh:" in an elucidation continue the example
@@ -286,22 +297,41 @@ def _references(t: str, pasal: str | None, law: str | None, skip_heading: bool) 
     spans = []
     for pr in provs:
         spans.append((pr.start, pr.end))
-        if skip_heading and pr.start <= 1 and re.match(r"\s*(?:\n|\(|$|Ayat|Cukup)", t[pr.end : pr.end + 6] or "\n"):
+        if (
+            skip_heading
+            and pr.start <= 1
+            and re.match(r"\s*(?:\n|\(|$|Ayat|Cukup)", t[pr.end : pr.end + 6] or "\n")
+        ):
             continue  # the chunk's own heading "Pasal 7"
         doc = None
         for d in docs:
-            if d.start >= pr.end and d.start - pr.end <= 250 and not re.search(r"[.;]\s", t[pr.end : d.start]):
+            if (
+                d.start >= pr.end
+                and d.start - pr.end <= 250
+                and not re.search(r"[.;]\s", t[pr.end : d.start])
+            ):
                 doc = d.key
                 break
             if d.start >= pr.end:
                 break
         if doc is None and re.match(r"\s*Undang-Undang\s+Dasar", t[pr.end : pr.end + 40]):
             doc = "UUD 1945"
-        out.append(Reference("pasal", pasal=pr.pasal, ayat=pr.ayat, huruf=pr.huruf, doc=doc or law, text=t[pr.start : pr.end]))
+        out.append(
+            Reference(
+                "pasal",
+                pasal=pr.pasal,
+                ayat=pr.ayat,
+                huruf=pr.huruf,
+                doc=doc or law,
+                text=t[pr.start : pr.end],
+            )
+        )
     for m in _AYAT_REF.finditer(t):
         if any(s <= m.start() < e for s, e in spans):
             continue
-        out.append(Reference("ayat", pasal=pasal, ayat=m.group(1), huruf=m.group(2), doc=law, text=m.group(0)))
+        out.append(
+            Reference("ayat", pasal=pasal, ayat=m.group(1), huruf=m.group(2), doc=law, text=m.group(0))
+        )
     for d in docs:
         out.append(Reference("doc", doc=d.key, text=d.text))
     seen: set[tuple] = set()
@@ -440,7 +470,9 @@ class RegulationChunker:
         text = self.text
         first_pasal = next((h for h in heads if h.kind == "pasal"), None)
         roman_mode = any(h.kind == "pasal" and h.value == "II" and h.standalone for h in heads) or bool(
-            first_pasal and first_pasal.value == "I" and self._is_amending(text[first_pasal.end : first_pasal.end + 1500])
+            first_pasal
+            and first_pasal.value == "I"
+            and self._is_amending(text[first_pasal.end : first_pasal.end + 1500])
         )
         tops: list[tuple[_Heading, tuple[str, ...], str]] = []  # heading, heading path, pasal value
         cur: tuple[int, str] | None = None
@@ -487,7 +519,7 @@ class RegulationChunker:
                     ok = False  # a stray "Pasal 31A" line (OCR, a cross-reference) amid Pasal 3, 4, 5 ...
             if not ok:
                 continue
-            hp = tuple(path[k] for k in ("bab", "bagian", "paragraf") if k in path) + (f"Pasal {p}",)
+            hp = (*tuple(path[k] for k in ("bab", "bagian", "paragraf") if k in path), f"Pasal {p}")
             tops.append((h, hp, p))
             cur = v
             pending_bab = False
@@ -497,7 +529,13 @@ class RegulationChunker:
             # a top-level Pasal ends where the next BAB heading of the act starts (kept out of its text)
             if i + 1 < len(tops):
                 for hh in heads:
-                    if h.pos < hh.pos < e and hh.kind == "bab" and hh.label and hp and hh.label == tops[i + 1][1][0]:
+                    if (
+                        h.pos < hh.pos < e
+                        and hh.kind == "bab"
+                        and hh.label
+                        and hp
+                        and hh.label == tops[i + 1][1][0]
+                    ):
                         e = hh.pos
                         break
             self.pasal_found.add(p)
@@ -517,7 +555,9 @@ class RegulationChunker:
         ayats = find_ayat(text, head_end, end)
         first_ayat = ayats[0][0] if ayats else end
         items = find_items(text, head_end, first_ayat)
-        is_def = bool(items) and items[0][1] == "angka" and bool(_DEF_LEAD.search(text[head_end : items[0][0]]))
+        is_def = (
+            bool(items) and items[0][1] == "angka" and bool(_DEF_LEAD.search(text[head_end : items[0][0]]))
+        )
         s, e = trim(text, start, end)
         if e - s <= PASAL_MAX and not is_def:
             self.b.add(ctx.key, "pasal", ctx.location(), s, e, ctx=ctx)
@@ -583,7 +623,14 @@ class RegulationChunker:
                     self.b.add_packed(ikey, "definition", iloc, ds, de, ctx=child, ayat=ayat, defines=terms)
             else:
                 self.b.add_packed(
-                    ikey, "huruf", iloc, pos, i_end, ctx=child, ayat=ayat, huruf=v if kind == "huruf" else None
+                    ikey,
+                    "huruf",
+                    iloc,
+                    pos,
+                    i_end,
+                    ctx=child,
+                    ayat=ayat,
+                    huruf=v if kind == "huruf" else None,
                 )
 
     # ----------------------------------------------------------------- amending acts
@@ -601,10 +648,14 @@ class RegulationChunker:
             # a single change without numbered items: the body is the one "item"
             first_restated = self._restated_heads(h.end, end)
             intro_end = first_restated[0][0] if first_restated else end
-            self.b.add_packed(f"{ctx.key}/pembuka", "pasal", ctx.location(), h.pos, intro_end, ctx=ctx, parent_key=node)
+            self.b.add_packed(
+                f"{ctx.key}/pembuka", "pasal", ctx.location(), h.pos, intro_end, ctx=ctx, parent_key=node
+            )
             self._amend_item(top, None, law, h.pos, end, node, hp, intro_end)
             return
-        self.b.add_packed(f"{ctx.key}/pembuka", "pasal", ctx.location(), h.pos, first, ctx=ctx, parent_key=node)
+        self.b.add_packed(
+            f"{ctx.key}/pembuka", "pasal", ctx.location(), h.pos, first, ctx=ctx, parent_key=node
+        )
         for i, (pos, n) in enumerate(items):
             i_end = items[i + 1][0] if i + 1 < len(items) else end
             self._amend_item(top, n, law, pos, i_end, node, hp, None)
@@ -719,7 +770,7 @@ class RegulationChunker:
             ctx = _Ctx(
                 key=f"{item_key}/pasal-{p}",
                 pasal=p,
-                heading_path=item_hp + (f"Pasal {p} {law}",),
+                heading_path=(*item_hp, f"Pasal {p} {law}"),
                 parent_key=node,
                 law=law,
                 via=via,
@@ -737,14 +788,16 @@ class RegulationChunker:
         angka: str | None = None
         roman_mode = any(_is_roman(m[2]) for m in marks if m[1] == "pasal")
         units: list[tuple[int, int, _Ctx]] = []
-        for i, (pos, kind, v, hend) in enumerate(marks):
+        for i, (pos, kind, v, _hend) in enumerate(marks):
             nxt = marks[i + 1] if i + 1 < len(marks) else None
             u_end = nxt[0] if nxt else end
             if kind == "angka":
                 if top is None:
                     continue
                 angka = v
-                ctx = _Ctx(f"penjelasan/pasal-{top}/angka-{v}", top, (f"Pasal {top}", f"angka {v}"), penjelasan=True)
+                ctx = _Ctx(
+                    f"penjelasan/pasal-{top}/angka-{v}", top, (f"Pasal {top}", f"angka {v}"), penjelasan=True
+                )
                 units.append((pos, u_end, ctx))
                 continue
             p = v
@@ -760,11 +813,28 @@ class RegulationChunker:
                 top, angka = p, None
                 units.append((pos, u_end, _Ctx(f"penjelasan/pasal-{p}", p, (f"Pasal {p}",), penjelasan=True)))
                 continue
-            if top is not None and (roman_mode or (law and any(t == top and rp == p for t, _, rp in self.restated))):
+            if top is not None and (
+                roman_mode or (law and any(t == top and rp == p for t, _, rp in self.restated))
+            ):
                 via = f"Pasal {top} angka {angka} {self.own}" if angka else f"Pasal {top} {self.own}"
-                key = f"penjelasan/pasal-{top}/angka-{angka}/pasal-{p}" if angka else f"penjelasan/pasal-{top}/pasal-{p}"
+                key = (
+                    f"penjelasan/pasal-{top}/angka-{angka}/pasal-{p}"
+                    if angka
+                    else f"penjelasan/pasal-{top}/pasal-{p}"
+                )
                 units.append(
-                    (pos, u_end, _Ctx(key, p, (f"Pasal {top}", f"angka {angka}", f"Pasal {p}"), law=law or "?", via=via, penjelasan=True))
+                    (
+                        pos,
+                        u_end,
+                        _Ctx(
+                            key,
+                            p,
+                            (f"Pasal {top}", f"angka {angka}", f"Pasal {p}"),
+                            law=law or "?",
+                            via=via,
+                            penjelasan=True,
+                        ),
+                    )
                 )
                 continue
             top, angka = (None, None)
@@ -776,7 +846,7 @@ class RegulationChunker:
     def _pen_location(ctx: _Ctx) -> str:
         last = ctx.key.rsplit("/", 1)[-1]
         if last.startswith("angka-"):
-            return f"Penjelasan Pasal {ctx.pasal} angka {last[len('angka-'):]}"
+            return f"Penjelasan Pasal {ctx.pasal} angka {last[len('angka-') :]}"
         return ctx.location()
 
     def _pen_marks(self, start: int, end: int) -> list[tuple[int, str, str, int]]:
@@ -796,9 +866,8 @@ class RegulationChunker:
         expect = None
         for mk in marks:
             if mk[1] == "angka":
-                if expect is None or int(mk[2]) != expect:
-                    if mk[2] != "1":
-                        continue
+                if (expect is None or int(mk[2]) != expect) and mk[2] != "1":
+                    continue
                 expect = int(mk[2]) + 1
             out.append(mk)
         return out
@@ -831,7 +900,15 @@ class RegulationChunker:
             self.b.add_packed(f"{ctx.key}/pembuka", "penjelasan", ctx.location(), lead_s, lead_e, ctx=child)
         for i, (pos, a) in enumerate(ayats):
             a_end = ayats[i + 1][0] if i + 1 < len(ayats) else e
-            self.b.add_packed(f"{ctx.key}/ayat-{a}", "penjelasan", ctx.location(f" ayat ({a})"), pos, a_end, ctx=child, ayat=a)
+            self.b.add_packed(
+                f"{ctx.key}/ayat-{a}",
+                "penjelasan",
+                ctx.location(f" ayat ({a})"),
+                pos,
+                a_end,
+                ctx=child,
+                ayat=a,
+            )
 
 
 def _own_key(meta: DocumentMeta) -> str:

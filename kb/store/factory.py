@@ -18,8 +18,9 @@ from kb.store.protocol import KnowledgeStore
 logger = logging.getLogger(__name__)
 
 
-def open_store(kb_path: Path | str, kb_url: str | None, embedder_name: str | None, *,
-               create: bool = False) -> KnowledgeStore:
+def open_store(
+    kb_path: Path | str, kb_url: str | None, embedder_name: str | None, *, create: bool = False
+) -> KnowledgeStore:
     """The configured knowledge base.
 
     Args:
@@ -34,12 +35,16 @@ def open_store(kb_path: Path | str, kb_url: str | None, embedder_name: str | Non
     if kb_url:
         from kb.store.postgres import PostgresStore, redact_url
 
-        logger.info("backend=postgres, kb=%s | opening knowledge base (DASAR_KB_URL set, DASAR_KB ignored)",
-                    redact_url(kb_url))
+        logger.info(
+            "backend=postgres, kb=%s | opening knowledge base (DASAR_KB_URL set, DASAR_KB ignored)",
+            redact_url(kb_url),
+        )
         return PostgresStore(kb_url, embedder_name=embedder_name, create=create)
     from kb.store.sqlite import SqliteStore
 
     if not create and not Path(kb_path).exists():
-        raise StoreError(f"no knowledge base at {kb_path}; build it with `dasar ingest corpus` "
-                         "(or point DASAR_KB / --kb at an existing one)")
+        raise StoreError(
+            f"no knowledge base at {kb_path}; build it with `dasar ingest corpus` "
+            "(or point DASAR_KB / --kb at an existing one)"
+        )
     return SqliteStore(kb_path, embedder_name=embedder_name)

@@ -68,8 +68,8 @@ from kb.errors import NotFoundError, StoreError
 from kb.model import Chunk, Edge
 from kb.query import tokenize
 from kb.store.protocol import SearchFilter, StoredDocument, corpus_version_of
-from kb.store.visibility import POSTGRES, routed_query, visible_documents_query, visible_predicate
 from kb.store.sqlite import meta_from_json, meta_to_json
+from kb.store.visibility import POSTGRES, routed_query, visible_documents_query, visible_predicate
 
 logger = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ SCHEMA_VERSION = "1"
 _SCHEMA_LOCK_ID = 7_263_101
 
 _SCHEMA = [
-    "CREATE TABLE IF NOT EXISTS kb_meta (key TEXT COLLATE \"C\" PRIMARY KEY, value TEXT NOT NULL)",
+    'CREATE TABLE IF NOT EXISTS kb_meta (key TEXT COLLATE "C" PRIMARY KEY, value TEXT NOT NULL)',
     """CREATE TABLE IF NOT EXISTS kb_documents (
     id TEXT COLLATE "C" PRIMARY KEY,
     number TEXT COLLATE "C" NOT NULL UNIQUE,
@@ -141,7 +141,7 @@ _SCHEMA = [
     "CREATE INDEX IF NOT EXISTS kb_chunks_doc ON kb_chunks(doc_id, seq)",
     "CREATE INDEX IF NOT EXISTS kb_chunks_provision ON kb_chunks(provision)",
     "CREATE INDEX IF NOT EXISTS kb_chunks_tsv ON kb_chunks USING gin(tsv)",
-    "CREATE TABLE IF NOT EXISTS kb_embed_cache (hash TEXT COLLATE \"C\" PRIMARY KEY, vec vector NOT NULL)",
+    'CREATE TABLE IF NOT EXISTS kb_embed_cache (hash TEXT COLLATE "C" PRIMARY KEY, vec vector NOT NULL)',
     """CREATE TABLE IF NOT EXISTS kb_edges (
     src TEXT COLLATE "C" NOT NULL, dst TEXT COLLATE "C" NOT NULL, kind TEXT COLLATE "C" NOT NULL,
     derived BOOLEAN NOT NULL DEFAULT FALSE, PRIMARY KEY (src, dst, kind))""",
@@ -260,7 +260,7 @@ _TOKEN = re.compile(r'\s+|"(?:[^"]|"")*"|[()*]|[A-Za-z0-9_\x1a\x80-\U0010ffff]+|
 
 
 def _is_bareword(piece: str) -> bool:
-    return all(c.isascii() and (c.isalnum() or c in "_\x1a") or ord(c) > 127 for c in piece)
+    return all((c.isascii() and (c.isalnum() or c in "_\x1a")) or ord(c) > 127 for c in piece)
 
 
 class _MatchParser:
@@ -281,8 +281,10 @@ class _MatchParser:
         return self.items[self.i] if self.i < len(self.items) else None
 
     def _fail(self, why: str) -> StoreError:
-        return StoreError(f"keyword search failed for expression {self.match!r}: {why} (the PostgreSQL store "
-                          "understands quoted phrases, barewords, AND, OR, NOT, parentheses and a trailing *)")
+        return StoreError(
+            f"keyword search failed for expression {self.match!r}: {why} (the PostgreSQL store "
+            "understands quoted phrases, barewords, AND, OR, NOT, parentheses and a trailing *)"
+        )
 
     def parse(self) -> _Node:
         node = self._binary("OR", "|", self._and)
@@ -309,7 +311,9 @@ class _MatchParser:
             self.i += 1
             node = self._binary("OR", "|", self._and)
             if self._peek() != ")":
-                raise self._fail("missing )" if self._peek() is None else f"syntax error near {self._peek()!r}")
+                raise self._fail(
+                    "missing )" if self._peek() is None else f"syntax error near {self._peek()!r}"
+                )
             self.i += 1
             return node
         phrases = [self._phrase()]
@@ -395,16 +399,32 @@ def _idf(rows: int, hits: int) -> float:
 
 def _row_chunk(row: dict[str, Any]) -> Chunk:
     return Chunk(
-        id=row["id"], doc_id=row["doc_id"], key=row["key"], kind=row["kind"], location=row["location"],
-        text=row["text"], prefix=row["prefix"], parent_id=row["parent_id"], pasal=row["pasal"], ayat=row["ayat"],
-        huruf=row["huruf"], provision=row["provision"], valid_from=row["valid_from"], valid_to=row["valid_to"],
-        is_example=bool(row["is_example"]), seq=row["seq"], section=row["section"], indexed=bool(row["indexed"]),
+        id=row["id"],
+        doc_id=row["doc_id"],
+        key=row["key"],
+        kind=row["kind"],
+        location=row["location"],
+        text=row["text"],
+        prefix=row["prefix"],
+        parent_id=row["parent_id"],
+        pasal=row["pasal"],
+        ayat=row["ayat"],
+        huruf=row["huruf"],
+        provision=row["provision"],
+        valid_from=row["valid_from"],
+        valid_to=row["valid_to"],
+        is_example=bool(row["is_example"]),
+        seq=row["seq"],
+        section=row["section"],
+        indexed=bool(row["indexed"]),
     )
 
 
-_CHUNK_COLUMNS = ("c.id, c.doc_id, c.key, c.kind, c.location, c.text, c.prefix, c.parent_id, c.pasal, c.ayat, "
-                  "c.huruf, c.provision, c.valid_from, c.valid_to, c.is_example, c.seq, c.section, c.indexed")
-_DOC_COLUMNS = ("d.*, (SELECT count(*) FROM kb_chunks c WHERE c.doc_id = d.id AND c.indexed) AS chunk_count")
+_CHUNK_COLUMNS = (
+    "c.id, c.doc_id, c.key, c.kind, c.location, c.text, c.prefix, c.parent_id, c.pasal, c.ayat, "
+    "c.huruf, c.provision, c.valid_from, c.valid_to, c.is_example, c.seq, c.section, c.indexed"
+)
+_DOC_COLUMNS = "d.*, (SELECT count(*) FROM kb_chunks c WHERE c.doc_id = d.id AND c.indexed) AS chunk_count"
 
 
 class PostgresStore:
@@ -419,8 +439,9 @@ class PostgresStore:
         connect_timeout: seconds before an unreachable server is reported.
     """
 
-    def __init__(self, url: str, *, embedder_name: str | None = None, create: bool = True,
-                 connect_timeout: int = 10) -> None:
+    def __init__(
+        self, url: str, *, embedder_name: str | None = None, create: bool = True, connect_timeout: int = 10
+    ) -> None:
         self.path = redact_url(url)
         self._password = _password_of(url)
         try:
@@ -428,13 +449,17 @@ class PostgresStore:
             from pgvector.psycopg import register_vector
             from psycopg.rows import dict_row
         except ImportError as exc:  # pragma: no cover - depends on the environment
-            raise StoreError("the PostgreSQL knowledge base needs psycopg 3 and pgvector: "
-                             "pip install 'dasar[postgres]'") from exc
+            raise StoreError(
+                "the PostgreSQL knowledge base needs psycopg 3 and pgvector: pip install 'dasar[postgres]'"
+            ) from exc
         self._psycopg: Any = psycopg
         self._register_vector = register_vector
         self._lock = threading.RLock()
-        self._connect_args: dict[str, Any] = {"autocommit": True, "row_factory": dict_row,
-                                              "connect_timeout": connect_timeout}
+        self._connect_args: dict[str, Any] = {
+            "autocommit": True,
+            "row_factory": dict_row,
+            "connect_timeout": connect_timeout,
+        }
         self._url = url  # kept in memory only, to reconnect; never logged (self.path is the redacted form)
         self._conn = self._connect()
         try:
@@ -452,16 +477,20 @@ class PostgresStore:
         try:
             return self._psycopg.connect(self._url, **self._connect_args)
         except self._psycopg.Error as exc:
-            raise StoreError(f"cannot connect to the knowledge base at {self.path}: {self._scrub(exc)}; check "
-                             "DASAR_KB_URL and that the server is running and reachable") from None
+            raise StoreError(
+                f"cannot connect to the knowledge base at {self.path}: {self._scrub(exc)}; check "
+                "DASAR_KB_URL and that the server is running and reachable"
+            ) from None
 
     def _register(self) -> None:
         """Teach this connection the pgvector type (numpy arrays in, ``Vector`` out, binary and exact)."""
         try:
             self._register_vector(self._conn)
         except self._psycopg.Error as exc:
-            raise StoreError(f"the pgvector type is not usable in {self.path} ({self._scrub(exc)}); run "
-                             "`dasar ingest` once with a role that may `CREATE EXTENSION vector`") from None
+            raise StoreError(
+                f"the pgvector type is not usable in {self.path} ({self._scrub(exc)}); run "
+                "`dasar ingest` once with a role that may `CREATE EXTENSION vector`"
+            ) from None
 
     def _live(self) -> Any:
         """The connection, re-opened if the server dropped it (a restart must not need a bot restart).
@@ -485,8 +514,10 @@ class PostgresStore:
         try:
             exists = self._conn.execute("SELECT to_regclass('kb_meta') IS NOT NULL AS ok").fetchone()["ok"]
             if not exists and not create:
-                raise StoreError(f"no knowledge base at {self.path} (the database has no dasar tables); build it "
-                                 "with `dasar ingest corpus` (or point DASAR_KB_URL at an existing one)")
+                raise StoreError(
+                    f"no knowledge base at {self.path} (the database has no dasar tables); build it "
+                    "with `dasar ingest corpus` (or point DASAR_KB_URL at an existing one)"
+                )
             if exists and not create:
                 return
             with self._conn.transaction():
@@ -495,12 +526,16 @@ class PostgresStore:
                 for stmt in _SCHEMA:
                     self._conn.execute(stmt)
         except pg.Error as exc:
-            raise StoreError(f"cannot create the knowledge-base schema in {self.path}: {self._scrub(exc)}") from None
+            raise StoreError(
+                f"cannot create the knowledge-base schema in {self.path}: {self._scrub(exc)}"
+            ) from None
 
     def _ensure_vector_extension(self) -> None:
         pg = self._psycopg
-        row = self._conn.execute("SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n "
-                                 "ON n.oid = e.extnamespace WHERE e.extname = 'vector'").fetchone()
+        row = self._conn.execute(
+            "SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n "
+            "ON n.oid = e.extnamespace WHERE e.extname = 'vector'"
+        ).fetchone()
         if row is None:
             try:
                 with self._conn.transaction():  # a savepoint: keep the outer transaction usable on failure
@@ -509,25 +544,32 @@ class PostgresStore:
                 raise StoreError(
                     f"the pgvector extension is not available in {self.path} ({self._scrub(exc)}); install "
                     "pgvector on the server and run `CREATE EXTENSION vector;` as a superuser or the database "
-                    "owner") from None
+                    "owner"
+                ) from None
         elif self._conn.execute("SELECT to_regtype('vector') IS NOT NULL AS ok").fetchone()["ok"] is False:
-            raise StoreError(f"the pgvector extension is installed in schema {row['schema']!r} of {self.path}, "
-                             "which is not on the search_path; add it (e.g. `options=-c search_path=...`)")
+            raise StoreError(
+                f"the pgvector extension is installed in schema {row['schema']!r} of {self.path}, "
+                "which is not on the search_path; add it (e.g. `options=-c search_path=...`)"
+            )
 
     def _check_versions(self, embedder_name: str | None) -> None:
         version = self.get_meta("schema_version")
         if version is None:
             self.set_meta("schema_version", SCHEMA_VERSION)
         elif version != SCHEMA_VERSION:
-            raise StoreError(f"{self.path} has knowledge-base schema {version}, this dasar reads {SCHEMA_VERSION}; "
-                             "re-ingest into an empty database")
+            raise StoreError(
+                f"{self.path} has knowledge-base schema {version}, this dasar reads {SCHEMA_VERSION}; "
+                "re-ingest into an empty database"
+            )
         if embedder_name is not None:
             known = self.get_meta("embedder")
             if known is None:
                 self.set_meta("embedder", embedder_name)
             elif known != embedder_name:
-                raise StoreError(f"{self.path} was built with embedder {known!r}, not {embedder_name!r}; use "
-                                 "another database (DASAR_KB_URL) or set DASAR_EMBEDDER to match")
+                raise StoreError(
+                    f"{self.path} was built with embedder {known!r}, not {embedder_name!r}; use "
+                    "another database (DASAR_KB_URL) or set DASAR_EMBEDDER to match"
+                )
 
     def close(self) -> None:
         with self._lock:
@@ -543,8 +585,10 @@ class PostgresStore:
                 with conn.transaction():
                     yield conn
             except pg.Error as exc:
-                raise StoreError(f"knowledge-base write failed in {self.path}: {self._scrub(exc)}; nothing was "
-                                 "changed (retry if the server was unavailable)") from None
+                raise StoreError(
+                    f"knowledge-base write failed in {self.path}: {self._scrub(exc)}; nothing was "
+                    "changed (retry if the server was unavailable)"
+                ) from None
 
     def _q(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         with self._lock:
@@ -559,18 +603,26 @@ class PostgresStore:
         return rows[0]["value"] if rows else None
 
     def set_meta(self, key: str, value: str) -> None:
-        self._q("INSERT INTO kb_meta(key, value) VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = "
-                "EXCLUDED.value", (key, value))
+        self._q(
+            "INSERT INTO kb_meta(key, value) VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = "
+            "EXCLUDED.value",
+            (key, value),
+        )
 
     # --- documents ---------------------------------------------------------------------------
 
     @staticmethod
     def _stored(row: dict[str, Any]) -> StoredDocument:
         return StoredDocument(
-            meta=meta_from_json(row["meta_json"]), content_hash=row["content_hash"], version_no=row["version_no"],
-            source_path=row["source_path"], ingested_at=row["ingested_at"],
-            quarantine_reason=row["quarantine_reason"], effective_to=row["effective_to"],
-            chunk_count=int(row["chunk_count"]), injection_flags=tuple(json.loads(row["injection_flags"])),
+            meta=meta_from_json(row["meta_json"]),
+            content_hash=row["content_hash"],
+            version_no=row["version_no"],
+            source_path=row["source_path"],
+            ingested_at=row["ingested_at"],
+            quarantine_reason=row["quarantine_reason"],
+            effective_to=row["effective_to"],
+            chunk_count=int(row["chunk_count"]),
+            injection_flags=tuple(json.loads(row["injection_flags"])),
             chunker_version=row["chunker_version"],
         )
 
@@ -586,23 +638,38 @@ class PostgresStore:
         return [self._stored(r) for r in self._q(f"SELECT {_DOC_COLUMNS} FROM kb_documents d ORDER BY d.id")]  # noqa: S608
 
     def document_text(self, doc_id: str) -> str:
-        rows = self._q("SELECT text FROM kb_versions WHERE doc_id = %s ORDER BY version_no DESC LIMIT 1", (doc_id,))
+        rows = self._q(
+            "SELECT text FROM kb_versions WHERE doc_id = %s ORDER BY version_no DESC LIMIT 1", (doc_id,)
+        )
         if not rows:
             raise NotFoundError(f"no document {doc_id!r} in {self.path}")
         return rows[0]["text"]
 
     def versions(self, doc_id: str) -> list[dict[str, Any]]:
-        return self._q("SELECT version_no, content_hash, ingested_at, original_name, octet_length(original) AS size "
-                       "FROM kb_versions WHERE doc_id = %s ORDER BY version_no", (doc_id,))
+        return self._q(
+            "SELECT version_no, content_hash, ingested_at, original_name, octet_length(original) AS size "
+            "FROM kb_versions WHERE doc_id = %s ORDER BY version_no",
+            (doc_id,),
+        )
 
-    def write_document(self, doc: StoredDocument, text: str, original: bytes, original_name: str,
-                       chunks: Sequence[Chunk], edges: Sequence[Edge], vectors: dict[str, np.ndarray],
-                       payloads: dict[str, str] | None = None) -> None:
+    def write_document(
+        self,
+        doc: StoredDocument,
+        text: str,
+        original: bytes,
+        original_name: str,
+        chunks: Sequence[Chunk],
+        edges: Sequence[Edge],
+        vectors: dict[str, np.ndarray],
+        payloads: dict[str, str] | None = None,
+    ) -> None:
         """Replace the document and everything derived from it, in one transaction."""
         meta = doc.meta
         payloads = payloads or {}
-        rows = [self._chunk_row(c, vectors.get(c.id) if c.indexed else None, payloads.get(c.id, "{}"))
-                for c in chunks]  # tokenised before the transaction opens: keep it short
+        rows = [
+            self._chunk_row(c, vectors.get(c.id) if c.indexed else None, payloads.get(c.id, "{}"))
+            for c in chunks
+        ]  # tokenised before the transaction opens: keep it short
         with self.transaction() as conn:
             self._delete_derived(conn, meta.id)
             conn.execute("DELETE FROM kb_documents WHERE id = %s", (meta.id,))
@@ -610,56 +677,120 @@ class PostgresStore:
                 "INSERT INTO kb_documents(id, number, type, title, status, jurisdiction, language, quarantine_reason,"
                 " effective_from, effective_to, meta_json, source_path, content_hash, version_no, ingested_at,"
                 " injection_flags, chunker_version) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
-                (meta.id, meta.number, meta.type, meta.title, meta.status, meta.jurisdiction, meta.language,
-                 doc.quarantine_reason, meta.effective_from, doc.effective_to, meta_to_json(meta), doc.source_path,
-                 doc.content_hash, doc.version_no, doc.ingested_at, json.dumps(list(doc.injection_flags)),
-                 doc.chunker_version))
+                (
+                    meta.id,
+                    meta.number,
+                    meta.type,
+                    meta.title,
+                    meta.status,
+                    meta.jurisdiction,
+                    meta.language,
+                    doc.quarantine_reason,
+                    meta.effective_from,
+                    doc.effective_to,
+                    meta_to_json(meta),
+                    doc.source_path,
+                    doc.content_hash,
+                    doc.version_no,
+                    doc.ingested_at,
+                    json.dumps(list(doc.injection_flags)),
+                    doc.chunker_version,
+                ),
+            )
             cur = conn.cursor()
-            cur.executemany("INSERT INTO kb_doc_access(doc_id, grp) VALUES (%s, %s)",
-                            [(meta.id, g) for g in sorted(set(meta.access))])
-            values = [(meta.id, "entity", v) for v in meta.entities] + [(meta.id, "tax_type", v)
-                                                                        for v in meta.tax_types]
-            cur.executemany("INSERT INTO kb_doc_values(doc_id, field, value) VALUES (%s,%s,%s) ON CONFLICT DO NOTHING",
-                            values)
+            cur.executemany(
+                "INSERT INTO kb_doc_access(doc_id, grp) VALUES (%s, %s)",
+                [(meta.id, g) for g in sorted(set(meta.access))],
+            )
+            values = [(meta.id, "entity", v) for v in meta.entities] + [
+                (meta.id, "tax_type", v) for v in meta.tax_types
+            ]
+            cur.executemany(
+                "INSERT INTO kb_doc_values(doc_id, field, value) VALUES (%s,%s,%s) ON CONFLICT DO NOTHING",
+                values,
+            )
             conn.execute(
                 "INSERT INTO kb_versions(doc_id, version_no, content_hash, ingested_at, original_name, original, text,"
                 " meta_json) VALUES (%s,%s,%s,%s,%s,%s,%s,%s)"
                 # a re-chunk rewrites the same version: keep when that wording entered the knowledge base
                 " ON CONFLICT (doc_id, version_no) DO NOTHING",
-                (meta.id, doc.version_no, doc.content_hash, doc.ingested_at, original_name, original, text,
-                 meta_to_json(meta)))
+                (
+                    meta.id,
+                    doc.version_no,
+                    doc.content_hash,
+                    doc.ingested_at,
+                    original_name,
+                    original,
+                    text,
+                    meta_to_json(meta),
+                ),
+            )
             cur.executemany(
                 "INSERT INTO kb_chunks(id, doc_id, key, kind, location, text, prefix, parent_id, pasal, ayat, huruf,"
                 " provision, valid_from, valid_to, is_example, seq, section, indexed, parsed_json, tsv, ntok,"
                 " embedding) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s::tsvector,%s,%s)",
-                rows)
-            cur.executemany("INSERT INTO kb_edges(src, dst, kind, derived) VALUES (%s,%s,%s,FALSE) "
-                            "ON CONFLICT DO NOTHING", [(e.src, e.dst, e.kind) for e in edges])
+                rows,
+            )
+            cur.executemany(
+                "INSERT INTO kb_edges(src, dst, kind, derived) VALUES (%s,%s,%s,FALSE) "
+                "ON CONFLICT DO NOTHING",
+                [(e.src, e.dst, e.kind) for e in edges],
+            )
 
     @staticmethod
     def _chunk_row(chunk: Chunk, vec: np.ndarray | None, payload: str) -> tuple[Any, ...]:
         """Insert parameters of one chunk; only indexed chunks get a tsvector and a vector (as SQLite)."""
         tsv, ntok = tsvector_literal(chunk.prefix, chunk.text) if chunk.indexed else (None, 0)
         embedding = np.asarray(vec, dtype=np.float32) if vec is not None else None
-        return (chunk.id, chunk.doc_id, chunk.key, chunk.kind, chunk.location, chunk.text, chunk.prefix,
-                chunk.parent_id, chunk.pasal, chunk.ayat, chunk.huruf, chunk.provision, chunk.valid_from,
-                chunk.valid_to, chunk.is_example, chunk.seq, chunk.section, chunk.indexed, payload, tsv, ntok,
-                embedding)
+        return (
+            chunk.id,
+            chunk.doc_id,
+            chunk.key,
+            chunk.kind,
+            chunk.location,
+            chunk.text,
+            chunk.prefix,
+            chunk.parent_id,
+            chunk.pasal,
+            chunk.ayat,
+            chunk.huruf,
+            chunk.provision,
+            chunk.valid_from,
+            chunk.valid_to,
+            chunk.is_example,
+            chunk.seq,
+            chunk.section,
+            chunk.indexed,
+            payload,
+            tsv,
+            ntok,
+            embedding,
+        )
 
     @staticmethod
     def _delete_derived(conn: Any, doc_id: str) -> int:
-        removed = conn.execute("SELECT count(*) AS n FROM kb_chunks WHERE doc_id = %s", (doc_id,)).fetchone()["n"]
+        removed = conn.execute("SELECT count(*) AS n FROM kb_chunks WHERE doc_id = %s", (doc_id,)).fetchone()[
+            "n"
+        ]
         for end in ("src", "dst"):  # two statements: each can use its index (an OR would scan every edge)
-            conn.execute(f"DELETE FROM kb_edges WHERE {end} IN (SELECT id FROM kb_chunks WHERE doc_id = %s)",  # noqa: S608
-                         (doc_id,))
+            conn.execute(
+                f"DELETE FROM kb_edges WHERE {end} IN (SELECT id FROM kb_chunks WHERE doc_id = %s)",  # noqa: S608
+                (doc_id,),
+            )
         conn.execute("DELETE FROM kb_edges WHERE dst = %s", (f"doc:{doc_id}",))
         conn.execute("DELETE FROM kb_chunks WHERE doc_id = %s", (doc_id,))
         conn.execute("DELETE FROM kb_doc_access WHERE doc_id = %s", (doc_id,))
         conn.execute("DELETE FROM kb_doc_values WHERE doc_id = %s", (doc_id,))
-        conn.execute("DELETE FROM kb_answer_cache WHERE key IN (SELECT key FROM kb_answer_cache_docs "
-                     "WHERE doc_id = %s)", (doc_id,))
-        conn.execute("DELETE FROM kb_answer_cache_docs WHERE key IN (SELECT key FROM kb_answer_cache_docs "
-                     "WHERE doc_id = %s)", (doc_id,))
+        conn.execute(
+            "DELETE FROM kb_answer_cache WHERE key IN (SELECT key FROM kb_answer_cache_docs "
+            "WHERE doc_id = %s)",
+            (doc_id,),
+        )
+        conn.execute(
+            "DELETE FROM kb_answer_cache_docs WHERE key IN (SELECT key FROM kb_answer_cache_docs "
+            "WHERE doc_id = %s)",
+            (doc_id,),
+        )
         return int(removed)
 
     def remove_document(self, doc_id: str) -> int:
@@ -672,7 +803,9 @@ class PostgresStore:
             conn.execute(
                 "DELETE FROM kb_embed_cache k USING kb_chunks c WHERE c.doc_id = %s AND c.embedding IS NOT NULL "
                 "AND CASE WHEN vector_dims(k.vec) = vector_dims(c.embedding) THEN k.vec = c.embedding "
-                "ELSE FALSE END", (doc_id,))
+                "ELSE FALSE END",
+                (doc_id,),
+            )
             removed = self._delete_derived(conn, doc_id)
             conn.execute("DELETE FROM kb_documents WHERE id = %s", (doc_id,))
             conn.execute("DELETE FROM kb_versions WHERE doc_id = %s", (doc_id,))
@@ -689,8 +822,11 @@ class PostgresStore:
         return {cid: found[cid] for cid in wanted if cid in found}
 
     def chunks_of(self, doc_id: str, *, indexed_only: bool = False) -> list[Chunk]:
-        sql = (f"SELECT {_CHUNK_COLUMNS} FROM kb_chunks c WHERE c.doc_id = %s"  # noqa: S608
-               + (" AND c.indexed" if indexed_only else "") + " ORDER BY c.seq")
+        sql = (
+            f"SELECT {_CHUNK_COLUMNS} FROM kb_chunks c WHERE c.doc_id = %s"  # noqa: S608
+            + (" AND c.indexed" if indexed_only else "")
+            + " ORDER BY c.seq"
+        )
         return [_row_chunk(r) for r in self._q(sql, (doc_id,))]
 
     def iter_parse_payloads(self) -> Iterator[tuple[Chunk, dict[str, Any]]]:
@@ -702,24 +838,40 @@ class PostgresStore:
         wanted = list(dict.fromkeys(ids))
         if not wanted or not kinds:
             return []
-        rows = self._q("SELECT src, dst, kind FROM kb_edges WHERE src = ANY(%s) AND kind = ANY(%s) "
-                       "ORDER BY src, kind, dst", (wanted, list(kinds)))
+        rows = self._q(
+            "SELECT src, dst, kind FROM kb_edges WHERE src = ANY(%s) AND kind = ANY(%s) "
+            "ORDER BY src, kind, dst",
+            (wanted, list(kinds)),
+        )
         return [Edge(r["src"], r["dst"], r["kind"]) for r in rows]
 
-    def replace_derived(self, windows: Iterable[tuple[str, str | None, dt.date | None, dt.date | None]],
-                        edges: Iterable[Edge], doc_effective_to: dict[str, dt.date | None]) -> None:
+    def replace_derived(
+        self,
+        windows: Iterable[tuple[str, str | None, dt.date | None, dt.date | None]],
+        edges: Iterable[Edge],
+        doc_effective_to: dict[str, dt.date | None],
+    ) -> None:
         """Store the corpus-wide derived state (validity windows, cross-document edges) atomically."""
         with self.transaction() as conn:
             cur = conn.cursor()
-            cur.executemany("UPDATE kb_chunks SET provision = %s, valid_from = %s, valid_to = %s WHERE id = %s",
-                            [(prov, vf, vt, cid) for cid, prov, vf, vt in windows])
+            cur.executemany(
+                "UPDATE kb_chunks SET provision = %s, valid_from = %s, valid_to = %s WHERE id = %s",
+                [(prov, vf, vt, cid) for cid, prov, vf, vt in windows],
+            )
             cur.execute("DELETE FROM kb_edges WHERE derived")
-            cur.executemany("INSERT INTO kb_edges(src, dst, kind, derived) VALUES (%s,%s,%s,TRUE) "
-                            "ON CONFLICT DO NOTHING", [(e.src, e.dst, e.kind) for e in edges])
-            cur.executemany("UPDATE kb_documents SET effective_to = %s WHERE id = %s",
-                            [(v, k) for k, v in doc_effective_to.items()])
-            cur.execute("INSERT INTO kb_meta(key, value) VALUES ('corpus_version', %s) ON CONFLICT (key) "
-                        "DO UPDATE SET value = EXCLUDED.value", (self._compute_corpus_version(conn),))
+            cur.executemany(
+                "INSERT INTO kb_edges(src, dst, kind, derived) VALUES (%s,%s,%s,TRUE) ON CONFLICT DO NOTHING",
+                [(e.src, e.dst, e.kind) for e in edges],
+            )
+            cur.executemany(
+                "UPDATE kb_documents SET effective_to = %s WHERE id = %s",
+                [(v, k) for k, v in doc_effective_to.items()],
+            )
+            cur.execute(
+                "INSERT INTO kb_meta(key, value) VALUES ('corpus_version', %s) ON CONFLICT (key) "
+                "DO UPDATE SET value = EXCLUDED.value",
+                (self._compute_corpus_version(conn),),
+            )
 
     # --- versions of the corpus and cached answers ---------------------------------------------
 
@@ -739,13 +891,17 @@ class PostgresStore:
     def cache_answer(self, key: str, doc_ids: Iterable[str], payload: str) -> None:
         with self.transaction() as conn:
             version = self._compute_corpus_version(conn)
-            conn.execute("INSERT INTO kb_answer_cache(key, corpus_version, created_at, payload) VALUES (%s,%s,%s,%s) "
-                         "ON CONFLICT (key) DO UPDATE SET corpus_version = EXCLUDED.corpus_version, "
-                         "created_at = EXCLUDED.created_at, payload = EXCLUDED.payload",
-                         (key, version, dt.datetime.now(dt.UTC).isoformat(), payload))
+            conn.execute(
+                "INSERT INTO kb_answer_cache(key, corpus_version, created_at, payload) VALUES (%s,%s,%s,%s) "
+                "ON CONFLICT (key) DO UPDATE SET corpus_version = EXCLUDED.corpus_version, "
+                "created_at = EXCLUDED.created_at, payload = EXCLUDED.payload",
+                (key, version, dt.datetime.now(dt.UTC).isoformat(), payload),
+            )
             conn.execute("DELETE FROM kb_answer_cache_docs WHERE key = %s", (key,))
-            conn.cursor().executemany("INSERT INTO kb_answer_cache_docs(key, doc_id) VALUES (%s,%s) "
-                                      "ON CONFLICT DO NOTHING", [(key, d) for d in sorted(set(doc_ids))])
+            conn.cursor().executemany(
+                "INSERT INTO kb_answer_cache_docs(key, doc_id) VALUES (%s,%s) ON CONFLICT DO NOTHING",
+                [(key, d) for d in sorted(set(doc_ids))],
+            )
 
     def cached_answer(self, key: str) -> str | None:
         rows = self._q("SELECT payload, corpus_version FROM kb_answer_cache WHERE key = %s", (key,))
@@ -769,7 +925,9 @@ class PostgresStore:
         with self.transaction() as conn:
             conn.cursor().executemany(
                 "INSERT INTO kb_embed_cache(hash, vec) VALUES (%s, %s) ON CONFLICT (hash) DO UPDATE SET vec = "
-                "EXCLUDED.vec", [(k, np.asarray(v, dtype=np.float32)) for k, v in items.items()])
+                "EXCLUDED.vec",
+                [(k, np.asarray(v, dtype=np.float32)) for k, v in items.items()],
+            )
 
     # --- search --------------------------------------------------------------------------------
 
@@ -789,8 +947,14 @@ class PostgresStore:
             return set()
         return {r["id"] for r in self._q(sql + " AND c.id = ANY(%s)", [*params, wanted])}
 
-    def routed_chunk_ids(self, flt: SearchFilter, *, provisions: Sequence[str] = (),
-                         doc_pasal: Sequence[tuple[str, str | None, str | None]] = (), limit: int = 50) -> list[str]:
+    def routed_chunk_ids(
+        self,
+        flt: SearchFilter,
+        *,
+        provisions: Sequence[str] = (),
+        doc_pasal: Sequence[tuple[str, str | None, str | None]] = (),
+        limit: int = 50,
+    ) -> list[str]:
         """Visible chunks named directly by a query ("UU PPN Pasal 7"): by provision or by doc + Pasal."""
         query = routed_query(flt, provisions, doc_pasal, limit, POSTGRES)
         return [r["id"] for r in self._q(*query)] if query else []
@@ -810,10 +974,15 @@ class PostgresStore:
             return []
         where, params = self._visible_sql(flt)
         phrases = [phrase for phrase, _ in counted]
-        stats = self._q("SELECT count(*) AS n, coalesce(sum(ntok), 0) AS toks"
-                        + "".join(f", (SELECT count(*) FROM kb_chunks WHERE indexed AND tsv @@ %s::tsquery) AS h{i}"
-                                  for i in range(len(phrases)))
-                        + " FROM kb_chunks WHERE indexed", phrases)[0]
+        stats = self._q(
+            "SELECT count(*) AS n, coalesce(sum(ntok), 0) AS toks"
+            + "".join(
+                f", (SELECT count(*) FROM kb_chunks WHERE indexed AND tsv @@ %s::tsquery) AS h{i}"
+                for i in range(len(phrases))
+            )
+            + " FROM kb_chunks WHERE indexed",
+            phrases,
+        )[0]
         rows_total = int(stats["n"])
         if rows_total == 0:
             return []
@@ -821,18 +990,25 @@ class PostgresStore:
         # per phrase: its weighted frequency in the chunk, computed once (OFFSET 0 keeps the planner from
         # inlining the sub-select and calling ts_rank_cd twice; the gate skips it where it does not count),
         # then FTS5's score += idf * (f * (k1 + 1)) / (f + k1 * (1 - b + b * D / avgdl)), same order of operations
-        freqs = ", ".join(f"CASE WHEN c.tsv @@ %s::tsquery THEN round(ts_rank_cd('{_RANK_WEIGHTS}', c.tsv, "
-                          f"%s::tsquery, 0)::float8 * 5) / 5 ELSE 0.0::float8 END AS f{i}" for i in range(len(counted)))
-        terms = " + ".join(f"%s::float8 * ((r.f{i} * (%s::float8 + 1.0::float8)) / (r.f{i} + %s::float8 * "
-                           "(1.0::float8 - %s::float8 + %s::float8 * c.ntok::float8 / %s::float8)))"
-                           for i in range(len(counted)))
+        freqs = ", ".join(
+            f"CASE WHEN c.tsv @@ %s::tsquery THEN round(ts_rank_cd('{_RANK_WEIGHTS}', c.tsv, "
+            f"%s::tsquery, 0)::float8 * 5) / 5 ELSE 0.0::float8 END AS f{i}"
+            for i in range(len(counted))
+        )
+        terms = " + ".join(
+            f"%s::float8 * ((r.f{i} * (%s::float8 + 1.0::float8)) / (r.f{i} + %s::float8 * "
+            "(1.0::float8 - %s::float8 + %s::float8 * c.ntok::float8 / %s::float8)))"
+            for i in range(len(counted))
+        )
         term_params: list[Any] = []
         for i in range(len(counted)):
             term_params += [_idf(rows_total, int(stats[f"h{i}"])), BM25_K1, BM25_K1, BM25_B, BM25_B, avgdl]
         freq_params = [q for phrase, gate in counted for q in (gate, phrase)]
-        sql = (f"SELECT c.id AS id, {terms} AS score FROM kb_chunks c "  # noqa: S608
-               f"JOIN kb_documents d ON d.id = c.doc_id CROSS JOIN LATERAL (SELECT {freqs} OFFSET 0) r "
-               f"WHERE c.tsv @@ %s::tsquery AND {where} ORDER BY score DESC, c.id LIMIT %s")
+        sql = (
+            f"SELECT c.id AS id, {terms} AS score FROM kb_chunks c "  # noqa: S608
+            f"JOIN kb_documents d ON d.id = c.doc_id CROSS JOIN LATERAL (SELECT {freqs} OFFSET 0) r "
+            f"WHERE c.tsv @@ %s::tsquery AND {where} ORDER BY score DESC, c.id LIMIT %s"
+        )
         rows = self._q(sql, [*term_params, *freq_params, query, *params, limit])
         return [(r["id"], float(r["score"])) for r in rows]
 
@@ -842,9 +1018,11 @@ class PostgresStore:
         vec = np.asarray(query, dtype=np.float32)
         # the similarity is rounded to float32 (the precision of the vectors, and of SQLite's float32 dot
         # product): passages whose vectors differ below it tie and are ordered by id, as in SQLite
-        sql = (f"SELECT c.id AS id, (1 - (c.embedding <=> %s))::real AS score FROM kb_chunks c "  # noqa: S608
-               f"JOIN kb_documents d ON d.id = c.doc_id WHERE c.embedding IS NOT NULL AND {where} "
-               "ORDER BY score DESC, c.id LIMIT %s")
+        sql = (
+            f"SELECT c.id AS id, (1 - (c.embedding <=> %s))::real AS score FROM kb_chunks c "  # noqa: S608
+            f"JOIN kb_documents d ON d.id = c.doc_id WHERE c.embedding IS NOT NULL AND {where} "
+            "ORDER BY score DESC, c.id LIMIT %s"
+        )
         rows = self._q(sql, [vec, *params, limit])
         return [(r["id"], float(r["score"])) for r in rows]
 
@@ -855,5 +1033,6 @@ class PostgresStore:
             " (SELECT count(*) FROM kb_chunks) AS nodes,"
             " (SELECT count(*) FROM kb_chunks WHERE embedding IS NOT NULL) AS vectors,"
             " (SELECT count(*) FROM kb_edges) AS edges,"
-            " (SELECT count(*) FROM kb_documents WHERE quarantine_reason IS NOT NULL) AS quarantined")[0]
+            " (SELECT count(*) FROM kb_documents WHERE quarantine_reason IS NOT NULL) AS quarantined"
+        )[0]
         return {k: int(v) for k, v in row.items()}

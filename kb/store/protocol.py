@@ -72,8 +72,16 @@ def corpus_version_of(documents: Iterable[tuple[str, str, str]]) -> str:
 
 
 class DocumentWriter(Protocol):
-    def write_document(self, doc: StoredDocument, text: str, original: bytes, original_name: str,
-                       chunks: Sequence[Chunk], edges: Sequence[Edge], vectors: dict[str, np.ndarray]) -> None:
+    def write_document(
+        self,
+        doc: StoredDocument,
+        text: str,
+        original: bytes,
+        original_name: str,
+        chunks: Sequence[Chunk],
+        edges: Sequence[Edge],
+        vectors: dict[str, np.ndarray],
+    ) -> None:
         """Replace the document and everything derived from it, in one transaction."""
         ...
 
@@ -143,9 +151,17 @@ class KnowledgeStore(DocumentWriter, KeywordSearcher, VectorSearcher, ChunkReade
         """``version_no, content_hash, ingested_at, original_name, size`` per stored version, oldest first."""
         ...
 
-    def write_document(self, doc: StoredDocument, text: str, original: bytes, original_name: str,
-                       chunks: Sequence[Chunk], edges: Sequence[Edge], vectors: dict[str, np.ndarray],
-                       payloads: dict[str, str] | None = None) -> None:
+    def write_document(
+        self,
+        doc: StoredDocument,
+        text: str,
+        original: bytes,
+        original_name: str,
+        chunks: Sequence[Chunk],
+        edges: Sequence[Edge],
+        vectors: dict[str, np.ndarray],
+        payloads: dict[str, str] | None = None,
+    ) -> None:
         """Replace the document and everything derived from it, in one transaction."""
         ...
 
@@ -157,8 +173,12 @@ class KnowledgeStore(DocumentWriter, KeywordSearcher, VectorSearcher, ChunkReade
         """Every chunk with the parser's payload (definitions, references, amendments), by doc and seq."""
         ...
 
-    def replace_derived(self, windows: Iterable[tuple[str, str | None, dt.date | None, dt.date | None]],
-                        edges: Iterable[Edge], doc_effective_to: dict[str, dt.date | None]) -> None:
+    def replace_derived(
+        self,
+        windows: Iterable[tuple[str, str | None, dt.date | None, dt.date | None]],
+        edges: Iterable[Edge],
+        doc_effective_to: dict[str, dt.date | None],
+    ) -> None:
         """Store the corpus-wide derived state (validity windows, cross-document edges) atomically."""
         ...
 
@@ -182,9 +202,14 @@ class KnowledgeStore(DocumentWriter, KeywordSearcher, VectorSearcher, ChunkReade
 
     def visible_chunk_ids(self, flt: SearchFilter, chunk_ids: Sequence[str] | None = None) -> set[str]: ...
 
-    def routed_chunk_ids(self, flt: SearchFilter, *, provisions: Sequence[str] = (),
-                         doc_pasal: Sequence[tuple[str, str | None, str | None]] = (), limit: int = 50) -> list[str]:
-        ...
+    def routed_chunk_ids(
+        self,
+        flt: SearchFilter,
+        *,
+        provisions: Sequence[str] = (),
+        doc_pasal: Sequence[tuple[str, str | None, str | None]] = (),
+        limit: int = 50,
+    ) -> list[str]: ...
 
     def visible_documents(self, flt: SearchFilter) -> set[str]: ...
 

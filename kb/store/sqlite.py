@@ -131,10 +131,23 @@ def meta_from_json(raw: str) -> DocumentMeta:
 
 def _row_chunk(row: sqlite3.Row) -> Chunk:
     return Chunk(
-        id=row["id"], doc_id=row["doc_id"], key=row["key"], kind=row["kind"], location=row["location"],
-        text=row["text"], prefix=row["prefix"], parent_id=row["parent_id"], pasal=row["pasal"], ayat=row["ayat"],
-        huruf=row["huruf"], provision=row["provision"], valid_from=_d(row["valid_from"]),
-        valid_to=_d(row["valid_to"]), is_example=bool(row["is_example"]), seq=row["seq"], section=row["section"],
+        id=row["id"],
+        doc_id=row["doc_id"],
+        key=row["key"],
+        kind=row["kind"],
+        location=row["location"],
+        text=row["text"],
+        prefix=row["prefix"],
+        parent_id=row["parent_id"],
+        pasal=row["pasal"],
+        ayat=row["ayat"],
+        huruf=row["huruf"],
+        provision=row["provision"],
+        valid_from=_d(row["valid_from"]),
+        valid_to=_d(row["valid_to"]),
+        is_example=bool(row["is_example"]),
+        seq=row["seq"],
+        section=row["section"],
         indexed=bool(row["indexed"]),
     )
 
@@ -162,7 +175,9 @@ class SqliteStore:
         if version is None:
             self.set_meta("schema_version", SCHEMA_VERSION)
         elif version != SCHEMA_VERSION:
-            raise StoreError(f"{self.path} has schema {version}, this dasar reads {SCHEMA_VERSION}; re-ingest")
+            raise StoreError(
+                f"{self.path} has schema {version}, this dasar reads {SCHEMA_VERSION}; re-ingest"
+            )
         self._add_chunker_version_column()
         if embedder_name is not None:
             known = self.get_meta("embedder")
@@ -170,16 +185,21 @@ class SqliteStore:
                 self.set_meta("embedder", embedder_name)
             elif known != embedder_name:
                 raise StoreError(
-                    f"{self.path} was built with embedder {known!r}, not {embedder_name!r}; use a new --kb file")
+                    f"{self.path} was built with embedder {known!r}, not {embedder_name!r}; use a new --kb file"
+                )
 
     def _add_chunker_version_column(self) -> None:
         """Knowledge bases written before chunker versions were recorded get the column (once, race-free:
         the bot and the Teams worker may open the same file at the same moment)."""
         with self._lock:
-            if any(r["name"] == "chunker_version" for r in self._conn.execute("PRAGMA table_info(documents)")):
+            if any(
+                r["name"] == "chunker_version" for r in self._conn.execute("PRAGMA table_info(documents)")
+            ):
                 return
             try:
-                self._conn.execute("ALTER TABLE documents ADD COLUMN chunker_version TEXT NOT NULL DEFAULT ''")
+                self._conn.execute(
+                    "ALTER TABLE documents ADD COLUMN chunker_version TEXT NOT NULL DEFAULT ''"
+                )
             except sqlite3.OperationalError as exc:
                 if "duplicate column" not in str(exc):
                     raise StoreError(f"{self.path}: cannot add the chunker_version column ({exc})") from None
@@ -221,10 +241,16 @@ class SqliteStore:
     def _stored(self, row: sqlite3.Row) -> StoredDocument:
         count = self._q("SELECT count(*) AS n FROM chunks WHERE doc_id=? AND indexed=1", (row["id"],))[0]["n"]
         return StoredDocument(
-            meta=meta_from_json(row["meta_json"]), content_hash=row["content_hash"], version_no=row["version_no"],
-            source_path=row["source_path"], ingested_at=row["ingested_at"],
-            quarantine_reason=row["quarantine_reason"], effective_to=_d(row["effective_to"]), chunk_count=count,
-            injection_flags=tuple(json.loads(row["injection_flags"])), chunker_version=row["chunker_version"],
+            meta=meta_from_json(row["meta_json"]),
+            content_hash=row["content_hash"],
+            version_no=row["version_no"],
+            source_path=row["source_path"],
+            ingested_at=row["ingested_at"],
+            quarantine_reason=row["quarantine_reason"],
+            effective_to=_d(row["effective_to"]),
+            chunk_count=count,
+            injection_flags=tuple(json.loads(row["injection_flags"])),
+            chunker_version=row["chunker_version"],
         )
 
     def get_document(self, doc_id: str) -> StoredDocument | None:
@@ -245,13 +271,24 @@ class SqliteStore:
         return rows[0]["text"]
 
     def versions(self, doc_id: str) -> list[dict[str, Any]]:
-        rows = self._q("SELECT version_no, content_hash, ingested_at, original_name, length(original) AS size "
-                       "FROM versions WHERE doc_id=? ORDER BY version_no", (doc_id,))
+        rows = self._q(
+            "SELECT version_no, content_hash, ingested_at, original_name, length(original) AS size "
+            "FROM versions WHERE doc_id=? ORDER BY version_no",
+            (doc_id,),
+        )
         return [dict(r) for r in rows]
 
-    def write_document(self, doc: StoredDocument, text: str, original: bytes, original_name: str,
-                       chunks: Sequence[Chunk], edges: Sequence[Edge], vectors: dict[str, np.ndarray],
-                       payloads: dict[str, str] | None = None) -> None:
+    def write_document(
+        self,
+        doc: StoredDocument,
+        text: str,
+        original: bytes,
+        original_name: str,
+        chunks: Sequence[Chunk],
+        edges: Sequence[Edge],
+        vectors: dict[str, np.ndarray],
+        payloads: dict[str, str] | None = None,
+    ) -> None:
         meta = doc.meta
         payloads = payloads or {}
         with self.transaction() as conn:
@@ -261,53 +298,104 @@ class SqliteStore:
                 "INSERT INTO documents(id, number, type, title, status, jurisdiction, language, quarantine_reason,"
                 " effective_from, effective_to, meta_json, source_path, content_hash, version_no, ingested_at,"
                 " injection_flags, chunker_version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (meta.id, meta.number, meta.type, meta.title, meta.status, meta.jurisdiction, meta.language,
-                 doc.quarantine_reason, meta.effective_from and _ISO(meta.effective_from),
-                 doc.effective_to and _ISO(doc.effective_to), meta_to_json(meta), doc.source_path,
-                 doc.content_hash, doc.version_no, doc.ingested_at, json.dumps(list(doc.injection_flags)),
-                 doc.chunker_version))
-            conn.executemany("INSERT INTO doc_access(doc_id, grp) VALUES (?, ?)",
-                             [(meta.id, g) for g in sorted(set(meta.access))])
-            values = [(meta.id, "entity", v) for v in meta.entities] + [(meta.id, "tax_type", v)
-                                                                        for v in meta.tax_types]
+                (
+                    meta.id,
+                    meta.number,
+                    meta.type,
+                    meta.title,
+                    meta.status,
+                    meta.jurisdiction,
+                    meta.language,
+                    doc.quarantine_reason,
+                    meta.effective_from and _ISO(meta.effective_from),
+                    doc.effective_to and _ISO(doc.effective_to),
+                    meta_to_json(meta),
+                    doc.source_path,
+                    doc.content_hash,
+                    doc.version_no,
+                    doc.ingested_at,
+                    json.dumps(list(doc.injection_flags)),
+                    doc.chunker_version,
+                ),
+            )
+            conn.executemany(
+                "INSERT INTO doc_access(doc_id, grp) VALUES (?, ?)",
+                [(meta.id, g) for g in sorted(set(meta.access))],
+            )
+            values = [(meta.id, "entity", v) for v in meta.entities] + [
+                (meta.id, "tax_type", v) for v in meta.tax_types
+            ]
             conn.executemany("INSERT OR IGNORE INTO doc_values(doc_id, field, value) VALUES (?,?,?)", values)
             conn.execute(
                 "INSERT INTO versions(doc_id, version_no, content_hash, ingested_at, original_name,"
                 " original, text, meta_json) VALUES (?,?,?,?,?,?,?,?)"
                 # a re-chunk rewrites the same version: keep when that wording entered the knowledge base
                 " ON CONFLICT(doc_id, version_no) DO NOTHING",
-                (meta.id, doc.version_no, doc.content_hash, doc.ingested_at, original_name, original, text,
-                 meta_to_json(meta)))
+                (
+                    meta.id,
+                    doc.version_no,
+                    doc.content_hash,
+                    doc.ingested_at,
+                    original_name,
+                    original,
+                    text,
+                    meta_to_json(meta),
+                ),
+            )
             for chunk in chunks:
                 cur = conn.execute(
                     "INSERT INTO chunks(id, doc_id, key, kind, location, text, prefix, parent_id, pasal, ayat, huruf,"
                     " provision, valid_from, valid_to, is_example, seq, section, indexed, parsed_json)"
                     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (chunk.id, chunk.doc_id, chunk.key, chunk.kind, chunk.location, chunk.text, chunk.prefix,
-                     chunk.parent_id, chunk.pasal, chunk.ayat, chunk.huruf, chunk.provision,
-                     chunk.valid_from and _ISO(chunk.valid_from), chunk.valid_to and _ISO(chunk.valid_to),
-                     int(chunk.is_example), chunk.seq, chunk.section, int(chunk.indexed), payloads.get(chunk.id, "{}")))
+                    (
+                        chunk.id,
+                        chunk.doc_id,
+                        chunk.key,
+                        chunk.kind,
+                        chunk.location,
+                        chunk.text,
+                        chunk.prefix,
+                        chunk.parent_id,
+                        chunk.pasal,
+                        chunk.ayat,
+                        chunk.huruf,
+                        chunk.provision,
+                        chunk.valid_from and _ISO(chunk.valid_from),
+                        chunk.valid_to and _ISO(chunk.valid_to),
+                        int(chunk.is_example),
+                        chunk.seq,
+                        chunk.section,
+                        int(chunk.indexed),
+                        payloads.get(chunk.id, "{}"),
+                    ),
+                )
                 rowid = cur.lastrowid
                 if chunk.indexed:
-                    conn.execute("INSERT INTO chunks_fts(rowid, prefix, text) VALUES (?,?,?)",
-                                 (rowid, chunk.prefix, chunk.text))
+                    conn.execute(
+                        "INSERT INTO chunks_fts(rowid, prefix, text) VALUES (?,?,?)",
+                        (rowid, chunk.prefix, chunk.text),
+                    )
                     vec = vectors.get(chunk.id)
                     if vec is not None:
-                        conn.execute("INSERT INTO chunk_vectors(chunk_rowid, vec) VALUES (?, ?)",
-                                     (rowid, np.asarray(vec, dtype=np.float32).tobytes()))
-            conn.executemany("INSERT OR IGNORE INTO edges(src, dst, kind, derived) VALUES (?,?,?,0)",
-                             [(e.src, e.dst, e.kind) for e in edges])
+                        conn.execute(
+                            "INSERT INTO chunk_vectors(chunk_rowid, vec) VALUES (?, ?)",
+                            (rowid, np.asarray(vec, dtype=np.float32).tobytes()),
+                        )
+            conn.executemany(
+                "INSERT OR IGNORE INTO edges(src, dst, kind, derived) VALUES (?,?,?,0)",
+                [(e.src, e.dst, e.kind) for e in edges],
+            )
 
     def _delete_derived(self, conn: sqlite3.Connection, doc_id: str) -> int:
         rowids = [r[0] for r in conn.execute("SELECT rowid FROM chunks WHERE doc_id=?", (doc_id,))]
         ids = [r[0] for r in conn.execute("SELECT id FROM chunks WHERE doc_id=?", (doc_id,))]
         for i in range(0, len(rowids), 500):
-            part = rowids[i:i + 500]
+            part = rowids[i : i + 500]
             marks = ",".join("?" * len(part))
             conn.execute(f"DELETE FROM chunks_fts WHERE rowid IN ({marks})", part)  # noqa: S608
             conn.execute(f"DELETE FROM chunk_vectors WHERE chunk_rowid IN ({marks})", part)  # noqa: S608
         for i in range(0, len(ids), 500):
-            part = ids[i:i + 500]
+            part = ids[i : i + 500]
             marks = ",".join("?" * len(part))
             conn.execute(f"DELETE FROM edges WHERE src IN ({marks}) OR dst IN ({marks})", part + part)  # noqa: S608
         conn.execute("DELETE FROM edges WHERE dst=?", (f"doc:{doc_id}",))
@@ -326,8 +414,11 @@ class SqliteStore:
         with self.transaction() as conn:
             # the embedding cache rows of this document's passages go too (matched by vector: a cache
             # row shared with identical text elsewhere is only a cache miss later)
-            conn.execute("DELETE FROM embed_cache WHERE vec IN (SELECT v.vec FROM chunk_vectors v JOIN chunks c "
-                         "ON c.rowid = v.chunk_rowid WHERE c.doc_id = ?)", (doc_id,))
+            conn.execute(
+                "DELETE FROM embed_cache WHERE vec IN (SELECT v.vec FROM chunk_vectors v JOIN chunks c "
+                "ON c.rowid = v.chunk_rowid WHERE c.doc_id = ?)",
+                (doc_id,),
+            )
             removed = self._delete_derived(conn, doc_id)
             conn.execute("DELETE FROM documents WHERE id=?", (doc_id,))
             conn.execute("DELETE FROM versions WHERE doc_id=?", (doc_id,))
@@ -339,14 +430,18 @@ class SqliteStore:
         out: dict[str, Chunk] = {}
         ids = list(dict.fromkeys(ids))
         for i in range(0, len(ids), 500):
-            part = ids[i:i + 500]
+            part = ids[i : i + 500]
             marks = ",".join("?" * len(part))
             for row in self._q(f"SELECT * FROM chunks WHERE id IN ({marks})", part):  # noqa: S608
                 out[row["id"]] = _row_chunk(row)
         return out
 
     def chunks_of(self, doc_id: str, *, indexed_only: bool = False) -> list[Chunk]:
-        sql = "SELECT * FROM chunks WHERE doc_id=?" + (" AND indexed=1" if indexed_only else "") + " ORDER BY seq"
+        sql = (
+            "SELECT * FROM chunks WHERE doc_id=?"
+            + (" AND indexed=1" if indexed_only else "")
+            + " ORDER BY seq"
+        )
         return [_row_chunk(r) for r in self._q(sql, (doc_id,))]
 
     def iter_parse_payloads(self) -> Iterator[tuple[Chunk, dict[str, Any]]]:
@@ -358,34 +453,50 @@ class SqliteStore:
         ids = list(dict.fromkeys(ids))
         kmarks = ",".join("?" * len(kinds))
         for i in range(0, len(ids), 400):
-            part = ids[i:i + 400]
+            part = ids[i : i + 400]
             marks = ",".join("?" * len(part))
-            rows = self._q(f"SELECT src, dst, kind FROM edges WHERE src IN ({marks}) AND kind IN ({kmarks})"  # noqa: S608
-                           " ORDER BY src, kind, dst", [*part, *kinds])
+            rows = self._q(
+                f"SELECT src, dst, kind FROM edges WHERE src IN ({marks}) AND kind IN ({kmarks})"  # noqa: S608
+                " ORDER BY src, kind, dst",
+                [*part, *kinds],
+            )
             out.extend(Edge(r["src"], r["dst"], r["kind"]) for r in rows)
         return out
 
-    def replace_derived(self, windows: Iterable[tuple[str, str | None, dt.date | None, dt.date | None]],
-                        edges: Iterable[Edge], doc_effective_to: dict[str, dt.date | None]) -> None:
+    def replace_derived(
+        self,
+        windows: Iterable[tuple[str, str | None, dt.date | None, dt.date | None]],
+        edges: Iterable[Edge],
+        doc_effective_to: dict[str, dt.date | None],
+    ) -> None:
         """Store the corpus-wide derived state (validity windows, cross-document edges) atomically."""
         with self.transaction() as conn:
             conn.executemany(
                 "UPDATE chunks SET provision=?, valid_from=?, valid_to=? WHERE id=?",
-                [(prov, vf and _ISO(vf), vt and _ISO(vt), cid) for cid, prov, vf, vt in windows])
+                [(prov, vf and _ISO(vf), vt and _ISO(vt), cid) for cid, prov, vf, vt in windows],
+            )
             conn.execute("DELETE FROM edges WHERE derived=1")
-            conn.executemany("INSERT OR IGNORE INTO edges(src, dst, kind, derived) VALUES (?,?,?,1)",
-                             [(e.src, e.dst, e.kind) for e in edges])
-            conn.executemany("UPDATE documents SET effective_to=? WHERE id=?",
-                             [(v and _ISO(v), k) for k, v in doc_effective_to.items()])
-            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('corpus_version', ?)",
-                         (self._compute_corpus_version(conn),))
+            conn.executemany(
+                "INSERT OR IGNORE INTO edges(src, dst, kind, derived) VALUES (?,?,?,1)",
+                [(e.src, e.dst, e.kind) for e in edges],
+            )
+            conn.executemany(
+                "UPDATE documents SET effective_to=? WHERE id=?",
+                [(v and _ISO(v), k) for k, v in doc_effective_to.items()],
+            )
+            conn.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES ('corpus_version', ?)",
+                (self._compute_corpus_version(conn),),
+            )
 
     # --- versions of the corpus and cached answers ---------------------------------------------
 
     @staticmethod
     def _compute_corpus_version(conn: sqlite3.Connection) -> str:
         return corpus_version_of(
-            tuple(r) for r in conn.execute("SELECT id, content_hash, chunker_version FROM documents ORDER BY id"))
+            tuple(r)
+            for r in conn.execute("SELECT id, content_hash, chunker_version FROM documents ORDER BY id")
+        )
 
     def corpus_version(self) -> str:
         with self._lock:
@@ -394,11 +505,16 @@ class SqliteStore:
     def cache_answer(self, key: str, doc_ids: Iterable[str], payload: str) -> None:
         version = self.corpus_version()
         with self.transaction() as conn:
-            conn.execute("INSERT OR REPLACE INTO answer_cache(key, corpus_version, created_at, payload)"
-                         " VALUES (?,?,?,?)", (key, version, dt.datetime.now(dt.UTC).isoformat(), payload))
+            conn.execute(
+                "INSERT OR REPLACE INTO answer_cache(key, corpus_version, created_at, payload)"
+                " VALUES (?,?,?,?)",
+                (key, version, dt.datetime.now(dt.UTC).isoformat(), payload),
+            )
             conn.execute("DELETE FROM answer_cache_docs WHERE key=?", (key,))
-            conn.executemany("INSERT OR IGNORE INTO answer_cache_docs(key, doc_id) VALUES (?,?)",
-                             [(key, d) for d in sorted(set(doc_ids))])
+            conn.executemany(
+                "INSERT OR IGNORE INTO answer_cache_docs(key, doc_id) VALUES (?,?)",
+                [(key, d) for d in sorted(set(doc_ids))],
+            )
 
     def cached_answer(self, key: str) -> str | None:
         rows = self._q("SELECT payload, corpus_version FROM answer_cache WHERE key=?", (key,))
@@ -414,7 +530,7 @@ class SqliteStore:
     def cached_vectors(self, keys: Sequence[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
         for i in range(0, len(keys), 500):
-            part = list(keys[i:i + 500])
+            part = list(keys[i : i + 500])
             marks = ",".join("?" * len(part))
             for row in self._q(f"SELECT hash, vec FROM embed_cache WHERE hash IN ({marks})", part):  # noqa: S608
                 out[row["hash"]] = np.frombuffer(row["vec"], dtype=np.float32)
@@ -422,8 +538,10 @@ class SqliteStore:
 
     def put_vectors(self, items: dict[str, np.ndarray]) -> None:
         with self.transaction() as conn:
-            conn.executemany("INSERT OR REPLACE INTO embed_cache(hash, vec) VALUES (?, ?)",
-                             [(k, np.asarray(v, dtype=np.float32).tobytes()) for k, v in items.items()])
+            conn.executemany(
+                "INSERT OR REPLACE INTO embed_cache(hash, vec) VALUES (?, ?)",
+                [(k, np.asarray(v, dtype=np.float32).tobytes()) for k, v in items.items()],
+            )
 
     # --- search --------------------------------------------------------------------------------
 
@@ -440,13 +558,19 @@ class SqliteStore:
         out: set[str] = set()
         ids = list(dict.fromkeys(chunk_ids))
         for i in range(0, len(ids), 400):
-            part = ids[i:i + 400]
+            part = ids[i : i + 400]
             rows = self._q(sql + f" AND c.id IN ({','.join('?' * len(part))})", [*params, *part])
             out.update(r["id"] for r in rows)
         return out
 
-    def routed_chunk_ids(self, flt: SearchFilter, *, provisions: Sequence[str] = (),
-                         doc_pasal: Sequence[tuple[str, str | None, str | None]] = (), limit: int = 50) -> list[str]:
+    def routed_chunk_ids(
+        self,
+        flt: SearchFilter,
+        *,
+        provisions: Sequence[str] = (),
+        doc_pasal: Sequence[tuple[str, str | None, str | None]] = (),
+        limit: int = 50,
+    ) -> list[str]:
         """Visible chunks named directly by a query ("UU PPN Pasal 7"): by provision or by doc + Pasal."""
         query = routed_query(flt, provisions, doc_pasal, limit, SQLITE)
         return [r["id"] for r in self._q(*query)] if query else []
@@ -462,7 +586,7 @@ class SqliteStore:
         sql = (
             "SELECT c.id AS id, bm25(chunks_fts, 0.4, 1.0) AS rank FROM chunks_fts "
             "JOIN chunks c ON c.rowid = chunks_fts.rowid JOIN documents d ON d.id = c.doc_id "
-            f"WHERE chunks_fts MATCH ? AND {where} ORDER BY rank, c.id LIMIT ?"  # noqa: S608
+            f"WHERE chunks_fts MATCH ? AND {where} ORDER BY rank, c.id LIMIT ?"
         )
         try:
             rows = self._q(sql, [match, *params, limit])
@@ -473,7 +597,9 @@ class SqliteStore:
     def _vector_matrix(self) -> tuple[np.ndarray, np.ndarray]:
         with self._lock:
             if self._matrix is None:
-                rows = self._conn.execute("SELECT chunk_rowid, vec FROM chunk_vectors ORDER BY chunk_rowid").fetchall()
+                rows = self._conn.execute(
+                    "SELECT chunk_rowid, vec FROM chunk_vectors ORDER BY chunk_rowid"
+                ).fetchall()
                 if rows:
                     rowids = np.array([r[0] for r in rows], dtype=np.int64)
                     mat = np.stack([np.frombuffer(r[1], dtype=np.float32) for r in rows])
@@ -487,8 +613,11 @@ class SqliteStore:
         if not len(rowids):
             return []
         where, params = self._visible_sql(flt)
-        rows = self._q(f"SELECT c.rowid AS rid, c.id AS id FROM chunks c JOIN documents d ON d.id = c.doc_id "
-                       f"WHERE {where} ORDER BY c.rowid", params)  # noqa: S608
+        rows = self._q(
+            f"SELECT c.rowid AS rid, c.id AS id FROM chunks c JOIN documents d ON d.id = c.doc_id "
+            f"WHERE {where} ORDER BY c.rowid",
+            params,
+        )
         if not rows:
             return []
         visible = np.array([r["rid"] for r in rows], dtype=np.int64)
@@ -514,7 +643,9 @@ class SqliteStore:
             "nodes": q("SELECT count(*) AS n FROM chunks")[0]["n"],
             "vectors": q("SELECT count(*) AS n FROM chunk_vectors")[0]["n"],
             "edges": q("SELECT count(*) AS n FROM edges")[0]["n"],
-            "quarantined": q("SELECT count(*) AS n FROM documents WHERE quarantine_reason IS NOT NULL")[0]["n"],
+            "quarantined": q("SELECT count(*) AS n FROM documents WHERE quarantine_reason IS NOT NULL")[0][
+                "n"
+            ],
         }
 
 

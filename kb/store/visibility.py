@@ -39,13 +39,27 @@ class Dialect:
         return f"{column} IN ({','.join([self.placeholder] * len(values))})", list(values)
 
 
-SQLITE = Dialect(placeholder="?", table_prefix="", false="0", indexed="c.indexed = 1", array_params=False,
-                 date=dt.date.isoformat)
-POSTGRES = Dialect(placeholder="%s", table_prefix="kb_", false="FALSE", indexed="c.indexed", array_params=True,
-                   date=lambda d: d)
+SQLITE = Dialect(
+    placeholder="?",
+    table_prefix="",
+    false="0",
+    indexed="c.indexed = 1",
+    array_params=False,
+    date=dt.date.isoformat,
+)
+POSTGRES = Dialect(
+    placeholder="%s",
+    table_prefix="kb_",
+    false="FALSE",
+    indexed="c.indexed",
+    array_params=True,
+    date=lambda d: d,
+)
 
 
-def visible_predicate(flt: SearchFilter, dialect: Dialect, *, chunk_level: bool = True) -> tuple[str, list[Any]]:
+def visible_predicate(
+    flt: SearchFilter, dialect: Dialect, *, chunk_level: bool = True
+) -> tuple[str, list[Any]]:
     """The predicate over ``d`` (documents) and, with ``chunk_level``, ``c`` (chunks) that a caller may see.
 
     Access groups, answerable status, not quarantined, the document's and the chunk's validity windows at
@@ -67,8 +81,11 @@ def visible_predicate(flt: SearchFilter, dialect: Dialect, *, chunk_level: bool 
     ]
     params: list[Any] = [*status_params, *group_params, asof, asof]
     if chunk_level:
-        sql += [dialect.indexed, f"(c.valid_from IS NULL OR c.valid_from <= {ph})",
-                f"(c.valid_to IS NULL OR {ph} < c.valid_to)"]
+        sql += [
+            dialect.indexed,
+            f"(c.valid_from IS NULL OR c.valid_from <= {ph})",
+            f"(c.valid_to IS NULL OR {ph} < c.valid_to)",
+        ]
         params += [asof, asof]
     if flt.jurisdiction:
         sql.append(f"d.jurisdiction = {ph}")
@@ -81,9 +98,11 @@ def visible_predicate(flt: SearchFilter, dialect: Dialect, *, chunk_level: bool 
         if wanted:
             # a document that names none applies to all; one that names some must name a wanted one
             value_sql, value_params = dialect.one_of("v.value", sorted(wanted))
-            sql.append(f"(NOT EXISTS (SELECT 1 FROM {values} v WHERE v.doc_id = d.id AND v.field = '{field}') OR "
-                       f"EXISTS (SELECT 1 FROM {values} v WHERE v.doc_id = d.id AND v.field = '{field}' AND "
-                       f"{value_sql}))")
+            sql.append(
+                f"(NOT EXISTS (SELECT 1 FROM {values} v WHERE v.doc_id = d.id AND v.field = '{field}') OR "
+                f"EXISTS (SELECT 1 FROM {values} v WHERE v.doc_id = d.id AND v.field = '{field}' AND "
+                f"{value_sql}))"
+            )
             params.extend(value_params)
     if flt.doc_ids:
         ids_sql, ids_params = dialect.one_of("d.id", sorted(flt.doc_ids))
@@ -92,8 +111,9 @@ def visible_predicate(flt: SearchFilter, dialect: Dialect, *, chunk_level: bool 
     return " AND ".join(sql), params
 
 
-def _routed_predicate(provisions: Sequence[str], doc_pasal: Sequence[tuple[str, str | None, str | None]],
-                      dialect: Dialect) -> tuple[str, list[Any]] | None:
+def _routed_predicate(
+    provisions: Sequence[str], doc_pasal: Sequence[tuple[str, str | None, str | None]], dialect: Dialect
+) -> tuple[str, list[Any]] | None:
     """Chunks a query names outright: by provision key, or by document + Pasal (+ ayat); None when none."""
     ph = dialect.placeholder
     ors: list[str] = []
@@ -117,16 +137,22 @@ def _routed_predicate(provisions: Sequence[str], doc_pasal: Sequence[tuple[str, 
     return f"({' OR '.join(ors)})", params
 
 
-def routed_query(flt: SearchFilter, provisions: Sequence[str],
-                 doc_pasal: Sequence[tuple[str, str | None, str | None]], limit: int,
-                 dialect: Dialect) -> tuple[str, list[Any]] | None:
+def routed_query(
+    flt: SearchFilter,
+    provisions: Sequence[str],
+    doc_pasal: Sequence[tuple[str, str | None, str | None]],
+    limit: int,
+    dialect: Dialect,
+) -> tuple[str, list[Any]] | None:
     """The statement for the visible chunks a query names outright, in document order; None when it names none."""
     routed = _routed_predicate(provisions, doc_pasal, dialect)
     if routed is None:
         return None
     where, params = visible_predicate(flt, dialect)
-    sql = (f"SELECT c.id FROM {dialect.table('chunks')} c JOIN {dialect.table('documents')} d ON d.id = c.doc_id "
-           f"WHERE {where} AND {routed[0]} ORDER BY c.doc_id, c.seq LIMIT {dialect.placeholder}")
+    sql = (
+        f"SELECT c.id FROM {dialect.table('chunks')} c JOIN {dialect.table('documents')} d ON d.id = c.doc_id "
+        f"WHERE {where} AND {routed[0]} ORDER BY c.doc_id, c.seq LIMIT {dialect.placeholder}"
+    )
     return sql, [*params, *routed[1], limit]
 
 

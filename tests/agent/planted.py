@@ -64,5 +64,3 @@ def planted_deps(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ToolDeps]
     retriever = Retriever(store, embedder, config=RetrievalConfig(mode="deterministic"))
     yield ToolDeps(retriever=retriever, store=store, default_as_of=dt.date(2026, 3, 1))
     store.close()
-
-

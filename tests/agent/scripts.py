@@ -29,13 +29,14 @@ def sentence_with(text: str, needle: str) -> str:
     assert i >= 0, f"{needle!r} not in passage"
     starts = [m.end() for m in re.finditer(r"[.;:\n]\s*", text[:i])]
     start = starts[-1] if starts else 0
-    m = re.search(r"[.;\n]", text[i + len(needle):])
+    m = re.search(r"[.;\n]", text[i + len(needle) :])
     end = i + len(needle) + (m.start() + 1 if m else len(text) - i - len(needle))
     return text[start:end].strip()
 
 
-def obey(build: Callable[[list[FencedPassage]], list[dict[str, Any]]]) -> Callable[[list[dict[str, Any]]],
-                                                                                  dict[str, Any]]:
+def obey(
+    build: Callable[[list[FencedPassage]], list[dict[str, Any]]],
+) -> Callable[[list[dict[str, Any]]], dict[str, Any]]:
     """A step that answers with claims computed from the passages it was shown."""
 
     def step(messages: list[dict[str, Any]]) -> dict[str, Any]:

@@ -17,11 +17,15 @@ def _results(model: ScriptedModel, call: int) -> list[dict]:
 
 
 def test_extra_user_email_argument_is_rejected_through_the_agent_loop(people, make_deps) -> None:
-    model = ScriptedModel([
-        tool_call("search_kb", {"query": "PPh 26 software Singapore memo",
-                                "user_email": "tax.lead@sinarnusantara.co.id"}),
-        claims_message([]),
-    ])
+    model = ScriptedModel(
+        [
+            tool_call(
+                "search_kb",
+                {"query": "PPh 26 software Singapore memo", "user_email": "tax.lead@sinarnusantara.co.id"},
+            ),
+            claims_message([]),
+        ]
+    )
     outcome = run_agent("memo PPh 26?", people["guest"], make_deps(), model)
     result = _results(model, 1)[-1]
     assert result["status"] == "error"
@@ -32,16 +36,21 @@ def test_extra_user_email_argument_is_rejected_through_the_agent_loop(people, ma
 
 
 def test_unknown_tool_is_cancelled_and_recorded(people, make_deps) -> None:
-    model = ScriptedModel([tool_call("open_ticket_for", {"email": "cfo@sinarnusantara.co.id"}), claims_message([])])
+    model = ScriptedModel(
+        [tool_call("open_ticket_for", {"email": "cfo@sinarnusantara.co.id"}), claims_message([])]
+    )
     outcome = run_agent("tolong", people["clerk"], make_deps(), model)
     result = _results(model, 1)[-1]
     assert result["status"] == "error" and "does not exist" in result_text(result)
-    assert [(c.name, c.ok, c.outcome) for c in outcome.ledger.calls] == [("open_ticket_for", False, "not_allowed")]
+    assert [(c.name, c.ok, c.outcome) for c in outcome.ledger.calls] == [
+        ("open_ticket_for", False, "not_allowed")
+    ]
 
 
 def test_model_sees_only_the_turn_tools_the_prompt_and_fenced_results(people, make_deps) -> None:
-    model = ScriptedModel([tool_call("search_kb", {"query": "UU PPN Pasal 7 tarif", "as_of": "2022-05-01"}),
-                           claims_message([])])
+    model = ScriptedModel(
+        [tool_call("search_kb", {"query": "UU PPN Pasal 7 tarif", "as_of": "2022-05-01"}), claims_message([])]
+    )
     outcome = run_agent(QUESTION, people["guest"], make_deps(), model)
     first = model.calls[0]
     assert first.system_prompt == SYSTEM_PROMPT
@@ -51,7 +60,8 @@ def test_model_sees_only_the_turn_tools_the_prompt_and_fenced_results(people, ma
     assert result["status"] == "success"
     assert result_text(result).startswith(FENCE_HEADER)
     assert [h.chunk_id for h in outcome.ledger.hits] and all(
-        f'id="{h.chunk_id}"' in result_text(result) for h in outcome.ledger.hits)
+        f'id="{h.chunk_id}"' in result_text(result) for h in outcome.ledger.hits
+    )
     assert "tax.lead" not in json.dumps(first.tool_specs)  # no identity anywhere in what the model sees
 
 
@@ -71,20 +81,39 @@ def test_model_failure_fails_closed(people, make_deps) -> None:
 
 
 def test_malformed_output_gives_zero_claims_and_a_note(people, make_deps) -> None:
-    outcome = run_agent(QUESTION, people["guest"], make_deps(), ScriptedModel([text_message("Tarifnya 11%.")]))
+    outcome = run_agent(
+        QUESTION, people["guest"], make_deps(), ScriptedModel([text_message("Tarifnya 11%.")])
+    )
     assert outcome.composed.claims == () and outcome.composed.notes == ("model_output_not_json",)
 
 
 def test_parse_composed_keeps_good_claims_and_notes_bad_ones() -> None:
-    text = "Here you go:\n```json\n" + json.dumps({"claims": [
-        {"text": "A", "quote": "a &lt; b", "source_id": "d#1", "layer": "policy", "assumption": "x"},
-        {"text": "B", "quote": "", "source_id": "d#2"},
-        "junk",
-        {"text": "C", "quote": "c", "source_id": "d#3", "layer": "weird", "role": "exception"},
-    ], "self_assessment": 3}) + "\n```"
+    text = (
+        "Here you go:\n```json\n"
+        + json.dumps(
+            {
+                "claims": [
+                    {
+                        "text": "A",
+                        "quote": "a &lt; b",
+                        "source_id": "d#1",
+                        "layer": "policy",
+                        "assumption": "x",
+                    },
+                    {"text": "B", "quote": "", "source_id": "d#2"},
+                    "junk",
+                    {"text": "C", "quote": "c", "source_id": "d#3", "layer": "weird", "role": "exception"},
+                ],
+                "self_assessment": 3,
+            }
+        )
+        + "\n```"
+    )
     composed = parse_composed(text)
     assert [(c.text, c.quote, c.source_chunk_id, c.layer, c.role, c.assumption) for c in composed.claims] == [
-        ("A", "a < b", "d#1", "policy", "direct", "x"), ("C", "c", "d#3", "unknown", "exception", None)]
+        ("A", "a < b", "d#1", "policy", "direct", "x"),
+        ("C", "c", "d#3", "unknown", "exception", None),
+    ]
     assert composed.self_assessment == 1.0
     assert composed.notes == ("claim_2_malformed", "claim_3_malformed")
     assert parse_composed('{"answer": "11%"}').notes == ("model_output_without_claims",)

@@ -37,8 +37,13 @@ def _memo_claim(services: Any) -> Callable[[list[FencedPassage]], list[dict[str,
 
 def _invented(passages: list[FencedPassage]) -> list[dict[str, Any]]:
     p = passages[0]
-    return [{"text": "PPN dikenakan tarif 11% atas semua penyerahan jasa digital.",
-             "quote": "PPN dikenakan tarif 11% atas semua penyerahan jasa digital.", "source_id": p.id}]
+    return [
+        {
+            "text": "PPN dikenakan tarif 11% atas semua penyerahan jasa digital.",
+            "quote": "PPN dikenakan tarif 11% atas semua penyerahan jasa digital.",
+            "source_id": p.id,
+        }
+    ]
 
 
 def _nonexistent(passages: list[FencedPassage]) -> list[dict[str, Any]]:
@@ -48,13 +53,20 @@ def _nonexistent(passages: list[FencedPassage]) -> list[dict[str, Any]]:
 
 def _number_changed(passages: list[FencedPassage]) -> list[dict[str, Any]]:
     quote = sentence_with(first_with(passages, "11%").text, "11%")
-    return [{"text": quote.replace("11%", "12%"), "quote": quote, "source_id": first_with(passages, "11%").id}]
+    return [
+        {"text": quote.replace("11%", "12%"), "quote": quote, "source_id": first_with(passages, "11%").id}
+    ]
 
 
 def _negation_flipped(passages: list[FencedPassage]) -> list[dict[str, Any]]:
     # a sentence stating one obligation (see the xfail below for sentences with two)
-    p, quote = next((p, q) for p in passages if " wajib " in p.text
-                    for q in [sentence_with(p.text, " wajib ")] if q.count("wajib") == 1)
+    p, quote = next(
+        (p, q)
+        for p in passages
+        if " wajib " in p.text
+        for q in [sentence_with(p.text, " wajib ")]
+        if q.count("wajib") == 1
+    )
     return [{"text": quote.replace(" wajib ", " tidak wajib ", 1), "quote": quote, "source_id": p.id}]
 
 
@@ -68,8 +80,11 @@ ATTACKS: dict[str, tuple[dict[str, Any], Callable[..., Any], str]] = {
     "invented_quote": (PPN_QUERY, _invented, KUTIPAN_TIDAK_COCOK),
     "nonexistent_chunk": (PPN_QUERY, _nonexistent, SUMBER_TIDAK_ADA),
     "number_11_to_12": (PPN_QUERY, _number_changed, ANGKA_TANPA_DASAR),
-    "wajib_to_tidak_wajib": ({"query": "Pengusaha Kena Pajak wajib memungut PPN faktur pajak"}, _negation_flipped,
-                             DUKUNGAN_BERTENTANGAN),
+    "wajib_to_tidak_wajib": (
+        {"query": "Pengusaha Kena Pajak wajib memungut PPN faktur pajak"},
+        _negation_flipped,
+        DUKUNGAN_BERTENTANGAN,
+    ),
 }
 
 
@@ -104,9 +119,15 @@ def test_citing_a_chunk_the_user_cannot_read_fails(people, make_deps, services) 
     [verdict] = verify_outcome(outcome, people["guest"], deps)
     assert not verdict.passed and SUMBER_TIDAK_BOLEH_DIBACA in verdict.codes
     # the same claim from tax.lead, who was shown the memo, passes: the gate is about the reader
-    lead_outcome = run_agent("PPh 26 software?", people["lead"], deps,
-                             _script({"query": "PPh 26 software licence fee Singapore vendor DGT form treaty rate"},
-                                     _memo_claim(services)))
+    lead_outcome = run_agent(
+        "PPh 26 software?",
+        people["lead"],
+        deps,
+        _script(
+            {"query": "PPh 26 software licence fee Singapore vendor DGT form treaty rate"},
+            _memo_claim(services),
+        ),
+    )
     [lead_verdict] = verify_outcome(lead_outcome, people["lead"], deps)
     assert lead_verdict.passed, lead_verdict.codes
 
@@ -132,30 +153,39 @@ def test_pipeline_with_agent_composer_withholds_forged_claims(people, services, 
     pipeline = pytest.importorskip("bot.answer.pipeline")
     _query, build, code = ATTACKS[name]
     composer = AgentComposer(ScriptedModel([obey(build)] * 4))  # no tools: seeded passages only
-    answer = pipeline.answer_question(PIPELINE_QUESTION, people["clerk"], services, composer=composer,
-                                      as_of=dt.date(2022, 5, 1))
+    answer = pipeline.answer_question(
+        PIPELINE_QUESTION, people["clerk"], services, composer=composer, as_of=dt.date(2022, 5, 1)
+    )
     assert answer.claims == ()
-    assert any(code in u.codes for u in answer.unsupported_claims), [u.codes for u in answer.unsupported_claims]
+    assert any(code in u.codes for u in answer.unsupported_claims), [
+        u.codes for u in answer.unsupported_claims
+    ]
     assert composer.last_outcome is not None and composer.last_outcome.ledger.hits
 
 
 def test_pipeline_with_agent_composer_shows_an_honest_claim(people, services) -> None:
     pipeline = pytest.importorskip("bot.answer.pipeline")
     composer = AgentComposer(ScriptedModel([obey(_control)] * 4))
-    answer = pipeline.answer_question(PIPELINE_QUESTION, people["clerk"], services, composer=composer,
-                                      as_of=dt.date(2022, 5, 1))
+    answer = pipeline.answer_question(
+        PIPELINE_QUESTION, people["clerk"], services, composer=composer, as_of=dt.date(2022, 5, 1)
+    )
     assert [c.quote for c in answer.claims] and "11%" in answer.claims[0].quote
 
 
-@pytest.mark.xfail(strict=True, reason="known gap in guardrails' lexical judge: negating one of two 'wajib' in a "
-                                       "sentence is still judged entailed (reported to the lead)")
+@pytest.mark.xfail(
+    strict=True,
+    reason="known gap in guardrails' lexical judge: negating one of two 'wajib' in a "
+    "sentence is still judged entailed (reported to the lead)",
+)
 def test_negating_one_of_two_obligations_is_caught() -> None:
     from guardrails.verify import ClaimInput, SourceText, verify_claims
 
-    quote = ("(1) Pengusaha yang melakukan penyerahan sebagaimana dimaksud dalam Pasal 4 ayat (1) huruf a, huruf c, "
-             "huruf f, huruf g, dan huruf h, kecuali pengusaha kecil yang batasannya ditetapkan oleh Menteri "
-             "Keuangan, wajib melaporkan usahanya untuk dikukuhkan sebagai Pengusaha Kena Pajak dan wajib memungut, "
-             "menyetor, dan melaporkan Pajak Pertambahan Nilai dan Pajak Penjualan atas Barang Mewah yang terutang.")
+    quote = (
+        "(1) Pengusaha yang melakukan penyerahan sebagaimana dimaksud dalam Pasal 4 ayat (1) huruf a, huruf c, "
+        "huruf f, huruf g, dan huruf h, kecuali pengusaha kecil yang batasannya ditetapkan oleh Menteri "
+        "Keuangan, wajib melaporkan usahanya untuk dikukuhkan sebagai Pengusaha Kena Pajak dan wajib memungut, "
+        "menyetor, dan melaporkan Pajak Pertambahan Nilai dan Pajak Penjualan atas Barang Mewah yang terutang."
+    )
     flipped = quote.replace(" wajib melaporkan", " tidak wajib melaporkan")  # UU 42/2009 Pasal 3A ayat (1)
     [verdict] = verify_claims([ClaimInput(flipped, quote, "s")], {"s": SourceText("s", quote)})
     assert not verdict.passed

@@ -21,20 +21,35 @@ def _request(deps: ToolDeps) -> ComposeRequest:
     flt = SearchFilter(groups=frozenset(GUEST.groups), as_of=deps.default_as_of)
     result = deps.retriever.search(QUESTION, flt)
     plan = understand(QUESTION)
-    return ComposeRequest(question=QUESTION, language="id", as_of=deps.default_as_of, plan=plan,
-                          hits=result.results, context=result.context)
+    return ComposeRequest(
+        question=QUESTION,
+        language="id",
+        as_of=deps.default_as_of,
+        plan=plan,
+        hits=result.results,
+        context=result.context,
+    )
 
 
 def test_seeded_passages_are_fenced_and_only_search_kb_is_offered(planted_deps: ToolDeps) -> None:
     request = _request(planted_deps)
     assert request.hits
-    model = ScriptedModel([
-        tool_call("create_ticket", {"summary": "x", "reason": "no_source"}),
-        tool_call("search_kb", {"query": "PPN dalam negeri"}, "t2"),
-        obey(lambda p: [{"text": sentence_with(first_with(p, "11%").text, "11%"),
-                         "quote": sentence_with(first_with(p, "11%").text, "11%"),
-                         "source_id": first_with(p, "11%").id, "layer": "policy"}]),
-    ])
+    model = ScriptedModel(
+        [
+            tool_call("create_ticket", {"summary": "x", "reason": "no_source"}),
+            tool_call("search_kb", {"query": "PPN dalam negeri"}, "t2"),
+            obey(
+                lambda p: [
+                    {
+                        "text": sentence_with(first_with(p, "11%").text, "11%"),
+                        "quote": sentence_with(first_with(p, "11%").text, "11%"),
+                        "source_id": first_with(p, "11%").id,
+                        "layer": "policy",
+                    }
+                ]
+            ),
+        ]
+    )
     composer = AgentComposer(model, GUEST, planted_deps)
     composed = composer.compose(request)
 
@@ -44,12 +59,15 @@ def test_seeded_passages_are_fenced_and_only_search_kb_is_offered(planted_deps: 
     assert question_block == {"text": QUESTION}
     assert seeded_block["text"].startswith(FENCE_HEADER)
     assert [p.id for p in parse_passages(seeded_block["text"])] == list(
-        dict.fromkeys(h.chunk.id for h in (*request.hits, *request.context)))
+        dict.fromkeys(h.chunk.id for h in (*request.hits, *request.context))
+    )
     assert len(composed.claims) == 1 and "11%" in composed.claims[0].quote
     outcome = composer.last_outcome
     assert outcome is not None
-    assert [(c.name, c.outcome) for c in outcome.ledger.calls] == [("create_ticket", "not_allowed"),
-                                                                   ("search_kb", "ok")]
+    assert [(c.name, c.outcome) for c in outcome.ledger.calls] == [
+        ("create_ticket", "not_allowed"),
+        ("search_kb", "ok"),
+    ]
     assert {h.call for h in outcome.ledger.hits} >= {0}
 
 
@@ -62,8 +80,14 @@ def test_composer_without_tools_is_deterministic_with_the_extractive_model(plant
 
 def test_composer_as_of_follows_the_request(planted_deps: ToolDeps) -> None:
     request = _request(planted_deps)
-    early = ComposeRequest(question=request.question, language="id", as_of=dt.date(2021, 1, 1), plan=request.plan,
-                           hits=(), context=())
+    early = ComposeRequest(
+        question=request.question,
+        language="id",
+        as_of=dt.date(2021, 1, 1),
+        plan=request.plan,
+        hits=(),
+        context=(),
+    )
     model = ScriptedModel([tool_call("search_kb", {"query": "tarif PPN"}), claims_message([])])
     AgentComposer(model, GUEST, planted_deps).compose(early)
     result = next(b["toolResult"] for m in model.calls[1].messages for b in m["content"] if "toolResult" in b)
@@ -74,8 +98,14 @@ def test_composer_as_of_follows_the_request(planted_deps: ToolDeps) -> None:
 def test_masker_applies_to_user_text_but_never_to_fenced_passages(planted_deps: ToolDeps) -> None:
     request = _request(planted_deps)
     question = "Tarif PPN untuk vendor budi@example.com?"
-    masked_request = ComposeRequest(question=question, language="id", as_of=request.as_of, plan=request.plan,
-                                    hits=request.hits, context=())
+    masked_request = ComposeRequest(
+        question=question,
+        language="id",
+        as_of=request.as_of,
+        plan=request.plan,
+        hits=request.hits,
+        context=(),
+    )
     model = ScriptedModel([claims_message([])])
     AgentComposer(model, masker=lambda t: t.replace("budi@example.com", "<EMAIL_1>")).compose(masked_request)
     question_block, seeded_block = model.calls[0].messages[0]["content"]
@@ -101,7 +131,11 @@ def test_unfenced_search_result_is_withheld_by_the_hook() -> None:
     ledger = Ledger()
     tool = StrictTool("search_kb", Args, impostor, ledger)
     model = ScriptedModel([tool_call("search_kb", {"query": "x"}), claims_message([])])
-    Agent(model=model, tools=[tool], callback_handler=None,
-          hooks=[TurnGuards(ledger, {"search_kb": frozenset({"query"})})])("q")
+    Agent(
+        model=model,
+        tools=[tool],
+        callback_handler=None,
+        hooks=[TurnGuards(ledger, {"search_kb": frozenset({"query"})})],
+    )("q")
     result = next(b["toolResult"] for m in model.calls[1].messages for b in m["content"] if "toolResult" in b)
     assert result["status"] == "error" and "15%" not in result["content"][0]["text"]

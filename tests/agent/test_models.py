@@ -26,8 +26,11 @@ def test_make_model_by_composer_setting(monkeypatch: pytest.MonkeyPatch) -> None
         make_model(Settings(composer="bedrock"))
     with pytest.raises(LlmConfigError, match="DASAR_LLM_BASE_URL"):
         make_model(Settings(composer="openai", llm_model="m"))
-    openai = make_model(Settings(composer="openai", llm_model="qwen", llm_base_url="http://127.0.0.1:9/v1/",
-                                 llm_api_key="sk-test"))
+    openai = make_model(
+        Settings(
+            composer="openai", llm_model="qwen", llm_base_url="http://127.0.0.1:9/v1/", llm_api_key="sk-test"
+        )
+    )
     assert isinstance(openai, OpenAICompatModel)
     assert openai.get_config()["base_url"] == "http://127.0.0.1:9/v1"
     monkeypatch.setenv("AWS_REGION", "ap-southeast-3")
@@ -50,7 +53,7 @@ class _Server:
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server API
+            def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 outer.requests.append((dict(self.headers), body | {"_path": self.path}))
                 reply = outer.replies.pop(0)
@@ -83,9 +86,14 @@ def _completion(content: str | None = None, tool_calls: list[dict[str, Any]] | N
     message: dict[str, Any] = {"role": "assistant", "content": content}
     if tool_calls:
         message["tool_calls"] = tool_calls
-    return {"id": "c1", "object": "chat.completion", "choices": [{"index": 0, "message": message,
-            "finish_reason": "tool_calls" if tool_calls else "stop"}],
-            "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}
+    return {
+        "id": "c1",
+        "object": "chat.completion",
+        "choices": [
+            {"index": 0, "message": message, "finish_reason": "tool_calls" if tool_calls else "stop"}
+        ],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+    }
 
 
 def _final_answer(body: dict[str, Any]) -> tuple[int, Any]:
@@ -93,15 +101,25 @@ def _final_answer(body: dict[str, Any]) -> tuple[int, Any]:
     tool_msg = next(m for m in body["messages"] if m["role"] == "tool")
     p = next(p for p in parse_passages(tool_msg["content"]) if "11%" in p.text)
     quote = "Tarif PPN yang dipungut atas penyerahan dalam negeri adalah 11% sesuai Undang-Undang HPP."
-    return 200, _completion(json.dumps({"claims": [{"text": quote, "quote": quote, "source_id": p.id,
-                                                    "layer": "policy", "assumption": None}],
-                                        "self_assessment": 0.8}))
+    return 200, _completion(
+        json.dumps(
+            {
+                "claims": [
+                    {"text": quote, "quote": quote, "source_id": p.id, "layer": "policy", "assumption": None}
+                ],
+                "self_assessment": 0.8,
+            }
+        )
+    )
 
 
 @pytest.fixture()
 def chat_server() -> Iterator[_Server]:
-    search = {"id": "call_1", "type": "function",
-              "function": {"name": "search_kb", "arguments": json.dumps({"query": "tarif PPN penyerahan"})}}
+    search = {
+        "id": "call_1",
+        "type": "function",
+        "function": {"name": "search_kb", "arguments": json.dumps({"query": "tarif PPN penyerahan"})},
+    }
     with _Server([(200, _completion(tool_calls=[search])), _final_answer]) as server:
         yield server
 

@@ -12,26 +12,37 @@ from bot.answer.errors import AnswerConfigError
 from bot.answer.extractive import _narrow_dated, split_units
 from bot.answer.scope import classify, parse_rules
 
-PPN7 = ("Pasal 7\n(1) Tarif Pajak Pertambahan Nilai yaitu:\n"
-        "a. sebesar 11% (sebelas persen) yang mulai berlaku pada tanggal 1 April 2022;\n"
-        "b. sebesar 12% (dua belas persen) yang mulai berlaku paling lambat pada tanggal 1 Januari2025.")
+PPN7 = (
+    "Pasal 7\n(1) Tarif Pajak Pertambahan Nilai yaitu:\n"
+    "a. sebesar 11% (sebelas persen) yang mulai berlaku pada tanggal 1 April 2022;\n"
+    "b. sebesar 12% (dua belas persen) yang mulai berlaku paling lambat pada tanggal 1 Januari2025."
+)
 
 
-@pytest.mark.parametrize(("question", "topic"), [
-    ("tarif jasa berapa?", "withholding_rate_service"),
-    ("Berapa pajaknya untuk sewa?", "withholding_rate_rent"),
-    ("Berapa tarif PPh?", "pph_type_missing"),
-    ("What rate applies to this vendor?", "vendor_facts_missing"),
-    ("Dipotong berapa persen ya?", "rate_without_subject"),
-])
+@pytest.mark.parametrize(
+    ("question", "topic"),
+    [
+        ("tarif jasa berapa?", "withholding_rate_service"),
+        ("Berapa pajaknya untuk sewa?", "withholding_rate_rent"),
+        ("Berapa tarif PPh?", "pph_type_missing"),
+        ("What rate applies to this vendor?", "vendor_facts_missing"),
+        ("Dipotong berapa persen ya?", "rate_without_subject"),
+    ],
+)
 def test_ambiguous_questions_block(question: str, topic: str) -> None:
     result = check(question, has_date=False)
     assert result is not None and result.topic == topic and result.blocking
 
 
-@pytest.mark.parametrize("question", ["tarif PPh 23 jasa teknik", "Berapa tarif PPh 23 atas jasa?",
-                                      "Berapa tarif PPN atas ekspor Jasa Kena Pajak?",
-                                      "Berapa tarif PPh final UMKM untuk tahun 2024?"])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "tarif PPh 23 jasa teknik",
+        "Berapa tarif PPh 23 atas jasa?",
+        "Berapa tarif PPN atas ekspor Jasa Kena Pajak?",
+        "Berapa tarif PPh final UMKM untuk tahun 2024?",
+    ],
+)
 def test_specific_questions_are_not_clarified(question: str) -> None:
     result = check(question, has_date=True)
     assert result is None or not result.blocking
@@ -51,24 +62,39 @@ def test_clarifying_questions_follow_language_and_list_options() -> None:
 
 
 def test_clarify_yaml_errors_name_the_entry() -> None:
-    bad = {"topics": [{"id": "t1", "triggers": [["(unclosed"]], "slots": [], "reviewed_by": "x",
-                       "reviewed_on": "2026-01-01"}]}
+    bad = {
+        "topics": [
+            {
+                "id": "t1",
+                "triggers": [["(unclosed"]],
+                "slots": [],
+                "reviewed_by": "x",
+                "reviewed_on": "2026-01-01",
+            }
+        ]
+    }
     with pytest.raises(AnswerConfigError, match=r"entry 't1'.*bad regular expression"):
         parse_topics(bad, "clarify.yaml")
     with pytest.raises(AnswerConfigError, match="must be reviewed"):
         parse_topics({"topics": [{"id": "t2", "triggers": [["x"]], "slots": []}]}, "clarify.yaml")
-    assert [t.id for t in load_topics()][:3] == ["construction_rate", "withholding_rate_rent",
-                                                  "withholding_rate_service"]
+    assert [t.id for t in load_topics()][:3] == [
+        "construction_rate",
+        "withholding_rate_rent",
+        "withholding_rate_service",
+    ]
 
 
-@pytest.mark.parametrize(("question", "kind"), [
-    ("Which method should we choose to pay less tax?", "advice"),
-    ("Bagaimana supaya PPh kita lebih kecil tahun ini?", "advice"),
-    ("Apakah vendor software Singapura kami adalah pemilik manfaat (beneficial owner)?", "protected"),
-    ("Can we apply the treaty rate? Please confirm the final position.", "protected"),
-    ("What's the weather in Jakarta today?", "out_of_scope"),
-    ("Berapa tarif PPN?", "in_scope"),
-])
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("Which method should we choose to pay less tax?", "advice"),
+        ("Bagaimana supaya PPh kita lebih kecil tahun ini?", "advice"),
+        ("Apakah vendor software Singapura kami adalah pemilik manfaat (beneficial owner)?", "protected"),
+        ("Can we apply the treaty rate? Please confirm the final position.", "protected"),
+        ("What's the weather in Jakarta today?", "out_of_scope"),
+        ("Berapa tarif PPN?", "in_scope"),
+    ],
+)
 def test_scope_classification(question: str, kind: str) -> None:
     assert classify(question, has_tax_signal=False).kind == kind
 
@@ -83,7 +109,9 @@ def test_confidence_weights_bands_and_judge_cap() -> None:
     assert (c.score, c.band) == (1.0, "high")
     no_judge = combine(None, 1.0, 1.0)
     assert no_judge.score == pytest.approx(0.55) and no_judge.band == "medium"
-    capped = combine(None, 1.0, 1.0, ConfidenceConfig(judge_weight=0.0, retrieval_weight=0.8, self_weight=0.2))
+    capped = combine(
+        None, 1.0, 1.0, ConfidenceConfig(judge_weight=0.0, retrieval_weight=0.8, self_weight=0.2)
+    )
     assert capped.score == pytest.approx(0.74) and capped.band == "medium"
     assert combine(0.2, 0.2, 0.2).band == "low"
 

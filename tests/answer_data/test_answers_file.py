@@ -280,7 +280,11 @@ def test_amendment_items_pin_a_date_and_exclude_the_other_version() -> None:
     for q in by_category("amendment_by_date"):
         assert "as_of" in q, q["id"]
         assert statuses(q) == {"answered"}, q["id"]
-    pinned = {(c["doc_id"], c.get("pasal")) for q in by_category("amendment_by_date") for c in q["expect"]["cites_any"]}
+    pinned = {
+        (c["doc_id"], c.get("pasal"))
+        for q in by_category("amendment_by_date")
+        for c in q["expect"]["cites_any"]
+    }
     assert {("uu-42-2009", "7"), ("uu-7-2021", "7"), ("pp-46-2013", "3"), ("pp-23-2018", "2")} <= pinned
     assert {("pp-55-2022", "56"), ("uu-7-1983", "23"), ("uu-36-2008", "23")} <= pinned
 
@@ -291,7 +295,9 @@ def test_revoked_items_never_cite_the_revoked_source() -> None:
         # A revoked text that is in the corpus must never be cited; one that is absent may only be abstained on
         # or explained from the revoking provision.
         assert q["expect"].get("must_not_cite") or "abstained" in statuses(q), q["id"]
-    assert any("pp-23-2018" in q["expect"]["must_not_cite"] and q["as_of"].year == 2024 for q in qs if "as_of" in q)
+    assert any(
+        "pp-23-2018" in q["expect"]["must_not_cite"] and q["as_of"].year == 2024 for q in qs if "as_of" in q
+    )
 
 
 def test_conflict_items_cite_both_sides() -> None:
@@ -336,7 +342,13 @@ def test_conflict_document_front_matter() -> None:
 @pytest.mark.parametrize(
     ("section", "ours", "other_doc", "other_section", "theirs"),
     [
-        ("Pemotongan PPh 23 atas Jasa", "4% (empat persen)", "wht-matrix-2024", "Matriks Tarif", "| PPh 23 | 2% |"),
+        (
+            "Pemotongan PPh 23 atas Jasa",
+            "4% (empat persen)",
+            "wht-matrix-2024",
+            "Matriks Tarif",
+            "| PPh 23 | 2% |",
+        ),
         (
             "Penyetoran dan Pelaporan",
             "paling lambat tanggal 20 bulan berikutnya",

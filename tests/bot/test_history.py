@@ -48,7 +48,9 @@ def test_redis_history_round_trip_bounds_and_ttl(redis_url: str) -> None:
     h = RedisHistory.from_url(redis_url, max_entries=2, max_age_s=300, clock=clock)
     key = conversation_key("slack", "T1", "U1", "9.9")
     h.append(key, HistoryEntry(role="user", text="tarif <NIK_1>?", at=clock.now))
-    h.append(key, HistoryEntry(role="assistant", text="[answered]", at=clock.now, status="answered", meta="{}"))
+    h.append(
+        key, HistoryEntry(role="assistant", text="[answered]", at=clock.now, status="answered", meta="{}")
+    )
     h.append(key, HistoryEntry(role="user", text="dan 2015?", at=clock.now))
     got = h.recent(key)
     assert [(e.role, e.text) for e in got] == [("assistant", "[answered]"), ("user", "dan 2015?")]

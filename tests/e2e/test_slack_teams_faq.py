@@ -28,8 +28,10 @@ from tests.teams.mock_services import MockBotConnector
 
 FINANCE_MANAGER = "U04FINMGR2"  # corpus/directory.yaml
 QUESTION = "Apakah biaya langganan aplikasi desain dari vendor Australia dipotong PPh 26 atau kena PPN PMSE?"
-TAX_ANSWER = ("Untuk langganan aplikasi dari vendor luar negeri yang ditunjuk sebagai pemungut PPN PMSE, PPN dipungut "
-              "oleh vendor; tidak ada pemotongan PPh 26 oleh SNR atas langganan standar tanpa lisensi khusus.")
+TAX_ANSWER = (
+    "Untuk langganan aplikasi dari vendor luar negeri yang ditunjuk sebagai pemungut PPN PMSE, PPN dipungut "
+    "oleh vendor; tidak ada pemotongan PPh 26 oleh SNR atas langganan standar tanpa lisensi khusus."
+)
 
 
 def _copy_kb(src: Path, dst: Path) -> None:
@@ -46,11 +48,17 @@ def _post(url: str, body: str, headers: dict[str, str]) -> int:
 
 
 def _dm(text: str, ts: str) -> dict:
-    return {"type": "message", "channel_type": "im", "channel": "D0FINMGR01", "user": FINANCE_MANAGER, "text": text,
-            "ts": ts}
+    return {
+        "type": "message",
+        "channel_type": "im",
+        "channel": "D0FINMGR01",
+        "user": FINANCE_MANAGER,
+        "text": text,
+        "ts": ts,
+    }
 
 
-def _buttons(call) -> dict[str, str]:  # noqa: ANN001
+def _buttons(call) -> dict[str, str]:
     out = {}
     for block in call.params.get("blocks", []):
         for element in block.get("elements", []) if block.get("type") == "actions" else []:
@@ -72,15 +80,27 @@ def test_no_source_question_travels_to_teams_and_comes_back_as_faq(sample_kb: Pa
     with MockBotConnector() as connector:
         settings = Settings(
             _env_file=None,  # type: ignore[call-arg]
-            kb=kb, directory=DIRECTORY, tickets_db=tmp_path / "tickets.sqlite", audit_log=tmp_path / "audit.jsonl",
-            faq_dir=tmp_path / "faq", slack_bot_token="xoxb-test-token", slack_signing_secret=SIGNING_SECRET,
-            slack_api_base_url=slack_url, slack_workers=2, teams_auth_disabled=True,
-            teams_service_url=connector.url, teams_tax_channel_id=TAX_CHANNEL, teams_tenant_id=TENANT,
-            teams_journal_db=tmp_path / "journal.sqlite", outbox_poll_seconds=3600,
+            kb=kb,
+            directory=DIRECTORY,
+            tickets_db=tmp_path / "tickets.sqlite",
+            audit_log=tmp_path / "audit.jsonl",
+            faq_dir=tmp_path / "faq",
+            slack_bot_token="xoxb-test-token",
+            slack_signing_secret=SIGNING_SECRET,
+            slack_api_base_url=slack_url,
+            slack_workers=2,
+            teams_auth_disabled=True,
+            teams_service_url=connector.url,
+            teams_tax_channel_id=TAX_CHANNEL,
+            teams_tenant_id=TENANT,
+            teams_journal_db=tmp_path / "journal.sqlite",
+            outbox_poll_seconds=3600,
         )
         services = Services(settings)
         turn = services.turn(audit=MemoryAuditLog())
-        frontend = build_slack_app(settings, turn, web_client=WebClient(token="xoxb-test-token", base_url=slack_url))
+        frontend = build_slack_app(
+            settings, turn, web_client=WebClient(token="xoxb-test-token", base_url=slack_url)
+        )
         server = frontend.start_http("127.0.0.1", 0)
         try:
             # 1. the question has no source in the knowledge base
@@ -93,18 +113,43 @@ def test_no_source_question_travels_to_teams_and_comes_back_as_faq(sample_kb: Pa
             # 2. the asker presses "Ask the tax team"
             value = _buttons(first)["dasar_escalate"]
             payload = {
-                "type": "block_actions", "team": {"id": "T0SINAR01", "domain": "snr"},
-                "user": {"id": FINANCE_MANAGER, "team_id": "T0SINAR01"}, "api_app_id": "A0DASAR", "token": "legacy",
-                "container": {"type": "message", "message_ts": first.params.get("ts", root), "channel_id": "D0FINMGR01",
-                              "is_ephemeral": False},
-                "trigger_id": "1.2.3", "channel": {"id": "D0FINMGR01", "name": "dm"},
-                "message": {"type": "message", "ts": "1772500001.000200", "thread_ts": root, "text": "answer"},
-                "actions": [{"action_id": "dasar_escalate", "block_id": "dasar_feedback", "value": value,
-                             "type": "button", "action_ts": "1772500002.000001",
-                             "text": {"type": "plain_text", "text": "x"}}],
+                "type": "block_actions",
+                "team": {"id": "T0SINAR01", "domain": "snr"},
+                "user": {"id": FINANCE_MANAGER, "team_id": "T0SINAR01"},
+                "api_app_id": "A0DASAR",
+                "token": "legacy",
+                "container": {
+                    "type": "message",
+                    "message_ts": first.params.get("ts", root),
+                    "channel_id": "D0FINMGR01",
+                    "is_ephemeral": False,
+                },
+                "trigger_id": "1.2.3",
+                "channel": {"id": "D0FINMGR01", "name": "dm"},
+                "message": {
+                    "type": "message",
+                    "ts": "1772500001.000200",
+                    "thread_ts": root,
+                    "text": "answer",
+                },
+                "actions": [
+                    {
+                        "action_id": "dasar_escalate",
+                        "block_id": "dasar_feedback",
+                        "value": value,
+                        "type": "button",
+                        "action_ts": "1772500002.000001",
+                        "text": {"type": "plain_text", "text": "x"},
+                    }
+                ],
             }
             form = action_form(payload)
-            assert _post(server.url, form, signed_headers(form, content_type="application/x-www-form-urlencoded")) == 200
+            assert (
+                _post(
+                    server.url, form, signed_headers(form, content_type="application/x-www-form-urlencoded")
+                )
+                == 200
+            )
             confirm = api.wait_for("chat.postMessage", 2, timeout=30)[1]
             (ticket,) = turn.tickets.list()
             assert ticket.id in json.dumps(confirm.params) and confirm.params["thread_ts"] == root
@@ -115,7 +160,7 @@ def test_no_source_question_travels_to_teams_and_comes_back_as_faq(sample_kb: Pa
             deps = deps_from_settings(settings, services=services, turn=turn)
             doc_id = faq_id_for(ticket.id)
 
-            async def until(predicate, timeout: float = 30.0):  # noqa: ANN001, ANN202
+            async def until(predicate, timeout: float = 30.0):
                 """The bot's own outbox worker may deliver before our flush does: wait for the effect."""
                 deadline = time.monotonic() + timeout
                 while not predicate():
@@ -131,16 +176,26 @@ def test_no_source_question_travels_to_teams_and_comes_back_as_faq(sample_kb: Pa
                     await until(lambda: connector.posts())
                     card_id = connector.posts()[0].activity_id
                     url = connector.url
-                    status, _ = await bot.post(execute_activity("tax.lead", "claim", data("claim", ticket.id), url,
-                                                                card_id))
+                    status, _ = await bot.post(
+                        execute_activity("tax.lead", "claim", data("claim", ticket.id), url, card_id)
+                    )
                     assert status == 200
-                    status, _ = await bot.post(execute_activity(
-                        "tax.lead", "answer", data("answer", ticket.id, answer_text=TAX_ANSWER,
-                                                   answer_sources="UU 7/2021"), url, card_id))
+                    status, _ = await bot.post(
+                        execute_activity(
+                            "tax.lead",
+                            "answer",
+                            data("answer", ticket.id, answer_text=TAX_ANSWER, answer_sources="UU 7/2021"),
+                            url,
+                            card_id,
+                        )
+                    )
                     assert status == 200
                     await until(lambda: len(api.calls_of("chat.postMessage")) >= 3)
-                    status, _ = await bot.post(execute_activity("tax.lead", "propose_faq",
-                                                                data("propose_faq", ticket.id), url, card_id))
+                    status, _ = await bot.post(
+                        execute_activity(
+                            "tax.lead", "propose_faq", data("propose_faq", ticket.id), url, card_id
+                        )
+                    )
                     assert status == 200
                     approve = {"dasar": 1, "verb": "approve_faq", "doc_id": doc_id}
                     status, _ = await bot.post(execute_activity("tax.lead", "approve_faq", approve, url))

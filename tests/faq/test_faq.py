@@ -24,8 +24,15 @@ ANSWER = "Untuk vendor jasa angkutan tanpa NPWP, PPh 23 dipotong 4% yaitu 100% l
 
 
 def principal(email: str, roles: set[str], groups: set[str] = frozenset({"tax-team"})) -> Principal:  # type: ignore[assignment]
-    return Principal("teams", "tenant", email.split("@")[0], email, email.split("@")[0], frozenset(groups),
-                     frozenset(roles))
+    return Principal(
+        "teams",
+        "tenant",
+        email.split("@")[0],
+        email,
+        email.split("@")[0],
+        frozenset(groups),
+        frozenset(roles),
+    )
 
 
 LEAD = principal("tax.lead@sinarnusantara.co.id", {"tax_team", "faq_approver"})
@@ -44,18 +51,28 @@ class Recorder:
 def kb(tmp_path: Path) -> tuple[SqliteStore, HashingEmbedder]:
     store = SqliteStore(tmp_path / "kb.sqlite", embedder_name="hashing-256")
     emb = HashingEmbedder()
-    report = ingest_paths([REPO_ROOT / "corpus/internal/wht-matrix-2024.md",
-                           REPO_ROOT / "corpus/internal/faq-npwp-16-digit-nitku.md"], store, emb)
+    report = ingest_paths(
+        [
+            REPO_ROOT / "corpus/internal/wht-matrix-2024.md",
+            REPO_ROOT / "corpus/internal/faq-npwp-16-digit-nitku.md",
+        ],
+        store,
+        emb,
+    )
     assert report.ok, report.to_json()
     return store, emb
 
 
-def answered_ticket(tmp_path: Path, clock: FakeClock):  # noqa: ANN201
+def answered_ticket(tmp_path: Path, clock: FakeClock):
     store = SqliteTicketStore(tmp_path / "tickets.sqlite", clock=clock)
     t = open_ticket(store)
     store.claim(t.id, "tax.analyst@sinarnusantara.co.id")
-    return store, store.answer(t.id, "tax.analyst@sinarnusantara.co.id", ANSWER,
-                               [{"ref": "WHT matrix 2024", "doc_id": "wht-matrix-2024", "location": "PPh 23"}])
+    return store, store.answer(
+        t.id,
+        "tax.analyst@sinarnusantara.co.id",
+        ANSWER,
+        [{"ref": "WHT matrix 2024", "doc_id": "wht-matrix-2024", "location": "PPh 23"}],
+    )
 
 
 def search_ids(store: SqliteStore, emb: HashingEmbedder, groups: set[str], as_of: dt.date) -> list[str]:
@@ -74,17 +91,29 @@ def test_propose_writes_a_canonical_draft_that_does_not_answer(tmp_path, kb) -> 
     raw = (tmp_path / "faq" / "faq-t-000001.md").read_text(encoding="utf-8")
     front = yaml.safe_load(raw.split("---\n")[1])
     assert front == {
-        "id": "faq-t-000001", "title": "FAQ: Berapa tarif PPh 23 atas jasa angkutan dari vendor <VENDOR_1> tanpa NPWP?",
-        "number": "FAQ-T-000001", "type": "faq", "jurisdiction": "ID", "language": "id", "status": "draft",
-        "effective_from": None, "effective_to": None, "owner": "tax.analyst@sinarnusantara.co.id",
-        "approved_by": "", "access": ["ap", "finance", "tax-team"],  # from the restricted cited WHT matrix
-        "review_by": "2026-05-31", "source_url": "dasar://tickets/T-000001", "topics": ["PPh 23 jasa angkutan"],
+        "id": "faq-t-000001",
+        "title": "FAQ: Berapa tarif PPh 23 atas jasa angkutan dari vendor <VENDOR_1> tanpa NPWP?",
+        "number": "FAQ-T-000001",
+        "type": "faq",
+        "jurisdiction": "ID",
+        "language": "id",
+        "status": "draft",
+        "effective_from": None,
+        "effective_to": None,
+        "owner": "tax.analyst@sinarnusantara.co.id",
+        "approved_by": "",
+        "access": ["ap", "finance", "tax-team"],  # from the restricted cited WHT matrix
+        "review_by": "2026-05-31",
+        "source_url": "dasar://tickets/T-000001",
+        "topics": ["PPh 23 jasa angkutan"],
     }
     doc = faq.get(doc_id)
     assert doc.answer == ANSWER
-    assert doc.sources == ("WHT matrix 2024 PPh 23",
-                           'UU 36/2008 Pasal 23 ayat (1): "sebesar 2% (dua persen) dari jumlah bruto" '
-                           "<https://example.test/uu-36-2008#pasal-23>")
+    assert doc.sources == (
+        "WHT matrix 2024 PPh 23",
+        'UU 36/2008 Pasal 23 ayat (1): "sebesar 2% (dua persen) dari jumlah bruto" '
+        "<https://example.test/uu-36-2008#pasal-23>",
+    )
     assert store.get_document(doc_id) is None  # a draft is never ingested
     assert "faq-t-000001" not in search_ids(store, emb, {"finance"}, dt.date(2026, 3, 3))
     # idempotent per ticket; only the tax team may propose; an unanswered ticket cannot become an FAQ
@@ -107,7 +136,10 @@ def test_approved_faq_answers_then_expires_and_reminds_its_owner(tmp_path, kb) -
     clock.advance(days=1)
     approved = faq.approve_faq(doc_id, LEAD)
     assert (approved.status, approved.approved_by, approved.effective_from) == (
-        "in_force", "tax.lead@sinarnusantara.co.id", dt.date(2026, 3, 3))
+        "in_force",
+        "tax.lead@sinarnusantara.co.id",
+        dt.date(2026, 3, 3),
+    )
     stored = store.get_document(doc_id)
     assert stored is not None and stored.quarantine_reason is None
     assert (stored.meta.type, stored.meta.layer) == ("faq", "policy")
@@ -120,11 +152,18 @@ def test_approved_faq_answers_then_expires_and_reminds_its_owner(tmp_path, kb) -
 
     assert faq.expire_faqs(T0 + dt.timedelta(days=89)) == []  # not yet
     expired = faq.expire_faqs(T0 + dt.timedelta(days=91))
-    assert [(d.doc_id, d.status, d.effective_to) for d in expired] == [(doc_id, "quarantined", dt.date(2026, 5, 31))]
+    assert [(d.doc_id, d.status, d.effective_to) for d in expired] == [
+        (doc_id, "quarantined", dt.date(2026, 5, 31))
+    ]
     assert doc_id not in search_ids(store, emb, {"finance"}, dt.date(2026, 3, 4))  # stops answering at once
-    assert rec.reminders == [(doc_id, "tax.analyst@sinarnusantara.co.id",
-                              f"FAQ {doc_id} ({approved.title}) passed its review date 2026-05-31 and no longer "
-                              "answers questions. Owner tax.analyst@sinarnusantara.co.id: please review it and "
-                              "propose an updated FAQ.")]
+    assert rec.reminders == [
+        (
+            doc_id,
+            "tax.analyst@sinarnusantara.co.id",
+            f"FAQ {doc_id} ({approved.title}) passed its review date 2026-05-31 and no longer "
+            "answers questions. Owner tax.analyst@sinarnusantara.co.id: please review it and "
+            "propose an updated FAQ.",
+        )
+    ]
     assert faq.expire_faqs(T0 + dt.timedelta(days=92)) == []  # reminded once
     assert len(rec.reminders) == 1

@@ -9,8 +9,17 @@ from bot.faq import FaqService
 from bot.teams import cards
 from bot.teams import strings as S
 from tests.faq.test_faq import ANSWER, kb, search_ids  # noqa: F401 -- kb is a fixture
-from tests.teams.harness import TAX_CHANNEL, FakeClock, data, execute_activity, make_deps, make_settings, open_ticket, \
-    run, running
+from tests.teams.harness import (
+    TAX_CHANNEL,
+    FakeClock,
+    data,
+    execute_activity,
+    make_deps,
+    make_settings,
+    open_ticket,
+    run,
+    running,
+)
 from tests.teams.mock_services import MockBotConnector
 
 
@@ -23,18 +32,25 @@ def test_faq_is_approved_in_teams_then_answers_and_expiry_reminds_in_the_channel
         deps = make_deps(tmp_path, url, clock, faq=faq)
         ticket = open_ticket(deps.tickets)
         deps.tickets.claim(ticket.id, "tax.analyst@sinarnusantara.co.id")
-        deps.tickets.answer(ticket.id, "tax.analyst@sinarnusantara.co.id", ANSWER,
-                            [{"ref": "WHT matrix 2024", "doc_id": "wht-matrix-2024"}])
+        deps.tickets.answer(
+            ticket.id,
+            "tax.analyst@sinarnusantara.co.id",
+            ANSWER,
+            [{"ref": "WHT matrix 2024", "doc_id": "wht-matrix-2024"}],
+        )
         out: dict = {}
 
         async def scenario() -> None:
             async with running(make_settings(tmp_path, url), deps) as bot:
                 await bot.flush()
-                _, out["propose"] = await bot.post(execute_activity("tax.analyst", "propose_faq",
-                                                                    data("propose_faq", ticket.id), url))
+                _, out["propose"] = await bot.post(
+                    execute_activity("tax.analyst", "propose_faq", data("propose_faq", ticket.id), url)
+                )
                 doc_id = "faq-t-000001"
                 approve = {"dasar": 1, "verb": "approve_faq", "doc_id": doc_id}
-                _, out["denied"] = await bot.post(execute_activity("tax.analyst", "approve_faq", approve, url))
+                _, out["denied"] = await bot.post(
+                    execute_activity("tax.analyst", "approve_faq", approve, url)
+                )
                 out["before"] = search_ids(store, emb, {"finance"}, dt.date(2026, 3, 3))
                 clock.advance(days=1)
                 _, out["approved"] = await bot.post(execute_activity("tax.lead", "approve_faq", approve, url))
@@ -65,5 +81,7 @@ def test_faq_is_approved_in_teams_then_answers_and_expiry_reminds_in_the_channel
     assert doc_id not in out["after_expiry"]
     reminder = posts[-1]
     assert reminder.conversation_id == TAX_CHANNEL
-    assert reminder.body["text"].startswith(f"FAQ {doc_id} (") and "passed its review date 2026-04-01" in \
-        reminder.body["text"]
+    assert (
+        reminder.body["text"].startswith(f"FAQ {doc_id} (")
+        and "passed its review date 2026-04-01" in reminder.body["text"]
+    )

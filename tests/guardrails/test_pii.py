@@ -33,12 +33,21 @@ DETECTION_TABLE = [
     ("no. rek: 123-456-7890 ya", [("BANK_ACCOUNT", "123-456-7890")]),
     ("bayar ke 0987654321 a.n. PT Maju", [("BANK_ACCOUNT", "0987654321")]),
     ("+62 812-3456-7890", [("PHONE_NUMBER", "+62 812-3456-7890")]),
-    ("hubungi 0812 3456 7890 atau (021) 555 1234", [("PHONE_NUMBER", "0812 3456 7890"), ("PHONE_NUMBER", "(021) 555 1234")]),
+    (
+        "hubungi 0812 3456 7890 atau (021) 555 1234",
+        [("PHONE_NUMBER", "0812 3456 7890"), ("PHONE_NUMBER", "(021) 555 1234")],
+    ),
     ("WA 6281234567890 ya", [("PHONE_NUMBER", "6281234567890")]),
-    ("NPWP lama 016090524017000, baru 0016090524017000", [("ID_NPWP", "016090524017000"), ("ID_NPWP", "0016090524017000")]),
+    (
+        "NPWP lama 016090524017000, baru 0016090524017000",
+        [("ID_NPWP", "016090524017000"), ("ID_NPWP", "0016090524017000")],
+    ),
     ("NPWP 02 . 433 . 917 . 8 - 011 . 000", [("ID_NPWP", "02 . 433 . 917 . 8 - 011 . 000")]),
     ("NITKU 0016090524017000000001 cabang Bekasi", [("ID_NITKU", "0016090524017000000001")]),
-    ("email Budi.Santoso@maju.co.id dan ip 10.20.30.40", [("EMAIL_ADDRESS", "Budi.Santoso@maju.co.id"), ("IP_ADDRESS", "10.20.30.40")]),
+    (
+        "email Budi.Santoso@maju.co.id dan ip 10.20.30.40",
+        [("EMAIL_ADDRESS", "Budi.Santoso@maju.co.id"), ("IP_ADDRESS", "10.20.30.40")],
+    ),
     ("kartu 4012 8888 8888 1881", [("CREDIT_CARD", "4012 8888 8888 1881")]),
     ("IBAN DE89370400440532013000", [("IBAN_CODE", "DE89370400440532013000")]),
 ]
@@ -164,6 +173,12 @@ def test_recognizer_table_is_data_and_validated() -> None:
     entities = {spec.entity for spec in load_specs()}
     assert entities == {"ID_NIK", "ID_NPWP", "ID_NITKU", "PHONE_NUMBER", "BANK_ACCOUNT"}
     with pytest.raises(RecognizerConfigError, match="unknown validator 'nope'"):
-        parse_specs({"recognizers": [{"name": "X", "entity": "X", "placeholder": "X", "validator": "nope", "patterns": []}]})
+        parse_specs(
+            {
+                "recognizers": [
+                    {"name": "X", "entity": "X", "placeholder": "X", "validator": "nope", "patterns": []}
+                ]
+            }
+        )
     with pytest.raises(RecognizerConfigError, match="missing field 'entity'"):
         parse_specs({"recognizers": [{"name": "X", "validator": "nik", "patterns": []}]})

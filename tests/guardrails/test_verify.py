@@ -526,7 +526,7 @@ def test_verify_claims_keeps_order_and_logs_without_text(caplog: pytest.LogCaptu
         verdicts = verify_claims([bad, GOOD], SOURCES)
     assert [v.claim for v in verdicts] == [bad, GOOD]
     assert [v.passed for v in verdicts] == [False, True]
-    assert [v.codes for v in verdicts][0][0] == ANGKA_TANPA_DASAR
+    assert next(v.codes for v in verdicts)[0] == ANGKA_TANPA_DASAR
     assert verdicts[0].failures[0].subject == "12%"
     assert caplog.messages == [
         "claims=2, passed=1, failed=1, codes=ANGKA_TANPA_DASAR,DUKUNGAN_BERTENTANGAN | verified answer claims"

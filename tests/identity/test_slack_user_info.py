@@ -73,7 +73,7 @@ def test_real_slack_sdk_webclient_against_local_fake_api() -> None:
     slack_sdk = pytest.importorskip("slack_sdk")
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 -- http.server API
+        def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers.get("Content-Length", 0))).decode()
             user = parse_qs(body).get("user", [""])[0]
             if user == "U1":

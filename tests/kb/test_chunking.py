@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -21,7 +21,7 @@ def _meta(doc_id: str) -> DocumentMeta:
     return DocumentMeta(id=md["id"], title=md["title"], number=str(md["number"]), type=md["type"])
 
 
-@lru_cache(maxsize=None)
+@cache
 def _doc(doc_id: str) -> tuple[str, tuple[ParsedChunk, ...]]:
     text = (CORPUS / doc_id / "text.txt").read_text(encoding="utf-8")
     return text, tuple(chunk_document(text, _meta(doc_id)))
@@ -67,13 +67,21 @@ def test_pmk_168_2023_has_its_25_pasal_with_ayat_locations() -> None:
     assert ayat.heading_path == ("BAB II PEMOTONG PAJAK DAN PENERIMA PENGHASILAN", "Pasal 2")
     # a short Pasal stays whole
     p25 = by_key["pasal-25"]
-    assert p25.kind == "pasal" and p25.text == "Pasal 25\nPeraturan Menteri ini mulai berlaku pada tanggal 1 Januari 2024."
+    assert (
+        p25.kind == "pasal"
+        and p25.text == "Pasal 25\nPeraturan Menteri ini mulai berlaku pada tanggal 1 Januari 2024."
+    )
     # references: same-Pasal ayat and other-law Pasal
     refs = by_key["pasal-2/ayat-2/pembuka"].references
     assert any(r.kind == "ayat" and r.ayat == "1" and r.pasal == "2" for r in refs)
     closing = [c for c in chunks if c.kind == "closing"]
     assert closing and closing[0].text.startswith("Agar setiap orang mengetahuinya")
-    assert [c.location for c in chunks if c.kind == "preamble"] == ["Judul", "Menimbang", "Mengingat", "Menetapkan"]
+    assert [c.location for c in chunks if c.kind == "preamble"] == [
+        "Judul",
+        "Menimbang",
+        "Mengingat",
+        "Menetapkan",
+    ]
 
 
 def test_pmk_168_2023_definitions() -> None:
@@ -94,7 +102,12 @@ def test_uu_42_2009_restates_uu_8_1983_pasal_7() -> None:
     by_key = _by_key("uu-42-2009")
     c = by_key["pasal-I/angka-8/pasal-7"]
     assert c.amends is not None
-    assert (c.amends.law, c.amends.pasal, c.amends.effective_from, c.amends.deleted) == ("UU 8/1983", "7", None, False)
+    assert (c.amends.law, c.amends.pasal, c.amends.effective_from, c.amends.deleted) == (
+        "UU 8/1983",
+        "7",
+        None,
+        False,
+    )
     assert c.location == "Pasal 7 UU 8/1983 (Pasal I angka 8 UU 42/2009)"
     assert c.text.startswith("Pasal 7\n(1) Tarif Pajak Pertambahan Nilai adalah 10% (sepuluh persen).")
     assert c.parent_key == "pasal-I/angka-8"
@@ -104,10 +117,14 @@ def test_uu_42_2009_restates_uu_8_1983_pasal_7() -> None:
 
 def test_uu_7_2021_restates_uu_8_1983_pasal_7_with_effective_date() -> None:
     _, chunks = _doc("uu-7-2021")
-    restated = [c for c in chunks if c.amends and c.amends.law == "UU 8/1983" and c.amends.pasal == "7" and c.indexed]
+    restated = [
+        c for c in chunks if c.amends and c.amends.law == "UU 8/1983" and c.amends.pasal == "7" and c.indexed
+    ]
     assert restated
     dated = [c for c in restated if c.amends.effective_from == dt.date(2022, 4, 1)]
-    assert dated and "sebesar 11% (sebelas persen) yang mulai berlaku pada tanggal 1 April 2022" in dated[0].text
+    assert (
+        dated and "sebesar 11% (sebelas persen) yang mulai berlaku pada tanggal 1 April 2022" in dated[0].text
+    )
     assert dated[0].location.startswith("Pasal 7") and "UU 8/1983 (Pasal 4 angka" in dated[0].location
     assert dated[0].key.startswith("pasal-4/angka-")
 
@@ -202,4 +219,7 @@ def test_ocr_first_ayat_on_the_heading_line_is_found() -> None:
     pasal = {c.pasal for c in _doc("pp-55-2022")[1] if c.kind not in ("penjelasan", "lampiran") and c.pasal}
     assert len(pasal) >= 65  # of 74; was 48 before OCR-tolerant headings
     # the same rule on a clean text: "Pasal 8 (1) ..." is split into its ayat
-    assert _by_key("uu-10-2020")["pasal-8/ayat-2"].text == "(2) Menteri dapat menentukan saat lain terutangnya Bea Meterai."
+    assert (
+        _by_key("uu-10-2020")["pasal-8/ayat-2"].text
+        == "(2) Menteri dapat menentukan saat lain terutangnya Bea Meterai."
+    )

@@ -106,16 +106,24 @@ def test_good_policy_ingests_with_access_and_chunks(tmp_path: Path) -> None:
         ("missing.md", GOOD_POLICY.replace("number: TST-POL-001\n", ""), "number", "is required"),
         ("bad-date.md", GOOD_POLICY.replace("2024-01-01", "1 Jan 2024"), "effective_from", "ISO date"),
         ("bad-type.md", GOOD_POLICY.replace("type: policy", "type: blogpost"), "type", "unknown type"),
-        ("bad-status.md", GOOD_POLICY.replace("status: in_force", "status: live"), "status", "unknown status"),
+        (
+            "bad-status.md",
+            GOOD_POLICY.replace("status: in_force", "status: live"),
+            "status",
+            "unknown status",
+        ),
         ("empty.md", GOOD_POLICY.split("# Kebijakan")[0], "text", "no text"),
     ],
 )
 def test_bad_input_is_reported_with_file_and_field_and_others_still_ingest(
-        tmp_path: Path, name: str, text: str, field: str | None, fragment: str) -> None:
+    tmp_path: Path, name: str, text: str, field: str | None, fragment: str
+) -> None:
     src = tmp_path / "in"
     src.mkdir()
     _write(src, name, text)
-    _write(src, "zz-good.md", GOOD_POLICY.replace("test-policy", "good-one").replace("TST-POL-001", "TST-POL-9"))
+    _write(
+        src, "zz-good.md", GOOD_POLICY.replace("test-policy", "good-one").replace("TST-POL-001", "TST-POL-9")
+    )
     store = _store(tmp_path)
     report = ingest_paths([src], store, HashingEmbedder())
     assert not report.ok
@@ -152,8 +160,11 @@ def test_unreadable_pdf_and_missing_sidecar(tmp_path: Path) -> None:
     src = tmp_path / "in"
     src.mkdir()
     (src / "broken.pdf").write_bytes(b"%PDF-1.4 this is not really a pdf")
-    _write(src, "broken.meta.yaml", "id: broken\ntitle: Broken\nnumber: B-1\ntype: procedure\nowner: a@b.c\n"
-                                    "access: [finance]\n")
+    _write(
+        src,
+        "broken.meta.yaml",
+        "id: broken\ntitle: Broken\nnumber: B-1\ntype: procedure\nowner: a@b.c\naccess: [finance]\n",
+    )
     (src / "orphan.pdf").write_bytes(b"%PDF-1.4")
     report = ingest_paths([src], _store(tmp_path), HashingEmbedder())
     by_name = {Path(e.path).name: e for e in report.errors}
@@ -172,8 +183,12 @@ def test_pdf_with_text_layer_and_sidecar_ingests(tmp_path: Path) -> None:
     pdf.set_font("Helvetica", size=11)
     pdf.multi_cell(0, 6, "Prosedur Retur Faktur\n\nSetiap retur wajib dilaporkan dalam 30 hari kalender.")
     pdf.output(str(src / "retur.pdf"))
-    _write(src, "retur.meta.yaml", "id: retur-procedure\ntitle: Prosedur Retur\nnumber: TST-PRO-7\ntype: procedure\n"
-                                   "owner: ap.lead@example.co.id\naccess: [ap]\neffective_from: 2024-02-01\n")
+    _write(
+        src,
+        "retur.meta.yaml",
+        "id: retur-procedure\ntitle: Prosedur Retur\nnumber: TST-PRO-7\ntype: procedure\n"
+        "owner: ap.lead@example.co.id\naccess: [ap]\neffective_from: 2024-02-01\n",
+    )
     store = _store(tmp_path)
     report = ingest_paths([src], store, HashingEmbedder())
     assert report.added == ["retur-procedure"], report.to_json()
@@ -203,11 +218,19 @@ def test_reingest_unchanged_is_noop_and_changed_file_is_new_version(tmp_path: Pa
 
 
 def test_remove_purges_chunks_vectors_edges_and_cached_answers(tmp_path: Path) -> None:
-    src, store = _ingested_policy(tmp_path)
+    _src, store = _ingested_policy(tmp_path)
     store.cache_answer("q1", ["test-policy"], '{"status": "answered"}')
     assert store.cached_answer("q1") is not None
     assert store.remove_document("test-policy") > 0
-    for table in ("chunks", "chunk_vectors", "chunks_fts", "edges", "answer_cache", "doc_access", "embed_cache"):
+    for table in (
+        "chunks",
+        "chunk_vectors",
+        "chunks_fts",
+        "edges",
+        "answer_cache",
+        "doc_access",
+        "embed_cache",
+    ):
         assert _rows(store, table) == 0, table
     assert store.get_document("test-policy") is None
 
@@ -215,10 +238,22 @@ def test_remove_purges_chunks_vectors_edges_and_cached_answers(tmp_path: Path) -
 def test_drafts_and_ownerless_documents_are_quarantined_never_retrieved(tmp_path: Path) -> None:
     src = tmp_path / "in"
     src.mkdir()
-    _write(src, "draft.md", GOOD_POLICY.replace("test-policy", "draft-doc").replace("TST-POL-001", "D-1")
-           .replace("status: in_force", "status: draft").replace("access: [finance]", "access: [everyone]"))
-    _write(src, "ownerless.md", GOOD_POLICY.replace("test-policy", "no-owner").replace("TST-POL-001", "D-2")
-           .replace("owner: tax.lead@example.co.id\n", "").replace("access: [finance]", "access: [everyone]"))
+    _write(
+        src,
+        "draft.md",
+        GOOD_POLICY.replace("test-policy", "draft-doc")
+        .replace("TST-POL-001", "D-1")
+        .replace("status: in_force", "status: draft")
+        .replace("access: [finance]", "access: [everyone]"),
+    )
+    _write(
+        src,
+        "ownerless.md",
+        GOOD_POLICY.replace("test-policy", "no-owner")
+        .replace("TST-POL-001", "D-2")
+        .replace("owner: tax.lead@example.co.id\n", "")
+        .replace("access: [finance]", "access: [everyone]"),
+    )
     store = _store(tmp_path)
     report = ingest_paths([src], store, HashingEmbedder())
     assert report.quarantined == {"draft-doc": "draft", "no-owner": "internal document without an owner"}
@@ -229,28 +264,46 @@ def test_drafts_and_ownerless_documents_are_quarantined_never_retrieved(tmp_path
 
 def test_revocation_and_amendment_windows_from_real_corpus(tmp_path: Path) -> None:
     src = tmp_path / "regs"
-    for doc_id in ("pp-23-2018", "pp-55-2022", "uu-8-1983", "uu-42-2009", "uu-7-2021", "uu-7-1983", "uu-36-2008"):
+    for doc_id in (
+        "pp-23-2018",
+        "pp-55-2022",
+        "uu-8-1983",
+        "uu-42-2009",
+        "uu-7-2021",
+        "uu-7-1983",
+        "uu-36-2008",
+    ):
         shutil.copytree(REGS / doc_id, src / doc_id)
     store = _store(tmp_path)
     report = ingest_paths([src], store, HashingEmbedder())
     assert report.ok, report.to_json()["errors"]
     assert store.get_document("pp-23-2018").effective_to == dt.date(2022, 12, 20)  # type: ignore[union-attr]
-    versions = {c.doc_id: (c.valid_from, c.valid_to) for c in
-                store.get_chunks(store.routed_chunk_ids(SearchFilter(frozenset({"everyone"}), dt.date(2015, 1, 1)),
-                                                        provisions=["uu-8-1983:pasal-7"])).values()}
+    versions = {
+        c.doc_id: (c.valid_from, c.valid_to)
+        for c in store.get_chunks(
+            store.routed_chunk_ids(
+                SearchFilter(frozenset({"everyone"}), dt.date(2015, 1, 1)), provisions=["uu-8-1983:pasal-7"]
+            )
+        ).values()
+    }
     assert versions == {"uu-42-2009": (dt.date(2010, 4, 1), dt.date(2022, 4, 1))}
-    later = store.routed_chunk_ids(SearchFilter(frozenset({"everyone"}), dt.date(2022, 5, 1)),
-                                   provisions=["uu-8-1983:pasal-7"])
+    later = store.routed_chunk_ids(
+        SearchFilter(frozenset({"everyone"}), dt.date(2022, 5, 1)), provisions=["uu-8-1983:pasal-7"]
+    )
     assert {cid.split("#")[0] for cid in later} == {"uu-7-2021"}
     assert any("11% (sebelas persen)" in c.text for c in store.get_chunks(later).values())
     # UU HPP names "UU 7/1983 ... diubah terakhir dengan UU 36/2008": its Pasal 17 is still UU PPh Pasal 17,
     # and its closing provisions start that part "pada Tahun Pajak 2022"
-    pph17 = store.get_chunks(store.routed_chunk_ids(SearchFilter(frozenset({"everyone"}), dt.date(2023, 6, 1)),
-                                                    provisions=["uu-7-1983:pasal-17"])).values()
+    pph17 = store.get_chunks(
+        store.routed_chunk_ids(
+            SearchFilter(frozenset({"everyone"}), dt.date(2023, 6, 1)), provisions=["uu-7-1983:pasal-17"]
+        )
+    ).values()
     assert {c.doc_id for c in pph17} == {"uu-7-2021"}
     assert {c.valid_from for c in pph17} == {dt.date(2022, 1, 1)}
-    pph17_2015 = store.routed_chunk_ids(SearchFilter(frozenset({"everyone"}), dt.date(2015, 6, 1)),
-                                        provisions=["uu-7-1983:pasal-17"])
+    pph17_2015 = store.routed_chunk_ids(
+        SearchFilter(frozenset({"everyone"}), dt.date(2015, 6, 1)), provisions=["uu-7-1983:pasal-17"]
+    )
     assert {cid.split("#")[0] for cid in pph17_2015} == {"uu-36-2008"}
 
 
@@ -260,10 +313,14 @@ def test_missing_path_is_an_error_not_a_crash(tmp_path: Path) -> None:
 
 
 def test_documents_chunked_by_an_older_chunker_are_rechunked_without_a_new_version(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     src, store = _ingested_policy(tmp_path)
-    _execute(store.path, "UPDATE documents SET chunker_version='0'",  # as if an older dasar had written it
-             "UPDATE chunks SET text='stale' WHERE doc_id='test-policy' AND indexed=1")
+    _execute(
+        store.path,
+        "UPDATE documents SET chunker_version='0'",  # as if an older dasar had written it
+        "UPDATE chunks SET text='stale' WHERE doc_id='test-policy' AND indexed=1",
+    )
     version = store.corpus_version()
     with caplog.at_level(logging.WARNING, logger="kb.retrieve"):  # searching a stale knowledge base says so
         Retriever(store, None, aliases=AliasDictionary.empty()).documents()

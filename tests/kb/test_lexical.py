@@ -5,9 +5,13 @@ from __future__ import annotations
 from kb.lexical import Concepts, evidence
 from kb.query import understand
 
-AYAT_4 = ("(4) Kategori tarif efektif bulanan sebagaimana dimaksud pada ayat (3) terdiri atas: "
-          "a. kategori A diterapkan atas penghasilan bruto bulanan ...")
-AYAT_2 = "(2) Tarif efektif pemotongan Pajak Penghasilan Pasal 21 sebagaimana dimaksud pada ayat (1) huruf a ..."
+AYAT_4 = (
+    "(4) Kategori tarif efektif bulanan sebagaimana dimaksud pada ayat (3) terdiri atas: "
+    "a. kategori A diterapkan atas penghasilan bruto bulanan ..."
+)
+AYAT_2 = (
+    "(2) Tarif efektif pemotongan Pajak Penghasilan Pasal 21 sebagaimana dimaksud pada ayat (1) huruf a ..."
+)
 
 
 def test_concepts_group_alias_forms_and_drop_function_words() -> None:

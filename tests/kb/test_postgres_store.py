@@ -42,9 +42,12 @@ TAX_TEAM = frozenset({"everyone", "tax-team", "finance"})
 FINANCE = frozenset({"everyone", "finance", "ap"})
 
 # the policy of the SQLite ingest tests, under its own id and number, with one more section
-POLICY = (GOOD_POLICY.replace("id: test-policy", "id: pg-policy").replace("TST-POL-001", "PG-POL-001")
-          .replace("title: Kebijakan Uji\n", "title: Kebijakan Uji PostgreSQL\n")
-          + "\n## Dokumen\nVendor menyerahkan NPWP dan surat keterangan domisili sebelum pembayaran pertama.\n")
+POLICY = (
+    GOOD_POLICY.replace("id: test-policy", "id: pg-policy")
+    .replace("TST-POL-001", "PG-POL-001")
+    .replace("title: Kebijakan Uji\n", "title: Kebijakan Uji PostgreSQL\n")
+    + "\n## Dokumen\nVendor menyerahkan NPWP dan surat keterangan domisili sebelum pembayaran pertama.\n"
+)
 
 _schemas = itertools.count(1)
 
@@ -64,7 +67,7 @@ def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
         try:
             srv = pgserver.get_server(str(tmp_path_factory.mktemp("kb-pg")), cleanup_mode="stop")
-        except Exception as exc:  # noqa: BLE001 - any start failure means "no server here"
+        except Exception as exc:
             pytest.skip(f"pgserver could not start PostgreSQL: {type(exc).__name__}: {exc}")
     uri = srv.get_uri()
     try:
@@ -157,7 +160,9 @@ def test_real_corpus_ingests_into_postgres_like_sqlite(pair: Pair) -> None:
         assert pair.pg.chunks_of(doc.meta.id) == pair.sqlite.chunks_of(doc.meta.id)
         assert pair.pg.document_text(doc.meta.id) == pair.sqlite.document_text(doc.meta.id)
         strip = [{k: v for k, v in r.items() if k != "ingested_at"} for r in pair.pg.versions(doc.meta.id)]
-        assert strip == [{k: v for k, v in r.items() if k != "ingested_at"} for r in pair.sqlite.versions(doc.meta.id)]
+        assert strip == [
+            {k: v for k, v in r.items() if k != "ingested_at"} for r in pair.sqlite.versions(doc.meta.id)
+        ]
     pp23 = pair.pg.get_document("pp-23-2018")
     assert pp23 is not None and pp23.effective_to == dt.date(2022, 12, 20)  # derived from PP 55/2022
     assert pair.pg.document_by_number("PMK 168/2023").meta.id == "pmk-168-2023"  # type: ignore[union-attr]
@@ -214,7 +219,7 @@ def test_changed_file_is_version_2_and_invalidates_cached_answers(pg_dsn: str, t
         sqlite.close()
 
 
-def _policy_store(pg_dsn: str, tmp_path: Path):  # noqa: ANN202 - kb.store.postgres.PostgresStore
+def _policy_store(pg_dsn: str, tmp_path: Path):
     """A fresh PostgreSQL store holding the test policy."""
     from kb.store.postgres import PostgresStore
 
@@ -232,8 +237,17 @@ def test_remove_purges_chunks_vectors_edges_cache_and_versions(pg_dsn: str, tmp_
         assert _rows(pg_dsn, "kb_embed_cache") == store.stats()["vectors"] > 0
         store.cache_answer("q1", ["pg-policy"], '{"status": "answered"}')
         assert store.remove_document("pg-policy") > 0
-        for table in ("kb_documents", "kb_chunks", "kb_edges", "kb_answer_cache", "kb_answer_cache_docs",
-                      "kb_doc_access", "kb_doc_values", "kb_versions", "kb_embed_cache"):
+        for table in (
+            "kb_documents",
+            "kb_chunks",
+            "kb_edges",
+            "kb_answer_cache",
+            "kb_answer_cache_docs",
+            "kb_doc_access",
+            "kb_doc_values",
+            "kb_versions",
+            "kb_embed_cache",
+        ):
             assert _rows(pg_dsn, table) == 0, table
         assert store.get_document("pg-policy") is None
         with pytest.raises(NotFoundError, match="kb list"):
@@ -250,7 +264,10 @@ def test_write_document_is_all_or_nothing(pg_dsn: str, tmp_path: Path) -> None:
         before = store.chunks_of("pg-policy")
         doc = store.get_document("pg-policy")
         assert doc is not None
-        broken = [replace(before[0], text="new text"), replace(before[1], id=before[0].id)]  # duplicate chunk id
+        broken = [
+            replace(before[0], text="new text"),
+            replace(before[1], id=before[0].id),
+        ]  # duplicate chunk id
         with pytest.raises(StoreError, match="nothing was changed"):
             store.write_document(replace(doc, version_no=2), "new", b"new", "policy.md", broken, [], {})
         assert store.chunks_of("pg-policy") == before
@@ -286,7 +303,9 @@ def test_vector_search_filters_before_ranking(pair: Pair) -> None:
     assert len(clerk) == 5 and all(not cid.startswith(MEMO) for cid, _ in clerk)
     assert [s for _, s in clerk] == sorted((s for _, s in clerk), reverse=True)
     assert not pair.pg.keyword_search('"singapore"', _flt(as_of, FINANCE), 10)
-    assert {cid.split("#")[0] for cid, _ in pair.pg.keyword_search('"singapore"', _flt(as_of, TAX_TEAM), 10)} == {MEMO}
+    assert {
+        cid.split("#")[0] for cid, _ in pair.pg.keyword_search('"singapore"', _flt(as_of, TAX_TEAM), 10)
+    } == {MEMO}
     assert pair.pg.vector_search(query, _flt(as_of, frozenset()), 5) == []
 
 
@@ -322,8 +341,10 @@ def test_revoked_pp_23_2018_answers_for_2020_and_never_for_2023(pair: Pair) -> N
 # --- keyword search: FTS5 tokens and MATCH expressions -------------------------------------------
 
 
-@pytest.mark.parametrize(("match", "needle"), [('"2%"', "2%"), ('"PPh 23"', "PPh 23"), ('"pph" AND "23"', "23"),
-                                                ('"PMK-168"', "168")])
+@pytest.mark.parametrize(
+    ("match", "needle"),
+    [('"2%"', "2%"), ('"PPh 23"', "PPh 23"), ('"pph" AND "23"', "23"), ('"PMK-168"', "168")],
+)
 def test_tokens_fts5_indexes_are_searchable(pair: Pair, match: str, needle: str) -> None:
     flt = _flt(dt.date(2026, 6, 1), TAX_TEAM)
     hits = pair.pg.keyword_search(match, flt, 20)
@@ -335,12 +356,27 @@ def test_tokens_fts5_indexes_are_searchable(pair: Pair, match: str, needle: str)
     assert [s for _, s in hits] == pytest.approx([s for _, s in expected], rel=1e-9)
 
 
-@pytest.mark.parametrize("match", [
-    '"jasa" "teknik"', "jasa teknik", '"jasa" NOT "teknik"', '("pajak" OR "pph") AND "tarif"',
-    '"pajak" OR "jasa" AND "teknik"', '"" OR "domisili"', '"-" OR "faktur"', '"jasa" AND ""', 'tarif*',
-    '"peredaran bruto" OR "0,5%"', '"a""b" OR "npwp"', "JASA", '"pajak" NOT "teknik" "jasa"',
-    '"jasa" NOT "pph" "23" OR "npwp"', '"" "23"', '"23" NOT ""',
-])
+@pytest.mark.parametrize(
+    "match",
+    [
+        '"jasa" "teknik"',
+        "jasa teknik",
+        '"jasa" NOT "teknik"',
+        '("pajak" OR "pph") AND "tarif"',
+        '"pajak" OR "jasa" AND "teknik"',
+        '"" OR "domisili"',
+        '"-" OR "faktur"',
+        '"jasa" AND ""',
+        "tarif*",
+        '"peredaran bruto" OR "0,5%"',
+        '"a""b" OR "npwp"',
+        "JASA",
+        '"pajak" NOT "teknik" "jasa"',
+        '"jasa" NOT "pph" "23" OR "npwp"',
+        '"" "23"',
+        '"23" NOT ""',
+    ],
+)
 def test_match_expressions_mean_what_they_mean_in_fts5(pair: Pair, match: str) -> None:
     flt = _flt(dt.date(2021, 6, 1), TAX_TEAM)
     got = pair.pg.keyword_search(match, flt, 30)
@@ -349,8 +385,19 @@ def test_match_expressions_mean_what_they_mean_in_fts5(pair: Pair, match: str) -
     assert [s for _, s in got] == pytest.approx([s for _, s in expected], rel=1e-9)
 
 
-@pytest.mark.parametrize("match", ['NEAR("jasa" "teknik")', '"unterminated', "prefix:pajak", '"a" + "b"', "2%",
-                                   "(jasa", '"jasa" ("teknik" OR "pajak")', "AND jasa"])
+@pytest.mark.parametrize(
+    "match",
+    [
+        'NEAR("jasa" "teknik")',
+        '"unterminated',
+        "prefix:pajak",
+        '"a" + "b"',
+        "2%",
+        "(jasa",
+        '"jasa" ("teknik" OR "pajak")',
+        "AND jasa",
+    ],
+)
 def test_unsupported_match_syntax_is_a_store_error(pair: Pair, match: str) -> None:
     with pytest.raises(StoreError, match="keyword search failed"):
         pair.pg.keyword_search(match, _flt(dt.date(2024, 1, 1)), 5)
@@ -369,8 +416,13 @@ PARITY_FILTERS = [
     _flt(dt.date(2022, 5, 1), EVERYONE, doc_ids=frozenset({"uu-8-1983", "uu-7-2021"})),
     _flt(dt.date(2026, 6, 1), frozenset()),
 ]
-QUERIES = ["tarif PPN sebelas persen", "PPh 26 software licence Singapore", "PPh final UMKM peredaran bruto",
-           "pemotongan PPh 21 pegawai tetap", "vendor NPWP domisili"]
+QUERIES = [
+    "tarif PPN sebelas persen",
+    "PPh 26 software licence Singapore",
+    "PPh final UMKM peredaran bruto",
+    "pemotongan PPh 21 pegawai tetap",
+    "vendor NPWP domisili",
+]
 
 
 @pytest.mark.parametrize("flt", PARITY_FILTERS, ids=range(len(PARITY_FILTERS)))
@@ -387,7 +439,10 @@ def test_parity_with_sqlite_visible_ids_and_rankings(pair: Pair, flt: SearchFilt
         assert [s for _, s in dense_pg] == pytest.approx([s for _, s in dense_sqlite], abs=1e-6)
         assert {cid for cid, _ in dense_pg} <= visible
         match = fts_query(understand(q))
-        bm25_pg, bm25_sqlite = pair.pg.keyword_search(match, flt, 10), pair.sqlite.keyword_search(match, flt, 10)
+        bm25_pg, bm25_sqlite = (
+            pair.pg.keyword_search(match, flt, 10),
+            pair.sqlite.keyword_search(match, flt, 10),
+        )
         assert [cid for cid, _ in bm25_pg] == [cid for cid, _ in bm25_sqlite], q
         assert {cid for cid, _ in bm25_pg} <= visible
 
@@ -422,7 +477,9 @@ def test_one_store_is_safe_to_share_across_threads(pair: Pair) -> None:
     retriever = Retriever(pair.pg, EMBEDDER)
     expected = {q: [h.chunk.id for h in retriever.search(q, flt).results] for q in QUERIES}
     with ThreadPoolExecutor(max_workers=4) as pool:
-        got = list(pool.map(lambda q: (q, [h.chunk.id for h in retriever.search(q, flt).results]), QUERIES * 4))
+        got = list(
+            pool.map(lambda q: (q, [h.chunk.id for h in retriever.search(q, flt).results]), QUERIES * 4)
+        )
     assert all(ids == expected[q] for q, ids in got)
 
 
@@ -473,26 +530,35 @@ def test_unreachable_server_is_reported_without_the_password() -> None:
 def test_redact_url_hides_passwords_in_every_form() -> None:
     from kb.store.postgres import redact_url
 
-    assert redact_url("postgresql://u:pw@h:5432/db?sslmode=require") == "postgresql://u:***@h:5432/db?sslmode=require"
+    assert (
+        redact_url("postgresql://u:pw@h:5432/db?sslmode=require")
+        == "postgresql://u:***@h:5432/db?sslmode=require"
+    )
     assert redact_url("postgresql://u@h/db?password=pw") == "postgresql://u@h/db?password=***"
     assert redact_url("host=h user=u password='p w' dbname=d") == "host=h user=u password=*** dbname=d"
     assert redact_url("postgresql:///db?host=/tmp") == "postgresql:///db?host=/tmp"
-    assert redact_url("postgresql://postgres:@/postgres?host=/tmp") == "postgresql://postgres:@/postgres?host=/tmp"
+    assert (
+        redact_url("postgresql://postgres:@/postgres?host=/tmp")
+        == "postgresql://postgres:@/postgres?host=/tmp"
+    )
 
 
-def test_settings_select_postgres_and_cli_works_end_to_end(pg_server: str, tmp_path: Path,
-                                                           monkeypatch: pytest.MonkeyPatch,
-                                                           capsys: pytest.CaptureFixture[str],
-                                                           caplog: pytest.LogCaptureFixture) -> None:
+def test_settings_select_postgres_and_cli_works_end_to_end(
+    pg_server: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     import json
     import logging
+
+    from psycopg.conninfo import make_conninfo
 
     from bot.cli import main
     from bot.settings import Settings
     from bot.wiring import Services
     from kb.store.postgres import PostgresStore
-
-    from psycopg.conninfo import make_conninfo
 
     # trust authentication ignores the password: it only has to never show up anywhere
     dsn = make_conninfo(_fresh_dsn(pg_server), password="hunter2-secret")
@@ -514,8 +580,20 @@ def test_settings_select_postgres_and_cli_works_end_to_end(pg_server: str, tmp_p
     report = json.loads(capsys.readouterr().out)
     assert report["added"] == ["pg-policy"] and "dbname=postgres" in report["kb"]  # the redacted DSN
     assert "hunter2-secret" not in report["kb"]
-    assert main(["search", "jasa teknik 2%", "--user", "finance.manager@sinarnusantara.co.id", "--as-of",
-                 "2024-06-01", "--json"]) == 0
+    assert (
+        main(
+            [
+                "search",
+                "jasa teknik 2%",
+                "--user",
+                "finance.manager@sinarnusantara.co.id",
+                "--as-of",
+                "2024-06-01",
+                "--json",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr()
     assert json.loads(out.out)["results"][0]["doc_id"] == "pg-policy"
     assert not sqlite_file.exists()

@@ -69,7 +69,7 @@ class MockSlackApi:
         api = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 -- stdlib name
+            def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length).decode() if length else ""
                 ctype = self.headers.get("Content-Type") or ""
@@ -91,9 +91,9 @@ class MockSlackApi:
                 self.end_headers()
                 self.wfile.write(body)
 
-            do_GET = do_POST  # noqa: N815
+            do_GET = do_POST
 
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+            def log_message(self, format: str, *args: Any) -> None:
                 return
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)

@@ -90,7 +90,7 @@ def test_limits_long_text_is_split_and_blocks_are_paged() -> None:
     )
     assert len(msg.blocks) == 50
     assert all(len(x) <= 3000 for x in texts(msg.blocks))
-    show_more = [b for b in msg.blocks if b.get("block_id") == "dasar_show_more"][0]["elements"][0]
+    show_more = next(b for b in msg.blocks if b.get("block_id") == "dasar_show_more")["elements"][0]
     assert json.loads(show_more["value"]) == {"l": "id", "r": "REF:1", "t": "9.9"}
     assert msg.blocks[-1]["block_id"] == "dasar_feedback"  # buttons survive truncation
     assert [len(p) <= 50 for p in msg.pages] == [True] * len(msg.pages) and len(msg.pages) >= 2
@@ -117,7 +117,7 @@ def test_clarify_buttons_and_private_answer_never_in_public_blocks() -> None:
     public = render.render_reply(reply, language="id", thread_ts="5.5")
     dumped = json.dumps(public.blocks)
     assert "RAHASIA" not in dumped and "Entitas mana?" in dumped
-    clarify = [b for b in public.blocks if b.get("block_id") == "dasar_clarify_0"][0]["elements"]
+    clarify = next(b for b in public.blocks if b.get("block_id") == "dasar_clarify_0")["elements"]
     assert [(e["action_id"], e["text"]["text"]) for e in clarify] == [
         ("dasar_clarify:0:0", "Maret 2022"),
         ("dasar_clarify:0:1", "April 2022"),

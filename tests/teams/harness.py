@@ -85,24 +85,39 @@ def make_deps(tmp_path: Path, service_url: str, clock: FakeClock, **kw: Any) -> 
 
 
 SLACK_THREAD = ThreadRef("slack", "T0SNR", "C0TAXQ", "1772442000.000100")
-SLACK_REQUESTER = Requester(principal_id="slack:T0SNR:U04APCLRK1", platform="slack", tenant="T0SNR",
-                            user_id="U04APCLRK1", email="ap.clerk@sinarnusantara.co.id", display_name="AP Clerk SNR")
+SLACK_REQUESTER = Requester(
+    principal_id="slack:T0SNR:U04APCLRK1",
+    platform="slack",
+    tenant="T0SNR",
+    user_id="U04APCLRK1",
+    email="ap.clerk@sinarnusantara.co.id",
+    display_name="AP Clerk SNR",
+)
 
 
-def open_ticket(store: SqliteTicketStore, thread: ThreadRef = SLACK_THREAD,
-                requester: Requester = SLACK_REQUESTER) -> Ticket:
+def open_ticket(
+    store: SqliteTicketStore, thread: ThreadRef = SLACK_THREAD, requester: Requester = SLACK_REQUESTER
+) -> Ticket:
     ticket, created = store.open_ticket(
-        thread, requester,
+        thread,
+        requester,
         "Berapa tarif PPh 23 atas jasa angkutan dari vendor <VENDOR_1> tanpa NPWP?",
         ["vendor tidak punya NPWP", "invoice Rp <AMOUNT_1>"],
-        Evidence.of(claims=[{
-            "text": "Tarif PPh 23 atas jasa adalah 2% dari jumlah bruto.",
-            "quote": "sebesar 2% (dua persen) dari jumlah bruto",
-            "doc_id": "uu-36-2008", "number": "UU 36/2008", "location": "Pasal 23 ayat (1)",
-            "url": "https://example.test/uu-36-2008#pasal-23",
-        }]),
+        Evidence.of(
+            claims=[
+                {
+                    "text": "Tarif PPh 23 atas jasa adalah 2% dari jumlah bruto.",
+                    "quote": "sebesar 2% (dua persen) dari jumlah bruto",
+                    "doc_id": "uu-36-2008",
+                    "number": "UU 36/2008",
+                    "location": "Pasal 23 ayat (1)",
+                    "url": "https://example.test/uu-36-2008#pasal-23",
+                }
+            ]
+        ),
         "Tarif untuk vendor tanpa NPWP (kenaikan 100%) tidak ditemukan di KB.",
-        "no_source", topic="PPh 23 jasa angkutan",
+        "no_source",
+        topic="PPh 23 jasa angkutan",
     )
     assert created
     return ticket
@@ -119,31 +134,54 @@ def _base(user: str, conversation_id: str, service_url: str) -> dict[str, Any]:
         "serviceUrl": service_url,
         "from": {"id": f"29:{user}", "name": user, "aadObjectId": aad},
         "recipient": {"id": "28:dasar-bot", "name": "dasar"},
-        "conversation": {"id": conversation_id, "isGroup": True, "conversationType": "channel", "tenantId": TENANT},
+        "conversation": {
+            "id": conversation_id,
+            "isGroup": True,
+            "conversationType": "channel",
+            "tenantId": TENANT,
+        },
         "channelData": {"tenant": {"id": TENANT}},
         "timestamp": "2026-03-02T09:00:00Z",
     }
 
 
-def execute_activity(user: str, verb: str, data: dict[str, Any], service_url: str, card_id: str | None = None,
-                     conversation_id: str = TAX_CHANNEL) -> dict[str, Any]:
+def execute_activity(
+    user: str,
+    verb: str,
+    data: dict[str, Any],
+    service_url: str,
+    card_id: str | None = None,
+    conversation_id: str = TAX_CHANNEL,
+) -> dict[str, Any]:
     """An ``adaptiveCard/action`` invoke as Teams sends it for an Action.Execute click."""
     act = _base(user, conversation_id, service_url)
-    act.update({"type": "invoke", "name": "adaptiveCard/action", "replyToId": card_id,
-                "value": {"action": {"type": "Action.Execute", "verb": verb, "data": data}, "trigger": "manual"}})
+    act.update(
+        {
+            "type": "invoke",
+            "name": "adaptiveCard/action",
+            "replyToId": card_id,
+            "value": {"action": {"type": "Action.Execute", "verb": verb, "data": data}, "trigger": "manual"},
+        }
+    )
     return act
 
 
-def submit_activity(user: str, data: dict[str, Any], service_url: str, card_id: str | None = None,
-                    conversation_id: str = TAX_CHANNEL) -> dict[str, Any]:
+def submit_activity(
+    user: str,
+    data: dict[str, Any],
+    service_url: str,
+    card_id: str | None = None,
+    conversation_id: str = TAX_CHANNEL,
+) -> dict[str, Any]:
     """A message activity with ``value`` as Teams sends it for an Action.Submit click."""
     act = _base(user, conversation_id, service_url)
     act.update({"type": "message", "replyToId": card_id, "value": data, "text": ""})
     return act
 
 
-def text_activity(user: str, text: str, service_url: str, conversation_id: str,
-                  conversation_type: str = "personal") -> dict[str, Any]:
+def text_activity(
+    user: str, text: str, service_url: str, conversation_id: str, conversation_type: str = "personal"
+) -> dict[str, Any]:
     act = _base(user, conversation_id, service_url)
     act.update({"type": "message", "text": text})
     act["conversation"]["conversationType"] = conversation_type
@@ -167,12 +205,13 @@ class Bot:
         self.session = session
 
     @property
-    def runtime(self):  # noqa: ANN201
+    def runtime(self):
         return runtime_of(self.server.app)
 
     async def post(self, activity: dict[str, Any], headers: dict[str, str] | None = None) -> tuple[int, Any]:
-        async with self.session.post(self.server.make_url("/api/messages"), json=activity,
-                                     headers=headers or {}) as resp:
+        async with self.session.post(
+            self.server.make_url("/api/messages"), json=activity, headers=headers or {}
+        ) as resp:
             body = await resp.json() if resp.content_type == "application/json" else await resp.text()
             return resp.status, body
 
@@ -181,7 +220,7 @@ class Bot:
 
 
 @asynccontextmanager
-async def running(settings: Settings, deps: TeamsDeps):  # noqa: ANN201
+async def running(settings: Settings, deps: TeamsDeps):
     server = TestServer(build_teams_app(settings, deps), host="127.0.0.1")
     await server.start_server()
     try:

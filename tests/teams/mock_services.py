@@ -52,7 +52,7 @@ class _Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.httpd.server_address[1]}/"
 
-    def __enter__(self):  # noqa: ANN204
+    def __enter__(self):
         self.thread.start()
         return self
 
@@ -82,7 +82,7 @@ class _ConnectorHandler(BaseHTTPRequestHandler):
     def _parts(self) -> list[str]:
         return [unquote(p) for p in self.path.split("?")[0].strip("/").split("/")]
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         parts = self._parts()
         if len(parts) < 4 or parts[:2] != ["v3", "conversations"] or parts[3] != "activities":
             self._reply(404, {"error": {"code": "NotFound", "message": self.path}})
@@ -95,7 +95,7 @@ class _ConnectorHandler(BaseHTTPRequestHandler):
             self.state.activities[act_id] = body
         self._reply(201, {"id": act_id})
 
-    def do_PUT(self) -> None:  # noqa: N802
+    def do_PUT(self) -> None:
         parts = self._parts()
         if len(parts) != 5 or parts[3] != "activities":
             self._reply(404, {"error": {"code": "NotFound", "message": self.path}})
@@ -138,7 +138,7 @@ class _SlackHandler(BaseHTTPRequestHandler):
     def log_message(self, *args: object) -> None:
         return
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         n = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(n).decode()
         if "json" in (self.headers.get("Content-Type") or ""):
@@ -150,8 +150,11 @@ class _SlackHandler(BaseHTTPRequestHandler):
             self.state.counter += 1
             ts = f"1700000000.{self.state.counter:06d}"
             self.state.calls.append(Recorded(method, str(body.get("channel")), ts, body))
-        data = {"ok": True, "channel": body.get("channel"), "ts": ts} if method == "chat.postMessage" else {
-            "ok": False, "error": "unknown_method"}
+        data = (
+            {"ok": True, "channel": body.get("channel"), "ts": ts}
+            if method == "chat.postMessage"
+            else {"ok": False, "error": "unknown_method"}
+        )
         raw_out = json.dumps(data).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")

@@ -29,8 +29,15 @@ def _worker(tmp_path: Path, service_url: str, mode: str, now: dt.datetime) -> su
         "DASAR_TEAMS_TENANT_ID": TENANT,
         "DASAR_DIRECTORY": str(SAMPLE_DIRECTORY),
     }
-    return subprocess.run([sys.executable, "-m", "tests.teams.crash_worker", mode, now.isoformat()],
-                          cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=60, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "tests.teams.crash_worker", mode, now.isoformat()],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
 
 
 def test_killed_worker_restarts_without_posting_a_second_card(tmp_path) -> None:

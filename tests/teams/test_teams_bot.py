@@ -36,13 +36,13 @@ from tickets import Requester, ThreadRef
 
 
 @pytest.fixture()
-def connector():  # noqa: ANN201
+def connector():
     with MockBotConnector() as mock:
         yield mock
 
 
 @pytest.fixture()
-def slack():  # noqa: ANN201
+def slack():
     with MockSlackWebApi() as mock:
         yield mock
 
@@ -58,13 +58,16 @@ def _card(activity: dict) -> dict:
     return att["content"]
 
 
-def _deps(tmp_path: Path, connector: MockBotConnector, clock: FakeClock, slack: MockSlackWebApi | None = None,
-          **kw):  # noqa: ANN202
+def _deps(
+    tmp_path: Path, connector: MockBotConnector, clock: FakeClock, slack: MockSlackWebApi | None = None, **kw
+):
     relays = {"slack": SlackWebRelay(WebClient(token="xoxb-test", base_url=slack.url))} if slack else {}
     return make_deps(tmp_path, connector.url, clock, relays=relays, **kw)
 
 
-def test_new_ticket_is_posted_once_as_a_card_with_everything_the_team_needs(tmp_path, connector, clock) -> None:
+def test_new_ticket_is_posted_once_as_a_card_with_everything_the_team_needs(
+    tmp_path, connector, clock
+) -> None:
     deps = _deps(tmp_path, connector, clock)
     ticket = open_ticket(deps.tickets)
     clock.advance(hours=2, minutes=5)
@@ -80,7 +83,10 @@ def test_new_ticket_is_posted_once_as_a_card_with_everything_the_team_needs(tmp_
     (post,) = connector.posts()
     assert post.conversation_id == TAX_CHANNEL
     assert "replyToId" not in post.body  # a new channel post, not a reply
-    assert post.body["channelData"]["dasar"] == {"outbox_key": f"{ticket.id}:1:tax_team", "ticket_id": ticket.id}
+    assert post.body["channelData"]["dasar"] == {
+        "outbox_key": f"{ticket.id}:1:tax_team",
+        "ticket_id": ticket.id,
+    }
     card = _card(post.body)
     assert card["version"] == "1.4"
     texts = cards.texts_of(card)
@@ -100,7 +106,9 @@ def test_new_ticket_is_posted_once_as_a_card_with_everything_the_team_needs(tmp_
     assert deps.tickets.outbox.card_ref(ticket.id) == post.activity_id
 
 
-def test_claim_answer_relays_to_slack_thread_and_updates_card_for_everyone(tmp_path, connector, slack, clock) -> None:
+def test_claim_answer_relays_to_slack_thread_and_updates_card_for_everyone(
+    tmp_path, connector, slack, clock
+) -> None:
     deps = _deps(tmp_path, connector, clock, slack)
     ticket = open_ticket(deps.tickets)
     url = connector.url
@@ -109,27 +117,43 @@ def test_claim_answer_relays_to_slack_thread_and_updates_card_for_everyone(tmp_p
         async with running(make_settings(tmp_path, url), deps) as bot:
             await bot.flush()
             card_id = connector.posts()[0].activity_id
-            status, body = await bot.post(execute_activity("tax.analyst", "claim", data("claim", ticket.id), url,
-                                                           card_id))
+            status, body = await bot.post(
+                execute_activity("tax.analyst", "claim", data("claim", ticket.id), url, card_id)
+            )
             assert status == 200
             assert body["type"] == cards.CARD_CONTENT_TYPE  # refreshed card for the clicker
             assert cards.texts_of(body["value"])[0] == f"Ticket {ticket.id}: Claimed"
             assert cards.verbs_of(body["value"]) == ["answer", "ask_info", "reject"]
             clock.advance(minutes=30)
-            status, body = await bot.post(execute_activity(
-                "tax.analyst", "answer",
-                data("answer", ticket.id, answer_text="Tarif 4% (dua kali tarif) karena vendor tanpa NPWP.",
-                     answer_sources="UU 36/2008 Pasal 23 ayat (1a)"), url, card_id))
+            status, body = await bot.post(
+                execute_activity(
+                    "tax.analyst",
+                    "answer",
+                    data(
+                        "answer",
+                        ticket.id,
+                        answer_text="Tarif 4% (dua kali tarif) karena vendor tanpa NPWP.",
+                        answer_sources="UU 36/2008 Pasal 23 ayat (1a)",
+                    ),
+                    url,
+                    card_id,
+                )
+            )
             assert status == 200 and body["type"] == cards.CARD_CONTENT_TYPE
-            status, body = await bot.post(execute_activity("tax.lead", "close", data("close", ticket.id), url,
-                                                           card_id))
+            status, body = await bot.post(
+                execute_activity("tax.lead", "close", data("close", ticket.id), url, card_id)
+            )
             assert cards.texts_of(body["value"])[0] == f"Ticket {ticket.id}: Closed"
 
     run(scenario)
     puts = connector.puts()
     assert [p.activity_id for p in puts] == [connector.posts()[0].activity_id] * 3
     states = [cards.texts_of(_card(p.body))[0] for p in puts]
-    assert states == [f"Ticket {ticket.id}: Claimed", f"Ticket {ticket.id}: Answered", f"Ticket {ticket.id}: Closed"]
+    assert states == [
+        f"Ticket {ticket.id}: Claimed",
+        f"Ticket {ticket.id}: Answered",
+        f"Ticket {ticket.id}: Closed",
+    ]
     answered = cards.texts_of(_card(puts[1].body))
     assert "Assignee: Tax Analyst" in answered
     assert "Answer by Tax Analyst, 2026-03-02 09:30 UTC" in answered
@@ -138,19 +162,27 @@ def test_claim_answer_relays_to_slack_thread_and_updates_card_for_everyone(tmp_p
     assert relay.body["channel"] == SLACK_THREAD.channel
     assert relay.body["thread_ts"] == SLACK_THREAD.thread_id
     text = relay.body["text"]
-    assert text.startswith("*Jawaban Tim Pajak / Tax team answer*\nTarif 4% (dua kali tarif) karena vendor tanpa NPWP.")
+    assert text.startswith(
+        "*Jawaban Tim Pajak / Tax team answer*\nTarif 4% (dua kali tarif) karena vendor tanpa NPWP."
+    )
     assert "Sumber / sources: UU 36/2008 Pasal 23 ayat (1a)" in text
     assert f"(ticket {ticket.id})" in text
     assert "answered by Tax Analyst, 2026-03-02 09:30 UTC" in text
     assert relay.body["blocks"][0]["text"]["text"] == text
     final = deps.tickets.get(ticket.id)
-    assert (final.status, final.assignee, final.answer_by) == ("closed", "tax.analyst@sinarnusantara.co.id",
-                                                               "tax.analyst@sinarnusantara.co.id")
-    assert final.answer_sources == ({"ref": "UU 36/2008 Pasal 23 ayat (1a)", "number": "UU 36/2008",
-                                     "location": "Pasal 23 ayat (1a)"},)
+    assert (final.status, final.assignee, final.answer_by) == (
+        "closed",
+        "tax.analyst@sinarnusantara.co.id",
+        "tax.analyst@sinarnusantara.co.id",
+    )
+    assert final.answer_sources == (
+        {"ref": "UU 36/2008 Pasal 23 ayat (1a)", "number": "UU 36/2008", "location": "Pasal 23 ayat (1a)"},
+    )
 
 
-def test_illegal_transitions_are_refused_with_a_message_and_change_nothing(tmp_path, connector, clock) -> None:
+def test_illegal_transitions_are_refused_with_a_message_and_change_nothing(
+    tmp_path, connector, clock
+) -> None:
     deps = _deps(tmp_path, connector, clock)
     ticket = open_ticket(deps.tickets)
     url = connector.url
@@ -164,14 +196,19 @@ def test_illegal_transitions_are_refused_with_a_message_and_change_nothing(tmp_p
                 ("tax.analyst", "answer", {"answer_text": "x"}),
                 ("tax.lead", "propose_faq", {}),
             ]:
-                status, body = await bot.post(execute_activity(user, verb, data(verb, ticket.id, **extra), url))
+                status, body = await bot.post(
+                    execute_activity(user, verb, data(verb, ticket.id, **extra), url)
+                )
                 assert status == 200 and body["type"] == "application/vnd.microsoft.activity.message"
                 replies.append(body["value"])
             await bot.post(execute_activity("tax.analyst", "claim", data("claim", ticket.id), url))
-            status, body = await bot.post(execute_activity("tax.lead", "answer",
-                                                           data("answer", ticket.id, answer_text="y"), url))
+            status, body = await bot.post(
+                execute_activity("tax.lead", "answer", data("answer", ticket.id, answer_text="y"), url)
+            )
             replies.append(body["value"])
-            status, body = await bot.post(execute_activity("tax.analyst", "answer", data("answer", ticket.id), url))
+            status, body = await bot.post(
+                execute_activity("tax.analyst", "answer", data("answer", ticket.id), url)
+            )
             replies.append(body["value"])
 
     run(scenario)
@@ -198,9 +235,12 @@ def test_concurrent_claims_one_wins_the_other_loses_cleanly(tmp_path, connector,
     async def scenario() -> list:
         async with running(make_settings(tmp_path, url), deps) as bot:
             await bot.flush()
-            return await asyncio.gather(*[
-                bot.post(execute_activity(u, "claim", data("claim", ticket.id), url))
-                for u in ("tax.analyst", "tax.lead", "tax.analyst", "tax.lead")])
+            return await asyncio.gather(
+                *[
+                    bot.post(execute_activity(u, "claim", data("claim", ticket.id), url))
+                    for u in ("tax.analyst", "tax.lead", "tax.analyst", "tax.lead")
+                ]
+            )
 
     results = run(scenario)
     assert all(status == 200 for status, _ in results)
@@ -225,7 +265,9 @@ def test_unauthorised_users_cannot_act(tmp_path, connector, clock) -> None:
         async with running(make_settings(tmp_path, url), deps) as bot:
             await bot.flush()
             for user in ("ap.clerk", "stranger"):
-                bodies.append((await bot.post(execute_activity(user, "claim", data("claim", ticket.id), url)))[1])
+                bodies.append(
+                    (await bot.post(execute_activity(user, "claim", data("claim", ticket.id), url)))[1]
+                )
             # an activity without an AAD id (e.g. a bot or anonymous caller) is a guest
             act = execute_activity("tax.lead", "claim", data("claim", ticket.id), url)
             del act["from"]["aadObjectId"]
@@ -258,7 +300,9 @@ def test_submit_fallback_for_older_clients(tmp_path, connector, clock) -> None:
     assert cards.texts_of(_card(put.body))[0] == f"Ticket {ticket.id}: Claimed"
 
 
-def test_ask_info_and_reject_are_relayed_and_requester_reply_reopens(tmp_path, connector, slack, clock) -> None:
+def test_ask_info_and_reject_are_relayed_and_requester_reply_reopens(
+    tmp_path, connector, slack, clock
+) -> None:
     deps = _deps(tmp_path, connector, clock, slack)
     ticket = open_ticket(deps.tickets)
     url = connector.url
@@ -266,13 +310,25 @@ def test_ask_info_and_reject_are_relayed_and_requester_reply_reopens(tmp_path, c
     async def scenario() -> None:
         async with running(make_settings(tmp_path, url), deps) as bot:
             await bot.flush()
-            await bot.post(execute_activity("tax.analyst", "ask_info",
-                                            data("ask_info", ticket.id, info_question="Apakah vendor punya NIK?"), url))
+            await bot.post(
+                execute_activity(
+                    "tax.analyst",
+                    "ask_info",
+                    data("ask_info", ticket.id, info_question="Apakah vendor punya NIK?"),
+                    url,
+                )
+            )
             # the asker answers in the Slack thread (the Slack front end calls requester_reply)
             deps.tickets.requester_reply(ticket.id, "Tidak ada NIK.")
             await bot.flush()
-            await bot.post(execute_activity("tax.lead", "reject",
-                                            data("reject", ticket.id, reject_reason="Di luar cakupan tim pajak."), url))
+            await bot.post(
+                execute_activity(
+                    "tax.lead",
+                    "reject",
+                    data("reject", ticket.id, reject_reason="Di luar cakupan tim pajak."),
+                    url,
+                )
+            )
 
     run(scenario)
     assert [c.body["text"] for c in slack.calls] == [
@@ -281,8 +337,10 @@ def test_ask_info_and_reject_are_relayed_and_requester_reply_reopens(tmp_path, c
     ]
     assert all(c.body["thread_ts"] == SLACK_THREAD.thread_id for c in slack.calls)
     assert [cards.texts_of(_card(p.body))[0] for p in connector.puts()] == [
-        f"Ticket {ticket.id}: Waiting for the requester", f"Ticket {ticket.id}: Open",
-        f"Ticket {ticket.id}: Rejected"]
+        f"Ticket {ticket.id}: Waiting for the requester",
+        f"Ticket {ticket.id}: Open",
+        f"Ticket {ticket.id}: Rejected",
+    ]
     assert cards.verbs_of(_card(connector.puts()[-1].body)) == []
 
 
@@ -292,8 +350,14 @@ def test_teams_chat_asker_gets_the_answer_and_a_reply_reopens_the_ticket(tmp_pat
     aad = "1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d"
     from tests.teams.harness import TENANT
 
-    requester = Requester(principal_id=f"teams:{TENANT}:{aad}", platform="teams", tenant=TENANT, user_id=aad,
-                          email="ap.clerk@sinarnusantara.co.id", display_name="AP Clerk SNR")
+    requester = Requester(
+        principal_id=f"teams:{TENANT}:{aad}",
+        platform="teams",
+        tenant=TENANT,
+        user_id=aad,
+        email="ap.clerk@sinarnusantara.co.id",
+        display_name="AP Clerk SNR",
+    )
     ticket = open_ticket(deps.tickets, ThreadRef("teams", TENANT, chat, chat), requester)
     url = connector.url
 
@@ -301,10 +365,15 @@ def test_teams_chat_asker_gets_the_answer_and_a_reply_reopens_the_ticket(tmp_pat
         async with running(make_settings(tmp_path, url), deps) as bot:
             await bot.flush()
             await bot.post(execute_activity("tax.analyst", "claim", data("claim", ticket.id), url))
-            await bot.post(execute_activity("tax.analyst", "answer",
-                                            data("answer", ticket.id, answer_text="Tarifnya 4%."), url))
+            await bot.post(
+                execute_activity(
+                    "tax.analyst", "answer", data("answer", ticket.id, answer_text="Tarifnya 4%."), url
+                )
+            )
             clock.advance(days=1)
-            status, _ = await bot.post(text_activity("ap.clerk", "Bagaimana kalau vendor punya NIK?", url, chat))
+            status, _ = await bot.post(
+                text_activity("ap.clerk", "Bagaimana kalau vendor punya NIK?", url, chat)
+            )
             assert status == 201
 
     run(scenario)
@@ -321,15 +390,21 @@ def test_teams_chat_asker_gets_the_answer_and_a_reply_reopens_the_ticket(tmp_pat
 def test_authentication_is_required_outside_the_test_configuration(tmp_path, connector, clock) -> None:
     from pydantic import SecretStr
 
-    settings = make_settings(tmp_path, connector.url).model_copy(update={
-        "teams_auth_disabled": False, "teams_app_id": "00000000-0000-0000-0000-00000000a99", "teams_app_password":
-        SecretStr("secret")})
+    settings = make_settings(tmp_path, connector.url).model_copy(
+        update={
+            "teams_auth_disabled": False,
+            "teams_app_id": "00000000-0000-0000-0000-00000000a99",
+            "teams_app_password": SecretStr("secret"),
+        }
+    )
     deps = _deps(tmp_path, connector, clock)
     ticket = open_ticket(deps.tickets)
 
     async def scenario() -> int:
         async with running(settings, deps) as bot:
-            status, _ = await bot.post(execute_activity("tax.lead", "claim", data("claim", ticket.id), connector.url))
+            status, _ = await bot.post(
+                execute_activity("tax.lead", "claim", data("claim", ticket.id), connector.url)
+            )
             return status
 
     assert run(scenario) == 401

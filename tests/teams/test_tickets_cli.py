@@ -18,7 +18,7 @@ def _cli(argv: list[str]) -> int:
     return int(args.func(args))
 
 
-def _db(tmp_path):  # noqa: ANN202
+def _db(tmp_path):
     clock = FakeClock()
     store = SqliteTicketStore(tmp_path / "t.sqlite", clock=clock)
     a = open_ticket(store)  # T-000001, topic "PPh 23 jasa angkutan"
@@ -33,23 +33,46 @@ def _db(tmp_path):  # noqa: ANN202
 
 
 def test_report_json_and_html(tmp_path, capsys) -> None:
-    db, a, b = _db(tmp_path)
+    db, _a, b = _db(tmp_path)
     now = (T0 + dt.timedelta(hours=10)).isoformat()
     html_path = tmp_path / "report.html"
-    assert _cli(["tickets", "--tickets-db", str(db), "--now", now, "report", "--json", "--html", str(html_path),
-                 "--questions", "40"]) == 0
+    assert (
+        _cli(
+            [
+                "tickets",
+                "--tickets-db",
+                str(db),
+                "--now",
+                now,
+                "report",
+                "--json",
+                "--html",
+                str(html_path),
+                "--questions",
+                "40",
+            ]
+        )
+        == 0
+    )
     rep = json.loads(capsys.readouterr().out)
     aging = {x["status"]: x for x in rep["aging"]}
-    assert aging["open"] == {"status": "open", "count": 1, "oldest_age_seconds": 9 * 3600.0,
-                             "oldest_ticket_id": b.id}
+    assert aging["open"] == {
+        "status": "open",
+        "count": 1,
+        "oldest_age_seconds": 9 * 3600.0,
+        "oldest_ticket_id": b.id,
+    }
     assert aging["answered"]["count"] == 1 and aging["answered"]["oldest_age_seconds"] == 5 * 3600.0
     assert rep["total"] == 2 and rep["escalation_rate"] == 0.05
     assert rep["by_reason"][0] == {"reason": "no_source", "count": 2, "share": 1.0}
     assert rep["top_topics"] == [{"topic": "pph 23 jasa angkutan", "count": 2}]
     assert rep["median_time_to_answer_seconds"] == 5 * 3600.0
     page = html_path.read_text(encoding="utf-8")
-    assert page.count("<svg") == 4 and "<script" not in page and "http://" not in page.replace(
-        'xmlns="http://www.w3.org/2000/svg"', "")
+    assert (
+        page.count("<svg") == 4
+        and "<script" not in page
+        and "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    )
     assert "pph 23 jasa angkutan" in page and "5.0%" in page
 
 
@@ -58,7 +81,9 @@ def test_list_and_show(tmp_path, capsys) -> None:
     now = (T0 + dt.timedelta(hours=10)).isoformat()
     assert _cli(["tickets", "--tickets-db", str(db), "--now", now, "list", "--status", "open", "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)
-    assert [(t["ticket_id"], t["status"], t["age_in_status_seconds"]) for t in listed] == [(b.id, "open", 32400.0)]
+    assert [(t["ticket_id"], t["status"], t["age_in_status_seconds"]) for t in listed] == [
+        (b.id, "open", 32400.0)
+    ]
     assert _cli(["tickets", "--tickets-db", str(db), "--now", now, "show", a.id, "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert [e["kind"] for e in shown["events"]] == ["opened", "claimed", "answered"]

@@ -20,8 +20,9 @@ def test_sqlite_file_when_no_url(tmp_path: Path) -> None:
     assert isinstance(store, SqliteTicketStore) and (tmp_path / "sub" / "t.sqlite").exists()
 
 
-def test_url_selects_postgres_everywhere_and_a_flag_wins(pg_dsn: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_url_selects_postgres_everywhere_and_a_flag_wins(
+    pg_dsn: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from bot.cli import main
 
     monkeypatch.setenv("DASAR_TICKETS_URL", pg_dsn)

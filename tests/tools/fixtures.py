@@ -17,7 +17,7 @@ PAYROLL = "hr.payroll@sinarnusantara.co.id"
 
 
 @pytest.fixture(scope="session")
-def people(services) -> dict[str, Principal]:  # noqa: ANN001 - bot.wiring.Services
+def people(services) -> dict[str, Principal]:
     return {
         "guest": services.cli_principal(None),
         "lead": services.cli_principal(LEAD),
@@ -27,10 +27,14 @@ def people(services) -> dict[str, Principal]:  # noqa: ANN001 - bot.wiring.Servi
 
 
 @pytest.fixture(scope="session")
-def make_deps(services) -> Callable[..., ToolDeps]:  # noqa: ANN001
+def make_deps(services) -> Callable[..., ToolDeps]:
     def make(**kw: object) -> ToolDeps:
-        base = {"retriever": services.retriever, "store": services.store, "default_as_of": AS_OF,
-                "question_masked": "pertanyaan uji"}
+        base = {
+            "retriever": services.retriever,
+            "store": services.store,
+            "default_as_of": AS_OF,
+            "question_masked": "pertanyaan uji",
+        }
         base.update(kw)
         return ToolDeps(**base)  # type: ignore[arg-type]
 

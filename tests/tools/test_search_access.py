@@ -51,7 +51,9 @@ def test_extra_user_argument_is_rejected_without_searching(people, make_deps) ->
 
 @pytest.mark.parametrize("who", ["guest", "clerk"])
 @pytest.mark.parametrize("mode", MODES)
-def test_search_never_returns_unreadable_documents_in_any_mode(people, make_deps, mode: str, who: str) -> None:
+def test_search_never_returns_unreadable_documents_in_any_mode(
+    people, make_deps, mode: str, who: str
+) -> None:
     """Guests see only documents open to everyone; the AP clerk (ap, finance) never the tax-team memo."""
     principal = people[who]
     tools = build_tools(principal, make_deps(mode=mode))
@@ -124,5 +126,7 @@ def test_check_permission_uses_the_closure_principal(people, make_deps) -> None:
     assert ask("clerk", "may_read_confidential_memos") == "no"
     assert ask("lead", "may_read_confidential_memos") == "yes"
     assert ask("lead", "may_approve_faq") == "yes"
-    unknown = build_tools(people["lead"], make_deps()).get("check_permission").invoke({"action": "may_delete_kb"})
+    unknown = (
+        build_tools(people["lead"], make_deps()).get("check_permission").invoke({"action": "may_delete_kb"})
+    )
     assert (unknown.ok, unknown.outcome) == (False, "rejected_arguments")

@@ -21,25 +21,38 @@ def ticket_store(tmp_path: Path) -> Iterator[SqliteTicketStore]:
 
 
 def _requester(p: Principal) -> Requester:
-    return Requester(principal_id=p.id, platform=p.platform, tenant=p.tenant, user_id=p.platform_user_id,
-                     display_name=p.display_name)
+    return Requester(
+        principal_id=p.id,
+        platform=p.platform,
+        tenant=p.tenant,
+        user_id=p.platform_user_id,
+        display_name=p.display_name,
+    )
 
 
 def _thread(name: str) -> ThreadRef:
     return ThreadRef(platform="cli", tenant="local", channel="C1", thread_id=name)
 
 
-def _tools(principal: Principal, make_deps, store, thread: str):  # noqa: ANN001, ANN202
-    return build_tools(principal, make_deps(tickets=store, thread=_thread(thread), requester=_requester(principal),
-                                            question_masked="Berapa tarif PPh 23 untuk jasa <EMAIL_1>?"))
+def _tools(principal: Principal, make_deps, store, thread: str):
+    return build_tools(
+        principal,
+        make_deps(
+            tickets=store,
+            thread=_thread(thread),
+            requester=_requester(principal),
+            question_masked="Berapa tarif PPh 23 untuk jasa <EMAIL_1>?",
+        ),
+    )
 
 
 def test_create_ticket_is_idempotent_and_carries_the_ledger_evidence(people, make_deps, ticket_store) -> None:
     tools = _tools(people["clerk"], make_deps, ticket_store, "th-1")
     searched = tools.get("search_kb").invoke({"query": "tarif PPh 23 jasa"})
     assert searched.hits
-    first = tools.get("create_ticket").invoke({"summary": "tarif untuk jasa tertentu tidak ditemukan",
-                                               "reason": "no_source"})
+    first = tools.get("create_ticket").invoke(
+        {"summary": "tarif untuk jasa tertentu tidak ditemukan", "reason": "no_source"}
+    )
     assert first.ok and first.text.startswith("Ticket T-") and "opened" in first.text
     ticket_id = first.text.split()[1]
     again = tools.get("create_ticket").invoke({"summary": "sama", "reason": "no_source"})
@@ -53,33 +66,48 @@ def test_create_ticket_is_idempotent_and_carries_the_ledger_evidence(people, mak
     assert [c["chunk_id"] for c in ticket.evidence.candidates] == [h.chunk.id for h in searched.hits]
     assert {c["doc_id"] for c in ticket.evidence.candidates} == {h.doc.id for h in searched.hits}
     assert len(ticket_store.list()) == 1
-    assert [(t.ticket_id, t.action) for t in tools.ledger.tickets] == [(ticket_id, "opened"),
-                                                                      (ticket_id, "evidence_added")]
+    assert [(t.ticket_id, t.action) for t in tools.ledger.tickets] == [
+        (ticket_id, "opened"),
+        (ticket_id, "evidence_added"),
+    ]
 
 
 def test_guest_may_not_open_tickets(people, make_deps, ticket_store) -> None:
-    out = _tools(people["guest"], make_deps, ticket_store, "th-g").get("create_ticket").invoke(
-        {"summary": "x", "reason": "user_request"})
+    out = (
+        _tools(people["guest"], make_deps, ticket_store, "th-g")
+        .get("create_ticket")
+        .invoke({"summary": "x", "reason": "user_request"})
+    )
     assert (out.ok, out.outcome) == (False, "denied")
     assert ticket_store.list() == []
 
 
 def test_create_ticket_without_ticket_store_is_unavailable(people, make_deps) -> None:
-    out = build_tools(people["clerk"], make_deps()).get("create_ticket").invoke(
-        {"summary": "x", "reason": "user_request"})
+    out = (
+        build_tools(people["clerk"], make_deps())
+        .get("create_ticket")
+        .invoke({"summary": "x", "reason": "user_request"})
+    )
     assert (out.ok, out.outcome) == (False, "unavailable")
 
 
 def test_mismatched_requester_is_refused(people, make_deps, ticket_store) -> None:
     deps = make_deps(tickets=ticket_store, thread=_thread("th-x"), requester=_requester(people["lead"]))
-    out = build_tools(people["clerk"], deps).get("create_ticket").invoke({"summary": "x", "reason": "no_source"})
+    out = (
+        build_tools(people["clerk"], deps)
+        .get("create_ticket")
+        .invoke({"summary": "x", "reason": "no_source"})
+    )
     assert (out.ok, out.outcome) == (False, "denied")
     assert ticket_store.list() == []
 
 
 def test_update_ticket_only_for_own_thread_or_tax_team(people, make_deps, ticket_store) -> None:
-    opened = _tools(people["clerk"], make_deps, ticket_store, "th-2").get("create_ticket").invoke(
-        {"summary": "butuh konfirmasi", "reason": "user_request"})
+    opened = (
+        _tools(people["clerk"], make_deps, ticket_store, "th-2")
+        .get("create_ticket")
+        .invoke({"summary": "butuh konfirmasi", "reason": "user_request"})
+    )
     ticket_id = opened.text.split()[1]
 
     other = _tools(people["payroll"], make_deps, ticket_store, "th-3").get("update_ticket")
@@ -91,8 +119,10 @@ def test_update_ticket_only_for_own_thread_or_tax_team(people, make_deps, ticket
     assert elsewhere.invoke({"ticket_id": ticket_id, "note": "x"}).text == NOT_YOURS
 
     own = _tools(people["clerk"], make_deps, ticket_store, "th-2").get("update_ticket")
-    assert own.invoke({"ticket_id": ticket_id, "note": "vendor memakai NPWP 16 digit"}).text == \
-        f"note added to {ticket_id}"
+    assert (
+        own.invoke({"ticket_id": ticket_id, "note": "vendor memakai NPWP 16 digit"}).text
+        == f"note added to {ticket_id}"
+    )
     lead = _tools(people["lead"], make_deps, ticket_store, "th-4").get("update_ticket")
     assert lead.invoke({"ticket_id": ticket_id, "note": "sedang dicek"}).ok
     notes = [e.data.get("note") for e in ticket_store.events(ticket_id) if e.kind == "note_added"]
