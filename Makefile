@@ -21,7 +21,9 @@ test: setup
 	CI=$${CI:-} $(BIN)/python -m pytest -q
 
 check: setup
-	$(BIN)/ruff check --select F,E9 bot tools identity guardrails kb tickets tests bench
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy bot tools identity guardrails kb tickets
 
 bench: setup
 	$(BIN)/python bench/bench_kb.py
