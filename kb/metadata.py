@@ -43,10 +43,21 @@ CANONICAL_FIELDS: tuple[str, ...] = (
     "review_by",
 )
 #: Optional extras we accept beside the canonical fields.
-EXTRA_FIELDS: tuple[str, ...] = ("ocr_noisy", "short_title", "topics")
+EXTRA_FIELDS: tuple[str, ...] = ("ocr_noisy", "short_title", "topics", "official_url", "related_dates")
 REQUIRED_FIELDS: tuple[str, ...] = ("id", "title", "number", "type")
 _DATE_FIELDS = ("enacted", "effective_from", "effective_to", "accessed", "review_by")
-_LIST_FIELDS = ("tax_types", "amends", "amended_by", "revokes", "revoked_by", "entities", "access", "topics")
+_LIST_FIELDS = (
+    "tax_types",
+    "amends",
+    "amended_by",
+    "revokes",
+    "revoked_by",
+    "entities",
+    "access",
+    "topics",
+    "related_dates",
+)
+_RELATED_DATE = re.compile(r"^(?P<key>[A-Z]+ \d+[A-Z]?/(?:19|20)\d\d)=(?P<date>\d{4}-\d\d-\d\d)$")
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{1,119}$")
 
 
@@ -121,6 +132,18 @@ def meta_from_fields(fields: Mapping[str, Any], path: Path) -> DocumentMeta:
         raise MetadataError(
             path, "internal documents must name their access groups (e.g. [finance])", field="access"
         )
+    for item in lists["related_dates"]:
+        m = _RELATED_DATE.match(item)
+        if not m:
+            raise MetadataError(
+                path,
+                f"expected 'KEY=YYYY-MM-DD' (e.g. 'PMK 81/2024=2025-01-01'), got {item!r}",
+                field="related_dates",
+            )
+        _date(path, "related_dates", m.group("date"))
+    official = _opt_str(path, "official_url", fields.get("official_url"))
+    if official is not None and not official.startswith("https://"):
+        raise MetadataError(path, f"expected an https:// URL, got {official!r}", field="official_url")
     ocr = fields.get("ocr_noisy", False)
     if not isinstance(ocr, bool):
         raise MetadataError(path, "expected true or false", field="ocr_noisy")
@@ -158,7 +181,18 @@ def meta_from_fields(fields: Mapping[str, Any], path: Path) -> DocumentMeta:
         ocr_noisy=ocr,
         short_title=_opt_str(path, "short_title", fields.get("short_title")),
         topics=lists["topics"],
+        official_url=official,
+        related_dates=lists["related_dates"],
     )
+
+
+def related_date(meta: DocumentMeta, key: str) -> dt.date | None:
+    """The date metadata records for a related act (``"PMK 81/2024"``), typically one not in the corpus."""
+    for item in meta.related_dates:
+        m = _RELATED_DATE.match(item)
+        if m and m.group("key") == key:
+            return dt.date.fromisoformat(m.group("date"))
+    return None
 
 
 # --- the sample corpus's metadata.json -------------------------------------------------------------
@@ -180,9 +214,16 @@ _TAX_TYPE_PATTERNS: tuple[tuple[str, str], ...] = (
 
 
 def _relation_ids(items: list[str]) -> tuple[str, ...]:
-    """Corpus relations mix ids ("pp-55-2022") and prose ("PMK 81/2024 (NOT in corpus)"): keep a key each."""
+    """Corpus relations mix ids ("pp-55-2022") and prose ("PMK 81/2024 (NOT in corpus)"): keep a key each.
+
+    An item that names a provision ("Pasal 2A PP 94/2010 (seen, Pasal 72 b)") is a partial relation: it does
+    not make the whole act revoked or amended, so it yields no key (the corpus lists it under
+    ``partially_*``).
+    """
     out: list[str] = []
     for item in items:
+        if re.match(r"\s*pasal\b", item, flags=re.IGNORECASE):
+            continue
         head = item.split(" ", 1)[0]
         if re.fullmatch(r"[a-z]+-\d+[a-z]?-(?:19|20)\d\d", head):
             out.append(head)
@@ -216,8 +257,28 @@ def meta_from_corpus(raw: Mapping[str, Any], path: Path, folder_id: str) -> Docu
         raise MetadataError(path, f"id {raw['id']!r} differs from its folder name {folder_id!r}", field="id")
     if key_from_doc_id(folder_id) not in (None, number):
         raise MetadataError(path, f"folder {folder_id!r} does not match number {number!r}", field="number")
-    revoked_by = _relation_ids(list(raw.get("revoked_by") or []))
-    amended_by = _relation_ids(list(raw.get("amended_by") or []))
+    relations: dict[str, list[str]] = {
+        name: list(raw.get(name) or []) for name in ("amends", "amended_by", "revokes", "revoked_by")
+    }
+    related_dates: list[str] = []
+    for item in raw.get("absent_relations") or ():
+        # {"relation": "amends", "number": "PMK 81/2024", "date": "2025-01-01", "note": ...}: an act the text
+        # names that is not in the corpus, kept with its number (and date when known), never replaced by the
+        # nearest act present
+        if not isinstance(item, Mapping) or item.get("relation") not in relations or not item.get("number"):
+            raise MetadataError(
+                path,
+                "absent_relations items need a relation (amends, ...) and a number",
+                field="absent_relations",
+            )
+        key = find_doc_refs(str(item["number"]))
+        if not key:
+            raise MetadataError(path, f"unreadable act number {item['number']!r}", field="absent_relations")
+        relations[item["relation"]].append(key[0].key)
+        if item.get("date"):
+            related_dates.append(f"{key[0].key}={item['date']}")
+    revoked_by = _relation_ids(relations["revoked_by"])
+    amended_by = _relation_ids(relations["amended_by"])
     topics = tuple(str(t) for t in raw.get("topics") or ())
     haystack = " ".join((title, raw.get("short_title") or "", *topics)).lower()
     tax_types = tuple(dict.fromkeys(t for rx, t in _TAX_TYPE_PATTERNS if re.search(rx, haystack)))
@@ -236,14 +297,16 @@ def meta_from_corpus(raw: Mapping[str, Any], path: Path, folder_id: str) -> Docu
         "enacted": raw.get("date_enacted") or raw.get("date_promulgated"),
         "effective_from": effective,
         "status": _corpus_status(str(raw.get("status", "")), revoked_by, amended_by),
-        "amends": list(_relation_ids(list(raw.get("amends") or []))),
+        "amends": list(_relation_ids(relations["amends"])),
         "amended_by": list(amended_by),
-        "revokes": list(_relation_ids(list(raw.get("revokes") or []))),
+        "revokes": list(_relation_ids(relations["revokes"])),
         "revoked_by": list(revoked_by),
         "source_url": url,
         "access": [PUBLIC_GROUP],
         "ocr_noisy": bool((raw.get("quality") or {}).get("ocr_noisy", False)),
         "short_title": raw.get("short_title"),
         "topics": list(topics),
+        "official_url": raw.get("official_url"),
+        "related_dates": list(dict.fromkeys(related_dates)),
     }
     return meta_from_fields(fields, path)

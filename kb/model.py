@@ -81,6 +81,13 @@ class DocumentMeta:
     short_title: str | None = None
     topics: tuple[str, ...] = ()
     quarantine_reason: str | None = None
+    #: The official page of a regulation (peraturan.go.id, JDIH BPK, pajak.go.id) when known: the link a
+    #: citation opens.  ``source_url`` stays the provenance (where the text was taken from, e.g. a GitHub
+    #: scrape).
+    official_url: str | None = None
+    #: Dates of related acts, mostly ones absent from the knowledge base: ``"PMK 81/2024=2025-01-01"``
+    #: (canonical key ``=`` ISO date of effect).  Read with ``kb.metadata.related_date``.
+    related_dates: tuple[str, ...] = ()
 
     @property
     def is_regulation(self) -> bool:

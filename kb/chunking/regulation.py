@@ -64,7 +64,20 @@ _PENJELASAN = re.compile(r"\bPENJELASAN\s+ATAS\b|^[ \t]*PENJELASAN[ \t]*$", re.M
 _LAMPIRAN = re.compile(r"^[ \t]*LAMPIRAN\b", re.MULTILINE)
 _PASAL_DEMI_PASAL = re.compile(r"P\s?A\s?S\s?A\s?L\s+D\s?E\s?M\s?I\s+P\s?A\s?S\s?A\s?L", re.IGNORECASE)
 
-_AMEND_START = re.compile(r"\s*(?:Beberapa\s+ketentuan|Ketentuan|Di\s*antara|Mengubah)\b")
+_AMEND_START = re.compile(
+    r"\s*(?:Beberapa\s+ketentuan|Ketentuan|Di\s*antara|Mengubah|Undang-[Uu]ndang\s+Nomor|Peraturan\s+[A-Z][a-z]+)\b"
+)
+# "Beberapa ketentuan dalam Undang-Undang Nomor 7 Tahun 1983 ...": the law an amending Pasal names first,
+# tolerant of OCR inside the words ("Peraturan Men teri Keuangan Nomor 81", "Nomor T Tahun 1983")
+_AMENDED_NUMBER = re.compile(r"\bNomor\s+(?P<num>[0-9OlIT]{1,4})\s+Tahun\s+(?P<year>[12][0-9Oo]{3})\b")
+_AMENDED_TYPES: tuple[tuple[str, str], ...] = (
+    ("peraturanpemerintahpenggantiundang", "PERPU"),
+    ("undang-undang", "UU"),
+    ("undangundang", "UU"),
+    ("peraturanpemerintah", "PP"),
+    ("peraturanmenterikeuangan", "PMK"),
+    ("peraturandirekturjenderalpajak", "PER"),
+)
 _AMEND_FORMULA = re.compile(
     r"\b(?:diubah|disisipkan|ditambahkan|dihapus)\b[^:]{0,400}?berikut\s*:", re.DOTALL
 )
@@ -90,8 +103,24 @@ _AYAT_REF = re.compile(r"\bayat\s*\((\d{1,2}[a-z]?)\)(?:\s+huruf\s+([a-z]{1,2})\
 _PEN_AYAT = re.compile(r"\bAyat\s*\((\d{1,2}[a-z]?)\)")
 _PEN_ANGKA = re.compile(r"(?:(?<=\n)|(?<=[.:;] )|(?<=^))[ \t]*Angka[ \t]+(\d{1,2})\b")
 _PEN_PASAL = re.compile(
-    rf"(?:^|(?<=[.:;] ))[ \t]*Pasal[ \t]+({_NUM})(?=[ \t]*(?:\n|$|Ayat\b|Huruf\b|Angka\b|Cukup\b|Yang\b|[A-Z][a-z]))",
+    rf"(?:^|(?<=[.:;] ))[ \t]*Pasal[ \t]+({_NUM})"
+    r"(?=[ \t]*,?[ \t]*(?:\n|$|Ayat\b|Huruf\b|Angka\b|Cukup\b|Yang\b|[A-Z][a-z]))",
     re.MULTILINE,
+)
+# Elucidations of omnibus acts run their boundaries inline:
+# "... Cukup jelas Pasal 4 Angka 1 Pasal 4A, Ayat (1) ...".
+# An amending Pasal followed by "Angka 1" opens its block wherever it stands ...
+_PEN_TOP_INLINE = re.compile(rf"(?<![\w,])Pasal[ \t]+({_NUM})[ \t]*,?[ \t\n]+(?=Angka[ \t]+1\b)")
+# ... a restated Pasal follows its "Angka n" marker on the same line ...
+_PEN_PASAL_AFTER_ANGKA = re.compile(
+    rf"Angka[ \t]+\d{{1,2}}[ \t]+(Pasal[ \t]+({_NUM}))"
+    r"(?=[ \t]*,?[ \t]*(?:\n|$|Ayat\b|Huruf\b|Cukup\b|[A-Z][a-z]))"
+)
+# ... and an "Angka n" marker may follow "Cukup jelas" / "Dihapus" without a full stop, or precede a Pasal
+# heading.
+_PEN_ANGKA_INLINE = re.compile(
+    r"(?:(?<=jelas )|(?<=jelas\. )|(?<=Dihapus )|(?<=Dihapus\. ))Angka[ \t]+(\d{1,2})\b"
+    r"|Angka[ \t]+(\d{1,2})(?=[ \t]*\n?[ \t]*Pasal[ \t]+[0-9])"
 )
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50}
 
@@ -172,6 +201,28 @@ def defined_terms(item_text: str) -> tuple[str, ...]:
     if m.group("short"):
         out.append(squash(m.group("short"), 80).strip(" ,"))
     return tuple(t for t in out if t)
+
+
+def amended_law(intro: str) -> str:
+    """The law an amending Pasal changes: the first act its opening sentence names.
+
+    "Beberapa ketentuan dalam Peraturan Menteri Keuangan Nomor 81 Tahun 2024 ... yang telah beberapa kali
+    diubah dengan: a. Peraturan Menteri Keuangan Nomor 11 Tahun 2025 ..." amends PMK 81/2024, not the later
+    acts it lists, even when OCR split a word of the first name ("Men teri").  ``"?"`` when no act is named.
+    """
+    m = _AMENDED_NUMBER.search(intro[:600])
+    if m:
+        before = re.sub(r"\s+", "", intro[max(0, m.start() - 90) : m.start()]).lower()
+        kinds = [(before.rfind(word), code) for word, code in _AMENDED_TYPES if word in before]
+        digits = m.group("num").translate(str.maketrans("OlIT", "0117"))
+        year = m.group("year").translate(str.maketrans("Oo", "00"))
+        if kinds and digits.isdigit():
+            code = max(kinds)[1]
+            if code == "UU" and "penggantiundang" in before[max(kinds)[0] - 30 : max(kinds)[0]]:
+                code = "PERPU"
+            return canonical_key(code, digits, year)
+    refs = find_doc_refs(intro)
+    return refs[0].key if refs else "?"
 
 
 @dataclass(frozen=True)
@@ -417,7 +468,7 @@ class RegulationChunker:
             numeral = m.group(1).replace(" ", "")
             heads[m.start()] = _Heading(m.start(), m.end(), "bab", numeral, "", suffix=m.group(2))
         for m in _BAGIAN.finditer(text, start, end):
-            pos = m.start() if m.group(1) else m.start()
+            pos = m.start()
             heads.setdefault(pos, _Heading(pos, m.end(), "bagian", m.group(1) or m.group(2), ""))
         for m in _PARAGRAF.finditer(text, start, end):
             heads.setdefault(m.start(), _Heading(m.start(), m.end(), "paragraf", m.group(1), ""))
@@ -637,8 +688,7 @@ class RegulationChunker:
     def _amending_pasal(self, h: _Heading, end: int, top: str, hp: tuple[str, ...]) -> None:
         text = self.text
         intro = text[h.end : min(end, h.end + 1500)]
-        refs = find_doc_refs(intro) or find_doc_refs(re.sub(r"(?<=Nomor )T(?= Tahun)", "7", intro))
-        law = refs[0].key if refs else "?"
+        law = amended_law(intro)
         self.amending_tops[top] = law
         ctx = _Ctx(key=f"pasal-{top}", pasal=top, heading_path=hp)
         node = self.b.add(ctx.key, "pasal", ctx.location(), h.pos, end, ctx=ctx, indexed=False)
@@ -813,9 +863,10 @@ class RegulationChunker:
                 top, angka = p, None
                 units.append((pos, u_end, _Ctx(f"penjelasan/pasal-{p}", p, (f"Pasal {p}",), penjelasan=True)))
                 continue
-            if top is not None and (
-                roman_mode or (law and any(t == top and rp == p for t, _, rp in self.restated))
-            ):
+            restated = bool(law) and any(t == top and rp == p for t, _, rp in self.restated)
+            # inside an amending Pasal's block, a Pasal the act itself lacks belongs to the amended law
+            foreign = bool(law) and p not in self.pasal_found and p not in self.amending_tops
+            if top is not None and (roman_mode or restated or foreign):
                 via = f"Pasal {top} angka {angka} {self.own}" if angka else f"Pasal {top} {self.own}"
                 key = (
                     f"penjelasan/pasal-{top}/angka-{angka}/pasal-{p}"
@@ -851,16 +902,27 @@ class RegulationChunker:
 
     def _pen_marks(self, start: int, end: int) -> list[tuple[int, str, str, int]]:
         text = self.text
-        marks: list[tuple[int, str, str, int]] = []
+        found: dict[int, tuple[int, str, str, int]] = {}
         for m in _PEN_PASAL.finditer(text, start, end):
             p = parse_pasal_number(m.group(1))
             if p is not None:
                 pos = text.index("Pasal", m.start())
-                marks.append((pos, "pasal", p, m.end(1)))
+                found.setdefault(pos, (pos, "pasal", p, m.end(1)))
+        if self.amending_tops:
+            for m in _PEN_TOP_INLINE.finditer(text, start, end):
+                p = parse_pasal_number(m.group(1))
+                if p is not None and p in self.amending_tops:
+                    found.setdefault(m.start(), (m.start(), "pasal", p, m.end(1)))
+            for m in _PEN_PASAL_AFTER_ANGKA.finditer(text, start, end):
+                p = parse_pasal_number(m.group(2))
+                if p is not None:
+                    found.setdefault(m.start(1), (m.start(1), "pasal", p, m.end(2)))
+            for m in _PEN_ANGKA_INLINE.finditer(text, start, end):
+                found.setdefault(m.start(), (m.start(), "angka", m.group(1) or m.group(2), m.end()))
         for m in _PEN_ANGKA.finditer(text, start, end):
             pos = text.index("Angka", m.start())
-            marks.append((pos, "angka", m.group(1), m.end(1)))
-        marks.sort()
+            found.setdefault(pos, (pos, "angka", m.group(1), m.end(1)))
+        marks = sorted(found.values())
         # keep Angka markers in sequence within their top Pasal
         out = []
         expect = None
