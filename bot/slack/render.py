@@ -1,16 +1,22 @@
-"""Render a :class:`~bot.messages.Reply` as Slack Block Kit, within Slack's limits.
+"""Render a :class:`~bot.messages.Reply` as Slack Block Kit (mrkdwn), within Slack's limits.
 
-Order (what the reader needs first): the direct answer; clarifying questions with quick-reply
-buttons; each claim with its verbatim quote and a citation line (number, title, Pasal/ayat,
-effective dates, status, link) plus an OCR warning where the source text is noisy; claims the
-sources do not support, labelled as such; conflicts and warnings; escalation state; the
-"based on sources as of" / confidence footer; the feedback and "Ask the tax team" buttons.
+Reading order: the short answer first (Markdown converted to mrkdwn); clarifying questions with
+quick-reply buttons; each claim ONCE, with its verbatim quote as a blockquote under it and its citation
+link; one compact "sources" context line; claims withheld by the verifier with the reasons in words
+(``messages``); conflicting sources in words ("UU 7/2021 applies because it took effect later");
+warnings; escalation state; one footer line (sources as of / corpus version / confidence); then the
+``feedback_buttons`` element (in a ``context_actions`` block) and "Ask the tax team".
 
-Slack limits respected here: at most 50 blocks per message, 3000 characters per section text,
-75 characters per button label, 2000 per button value.  Text from the answer is escaped (``&``,
-``<``, ``>``) so it can never form a link, a mention or ``<!channel>``; links are only built from
-``http(s)`` source URLs.  What does not fit becomes "show more" pages, stored by the front end
-and posted in the thread on demand.
+Every text we did not write (answer, claims, quotes, titles, messages, relayed tax-team answers, the
+notification ``text``) is escaped (``&``, ``<``, ``>``) by :mod:`bot.slack.mrkdwn`, so ``<!channel>``,
+``<!here>`` or ``<url|label>`` never reach Slack raw; links are only built from ``http(s)`` URLs.
+
+Limits (Slack's documented ones; checked in the tests with slack_sdk's block models): at most 50
+blocks per message, 3000 characters per section text, 75 per button label, 2000 per button value,
+and -- as a practical cap well under Slack's 12k-character ``blocks`` budget -- at most
+:data:`MAX_MESSAGE_CHARS` characters of serialized blocks per message.  What does not fit becomes
+"show more" pages (stored by the front end, posted on demand); private answers and relays are split
+into several messages in order instead.
 
 Pure functions, no Slack SDK import: the tests read the blocks directly.
 """
@@ -18,11 +24,13 @@ Pure functions, no Slack SDK import: the tests read the blocks directly.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.messages import Reply
+from bot.slack import mrkdwn
 from bot.slack.strings import t
 
 MAX_BLOCKS = 50
@@ -32,15 +40,27 @@ MAX_BUTTON_VALUE = 2000
 MAX_FALLBACK_CHARS = 3000
 MAX_ACTIONS_PER_BLOCK = 25
 MAX_OPTIONS_PER_QUESTION = 10
+MAX_CONTEXT_ELEMENTS = 10
+#: Serialized blocks per message (JSON characters): a margin under Slack's ~12k practical cap.
+MAX_MESSAGE_CHARS = 11_000
+#: A relay part's text (the rest of the 3000-character section is left for our labels).
+RELAY_CHUNK_CHARS = 2_600
 
+#: ``feedback_buttons`` element (one action id; the value says up or down).
+ACTION_FEEDBACK = "dasar_feedback"
+# Kept for the legacy two-button handlers still registered by the front end.
 ACTION_HELPFUL = "dasar_feedback_helpful"
 ACTION_NOT_HELPFUL = "dasar_feedback_not_helpful"
 ACTION_ESCALATE = "dasar_escalate"
 ACTION_SHOW_MORE = "dasar_show_more"
 #: Prefix of quick-reply buttons; full id ``dasar_clarify:<question>:<option>`` (unique per message).
 ACTION_CLARIFY_PREFIX = "dasar_clarify:"
+FEEDBACK_UP, FEEDBACK_DOWN = "up", "down"
 
 Block = dict[str, Any]
+
+escape = mrkdwn.escape
+link = mrkdwn.link
 
 
 @dataclass(frozen=True)
@@ -59,30 +79,16 @@ class RenderedMessage:
 # -- text helpers -------------------------------------------------------------------------------
 
 
-def escape(text: object) -> str:
-    """Slack mrkdwn escaping: ``&``, ``<``, ``>`` -- no link, mention or ``<!here>`` from content."""
-    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def link(url: object, label: str) -> str:
-    """``<url|label>`` for an http(s) URL; just the escaped label otherwise."""
-    safe_label = escape(label).replace("|", "/")
-    if (
-        isinstance(url, str)
-        and url.startswith(("https://", "http://"))
-        and not any(c in url for c in "<>| \n")
-    ):
-        return f"<{url}|{safe_label}>"
-    return safe_label
-
-
 def clip(text: str, limit: int) -> str:
     """``text`` cut to ``limit`` characters, ending in an ellipsis when cut."""
     return text if len(text) <= limit else text[: max(0, limit - 1)].rstrip() + "\u2026"
 
 
 def split_text(text: str, limit: int = MAX_SECTION_CHARS) -> list[str]:
-    """Split ``text`` into pieces of at most ``limit`` chars, preferring paragraph, line, then word breaks."""
+    """Split ``text`` into pieces of at most ``limit`` chars, preferring paragraph, line, then word breaks.
+
+    A cut never falls inside an ``&amp;``-style escape.
+    """
     pieces: list[str] = []
     rest = text.strip()
     while len(rest) > limit:
@@ -93,6 +99,9 @@ def split_text(text: str, limit: int = MAX_SECTION_CHARS) -> list[str]:
                 break
         if cut <= 0:
             cut = limit
+            amp = rest.rfind("&", max(0, cut - 5), cut)
+            if amp != -1 and ";" not in rest[amp:cut]:
+                cut = amp
         pieces.append(rest[:cut].rstrip())
         rest = rest[cut:].lstrip()
     if rest:
@@ -102,7 +111,7 @@ def split_text(text: str, limit: int = MAX_SECTION_CHARS) -> list[str]:
 
 def quote(text: str) -> str:
     """Escaped ``text`` as a Slack blockquote (every line starts with ``>``)."""
-    return "\n".join("> " + escape(line) for line in text.strip().splitlines() or [""])
+    return mrkdwn.blockquote(text)
 
 
 def _section(text: str) -> Block:
@@ -112,7 +121,9 @@ def _section(text: str) -> Block:
 def _context(texts: Iterable[str]) -> Block:
     return {
         "type": "context",
-        "elements": [{"type": "mrkdwn", "text": clip(x, MAX_SECTION_CHARS)} for x in list(texts)[:10]],
+        "elements": [
+            {"type": "mrkdwn", "text": clip(x, MAX_SECTION_CHARS)} for x in list(texts)[:MAX_CONTEXT_ELEMENTS]
+        ],
     }
 
 
@@ -133,79 +144,183 @@ def button_value(thread_ts: str, reference: str, **extra: str) -> str:
     return json.dumps({"t": thread_ts, "r": reference, **extra}, separators=(",", ":"), sort_keys=True)
 
 
+def block_chars(blocks: Sequence[Block]) -> int:
+    """Serialized size of ``blocks`` (what :data:`MAX_MESSAGE_CHARS` bounds)."""
+    return len(json.dumps(list(blocks), ensure_ascii=False, separators=(",", ":")))
+
+
+# -- the short answer ---------------------------------------------------------------------------
+
+# Section headings of the pipeline's text whose content this renderer shows from the structured
+# fields (claims with quotes, conflicts, withheld claims, warnings, as-of): dropped from the text so
+# nothing appears twice.  Matched on the bold label (both languages).
+_STRUCTURED_HEADINGS = frozenset(
+    {
+        "dasar hukum",
+        "legal basis",
+        "kebijakan perusahaan",
+        "company policy",
+        "sumber yang berbeda",
+        "sources that disagree",
+        "klaim tidak didukung (tidak ditampilkan sebagai jawaban)",
+        "claims not supported (not shown as the answer)",
+        "catatan",
+        "notes",
+    }
+)
+_ANSWER_HEADINGS = frozenset({"jawaban", "answer"})
+_BOLD_LINE = re.compile(r"^\s*\*\*(.+?)\*\*\s*:?\s*$")
+_AS_OF_LINE = re.compile(r"^\s*\((berdasarkan sumber per|based on sources as of) [^)]*\)\s*$", re.IGNORECASE)
+
+
+def short_answer(text: str) -> str:
+    """The answer text without the sections rendered from structured fields (see above).
+
+    A one-line answer passes unchanged; the older long text loses its "Jawaban" heading, the claim
+    lists (whose quotes appear under each claim), conflicts, withheld claims, notes and the as-of line.
+    """
+    out: list[str] = []
+    skipping = False
+    for line in text.splitlines():
+        heading = _BOLD_LINE.match(line)
+        if heading:
+            name = heading.group(1).strip().lower()
+            if name in _ANSWER_HEADINGS:
+                skipping = False
+                continue
+            skipping = name in _STRUCTURED_HEADINGS
+            if skipping:
+                continue
+        if skipping or _AS_OF_LINE.match(line):
+            continue
+        out.append(line)
+    return "\n".join(out).strip()
+
+
 # -- pieces of an answer -----------------------------------------------------------------------
 
 
-def citation_line(source: Mapping[str, Any], layer: str, language: str) -> str:
-    """``*PMK 168/2023* · title · Pasal 7 ayat (1) · in force ... · status · <url|source>``."""
-    parts: list[str] = []
-    layer_label = t(f"layer.{layer}" if layer in ("regulation", "policy") else "layer.unknown", language)
-    number = source.get("number") or source.get("doc_id") or "?"
-    parts.append(f"{escape(layer_label)}: *{escape(number)}*")
+def _doc_label(source: Mapping[str, Any]) -> str:
+    return str(source.get("number") or source.get("doc_id") or "?")
+
+
+def citation_link(source: Mapping[str, Any]) -> str:
+    """``<url|UU 7/2021 Pasal 7 ayat (1)>`` (escaped label; a link only for http(s) URLs)."""
+    label = " ".join(x for x in (_doc_label(source), str(source.get("location") or "")) if x).strip()
+    return mrkdwn.link(source.get("url"), clip(label, 200))
+
+
+def source_summary(source: Mapping[str, Any], language: str) -> str:
+    """``*UU 7/2021* Harmonisasi ... (berlaku sejak 2021-10-29; berlaku)`` for the sources line."""
+    parts = [f"*{escape(_doc_label(source))}*"]
     if source.get("title"):
-        parts.append(escape(clip(str(source["title"]), 300)))
-    if source.get("location"):
-        parts.append(escape(source["location"]))
+        parts.append(escape(clip(str(source["title"]), 80)))
+    details: list[str] = []
     start, end = source.get("effective_from"), source.get("effective_to")
     if start and end:
-        parts.append(escape(t("effective_range", language, start=start, end=end)))
+        details.append(t("effective_range", language, start=escape(start), end=escape(end)))
     elif start:
-        parts.append(escape(t("effective_from", language, start=start)))
+        details.append(t("effective_from", language, start=escape(start)))
     if source.get("status"):
-        parts.append(escape(clip(str(source["status"]), 200)))
-    if source.get("url"):
-        parts.append(link(source["url"], t("source_link", language)))
-    return " \u00b7 ".join(parts)
+        details.append(escape(clip(str(source["status"]), 60)))
+    text = " ".join(parts)
+    return f"{text} ({'; '.join(details)})" if details else text
+
+
+def citation_line(source: Mapping[str, Any], layer: str, language: str) -> str:
+    """``Peraturan · <url|UU 7/2021 Pasal 7 ayat (1)>``: the line under a claim's quote."""
+    layer_label = t(f"layer.{layer}" if layer in ("regulation", "policy") else "layer.unknown", language)
+    return f"\u2014 _{escape(layer_label)}_ \u00b7 {citation_link(source)}"
 
 
 def claim_blocks(index: int, claim: Mapping[str, Any], language: str) -> list[Block]:
-    """A claim: its text and verbatim quote, the citation line, and an OCR warning when relevant."""
+    """One section: the claim, its quote as a blockquote, its citation (and an OCR warning)."""
     source = claim.get("source") or {}
-    label = f" _({t('example_label', language)})_" if claim.get("is_example") else ""
-    head = f"*{index}.* {escape(claim.get('text', ''))}{label}"
+    tags: list[str] = []
+    role = claim.get("role")
+    if role in ("condition", "exception", "definition"):
+        tags.append(t(f"role.{role}", language))
+    if claim.get("is_example"):
+        tags.append(t("example_label", language))
+    if claim.get("applies"):
+        tags.append(t("applies_period", language, period=escape(claim["applies"])))
+    tag = f" _({escape(', '.join(tags))})_" if tags else ""
+    head = f"*{index}.* {escape(' '.join(str(claim.get('text', '')).split()))}{tag}"
+    tail = citation_line(source, str(claim.get("layer", "unknown")), language)
+    if source.get("ocr_noisy"):
+        tail += "\n" + t("ocr_warning", language, doc=escape(_doc_label(source)))
     body = head
     if claim.get("quote"):
-        room = MAX_SECTION_CHARS - len(head) - 1
-        body = head + "\n" + clip(quote(str(claim["quote"])), room)
-    blocks = [_section(body), _context([citation_line(source, str(claim.get("layer", "unknown")), language)])]
-    if source.get("ocr_noisy"):
-        doc = source.get("number") or source.get("doc_id") or "?"
-        blocks.append(_context([t("ocr_warning", language, doc=escape(doc))]))
-    return blocks
+        room = MAX_SECTION_CHARS - len(head) - len(tail) - 2
+        body += "\n" + clip(quote(str(claim["quote"])), max(room, 10))
+    return [_section(body + "\n" + tail)]
 
 
-def _reason_text(reasons: object) -> str:
-    if isinstance(reasons, str):
-        return reasons
-    if isinstance(reasons, Sequence):
-        out = []
-        for r in reasons:
-            out.append(str(r.get("code") or r.get("message") or r) if isinstance(r, Mapping) else str(r))
-        return ", ".join(out)
-    return ""
+def sources_line(claims: Sequence[Mapping[str, Any]], language: str) -> str:
+    """One compact line naming each cited document once (in order of first citation)."""
+    seen: dict[str, str] = {}
+    for claim in claims:
+        source = claim.get("source") or {}
+        key = str(source.get("doc_id") or source.get("number") or "")
+        if key and key not in seen:
+            seen[key] = source_summary(source, language)
+    return t("sources_line", language, sources=" \u00b7 ".join(seen.values())) if seen else ""
+
+
+def _withheld_reason(claim: Mapping[str, Any], language: str) -> str:
+    for key in ("explanation", "messages"):
+        value = claim.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+        if isinstance(value, Sequence) and not isinstance(value, str):
+            texts = [str(v).strip() for v in value if str(v).strip()]
+            if texts:
+                return "; ".join(dict.fromkeys(texts))
+    return t("withheld_no_reason", language)
 
 
 def unsupported_blocks(claims: Sequence[Mapping[str, Any]], language: str) -> list[Block]:
-    """Claims that failed verification, shown as such (never as part of the answer)."""
+    """Claims withheld by the verifier, with the reasons in words (never as part of the answer)."""
     if not claims:
         return []
     lines = [t("unsupported_heading", language)]
     for claim in claims:
-        line = f"\u2022 {escape(claim.get('text', ''))}"
-        reasons = _reason_text(claim.get("reasons"))
-        if reasons:
-            line += f" _({escape(t('reasons', language, reasons=reasons))})_"
-        lines.append(line)
+        reason = _withheld_reason(claim, language)
+        lines.append(f"\u2022 {escape(claim.get('text', ''))} \u2014 _{escape(reason)}_")
     return [_section(piece) for piece in split_text("\n".join(lines))]
 
 
-def _conflict_text(conflict: object) -> str:
-    if isinstance(conflict, Mapping):
-        for key in ("description", "text", "message", "summary"):
-            if conflict.get(key):
-                return str(conflict[key])
-        return ", ".join(f"{k}: {v}" for k, v in sorted(conflict.items()) if isinstance(v, str | int | float))
-    return str(conflict)
+def conflict_text(conflict: object, language: str) -> str:
+    """A conflict in words: who says what, and which rule decided (escaped mrkdwn)."""
+    if not isinstance(conflict, Mapping):
+        return escape(conflict)
+    for key in ("explanation", "description", "text", "message", "summary"):
+        if isinstance(conflict.get(key), str) and conflict[key].strip():
+            return escape(conflict[key].strip())
+    sources = [s for s in conflict.get("sources") or [] if isinstance(s, Mapping)]
+
+    def said(s: Mapping[str, Any]) -> str:
+        name = " ".join(x for x in (_doc_label(s), str(s.get("location") or "")) if x)
+        figures = ", ".join(str(f) for f in s.get("figures") or [])
+        return f"{name} ({figures})" if figures else name
+
+    text = ""
+    if len(sources) >= 2:
+        text = t(
+            "conflict.pair",
+            language,
+            a=escape(said(sources[0])),
+            b=escape(", ".join(said(s) for s in sources[1:])),
+        )
+    preferred = str(conflict.get("preferred") or "")
+    doc = next((_doc_label(s) for s in sources if s.get("doc_id") == preferred), preferred)
+    rule = str(conflict.get("decided_by") or "")
+    key = f"conflict.{rule}"
+    try:
+        decision = t(key, language, doc=f"*{escape(doc)}*")
+    except KeyError:
+        decision = t("conflict.other", language, doc=f"*{escape(doc)}*") if doc else ""
+    return " ".join(x for x in (text, decision) if x)
 
 
 def clarify_blocks(
@@ -242,8 +357,11 @@ def clarify_blocks(
 
 
 def footer_blocks(answer: Mapping[str, Any], language: str) -> list[Block]:
-    """ "Based on sources as of <date>" and the confidence band."""
+    """One context block: the cited documents (once), "sources as of", the confidence band."""
     parts: list[str] = []
+    line = sources_line(answer.get("claims") or [], language)
+    if line:
+        parts.append(line)
     if answer.get("as_of"):
         as_of = t("as_of", language, date=escape(answer["as_of"]))
         if answer.get("corpus_version"):
@@ -255,18 +373,62 @@ def footer_blocks(answer: Mapping[str, Any], language: str) -> list[Block]:
     return [_context(parts)] if parts else []
 
 
+def feedback_value(
+    answer: Mapping[str, Any], thread_ts: str, reference: str, language: str, verdict: str
+) -> str:
+    """Value of a feedback button: the answer reference plus what the feedback report groups by."""
+    confidence = answer.get("confidence") or {}
+    return button_value(
+        thread_ts,
+        reference,
+        l=language,
+        v=verdict,
+        s=str(answer.get("status") or "")[:20],
+        b=str(confidence.get("band") or "")[:10],
+        c=str(answer.get("corpus_version") or "")[:64],
+    )
+
+
+def feedback_block(answer: Mapping[str, Any], language: str, thread_ts: str, reference: str) -> Block:
+    """``context_actions`` with one ``feedback_buttons`` element (thumbs up / down)."""
+
+    def button(emoji: str, verdict: str, label_key: str) -> Block:
+        return {
+            "text": {"type": "plain_text", "text": emoji, "emoji": True},
+            "accessibility_label": clip(t(label_key, language), MAX_BUTTON_TEXT),
+            "value": feedback_value(answer, thread_ts, reference, language, verdict)[:MAX_BUTTON_VALUE],
+        }
+
+    return {
+        "type": "context_actions",
+        "block_id": "dasar_feedback",
+        "elements": [
+            {
+                "type": "feedback_buttons",
+                "action_id": ACTION_FEEDBACK,
+                "positive_button": button(":thumbsup:", FEEDBACK_UP, "feedback.positive"),
+                "negative_button": button(":thumbsdown:", FEEDBACK_DOWN, "feedback.negative"),
+            }
+        ],
+    }
+
+
 def action_blocks(answer: Mapping[str, Any], language: str, thread_ts: str, reference: str) -> list[Block]:
-    """Helpful / not helpful, and "Ask the tax team" unless a ticket exists or the request was refused."""
-    value = button_value(thread_ts, reference, l=language)
-    elements = [
-        _button(":thumbsup: " + t("button.helpful", language), ACTION_HELPFUL, value),
-        _button(":thumbsdown: " + t("button.not_helpful", language), ACTION_NOT_HELPFUL, value),
-    ]
+    """Feedback buttons, and "Ask the tax team" unless a ticket exists or the request was refused."""
+    blocks = [feedback_block(answer, language, thread_ts, reference)]
     escalation = answer.get("escalation") or {}
-    status = answer.get("status")
-    if status != "refused" and not escalation.get("ticket_id"):
-        elements.append(_button(t("button.escalate", language), ACTION_ESCALATE, value, style="primary"))
-    return [{"type": "actions", "block_id": "dasar_feedback", "elements": elements}]
+    if answer.get("status") != "refused" and not escalation.get("ticket_id"):
+        value = button_value(thread_ts, reference, l=language)
+        blocks.append(
+            {
+                "type": "actions",
+                "block_id": "dasar_actions",
+                "elements": [
+                    _button(t("button.escalate", language), ACTION_ESCALATE, value, style="primary")
+                ],
+            }
+        )
+    return blocks
 
 
 def body_blocks(
@@ -274,10 +436,10 @@ def body_blocks(
 ) -> list[Block]:
     """Everything above the footer, in reading order."""
     status = answer.get("status")
-    text = str(answer.get("answer") or fallback_text or "").strip()
+    text = short_answer(str(answer.get("answer") or fallback_text or ""))
     if not text:
         text = t("refused" if status == "refused" else "no_answer_text", language)
-    blocks = [_section(escape(piece)) for piece in split_text(text, MAX_SECTION_CHARS - 200)]
+    blocks = [_section(piece) for piece in split_text(mrkdwn.to_mrkdwn(text), MAX_SECTION_CHARS - 200)]
     blocks += clarify_blocks(answer.get("clarifying_questions") or [], language, thread_ts, reference)
     claims = answer.get("claims") or []
     if claims:
@@ -288,7 +450,7 @@ def body_blocks(
     conflicts = answer.get("conflicts") or []
     if conflicts:
         lines = [t("conflicts_heading", language)] + [
-            f"\u2022 {escape(_conflict_text(c))}" for c in conflicts
+            f"\u2022 {conflict_text(c, language)}" for c in conflicts
         ]
         blocks += [_section(p) for p in split_text("\n".join(lines))]
     warnings = [w.get("message", w) if isinstance(w, Mapping) else w for w in answer.get("warnings") or []]
@@ -303,7 +465,7 @@ def body_blocks(
     return blocks
 
 
-# -- whole message -----------------------------------------------------------------------------
+# -- paging -----------------------------------------------------------------------------------
 
 
 def _show_more(language: str, key: str, thread_ts: str) -> list[Block]:
@@ -323,28 +485,60 @@ def _show_more(language: str, key: str, thread_ts: str) -> list[Block]:
     ]
 
 
+def _take(blocks: list[Block], max_blocks: int, max_chars: int) -> int:
+    """How many leading ``blocks`` fit in ``max_blocks`` and ``max_chars`` (at least one)."""
+    used = 2  # the enclosing "[]"
+    for i, block in enumerate(blocks):
+        size = block_chars([block])
+        if i >= max_blocks or (i > 0 and used + size > max_chars):
+            return max(i, 1)
+        used += size + 1
+    return len(blocks)
+
+
 def paginate(
     body: list[Block], tail: list[Block], language: str, page_key: str, thread_ts: str
 ) -> tuple[list[Block], list[list[Block]]]:
-    """First message (``body`` head + ``tail``) and the overflow pages, each within :data:`MAX_BLOCKS`.
-
-    Each show-more button's value is a :func:`button_value` whose reference ``r`` is the page key.
+    """First message (``body`` head + ``tail``) and the overflow pages, each within the block AND
+    character limits.  Each show-more button's value is a :func:`button_value` whose reference ``r``
+    is the page key.
     """
-    if len(body) + len(tail) <= MAX_BLOCKS:
+    if len(body) + len(tail) <= MAX_BLOCKS and block_chars(body + tail) <= MAX_MESSAGE_CHARS:
         return body + tail, []
-    room = MAX_BLOCKS - len(tail) - 2
-    first = body[:room] + _show_more(language, f"{page_key}:1", thread_ts) + tail
-    rest = body[room:]
+    more_size = block_chars(_show_more(language, f"{page_key}:99", thread_ts))
+    n = _take(body, MAX_BLOCKS - len(tail) - 2, MAX_MESSAGE_CHARS - block_chars(tail) - more_size)
+    first = body[:n] + _show_more(language, f"{page_key}:1", thread_ts) + tail
+    rest = body[n:]
     pages: list[list[Block]] = []
     while rest:
-        n = len(pages) + 1
-        if len(rest) <= MAX_BLOCKS:
+        if len(rest) <= MAX_BLOCKS and block_chars(rest) <= MAX_MESSAGE_CHARS:
             pages.append(rest)
             break
-        chunk_room = MAX_BLOCKS - 2
-        pages.append(rest[:chunk_room] + _show_more(language, f"{page_key}:{n + 1}", thread_ts))
-        rest = rest[chunk_room:]
+        k = _take(rest, MAX_BLOCKS - 2, MAX_MESSAGE_CHARS - more_size)
+        pages.append(rest[:k] + _show_more(language, f"{page_key}:{len(pages) + 2}", thread_ts))
+        rest = rest[k:]
     return first, pages
+
+
+def split_messages(blocks: list[Block]) -> list[list[Block]]:
+    """``blocks`` cut, in order, into messages within the block and character limits."""
+    out: list[list[Block]] = []
+    rest = list(blocks)
+    while rest:
+        k = _take(rest, MAX_BLOCKS, MAX_MESSAGE_CHARS)
+        out.append(rest[:k])
+        rest = rest[k:]
+    return out
+
+
+def _fallback(answer: Mapping[str, Any], fallback_text: str, language: str) -> str:
+    """Notification text: the short answer, plain, clipped and escaped."""
+    text = short_answer(str(answer.get("answer") or fallback_text or "")) or t("no_answer_text", language)
+    text = re.sub(r"(\*\*|__|~~|`)", "", text)
+    return escape(clip(" ".join(text.split()), MAX_FALLBACK_CHARS))
+
+
+# -- whole messages ---------------------------------------------------------------------------
 
 
 def render_answer(
@@ -363,10 +557,7 @@ def render_answer(
     if with_actions:
         tail += action_blocks(answer, language, thread_ts, reference)
     blocks, pages = paginate(body, tail, language, reference or thread_ts, thread_ts)
-    text = clip(
-        str(answer.get("answer") or fallback_text or t("no_answer_text", language)), MAX_FALLBACK_CHARS
-    )
-    return RenderedMessage(text=text, blocks=blocks, pages=pages)
+    return RenderedMessage(text=_fallback(answer, fallback_text, language), blocks=blocks, pages=pages)
 
 
 def render_reply(reply: Reply, *, language: str, thread_ts: str, reference: str = "") -> RenderedMessage:
@@ -389,7 +580,7 @@ def render_reply(reply: Reply, *, language: str, thread_ts: str, reference: str 
 def render_private(
     reply: Reply, *, language: str, thread_ts: str, reference: str = ""
 ) -> list[RenderedMessage]:
-    """The asker-only full answer as one or more messages (posted ephemerally, all at once).
+    """The asker-only full answer as one or more messages (posted ephemerally, all at once, in order).
 
     WHY no "show more" here: a stored page would later be posted by whoever clicks; private pages
     are sent immediately, to the asker only.
@@ -400,9 +591,47 @@ def render_private(
     answer = reply.private_answer
     body = [_section(t("private_intro", language)), *body_blocks(answer, language, thread_ts, ref)]
     body += footer_blocks(answer, language)
-    text = clip(str(answer.get("answer") or t("no_answer_text", language)), MAX_FALLBACK_CHARS)
-    chunks = [body[i : i + MAX_BLOCKS] for i in range(0, len(body), MAX_BLOCKS)]
-    return [RenderedMessage(text=text, blocks=chunk) for chunk in chunks]
+    text = _fallback(answer, "", language)
+    return [RenderedMessage(text=text, blocks=chunk) for chunk in split_messages(body)]
+
+
+def render_relay(
+    text: str,
+    *,
+    ticket_id: str | None,
+    language: str = "id",
+    header: str = "",
+    footer: str = "",
+) -> list[RenderedMessage]:
+    """A relayed tax-team message, split in order into as many messages as it needs.
+
+    ``text`` is untrusted (the tax team's words): converted from Markdown and escaped.  ``header`` and
+    ``footer`` are OUR mrkdwn (labels, responder, sources already escaped by the caller); the header
+    opens the first part, the footer closes the last.  When split, every part names the ticket and
+    its number ("Ticket T-000042, part 2/3") and every part but the last ends "(continued)".
+    """
+    body = mrkdwn.to_mrkdwn(text)
+    chunks = split_text(body, RELAY_CHUNK_CHARS) or [""]
+    total = len(chunks)
+    out: list[RenderedMessage] = []
+    for i, chunk in enumerate(chunks, start=1):
+        lines = []
+        if i == 1 and header:
+            lines.append(header)
+        lines.append(chunk)
+        blocks = [_section("\n".join(lines))]
+        notes: list[str] = []
+        if i < total:
+            notes.append(t("continued", language))
+        if total > 1 and ticket_id:
+            notes.append(t("relay_part", language, ticket=escape(ticket_id), n=i, total=total))
+        if i == total and footer:
+            blocks.append(_section(footer))
+        if notes:
+            blocks.append(_context(notes))
+        plain = re.sub(r"[*_~`]", "", chunk)
+        out.append(RenderedMessage(text=clip(" ".join(plain.split()), MAX_FALLBACK_CHARS), blocks=blocks))
+    return out
 
 
 def render_notice(text: str) -> RenderedMessage:

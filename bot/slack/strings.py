@@ -47,6 +47,43 @@ STRINGS: Mapping[str, Mapping[str, str]] = {
     "effective_from": {"id": "berlaku sejak {start}", "en": "in force since {start}"},
     "source_link": {"id": "sumber", "en": "source"},
     "reasons": {"id": "alasan: {reasons}", "en": "reasons: {reasons}"},
+    "withheld_no_reason": {
+        "id": "tidak ada kutipan yang mendukungnya",
+        "en": "no quote supports it",
+    },
+    "sources_line": {"id": "Sumber: {sources}", "en": "Sources: {sources}"},
+    "conflict.pair": {
+        "id": "{a} dan {b} menyebut angka berbeda.",
+        "en": "{a} and {b} give different figures.",
+    },
+    "conflict.regulation_over_policy": {
+        "id": "{doc} yang berlaku karena peraturan didahulukan atas kebijakan internal.",
+        "en": "{doc} applies because a regulation takes precedence over internal policy.",
+    },
+    "conflict.specific_over_general": {
+        "id": "{doc} yang berlaku karena ketentuannya lebih khusus.",
+        "en": "{doc} applies because it is the more specific rule.",
+    },
+    "conflict.later_effective_date": {
+        "id": "{doc} yang berlaku karena mulai berlaku lebih akhir.",
+        "en": "{doc} applies because it took effect later.",
+    },
+    "conflict.doc_id_order": {
+        "id": "Aturan mana yang berlaku belum dapat dipastikan; tim pajak perlu memeriksanya.",
+        "en": "Which rule applies could not be settled; the tax team needs to check.",
+    },
+    "conflict.other": {"id": "{doc} yang diutamakan.", "en": "{doc} is preferred."},
+    "role.condition": {"id": "syarat", "en": "condition"},
+    "role.exception": {"id": "pengecualian", "en": "exception"},
+    "role.definition": {"id": "definisi", "en": "definition"},
+    "applies_period": {"id": "berlaku untuk {period}", "en": "applies to {period}"},
+    "continued": {"id": "_(bersambung)_", "en": "_(continued)_"},
+    "relay_part": {"id": "_Tiket {ticket}, bagian {n}/{total}_", "en": "_Ticket {ticket}, part {n}/{total}_"},
+    "feedback.positive": {"id": "Jawaban ini membantu", "en": "This answer was helpful"},
+    "feedback.negative": {
+        "id": "Jawaban ini salah atau tidak membantu",
+        "en": "This answer was wrong or not helpful",
+    },
     "refused": {
         "id": "Maaf, saya tidak dapat membantu permintaan ini.",
         "en": "Sorry, I can't help with this request.",
