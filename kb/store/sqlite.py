@@ -217,6 +217,11 @@ class SqliteStore:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
+            except sqlite3.Error as exc:
+                self._conn.execute("ROLLBACK")
+                raise StoreError(
+                    f"knowledge-base write failed in {self.path}: {exc}; nothing was changed"
+                ) from exc
             except BaseException:
                 self._conn.execute("ROLLBACK")
                 raise

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
-import shutil
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -20,12 +19,13 @@ from typing import Any
 import pytest
 
 from kb.embed.hashing import HashingEmbedder
-from kb.errors import NotFoundError, StoreError
+from kb.errors import StoreError
 from kb.ingest import ingest_paths
 from kb.query import fts_query, understand
 from kb.retrieve import MODES, Retriever
 from kb.store.protocol import KnowledgeStore, SearchFilter
 from kb.store.sqlite import SqliteStore
+from tests.kb.store_contract import CORPUS_IDS, KnowledgeStoreContract, copy_corpus
 from tests.kb.test_ingest import GOOD_POLICY
 
 pytestmark = pytest.mark.postgres
@@ -33,9 +33,6 @@ pytestmark = pytest.mark.postgres
 ROOT = Path(__file__).resolve().parents[2]
 REGS = ROOT / "corpus" / "regulations"
 INTERNAL = ROOT / "corpus" / "internal"
-REG_IDS = ("pmk-168-2023", "uu-8-1983", "uu-42-2009", "uu-7-2021", "pp-23-2018", "pp-55-2022")
-INTERNAL_FILES = ("memo-pph26-sg-software.md", "ap-vendor-onboarding.md")
-MEMO = "memo-pph26-sg-software"
 EMBEDDER = HashingEmbedder()
 EVERYONE = frozenset({"everyone"})
 TAX_TEAM = frozenset({"everyone", "tax-team", "finance"})
@@ -106,23 +103,13 @@ class Pair:
     paths: list[Path]
 
 
-def _corpus(folder: Path) -> list[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
-    out = []
-    for doc_id in REG_IDS:
-        out.append(Path(shutil.copytree(REGS / doc_id, folder / doc_id)))
-    for name in INTERNAL_FILES:
-        out.append(Path(shutil.copy(INTERNAL / name, folder / name)))
-    return out
-
-
 @pytest.fixture(scope="module")
 def pair(pg_server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pair]:
-    """Real regulations + the tax-team memo + a policy, ingested into PostgreSQL and SQLite (read-only use)."""
+    """The contract corpus, ingested into PostgreSQL and into SQLite (read-only use)."""
     from kb.store.postgres import PostgresStore
 
     tmp = tmp_path_factory.mktemp("kb-pair")
-    paths = _corpus(tmp / "corpus")
+    paths = copy_corpus(tmp / "corpus")
     sqlite = SqliteStore(tmp / "kb.sqlite", embedder_name=EMBEDDER.name)
     pg = PostgresStore(_fresh_dsn(pg_server), embedder_name=EMBEDDER.name)
     reports = (ingest_paths(paths, pg, EMBEDDER), ingest_paths(paths, sqlite, EMBEDDER))
@@ -139,16 +126,40 @@ def _rows(dsn: str, table: str) -> int:
     import psycopg
 
     with psycopg.connect(dsn) as conn:
-        return conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]  # noqa: S608
+        return conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
 
 
-# --- ingest, versions, removal -------------------------------------------------------------------
+# --- the knowledge-store contract ----------------------------------------------------------------
+
+
+class TestPostgresKnowledgeStore(KnowledgeStoreContract):
+    @pytest.fixture(scope="class")
+    def corpus_store(self, pair: Pair) -> Any:
+        return pair.pg
+
+    @pytest.fixture
+    def make_store(self, pg_server: str) -> Iterator[Callable[[], Any]]:
+        from kb.store.postgres import PostgresStore
+
+        opened: list[Any] = []
+
+        def make() -> Any:
+            store = PostgresStore(_fresh_dsn(pg_server), embedder_name=EMBEDDER.name)
+            opened.append(store)
+            return store
+
+        yield make
+        for store in opened:
+            store.close()
+
+
+# --- ingest and parity with SQLite ---------------------------------------------------------------
 
 
 def test_real_corpus_ingests_into_postgres_like_sqlite(pair: Pair) -> None:
     pg_report, sqlite_report = pair.reports
     assert pg_report.ok, pg_report.to_json()["errors"]
-    assert sorted(pg_report.added) == sorted([*REG_IDS, MEMO, "ap-vendor-onboarding"])
+    assert sorted(pg_report.added) == sorted(CORPUS_IDS)
     assert pg_report.to_json() == sqlite_report.to_json()
     assert pair.pg.stats() == pair.sqlite.stats()
     assert pair.pg.stats()["vectors"] == pair.pg.stats()["chunks"] > 1000
@@ -174,168 +185,10 @@ def test_corpus_version_is_the_same_as_sqlite_and_reingest_is_a_noop(pair: Pair)
     version = pair.pg.corpus_version()
     assert version == pair.sqlite.corpus_version() == pair.pg.get_meta("corpus_version")
     again = ingest_paths(pair.paths, pair.pg, EMBEDDER)
-    assert sorted(again.unchanged) == sorted([*REG_IDS, MEMO, "ap-vendor-onboarding"])
+    assert sorted(again.unchanged) == sorted(CORPUS_IDS)
     assert again.added == again.updated == again.rechunked == [] and again.chunks_written == 0
     assert again.vectors_embedded == 0
     assert pair.pg.corpus_version() == version
-
-
-def test_changed_file_is_version_2_and_invalidates_cached_answers(pg_dsn: str, tmp_path: Path) -> None:
-    from kb.store.postgres import PostgresStore
-
-    src = tmp_path / "in"
-    src.mkdir()
-    policy = src / "policy.md"
-    policy.write_text(POLICY, encoding="utf-8")
-    store = PostgresStore(pg_dsn, embedder_name=EMBEDDER.name)
-    sqlite = SqliteStore(tmp_path / "kb.sqlite", embedder_name=EMBEDDER.name)
-    try:
-        assert ingest_paths([src], store, EMBEDDER).added == ["pg-policy"]
-        ingest_paths([src], sqlite, EMBEDDER)
-        first = store.corpus_version()
-        store.cache_answer("q-2pct", ["pg-policy"], '{"status": "answered", "rate": "2%"}')
-        store.cache_answer("q-other", ["some-other-doc"], '{"status": "answered"}')
-        assert store.cached_answer("q-2pct") == '{"status": "answered", "rate": "2%"}'
-        assert store.cached_answer_count() == 2
-
-        policy.write_text(POLICY.replace("sebesar 2%", "sebesar 4%"), encoding="utf-8")
-        report = ingest_paths([src], store, EMBEDDER)
-        ingest_paths([src], sqlite, EMBEDDER)
-        assert report.updated == ["pg-policy"]
-        doc = store.get_document("pg-policy")
-        assert doc is not None and doc.version_no == 2
-        assert [v["version_no"] for v in store.versions("pg-policy")] == [1, 2]
-        texts = " ".join(c.text for c in store.chunks_of("pg-policy"))
-        assert "sebesar 4%" in texts and "sebesar 2%" not in texts
-        assert store.corpus_version() != first
-        assert store.corpus_version() == sqlite.corpus_version()
-        # the answer that cited the document is gone; one that did not is stale by corpus version
-        assert store.cached_answer("q-2pct") is None and store.cached_answer("q-other") is None
-        assert store.cached_answer_count() == 1
-        store.cache_answer("q-other", ["some-other-doc"], '{"status": "fresh"}')
-        assert store.cached_answer("q-other") == '{"status": "fresh"}'
-    finally:
-        store.close()
-        sqlite.close()
-
-
-def _policy_store(pg_dsn: str, tmp_path: Path):
-    """A fresh PostgreSQL store holding the test policy."""
-    from kb.store.postgres import PostgresStore
-
-    src = tmp_path / "in"
-    src.mkdir()
-    (src / "policy.md").write_text(POLICY, encoding="utf-8")
-    store = PostgresStore(pg_dsn, embedder_name=EMBEDDER.name)
-    ingest_paths([src], store, EMBEDDER)
-    return store
-
-
-def test_remove_purges_chunks_vectors_edges_cache_and_versions(pg_dsn: str, tmp_path: Path) -> None:
-    store = _policy_store(pg_dsn, tmp_path)
-    try:
-        assert _rows(pg_dsn, "kb_embed_cache") == store.stats()["vectors"] > 0
-        store.cache_answer("q1", ["pg-policy"], '{"status": "answered"}')
-        assert store.remove_document("pg-policy") > 0
-        for table in (
-            "kb_documents",
-            "kb_chunks",
-            "kb_edges",
-            "kb_answer_cache",
-            "kb_answer_cache_docs",
-            "kb_doc_access",
-            "kb_doc_values",
-            "kb_versions",
-            "kb_embed_cache",
-        ):
-            assert _rows(pg_dsn, table) == 0, table
-        assert store.get_document("pg-policy") is None
-        with pytest.raises(NotFoundError, match="kb list"):
-            store.remove_document("pg-policy")
-        with pytest.raises(NotFoundError):
-            store.document_text("pg-policy")
-    finally:
-        store.close()
-
-
-def test_write_document_is_all_or_nothing(pg_dsn: str, tmp_path: Path) -> None:
-    store = _policy_store(pg_dsn, tmp_path)
-    try:
-        before = store.chunks_of("pg-policy")
-        doc = store.get_document("pg-policy")
-        assert doc is not None
-        broken = [
-            replace(before[0], text="new text"),
-            replace(before[1], id=before[0].id),
-        ]  # duplicate chunk id
-        with pytest.raises(StoreError, match="nothing was changed"):
-            store.write_document(replace(doc, version_no=2), "new", b"new", "policy.md", broken, [], {})
-        assert store.chunks_of("pg-policy") == before
-        assert store.get_document("pg-policy").version_no == 1  # type: ignore[union-attr]
-    finally:
-        store.close()
-
-
-# --- filter first: access, dates, revocation -----------------------------------------------------
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_memo_never_reaches_users_outside_the_tax_team(pair: Pair, mode: str) -> None:
-    retriever = Retriever(pair.pg, EMBEDDER)
-    q = "PPh 26 treaty Singapore software licence royalty memo conclusion"
-    for groups in (EVERYONE, FINANCE):
-        res = retriever.search(q, _flt(dt.date(2026, 6, 1), groups), mode=mode, top_k=10)
-        assert res.results, (groups, mode)
-        docs = {h.chunk.doc_id for h in res.results} | {h.chunk.doc_id for h in res.context}
-        assert MEMO not in docs, (groups, mode)
-    res = retriever.search(q, _flt(dt.date(2026, 6, 1), TAX_TEAM), mode=mode, top_k=10)
-    assert MEMO in {h.chunk.doc_id for h in res.results}, mode
-
-
-def test_vector_search_filters_before_ranking(pair: Pair) -> None:
-    memo_chunk = pair.pg.chunks_of(MEMO, indexed_only=True)[2]
-    query = EMBEDDER.embed_query(memo_chunk.text)
-    as_of = dt.date(2026, 6, 1)
-    lead = pair.pg.vector_search(query, _flt(as_of, TAX_TEAM), 5)
-    assert lead[0][0] == memo_chunk.id and lead[0][1] > 0.9
-    clerk = pair.pg.vector_search(query, _flt(as_of, FINANCE), 5)
-    # not post-filtered: the limit is filled with visible chunks, none of them the memo's
-    assert len(clerk) == 5 and all(not cid.startswith(MEMO) for cid, _ in clerk)
-    assert [s for _, s in clerk] == sorted((s for _, s in clerk), reverse=True)
-    assert not pair.pg.keyword_search('"singapore"', _flt(as_of, FINANCE), 10)
-    assert {
-        cid.split("#")[0] for cid, _ in pair.pg.keyword_search('"singapore"', _flt(as_of, TAX_TEAM), 10)
-    } == {MEMO}
-    assert pair.pg.vector_search(query, _flt(as_of, frozenset()), 5) == []
-
-
-def test_uu_ppn_pasal_7_wording_by_transaction_date(pair: Pair) -> None:
-    retriever = Retriever(pair.pg, EMBEDDER)
-    later = retriever.search("UU PPN Pasal 7", _flt(dt.date(2022, 5, 1)))
-    top = later.results[0].chunk
-    assert top.doc_id == "uu-7-2021" and top.provision == "uu-8-1983:pasal-7"
-    assert "11% (sebelas persen)" in top.text
-    earlier = retriever.search("UU PPN Pasal 7", _flt(dt.date(2015, 1, 1)))
-    assert earlier.results[0].chunk.doc_id == "uu-42-2009"
-    assert "10% (sepuluh persen)" in earlier.results[0].chunk.text
-    assert all(h.chunk.doc_id != "uu-7-2021" for h in earlier.results)
-    routed = pair.pg.routed_chunk_ids(_flt(dt.date(2015, 1, 1)), provisions=["uu-8-1983:pasal-7"])
-    assert {cid.split("#")[0] for cid in routed} == {"uu-42-2009"}
-    assert routed == pair.sqlite.routed_chunk_ids(_flt(dt.date(2015, 1, 1)), provisions=["uu-8-1983:pasal-7"])
-
-
-def test_revoked_pp_23_2018_answers_for_2020_and_never_for_2023(pair: Pair) -> None:
-    retriever = Retriever(pair.pg, EMBEDDER)
-    q = "tarif PPh final UMKM 0,5% peredaran bruto tertentu"
-    in_period = retriever.search(q, _flt(dt.date(2020, 3, 1)))
-    assert "pp-23-2018" in {h.chunk.doc_id for h in in_period.results}
-    assert "pp-55-2022" not in {h.chunk.doc_id for h in in_period.results}
-    for mode in MODES:
-        later = retriever.search(q, _flt(dt.date(2023, 6, 1)), mode=mode, top_k=10)
-        docs = {h.chunk.doc_id for h in later.results} | {h.chunk.doc_id for h in later.context}
-        assert later.results and "pp-23-2018" not in docs, mode
-    assert "pp-23-2018" not in pair.pg.visible_documents(_flt(dt.date(2023, 6, 1)))
-    assert "pp-23-2018" in pair.pg.visible_documents(_flt(dt.date(2020, 3, 1)))
 
 
 # --- keyword search: FTS5 tokens and MATCH expressions -------------------------------------------
@@ -513,7 +366,7 @@ def test_vector_extension_outside_the_search_path_is_explained(pg_dsn: str) -> N
 
     hidden = pg_dsn.replace(",public", "")
     assert hidden != pg_dsn
-    with pytest.raises(StoreError, match="installed in schema 'public'.*not on the search_path"):
+    with pytest.raises(StoreError, match=r"installed in schema 'public'.*not on the search_path"):
         PostgresStore(hidden)
 
 
