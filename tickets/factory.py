@@ -21,7 +21,7 @@ def open_ticket_store(
     clock: Clock | None = None,
     policy: OutboxPolicy | None = None,
 ) -> TicketStore:
-    """The configured ticket store: ``url`` (PostgreSQL, ``DASAR_TICKETS_URL``) if set, else the SQLite ``path``."""
+    """The configured store: ``url`` (PostgreSQL, ``DASAR_TICKETS_URL``) if set, else the SQLite ``path``."""
     if url:
         from tickets.postgres import PostgresTicketStore
 

@@ -217,3 +217,56 @@ class TicketEvent:
     actor: str
     at: dt.datetime
     data: dict[str, Any] = field(default_factory=dict)
+
+
+Verdict = Literal["helpful", "not_helpful"]
+#: What a user said about one answer (Slack/Teams thumbs up / down).
+VERDICTS: tuple[str, ...] = ("helpful", "not_helpful")
+#: Longest stored feedback comment (characters, after masking).
+MAX_FEEDBACK_COMMENT = 1000
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """One user's verdict on one answer (latest click wins; one row per answer and user).
+
+    ``answer_ref`` is the turn's reference id (what the answer's buttons carry); ``answer_status`` and
+    ``confidence_band`` are copied from the answer so reports can group without the answer itself.
+    ``comment_masked`` MUST already be PII-masked by the caller (this package cannot mask): the bot
+    passes it through its inbound guardrails first.
+    """
+
+    answer_ref: str
+    user_id: str
+    platform: str
+    tenant: str
+    corpus_version: str
+    answer_status: str
+    confidence_band: str
+    verdict: str
+    comment_masked: str | None = None
+    created_at: dt.datetime | None = None
+    updated_at: dt.datetime | None = None
+
+    def __post_init__(self) -> None:
+        if self.verdict not in VERDICTS:
+            raise ValueError(
+                f"unknown feedback verdict {self.verdict!r}; expected one of {', '.join(VERDICTS)}"
+            )
+        if not self.answer_ref or not self.user_id:
+            raise ValueError("feedback needs an answer reference and a user")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "answer_ref": self.answer_ref,
+            "user_id": self.user_id,
+            "platform": self.platform,
+            "tenant": self.tenant,
+            "corpus_version": self.corpus_version,
+            "answer_status": self.answer_status,
+            "confidence_band": self.confidence_band,
+            "verdict": self.verdict,
+            "comment_masked": self.comment_masked,
+            "created_at": ts_to_text(self.created_at) if self.created_at else None,
+            "updated_at": ts_to_text(self.updated_at) if self.updated_at else None,
+        }

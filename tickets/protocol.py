@@ -11,7 +11,7 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from tickets.model import Evidence, Requester, ThreadRef, Ticket, TicketEvent
+from tickets.model import Evidence, Feedback, Requester, ThreadRef, Ticket, TicketEvent
 from tickets.outbox import DeliveryResult, OutboxMessage, OutboxPolicy, Sender
 
 
@@ -83,3 +83,14 @@ class TicketStore(Protocol):
     def first_answered_at(self) -> dict[str, dt.datetime]: ...
 
     def shutdown(self) -> None: ...
+
+
+@runtime_checkable
+class FeedbackStore(Protocol):
+    """Users' verdicts on answers, kept with the tickets (both SQL backends implement it)."""
+
+    def record_feedback(self, feedback: Feedback) -> Feedback: ...
+
+    def list_feedback(
+        self, since: dt.datetime | None = None, verdict: str | None = None
+    ) -> list[Feedback]: ...

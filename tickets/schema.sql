@@ -80,3 +80,22 @@ CREATE TABLE IF NOT EXISTS ticket_outbox (
 CREATE INDEX IF NOT EXISTS ticket_outbox_due ON ticket_outbox (status, next_attempt_at);
 
 CREATE INDEX IF NOT EXISTS ticket_outbox_order ON ticket_outbox (ticket_id, channel, event_seq);
+
+-- Users' verdicts on answers (Slack feedback_buttons, Teams card actions): one row per answer and user,
+-- the latest click wins.  comment_masked is PII-masked by the bot before it gets here.
+CREATE TABLE IF NOT EXISTS answer_feedback (
+    answer_ref      TEXT NOT NULL,
+    user_id         TEXT NOT NULL,
+    platform        TEXT NOT NULL,
+    tenant          TEXT NOT NULL,
+    corpus_version  TEXT NOT NULL,
+    answer_status   TEXT NOT NULL,
+    confidence_band TEXT NOT NULL,
+    verdict         TEXT NOT NULL CHECK (verdict IN ('helpful', 'not_helpful')),
+    comment_masked  TEXT,
+    created_at      TEXT NOT NULL,
+    updated_at      TEXT NOT NULL,
+    PRIMARY KEY (answer_ref, user_id)
+);
+
+CREATE INDEX IF NOT EXISTS answer_feedback_by_time ON answer_feedback (updated_at, answer_ref);

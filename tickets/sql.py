@@ -13,6 +13,7 @@ new state (so a losing ``claim`` raises :class:`AlreadyClaimed`).  Nothing is ca
 
 from __future__ import annotations
 
+import builtins
 import datetime as dt
 import json
 import logging
@@ -26,9 +27,12 @@ from typing import Any
 from tickets.errors import IllegalTransition, StoreError, TicketNotFound
 from tickets.model import (
     ACTIVE_STATUSES,
+    MAX_FEEDBACK_COMMENT,
     REASONS,
     STATUSES,
+    VERDICTS,
     Evidence,
+    Feedback,
     Requester,
     ThreadRef,
     Ticket,
@@ -158,6 +162,28 @@ def _row_to_message(row: Any) -> OutboxMessage:
         last_error=row["last_error"],
         external_ref=row["external_ref"],
         delivered_at=text_to_ts(row["delivered_at"]) if row["delivered_at"] else None,
+    )
+
+
+_FEEDBACK_COLUMNS = (
+    "answer_ref, user_id, platform, tenant, corpus_version, answer_status, confidence_band, verdict, "
+    "comment_masked, created_at, updated_at"
+)
+
+
+def _row_to_feedback(row: Any) -> Feedback:
+    return Feedback(
+        answer_ref=row["answer_ref"],
+        user_id=row["user_id"],
+        platform=row["platform"],
+        tenant=row["tenant"],
+        corpus_version=row["corpus_version"],
+        answer_status=row["answer_status"],
+        confidence_band=row["confidence_band"],
+        verdict=row["verdict"],
+        comment_masked=row["comment_masked"],
+        created_at=text_to_ts(row["created_at"]),
+        updated_at=text_to_ts(row["updated_at"]),
     )
 
 
@@ -569,6 +595,69 @@ class SqlTicketStore(ABC):
             return replace(cur, updated_at=now, version=cur.version + 1), EVENT_NOTE_ADDED, {"note": note}
 
         return self._mutate(ticket_id, actor, step)
+
+    # -- answer feedback -----------------------------------------------------------------------------
+    def record_feedback(self, feedback: Feedback) -> Feedback:
+        """Store a user's verdict on an answer; a later click by the same user replaces it.
+
+        Returns the stored record (with ``created_at`` of the first click and ``updated_at`` now).
+        """
+        now = ts_to_text(self._now())
+        comment = (feedback.comment_masked or "").strip()[:MAX_FEEDBACK_COMMENT] or None
+        with self._tx() as tx:
+            tx.execute(
+                "INSERT INTO answer_feedback (answer_ref, user_id, platform, tenant, corpus_version, "
+                "answer_status, confidence_band, verdict, comment_masked, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (answer_ref, user_id) DO UPDATE SET verdict = excluded.verdict, "
+                "comment_masked = COALESCE(excluded.comment_masked, answer_feedback.comment_masked), "
+                "corpus_version = excluded.corpus_version, answer_status = excluded.answer_status, "
+                "confidence_band = excluded.confidence_band, updated_at = excluded.updated_at",
+                (
+                    feedback.answer_ref,
+                    feedback.user_id,
+                    feedback.platform,
+                    feedback.tenant,
+                    feedback.corpus_version,
+                    feedback.answer_status,
+                    feedback.confidence_band,
+                    feedback.verdict,
+                    comment,
+                    now,
+                    now,
+                ),
+            )
+            row = tx.one(
+                f"SELECT {_FEEDBACK_COLUMNS} FROM answer_feedback WHERE answer_ref = ? AND user_id = ?",
+                (feedback.answer_ref, feedback.user_id),
+            )
+        logger.info(
+            "answer_ref=%s, platform=%s, verdict=%s | feedback stored",
+            feedback.answer_ref,
+            feedback.platform,
+            feedback.verdict,
+        )
+        return _row_to_feedback(row)
+
+    def list_feedback(
+        self, since: dt.datetime | None = None, verdict: str | None = None
+    ) -> builtins.list[Feedback]:
+        """Feedback (optionally from ``since`` on, of one verdict), oldest change first."""
+        if verdict is not None and verdict not in VERDICTS:
+            raise ValueError(f"unknown verdict {verdict!r}; expected one of {', '.join(VERDICTS)}")
+        where, params = [], []
+        if since is not None:
+            where.append("updated_at >= ?")
+            params.append(ts_to_text(since))
+        if verdict is not None:
+            where.append("verdict = ?")
+            params.append(verdict)
+        sql = f"SELECT {_FEEDBACK_COLUMNS} FROM answer_feedback"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        with self._tx(write=False) as tx:
+            rows = tx.all(sql + " ORDER BY updated_at, answer_ref, user_id", params)
+        return [_row_to_feedback(r) for r in rows]
 
 
 class SqlOutbox:

@@ -26,6 +26,8 @@ from tickets import (
     TicketNotFound,
     TicketStore,
 )
+from tickets.model import Feedback
+from tickets.protocol import FeedbackStore
 from tickets.sql import SqlTicketStore
 
 
@@ -558,3 +560,70 @@ class TicketStoreContract:
         # first answers: T1 3h, T3 1h (its second answer does not count), T5 5h -> median 3h
         assert rep.answered_count == 3
         assert rep.median_time_to_answer_seconds == 10800.0
+
+    # -- answer feedback -----------------------------------------------------------------------------
+    def test_feedback_is_stored_once_per_answer_and_user_latest_verdict_wins(
+        self, store: SqlTicketStore, clock: FakeClock
+    ) -> None:
+        assert isinstance(store, FeedbackStore)
+        first = store.record_feedback(
+            feedback("SLK-1", "U1", "not_helpful", comment="angka salah <PERSON_1>")
+        )
+        assert (first.verdict, first.comment_masked, first.created_at) == (
+            "not_helpful",
+            "angka salah <PERSON_1>",
+            T0,
+        )
+        clock.advance(minutes=5)
+        again = store.record_feedback(feedback("SLK-1", "U1", "helpful"))
+        assert again.verdict == "helpful" and again.comment_masked == "angka salah <PERSON_1>"
+        assert (again.created_at, again.updated_at) == (T0, T0 + dt.timedelta(minutes=5))
+        store.record_feedback(feedback("SLK-1", "U2", "not_helpful", band="low"))
+        store.record_feedback(feedback("TMS-7", "U1", "helpful", platform="teams"))
+        rows = store.list_feedback()
+        assert [(f.answer_ref, f.user_id, f.verdict) for f in rows] == [
+            ("SLK-1", "U1", "helpful"),
+            ("SLK-1", "U2", "not_helpful"),
+            ("TMS-7", "U1", "helpful"),
+        ]
+        assert [f.user_id for f in store.list_feedback(verdict="not_helpful")] == ["U2"]
+        assert (
+            store.list_feedback(since=T0 + dt.timedelta(minutes=1), verdict="helpful")[0].answer_ref
+            == "SLK-1"
+        )
+        with pytest.raises(ValueError, match="unknown verdict"):
+            store.list_feedback(verdict="meh")
+
+    def test_feedback_comment_is_capped_and_blank_comment_is_none(self, store: SqlTicketStore) -> None:
+        long = store.record_feedback(feedback("R-1", "U1", "not_helpful", comment="x" * 5000))
+        assert long.comment_masked == "x" * 1000
+        blank = store.record_feedback(feedback("R-2", "U1", "not_helpful", comment="   "))
+        assert blank.comment_masked is None
+
+    def test_feedback_survives_reopening_the_store(self, make_store: Callable[[], SqlTicketStore]) -> None:
+        make_store().record_feedback(feedback("R-9", "U9", "not_helpful"))
+        (row,) = make_store().list_feedback()
+        assert (row.answer_ref, row.user_id, row.corpus_version) == ("R-9", "U9", "c0ffee12")
+
+
+def feedback(
+    ref: str,
+    user: str,
+    verdict: str,
+    *,
+    comment: str | None = None,
+    band: str = "high",
+    status: str = "answered",
+    platform: str = "slack",
+) -> Feedback:
+    return Feedback(
+        answer_ref=ref,
+        user_id=user,
+        platform=platform,
+        tenant="T01",
+        corpus_version="c0ffee12",
+        answer_status=status,
+        confidence_band=band,
+        verdict=verdict,
+        comment_masked=comment,
+    )

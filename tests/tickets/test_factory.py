@@ -1,4 +1,4 @@
-"""Backend selection: DASAR_TICKETS_URL (PostgreSQL) for the bot, the Teams worker and `dasar tickets` alike."""
+"""Backend selection: DASAR_TICKETS_URL (PostgreSQL) for the bot, the Teams worker and `dasar tickets`."""
 
 from __future__ import annotations
 
