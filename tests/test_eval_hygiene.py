@@ -1,0 +1,61 @@
+"""Unit tests use their own questions: an eval question copied into a test measures nothing.
+
+Fails when any question of the repository's eval sets (``eval/*.yaml``) or of the outside sets in
+``../shared/eval/realworld/`` appears verbatim (case- and whitespace-normalised) in a test file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_REALWORLD = ROOT.parent / "shared" / "eval" / "realworld"
+MIN_CHARS = 20  # shorter strings ("tarif PPN") are vocabulary, not a copied question
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def _questions_in(node: object) -> list[str]:
+    found: list[str] = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("question", "query", "q") and isinstance(value, str):
+                found.append(value)
+            else:
+                found.extend(_questions_in(value))
+    elif isinstance(node, list):
+        for item in node:
+            found.extend(_questions_in(item))
+    return found
+
+
+def _eval_questions() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for path in sorted((ROOT / "eval").glob("*.yaml")):
+        for q in _questions_in(yaml.safe_load(path.read_text(encoding="utf-8"))):
+            out.setdefault(_norm(q), f"eval/{path.name}")
+    if SHARED_REALWORLD.is_dir():
+        for path in sorted(SHARED_REALWORLD.glob("*.jsonl")):
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    for q in _questions_in(json.loads(line)):
+                        out.setdefault(_norm(q), f"shared/eval/realworld/{path.name}")
+    return {q: src for q, src in out.items() if len(q) >= MIN_CHARS}
+
+
+def test_no_eval_question_is_reused_verbatim_in_unit_tests() -> None:
+    questions = _eval_questions()
+    assert len(questions) > 100
+    copied: list[str] = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        if path.name == Path(__file__).name:
+            continue
+        text = _norm(path.read_text(encoding="utf-8"))
+        copied += [f"{path.relative_to(ROOT)}: {q!r} (from {src})" for q, src in questions.items() if q in text]
+    assert copied == [], "\n".join(copied)
