@@ -69,7 +69,9 @@ _AMEND_START = re.compile(
 )
 # "Beberapa ketentuan dalam Undang-Undang Nomor 7 Tahun 1983 ...": the law an amending Pasal names first,
 # tolerant of OCR inside the words ("Peraturan Men teri Keuangan Nomor 81", "Nomor T Tahun 1983")
-_AMENDED_NUMBER = re.compile(r"\bNomor\s+(?P<num>[0-9OlIT]{1,4})\s+Tahun\s+(?P<year>[12][0-9Oo]{3})\b")
+_AMENDED_NUMBER = re.compile(
+    r"\bNomor\s+(?P<num>[0-9OlIT]{1,4})(?:\s+Tahun\s+|\s*/\s*[A-Z][A-Z.\d]*\s*/\s*)(?P<year>[12][0-9Oo]{3})\b"
+)
 _AMENDED_TYPES: tuple[tuple[str, str], ...] = (
     ("peraturanpemerintahpenggantiundang", "PERPU"),
     ("undang-undang", "UU"),
