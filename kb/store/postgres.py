@@ -309,13 +309,13 @@ class _MatchParser:
     def _primary(self) -> _Node:
         if self._peek() == "(":
             self.i += 1
-            node = self._binary("OR", "|", self._and)
+            inner = self._binary("OR", "|", self._and)
             if self._peek() != ")":
                 raise self._fail(
                     "missing )" if self._peek() is None else f"syntax error near {self._peek()!r}"
                 )
             self.i += 1
-            return node
+            return inner
         phrases = [self._phrase()]
         while self._peek() not in (None, "AND", "OR", "NOT", ")", "("):
             phrases.append(self._phrase())
@@ -542,9 +542,9 @@ class PostgresStore:
                     self._conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
             except pg.Error as exc:
                 raise StoreError(
-                    f"the pgvector extension is not available in {self.path} ({self._scrub(exc)}); install "
-                    "pgvector on the server and run `CREATE EXTENSION vector;` as a superuser or the database "
-                    "owner"
+                    f"the pgvector extension is not available in {self.path} ({self._scrub(exc)}); "
+                    "install pgvector on the server and run `CREATE EXTENSION vector;` as a superuser "
+                    "or the database owner"
                 ) from None
         elif self._conn.execute("SELECT to_regtype('vector') IS NOT NULL AS ok").fetchone()["ok"] is False:
             raise StoreError(
@@ -627,15 +627,15 @@ class PostgresStore:
         )
 
     def get_document(self, doc_id: str) -> StoredDocument | None:
-        rows = self._q(f"SELECT {_DOC_COLUMNS} FROM kb_documents d WHERE d.id = %s", (doc_id,))  # noqa: S608
+        rows = self._q(f"SELECT {_DOC_COLUMNS} FROM kb_documents d WHERE d.id = %s", (doc_id,))
         return self._stored(rows[0]) if rows else None
 
     def document_by_number(self, number: str) -> StoredDocument | None:
-        rows = self._q(f"SELECT {_DOC_COLUMNS} FROM kb_documents d WHERE d.number = %s", (number,))  # noqa: S608
+        rows = self._q(f"SELECT {_DOC_COLUMNS} FROM kb_documents d WHERE d.number = %s", (number,))
         return self._stored(rows[0]) if rows else None
 
     def list_documents(self) -> list[StoredDocument]:
-        return [self._stored(r) for r in self._q(f"SELECT {_DOC_COLUMNS} FROM kb_documents d ORDER BY d.id")]  # noqa: S608
+        return [self._stored(r) for r in self._q(f"SELECT {_DOC_COLUMNS} FROM kb_documents d ORDER BY d.id")]
 
     def document_text(self, doc_id: str) -> str:
         rows = self._q(
@@ -643,7 +643,7 @@ class PostgresStore:
         )
         if not rows:
             raise NotFoundError(f"no document {doc_id!r} in {self.path}")
-        return rows[0]["text"]
+        return str(rows[0]["text"])
 
     def versions(self, doc_id: str) -> list[dict[str, Any]]:
         return self._q(
@@ -674,9 +674,10 @@ class PostgresStore:
             self._delete_derived(conn, meta.id)
             conn.execute("DELETE FROM kb_documents WHERE id = %s", (meta.id,))
             conn.execute(
-                "INSERT INTO kb_documents(id, number, type, title, status, jurisdiction, language, quarantine_reason,"
-                " effective_from, effective_to, meta_json, source_path, content_hash, version_no, ingested_at,"
-                " injection_flags, chunker_version) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+                "INSERT INTO kb_documents(id, number, type, title, status, jurisdiction, language,"
+                " quarantine_reason, effective_from, effective_to, meta_json, source_path, content_hash,"
+                " version_no, ingested_at, injection_flags, chunker_version)"
+                " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
                 (
                     meta.id,
                     meta.number,
@@ -710,8 +711,8 @@ class PostgresStore:
                 values,
             )
             conn.execute(
-                "INSERT INTO kb_versions(doc_id, version_no, content_hash, ingested_at, original_name, original, text,"
-                " meta_json) VALUES (%s,%s,%s,%s,%s,%s,%s,%s)"
+                "INSERT INTO kb_versions(doc_id, version_no, content_hash, ingested_at, original_name,"
+                " original, text, meta_json) VALUES (%s,%s,%s,%s,%s,%s,%s,%s)"
                 # a re-chunk rewrites the same version: keep when that wording entered the knowledge base
                 " ON CONFLICT (doc_id, version_no) DO NOTHING",
                 (
@@ -726,9 +727,10 @@ class PostgresStore:
                 ),
             )
             cur.executemany(
-                "INSERT INTO kb_chunks(id, doc_id, key, kind, location, text, prefix, parent_id, pasal, ayat, huruf,"
-                " provision, valid_from, valid_to, is_example, seq, section, indexed, parsed_json, tsv, ntok,"
-                " embedding) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s::tsvector,%s,%s)",
+                "INSERT INTO kb_chunks(id, doc_id, key, kind, location, text, prefix, parent_id, pasal,"
+                " ayat, huruf, provision, valid_from, valid_to, is_example, seq, section, indexed,"
+                " parsed_json, tsv, ntok, embedding) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,"
+                "%s,%s,%s,%s,%s,%s::tsvector,%s,%s)",
                 rows,
             )
             cur.executemany(
@@ -774,7 +776,7 @@ class PostgresStore:
         ]
         for end in ("src", "dst"):  # two statements: each can use its index (an OR would scan every edge)
             conn.execute(
-                f"DELETE FROM kb_edges WHERE {end} IN (SELECT id FROM kb_chunks WHERE doc_id = %s)",  # noqa: S608
+                f"DELETE FROM kb_edges WHERE {end} IN (SELECT id FROM kb_chunks WHERE doc_id = %s)",
                 (doc_id,),
             )
         conn.execute("DELETE FROM kb_edges WHERE dst = %s", (f"doc:{doc_id}",))
@@ -801,7 +803,8 @@ class PostgresStore:
             # row shared with identical text elsewhere is only a cache miss later); CASE keeps vectors
             # of another dimension (never expected) from raising instead of simply not matching
             conn.execute(
-                "DELETE FROM kb_embed_cache k USING kb_chunks c WHERE c.doc_id = %s AND c.embedding IS NOT NULL "
+                "DELETE FROM kb_embed_cache k USING kb_chunks c WHERE c.doc_id = %s "
+                "AND c.embedding IS NOT NULL "
                 "AND CASE WHEN vector_dims(k.vec) = vector_dims(c.embedding) THEN k.vec = c.embedding "
                 "ELSE FALSE END",
                 (doc_id,),
@@ -817,20 +820,20 @@ class PostgresStore:
         wanted = list(dict.fromkeys(ids))
         if not wanted:
             return {}
-        rows = self._q(f"SELECT {_CHUNK_COLUMNS} FROM kb_chunks c WHERE c.id = ANY(%s)", (wanted,))  # noqa: S608
+        rows = self._q(f"SELECT {_CHUNK_COLUMNS} FROM kb_chunks c WHERE c.id = ANY(%s)", (wanted,))
         found = {r["id"]: _row_chunk(r) for r in rows}
         return {cid: found[cid] for cid in wanted if cid in found}
 
     def chunks_of(self, doc_id: str, *, indexed_only: bool = False) -> list[Chunk]:
         sql = (
-            f"SELECT {_CHUNK_COLUMNS} FROM kb_chunks c WHERE c.doc_id = %s"  # noqa: S608
+            f"SELECT {_CHUNK_COLUMNS} FROM kb_chunks c WHERE c.doc_id = %s"
             + (" AND c.indexed" if indexed_only else "")
             + " ORDER BY c.seq"
         )
         return [_row_chunk(r) for r in self._q(sql, (doc_id,))]
 
     def iter_parse_payloads(self) -> Iterator[tuple[Chunk, dict[str, Any]]]:
-        rows = self._q(f"SELECT {_CHUNK_COLUMNS}, c.parsed_json FROM kb_chunks c ORDER BY c.doc_id, c.seq")  # noqa: S608
+        rows = self._q(f"SELECT {_CHUNK_COLUMNS}, c.parsed_json FROM kb_chunks c ORDER BY c.doc_id, c.seq")
         for row in rows:
             yield _row_chunk(row), json.loads(row["parsed_json"])
 
@@ -907,7 +910,7 @@ class PostgresStore:
         rows = self._q("SELECT payload, corpus_version FROM kb_answer_cache WHERE key = %s", (key,))
         if not rows or rows[0]["corpus_version"] != self.corpus_version():
             return None
-        return rows[0]["payload"]
+        return str(rows[0]["payload"])
 
     def cached_answer_count(self) -> int:
         return int(self._q("SELECT count(*) AS n FROM kb_answer_cache")[0]["n"])
@@ -924,8 +927,8 @@ class PostgresStore:
     def put_vectors(self, items: dict[str, np.ndarray]) -> None:
         with self.transaction() as conn:
             conn.cursor().executemany(
-                "INSERT INTO kb_embed_cache(hash, vec) VALUES (%s, %s) ON CONFLICT (hash) DO UPDATE SET vec = "
-                "EXCLUDED.vec",
+                "INSERT INTO kb_embed_cache(hash, vec) VALUES (%s, %s) "
+                "ON CONFLICT (hash) DO UPDATE SET vec = EXCLUDED.vec",
                 [(k, np.asarray(v, dtype=np.float32)) for k, v in items.items()],
             )
 
@@ -933,13 +936,15 @@ class PostgresStore:
 
     @staticmethod
     def _visible_sql(flt: SearchFilter, *, chunk_level: bool = True) -> tuple[str, list[Any]]:
-        """The filter-first predicate over ``c`` (kb_chunks) and ``d`` (kb_documents), see kb.store.visibility."""
+        """The filter-first predicate over ``c`` (kb_chunks) and ``d`` (kb_documents).
+
+        See kb.store.visibility."""
         return visible_predicate(flt, POSTGRES, chunk_level=chunk_level)
 
     def visible_chunk_ids(self, flt: SearchFilter, chunk_ids: Sequence[str] | None = None) -> set[str]:
         """Which of ``chunk_ids`` (or all chunks) the filter lets through; used to re-check results."""
         where, params = self._visible_sql(flt)
-        sql = f"SELECT c.id FROM kb_chunks c JOIN kb_documents d ON d.id = c.doc_id WHERE {where}"  # noqa: S608
+        sql = f"SELECT c.id FROM kb_chunks c JOIN kb_documents d ON d.id = c.doc_id WHERE {where}"
         if chunk_ids is None:
             return {r["id"] for r in self._q(sql, params)}
         wanted = list(dict.fromkeys(chunk_ids))
@@ -989,7 +994,8 @@ class PostgresStore:
         avgdl = float(stats["toks"]) / float(rows_total)
         # per phrase: its weighted frequency in the chunk, computed once (OFFSET 0 keeps the planner from
         # inlining the sub-select and calling ts_rank_cd twice; the gate skips it where it does not count),
-        # then FTS5's score += idf * (f * (k1 + 1)) / (f + k1 * (1 - b + b * D / avgdl)), same order of operations
+        # then FTS5's score += idf * (f * (k1 + 1)) / (f + k1 * (1 - b + b * D / avgdl)),
+        # in the same order of operations
         freqs = ", ".join(
             f"CASE WHEN c.tsv @@ %s::tsquery THEN round(ts_rank_cd('{_RANK_WEIGHTS}', c.tsv, "
             f"%s::tsquery, 0)::float8 * 5) / 5 ELSE 0.0::float8 END AS f{i}"
@@ -1005,7 +1011,7 @@ class PostgresStore:
             term_params += [_idf(rows_total, int(stats[f"h{i}"])), BM25_K1, BM25_K1, BM25_B, BM25_B, avgdl]
         freq_params = [q for phrase, gate in counted for q in (gate, phrase)]
         sql = (
-            f"SELECT c.id AS id, {terms} AS score FROM kb_chunks c "  # noqa: S608
+            f"SELECT c.id AS id, {terms} AS score FROM kb_chunks c "
             f"JOIN kb_documents d ON d.id = c.doc_id CROSS JOIN LATERAL (SELECT {freqs} OFFSET 0) r "
             f"WHERE c.tsv @@ %s::tsquery AND {where} ORDER BY score DESC, c.id LIMIT %s"
         )
@@ -1019,7 +1025,7 @@ class PostgresStore:
         # the similarity is rounded to float32 (the precision of the vectors, and of SQLite's float32 dot
         # product): passages whose vectors differ below it tie and are ordered by id, as in SQLite
         sql = (
-            f"SELECT c.id AS id, (1 - (c.embedding <=> %s))::real AS score FROM kb_chunks c "  # noqa: S608
+            f"SELECT c.id AS id, (1 - (c.embedding <=> %s))::real AS score FROM kb_chunks c "
             f"JOIN kb_documents d ON d.id = c.doc_id WHERE c.embedding IS NOT NULL AND {where} "
             "ORDER BY score DESC, c.id LIMIT %s"
         )

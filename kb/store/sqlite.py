@@ -185,7 +185,8 @@ class SqliteStore:
                 self.set_meta("embedder", embedder_name)
             elif known != embedder_name:
                 raise StoreError(
-                    f"{self.path} was built with embedder {known!r}, not {embedder_name!r}; use a new --kb file"
+                    f"{self.path} was built with embedder {known!r}, not {embedder_name!r}; "
+                    "use a new --kb file"
                 )
 
     def _add_chunker_version_column(self) -> None:
@@ -273,7 +274,7 @@ class SqliteStore:
         rows = self._q("SELECT text FROM versions WHERE doc_id=? ORDER BY version_no DESC LIMIT 1", (doc_id,))
         if not rows:
             raise NotFoundError(f"no document {doc_id!r} in {self.path}")
-        return rows[0]["text"]
+        return str(rows[0]["text"])
 
     def versions(self, doc_id: str) -> list[dict[str, Any]]:
         rows = self._q(
@@ -300,9 +301,10 @@ class SqliteStore:
             self._delete_derived(conn, meta.id)
             conn.execute("DELETE FROM documents WHERE id=?", (meta.id,))
             conn.execute(
-                "INSERT INTO documents(id, number, type, title, status, jurisdiction, language, quarantine_reason,"
-                " effective_from, effective_to, meta_json, source_path, content_hash, version_no, ingested_at,"
-                " injection_flags, chunker_version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO documents(id, number, type, title, status, jurisdiction, language,"
+                " quarantine_reason, effective_from, effective_to, meta_json, source_path, content_hash,"
+                " version_no, ingested_at, injection_flags, chunker_version)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     meta.id,
                     meta.number,
@@ -349,8 +351,9 @@ class SqliteStore:
             )
             for chunk in chunks:
                 cur = conn.execute(
-                    "INSERT INTO chunks(id, doc_id, key, kind, location, text, prefix, parent_id, pasal, ayat, huruf,"
-                    " provision, valid_from, valid_to, is_example, seq, section, indexed, parsed_json)"
+                    "INSERT INTO chunks(id, doc_id, key, kind, location, text, prefix, parent_id, pasal,"
+                    " ayat, huruf, provision, valid_from, valid_to, is_example, seq, section, indexed,"
+                    " parsed_json)"
                     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (
                         chunk.id,
@@ -397,12 +400,12 @@ class SqliteStore:
         for i in range(0, len(rowids), 500):
             part = rowids[i : i + 500]
             marks = ",".join("?" * len(part))
-            conn.execute(f"DELETE FROM chunks_fts WHERE rowid IN ({marks})", part)  # noqa: S608
-            conn.execute(f"DELETE FROM chunk_vectors WHERE chunk_rowid IN ({marks})", part)  # noqa: S608
+            conn.execute(f"DELETE FROM chunks_fts WHERE rowid IN ({marks})", part)
+            conn.execute(f"DELETE FROM chunk_vectors WHERE chunk_rowid IN ({marks})", part)
         for i in range(0, len(ids), 500):
             part = ids[i : i + 500]
             marks = ",".join("?" * len(part))
-            conn.execute(f"DELETE FROM edges WHERE src IN ({marks}) OR dst IN ({marks})", part + part)  # noqa: S608
+            conn.execute(f"DELETE FROM edges WHERE src IN ({marks}) OR dst IN ({marks})", part + part)
         conn.execute("DELETE FROM edges WHERE dst=?", (f"doc:{doc_id}",))
         conn.execute("DELETE FROM chunks WHERE doc_id=?", (doc_id,))
         conn.execute("DELETE FROM doc_access WHERE doc_id=?", (doc_id,))
@@ -437,7 +440,7 @@ class SqliteStore:
         for i in range(0, len(ids), 500):
             part = ids[i : i + 500]
             marks = ",".join("?" * len(part))
-            for row in self._q(f"SELECT * FROM chunks WHERE id IN ({marks})", part):  # noqa: S608
+            for row in self._q(f"SELECT * FROM chunks WHERE id IN ({marks})", part):
                 out[row["id"]] = _row_chunk(row)
         return out
 
@@ -461,7 +464,7 @@ class SqliteStore:
             part = ids[i : i + 400]
             marks = ",".join("?" * len(part))
             rows = self._q(
-                f"SELECT src, dst, kind FROM edges WHERE src IN ({marks}) AND kind IN ({kmarks})"  # noqa: S608
+                f"SELECT src, dst, kind FROM edges WHERE src IN ({marks}) AND kind IN ({kmarks})"
                 " ORDER BY src, kind, dst",
                 [*part, *kinds],
             )
@@ -525,10 +528,10 @@ class SqliteStore:
         rows = self._q("SELECT payload, corpus_version FROM answer_cache WHERE key=?", (key,))
         if not rows or rows[0]["corpus_version"] != self.corpus_version():
             return None
-        return rows[0]["payload"]
+        return str(rows[0]["payload"])
 
     def cached_answer_count(self) -> int:
-        return self._q("SELECT count(*) AS n FROM answer_cache")[0]["n"]
+        return int(self._q("SELECT count(*) AS n FROM answer_cache")[0]["n"])
 
     # --- embeddings ----------------------------------------------------------------------------
 
@@ -537,7 +540,7 @@ class SqliteStore:
         for i in range(0, len(keys), 500):
             part = list(keys[i : i + 500])
             marks = ",".join("?" * len(part))
-            for row in self._q(f"SELECT hash, vec FROM embed_cache WHERE hash IN ({marks})", part):  # noqa: S608
+            for row in self._q(f"SELECT hash, vec FROM embed_cache WHERE hash IN ({marks})", part):
                 out[row["hash"]] = np.frombuffer(row["vec"], dtype=np.float32)
         return out
 
@@ -557,7 +560,7 @@ class SqliteStore:
     def visible_chunk_ids(self, flt: SearchFilter, chunk_ids: Sequence[str] | None = None) -> set[str]:
         """Which of ``chunk_ids`` (or all chunks) the filter lets through; used to re-check results."""
         where, params = self._visible_sql(flt)
-        sql = f"SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE {where}"  # noqa: S608
+        sql = f"SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE {where}"
         if chunk_ids is None:
             return {r["id"] for r in self._q(sql, params)}
         out: set[str] = set()
