@@ -2,9 +2,8 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-KB ?= $(CURDIR)/.dasar/kb.sqlite
 
-.PHONY: setup demo test check bench clean
+.PHONY: setup demo doctor test check bench clean
 
 $(BIN)/dasar: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -14,8 +13,13 @@ $(BIN)/dasar: pyproject.toml
 
 setup: $(BIN)/dasar
 
+# Local state (knowledge base, tickets, audit log, FAQ folder) lives in .dasar/ of this checkout unless
+# DASAR_HOME / DASAR_KB / ... say otherwise; `dasar doctor` shows where. The demo and the CLI agree.
 demo: setup
-	DASAR_KB=$(KB) bash scripts/demo.sh
+	bash scripts/demo.sh
+
+doctor: setup
+	$(BIN)/dasar doctor
 
 test: setup
 	CI=$${CI:-} $(BIN)/python -m pytest -q
@@ -28,5 +32,7 @@ check: setup
 bench: setup
 	$(BIN)/python bench/bench_kb.py
 
+# Removes the checkout's local state (.dasar/: knowledge base, tickets, audit log, FAQ folder, test vector
+# cache) and build output. State kept elsewhere (DASAR_HOME, XDG_DATA_HOME) is left alone.
 clean:
-	rm -rf .dasar .pytest_cache build *.egg-info
+	rm -rf .dasar .pytest_cache build dist *.egg-info

@@ -12,3 +12,21 @@ def iso_date(value: str) -> dt.date:
         return dt.date.fromisoformat(value)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a date YYYY-MM-DD, got {value!r}") from None
+
+
+def question_text(value: str) -> str:
+    """A question or search text: empty or blank is a usage error, not an out-of-scope question."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError('is empty; write the question in quotes, e.g. "Berapa tarif PPN?"')
+    return value
+
+
+def positive_int(value: str) -> int:
+    """A count such as ``--questions 120`` or ``--top-k 5``."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {number}")
+    return number

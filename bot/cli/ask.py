@@ -1,0 +1,62 @@
+"""``dasar ask``: one question, one answer with quotes and citations.
+
+Exit 0 for every answer status (answered, clarify, abstained, escalated): a status is a result, not an
+error. An empty question is a usage error (exit 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from bot.argtypes import question_text
+from bot.cli.common import RETRIEVAL_MODES, console, identity_options, kb_option, print_json, services
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    from bot.answer.pipeline import answer_question
+
+    svc = services(args)
+    principal = svc.cli_principal(args.user)
+    answer = answer_question(
+        args.question, principal, svc, as_of=args.as_of, mode=args.mode, explain=args.explain
+    )
+    if args.json:
+        print_json(answer.to_json())
+        return 0
+    who = principal.email or "anonymous (documents open to everyone only)"
+    console.print(
+        f"{answer.status} · as of {answer.as_of} · {who} · confidence "
+        f"{answer.confidence.band} ({answer.confidence.score:.2f})",
+        style="dim",
+        markup=False,
+    )
+    console.print(answer.answer, markup=False)
+    if answer.escalation:
+        console.print(
+            f"escalation offered: {answer.escalation.reason} (in `dasar chat`, /ticket asks the tax team)",
+            style="dim",
+            markup=False,
+        )
+    if args.explain and answer.explain:
+        for side in answer.explain.get("retrieval", []):
+            console.print(
+                f"retrieval as of {side['as_of']} ({side['mode']}): "
+                f"{', '.join(r['chunk_id'] for r in side['results'])}",
+                style="dim",
+                markup=False,
+            )
+    return 0
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("ask", help="answer a question from the knowledge base, with quotes and citations")
+    p.add_argument("question", type=question_text)
+    kb_option(p)
+    identity_options(p)
+    p.add_argument("--mode", choices=RETRIEVAL_MODES, help="retrieval mode")
+    p.add_argument(
+        "--json", action="store_true", help="print the answer object (the chat front ends' contract)"
+    )
+    p.add_argument("--explain", action="store_true", help="add what retrieval found and why")
+    p.set_defaults(func=cmd_ask)

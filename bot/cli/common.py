@@ -1,0 +1,74 @@
+"""What every ``dasar`` command group shares: consoles, the fatal-error type, settings and services.
+
+Kept light on purpose: importing this module must not import pydantic, numpy, presidio or an SDK, so
+``dasar --help`` and the small commands start fast. Heavy modules are imported inside the functions
+that need them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+
+if TYPE_CHECKING:
+    from bot.settings import Settings
+    from bot.wiring import Services
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+RETRIEVAL_MODES = ("hybrid", "bm25", "dense", "deterministic")
+
+
+class CliError(Exception):
+    """A fatal, user-facing CLI error (printed as one line without a traceback, exit code 2)."""
+
+
+class UsageError(CliError):
+    """Bad command-line usage (exit code 2, like argparse's own usage errors)."""
+
+
+def settings(args: argparse.Namespace) -> Settings:
+    """Settings from ``DASAR_*`` with this command's flags (``--kb``, ``--directory``, ...) on top."""
+    from bot.settings import load_settings
+
+    return load_settings(
+        kb=getattr(args, "kb", None),
+        directory=getattr(args, "directory", None),
+        retrieval_mode=getattr(args, "mode", None),
+        tickets_db=getattr(args, "tickets_db", None),
+    )
+
+
+def services(args: argparse.Namespace) -> Services:
+    """The composition root over this command's settings (clients are built lazily, on first use)."""
+    from bot.wiring import Services
+
+    return Services(settings(args))
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=False, default=str) + "\n")
+
+
+def kb_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--kb", type=Path, help="knowledge-base file (default $DASAR_KB, else kb.sqlite in the data folder)"
+    )
+
+
+def identity_options(p: argparse.ArgumentParser) -> None:
+    from bot.argtypes import iso_date
+
+    p.add_argument("--directory", type=Path, help="identity directory YAML (default: the bundled sample)")
+    p.add_argument(
+        "--user", help="ask as this directory user (email); unknown/absent = sees public docs only"
+    )
+    p.add_argument(
+        "--as-of", type=iso_date, help="transaction date YYYY-MM-DD (default: from the question, else today)"
+    )
