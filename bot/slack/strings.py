@@ -140,6 +140,15 @@ STRINGS: Mapping[str, Mapping[str, str]] = {
         "id": "*Jawaban lengkap (hanya terlihat oleh Anda):*",
         "en": "*Full answer (only visible to you):*",
     },
+    # -- Slack AI app (assistant threads) -------------------------------------------------------------
+    "assistant.status": {"id": "Mencari di peraturan\u2026", "en": "Searching the regulations\u2026"},
+    "assistant.loading_1": {
+        "id": "Membaca pasal yang relevan\u2026",
+        "en": "Reading the relevant articles\u2026",
+    },
+    "assistant.loading_2": {"id": "Memeriksa kutipan\u2026", "en": "Checking the quotes\u2026"},
+    "assistant.prompts_title": {"id": "Coba tanyakan / Try asking", "en": "Try asking / Coba tanyakan"},
+    "assistant.untitled": {"id": "Pertanyaan pajak", "en": "Tax question"},
     # -- operational ---------------------------------------------------------------------------------
     "rate_limited": {
         "id": "Maaf, pertanyaan Anda terlalu banyak dalam waktu singkat. Silakan coba lagi dalam sekitar "
@@ -154,6 +163,15 @@ STRINGS: Mapping[str, Mapping[str, str]] = {
         "reference: `{ref}`.",
     },
 }
+
+
+#: Suggested prompts of a new assistant thread, both languages (Slack shows at most 4).
+SUGGESTED_PROMPTS: tuple[tuple[str, str], ...] = (
+    ("Tarif PPN saat ini", "Berapa tarif PPN yang berlaku saat ini dan apa dasar hukumnya?"),
+    ("PPh 21 atas bonus", "Bagaimana perhitungan PPh 21 atas bonus karyawan tetap?"),
+    ("Current VAT rate", "What is the current VAT rate in Indonesia and which regulation sets it?"),
+    ("Withholding on services", "Which PPh 23 rate applies to technical services fees?"),
+)
 
 
 def normalize_language(language: object) -> str:
