@@ -49,7 +49,39 @@ def services(args: argparse.Namespace) -> Services:
     """The composition root over this command's settings (clients are built lazily, on first use)."""
     from bot.wiring import Services
 
-    return Services(settings(args))
+    s = settings(args)
+    for path in (s.directory, s.aliases):
+        if path is not None:
+            reject_yaml_aliases(Path(path))
+    return Services(s)
+
+
+def reject_yaml_aliases(path: Path) -> None:
+    """Refuse a directory or alias file that uses YAML anchors/aliases (``&a`` / ``*a``).
+
+    Neither format needs them, and a few nested aliases ("billion laughs") expand into a structure
+    large enough to stall the process when a loader walks or prints it. Parsing events is linear in
+    the file's size, so this check is cheap and runs before any loader sees the file.
+    """
+    import yaml
+
+    if not path.is_file():
+        return  # the loader reports a missing file with its own message
+    try:
+        with path.open(encoding="utf-8") as fh:
+            for event in yaml.parse(fh, Loader=yaml.SafeLoader):
+                if isinstance(event, yaml.AliasEvent):
+                    mark = event.start_mark
+                    raise CliError(
+                        f"{path}: line {mark.line + 1}: YAML aliases (*{event.anchor}) are not allowed "
+                        "in this file; write the values out"
+                    )
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}: " if mark is not None else ""
+        raise CliError(f"{path}: {where}not valid YAML ({getattr(exc, 'problem', None) or exc})") from None
+    except UnicodeDecodeError:
+        raise CliError(f"{path}: not UTF-8 text") from None
 
 
 def print_json(data: Any) -> None:

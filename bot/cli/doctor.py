@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.cli.common import console, kb_option, print_json
+from bot.cli.common import console, kb_option, print_json, reject_yaml_aliases
 
 #: extra -> modules it provides (checked with importlib.util.find_spec: nothing is imported).
 EXTRA_MODULES: dict[str, tuple[str, ...]] = {
@@ -114,6 +114,7 @@ def _directory(s: Any) -> dict[str, Any]:
     try:
         from identity.yaml_directory import YamlDirectory
 
+        reject_yaml_aliases(path)
         users = len(YamlDirectory(path))
     except Exception as exc:
         return _check("error", str(path), _failed(exc))
@@ -126,6 +127,7 @@ def _aliases(s: Any) -> dict[str, Any]:
 
     path = Path(s.aliases) if s.aliases else DEFAULT_ALIASES_PATH
     try:
+        reject_yaml_aliases(path)
         aliases = AliasDictionary.load(path)
     except Exception as exc:
         return _check("error", str(path), _failed(exc))
