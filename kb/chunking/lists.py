@@ -80,6 +80,11 @@ def _next_value(kind: str, v: str) -> str:
     return chr(ord(v[0]) + 1) * 2 if v[0] < "z" else v + v[0]
 
 
+# an item run into the previous one by OCR or layout: "... pemotongan; e. pengarang ..." (only the expected
+# next top-level letter is accepted this way)
+_ITEM_INLINE = re.compile(r"(?<=[;:,] )(?P<h>[a-z])\.[ \t]+(?=[a-z(])")
+
+
 def _is_first(v: str) -> bool:
     return v in ("a", "1")
 
@@ -93,13 +98,24 @@ def find_items(text: str, start: int, end: int) -> list[tuple[int, str, str]]:
     """
     stack: list[list[str]] = []  # [type, last value]
     top: list[tuple[int, str, str]] = []
+    cands: list[tuple[int, str, str, bool]] = []  # pos, type, value, inline
     for m in _ITEM_LINE.finditer(text, start, end):
         if m.group("h"):
-            t, v = "h", m.group("h")
+            cands.append((m.start(), "h", m.group("h"), False))
         elif m.group("n"):
-            t, v = "n", str(int(m.group("n")))
+            cands.append((m.start(), "n", str(int(m.group("n"))), False))
         else:
-            t, v = "p", m.group("p")
+            cands.append((m.start(), "p", m.group("p"), False))
+    for m in _ITEM_INLINE.finditer(text, start, end):
+        cands.append((m.start(), "h", m.group("h"), True))
+    cands.sort()
+    for pos, t, v, inline in cands:
+        if inline:
+            # only the next letter of a lone top-level huruf list, never a nested or a first item
+            if len(stack) == 1 and stack[0][0] == t and _next_value(t, stack[0][1]) == v:
+                stack[0][1] = v
+                top.append((pos, t, v))
+            continue
         matched = False
         for i in range(len(stack) - 1, -1, -1):
             if stack[i][0] == t and _next_value(t, stack[i][1]) == v:
@@ -107,12 +123,27 @@ def find_items(text: str, start: int, end: int) -> list[tuple[int, str, str]]:
                 stack[i][1] = v
                 matched = True
                 if i == 0:
-                    top.append((m.start(), t, v))
+                    top.append((pos, t, v))
                 break
+        if (
+            not matched
+            and t == "h"
+            and stack
+            and stack[0][0] == t
+            and len(v) == 1
+            and all(level[0] != t for level in stack[1:])
+            and _next_value(t, _next_value(t, stack[0][1])) == v
+        ):
+            # OCR lost one marker ("d." ... "f."): a line-start letter one past the expected one continues the
+            # top-level list, so the text after it is not labelled with the previous letter
+            del stack[1:]
+            stack[0][1] = v
+            top.append((pos, t, v))
+            continue
         if not matched and _is_first(v):
             if t == "p" and not stack:
                 continue  # "a)" lists are never a top level of their own here
             stack.append([t, v])
             if len(stack) == 1:
-                top.append((m.start(), t, v))
+                top.append((pos, t, v))
     return [(pos, "huruf" if t == "h" else "angka", v) for pos, t, v in top]

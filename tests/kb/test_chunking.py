@@ -223,3 +223,46 @@ def test_ocr_first_ayat_on_the_heading_line_is_found() -> None:
         _by_key("uu-10-2020")["pasal-8/ayat-2"].text
         == "(2) Menteri dapat menentukan saat lain terutangnya Bea Meterai."
     )
+
+
+def test_a_list_item_after_a_lost_marker_keeps_its_own_letter() -> None:
+    # UU Bea Meterai Pasal 7 has no "e." in the text: "f." must not be read as part of huruf d
+    chunks = _by_key("uu-10-2020")
+    assert chunks["pasal-7/huruf-d"].text.startswith("d. tanda bukti penerimaan uang negara")
+    assert "f. tanda penerimaan uang" not in chunks["pasal-7/huruf-d"].text
+    assert chunks["pasal-7/huruf-f"].location == "Pasal 7 huruf f"
+    assert chunks["pasal-7/huruf-f"].text.startswith(
+        "f. tanda penerimaan uang yang dibuat untuk keperluan intern"
+    )
+
+
+def test_a_list_item_run_into_the_previous_line_is_split() -> None:
+    # UU 7/1983 Pasal 9 ayat (1): "... Peraturan Pemerintah, c. premi asuransi jiwa ..." on huruf b's line
+    chunks = _by_key("uu-7-1983")
+    assert "premi asuransi" not in chunks["pasal-9/ayat-1/huruf-b"].text
+    assert chunks["pasal-9/ayat-1/huruf-c"].text.startswith("c. premi asuransi")
+    assert chunks["pasal-9/ayat-1/huruf-c"].location == "Pasal 9 ayat (1) huruf c"
+
+
+def test_amended_law_is_the_first_act_the_amending_pasal_names() -> None:
+    # PMK 54/2025 Pasal I: "Peraturan Men teri Keuangan Nomor 81 Tahun 2024 ... telah beberapa kali diubah
+    # dengan: a. Peraturan Menteri Keuangan Nomor 11 Tahun 2025" -- PMK 81/2024 (not in corpus), not 11/2025
+    laws = {c.amends.law for c in _doc("pmk-54-2025")[1] if c.amends}
+    assert laws == {"PMK 81/2024"}
+    # UU HPP Pasal 3: "Undang-Undang Nomor 7 Tahun 1983 ... terakhir dengan Undang-Undang Nomor 36 Tahun 2008"
+    pph = {c.amends.law for c in _doc("uu-7-2021")[1] if c.amends and c.key.startswith("pasal-3/")}
+    assert pph == {"UU 7/1983"}
+    # PMK 11/2025 Pasal 8: "Peraturan Menteri Keuangan - 13 - Nomor 62/PMK.03/2022" (a page number inside)
+    assert {c.amends.law for c in _doc("pmk-11-2025")[1] if c.amends and c.key.startswith("pasal-8/")} == {
+        "PMK 62/2022"
+    }
+
+
+def test_omnibus_elucidation_boundaries_inside_a_line() -> None:
+    # "... Cukup jelas Pasal 4 Angka 1 Pasal 4A, Ayat (1) Dihapus." opens the UU PPN block of UU HPP
+    chunks = _by_key("uu-7-2021")
+    c = chunks["penjelasan/pasal-4/angka-1/pasal-4A"]
+    assert c.location.startswith("Penjelasan Pasal 4A UU 8/1983 (Pasal 4 angka 1 UU 7/2021)")
+    export = chunks["penjelasan/pasal-4/angka-2/pasal-7"]
+    assert export.location == "Penjelasan Pasal 7 UU 8/1983 (Pasal 4 angka 2 UU 7/2021)"
+    assert "ekspor" in export.text
