@@ -46,6 +46,7 @@ from identity.principal import Principal
 from kb.model import Hit
 from kb.store.protocol import SearchFilter
 from tools import TOOL_NAMES, Ledger, LedgerCitation, ToolDeps, build_tools
+from tools.access import reader_scope
 from tools.fence import fence_passages, is_fenced
 
 logger = logging.getLogger(__name__)
@@ -387,7 +388,8 @@ def resolve_sources(
 
     * a chunk missing from the store, or readable but never shown to the model this turn, is left out
       (gate: ``SUMBER_TIDAK_ADA``) -- a model may cite only passages it was given;
-    * a chunk whose document the principal's groups do not open is ``readable=False``;
+    * a chunk whose document the reader scope (groups, entities, audience) does not open is
+      ``readable=False``;
     * ``in_effect`` re-checks status and validity window on ``as_of`` (default: the turn's date).
     """
     as_of = as_of or deps.default_as_of
@@ -401,7 +403,10 @@ def resolve_sources(
         stored = deps.store.get_document(chunk.doc_id)
         if stored is None:
             continue
-        readable = principal.can_read(stored.meta.access) and stored.quarantine_reason is None
+        scope = reader_scope(principal, as_of, deps.audience)
+        readable = (
+            scope.can_read(stored.meta.access, stored.meta.entities) and stored.quarantine_reason is None
+        )
         if readable and ledger.hit(cid) is None:
             continue
         flt = SearchFilter(groups=frozenset(stored.meta.access), as_of=as_of)
@@ -461,8 +466,8 @@ class AgentComposer:
     """The LLM path as a :class:`~bot.answer.protocol.Composer`: same structured claims, same gates.
 
     The conversation is seeded with the passages retrieval already returned (fenced as data); with
-    ``deps`` the model may call ``search_kb`` -- and only that: escalation is the turn's decision -- for more.  A fresh Agent
-    is built per :meth:`compose`; :attr:`last_outcome` keeps the ledger of the latest call.
+    ``deps`` the model may call ``search_kb`` -- and only that: escalation is the turn's decision -- for more.
+    A fresh Agent is built per :meth:`compose`; :attr:`last_outcome` keeps the ledger of the latest call.
     """
 
     name = "agent"

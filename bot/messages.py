@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from kb.scope import ReaderScope
+
 Platform = Literal["slack", "teams", "cli"]
 
 
@@ -23,7 +25,10 @@ class InboundMessage:
     ``user_id`` and ``tenant`` come from the verified envelope (Slack user + team id, Teams AAD
     object id + tenant id) -- never from the text.  ``audience_groups`` is set for shared
     conversations: the access groups every member of the channel has in common (the answer
-    may only use documents open to all of them); None for a DM.
+    may only use documents open to all of them); None for a DM.  ``audience`` is the same idea as a full
+    :class:`kb.scope.ReaderScope` (groups *and* entities common to every member), set by front ends that
+    resolve every member (Teams group chats and channels, Slack channels); the turn narrows the asker's
+    scope to it and never widens anything.
     """
 
     platform: Platform
@@ -37,6 +42,7 @@ class InboundMessage:
     as_of: dt.date | None = None
     audience_groups: frozenset[str] | None = None
     received_at: dt.datetime | None = None
+    audience: ReaderScope | None = None
 
 
 @dataclass(frozen=True)

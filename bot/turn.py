@@ -1,4 +1,4 @@
-"""The channel-neutral turn: verified envelope -> principal -> mask/refuse -> answer -> verify -> reply/ticket.
+"""The channel-neutral turn: verified envelope -> principal -> mask/refuse -> answer -> verify -> reply.
 
 Every front end (Slack, Teams, CLI chat) calls ``Turn.handle`` with an ``InboundMessage`` built from a
 verified platform envelope and renders the ``Reply``.  Nothing here reads identity from the message
@@ -36,8 +36,9 @@ from bot.history import History, HistoryEntry, MemoryHistory, conversation_key
 from bot.messages import InboundMessage, Reply
 from guardrails.inbound import inspect
 from guardrails.pii import MaskingSession
-from identity.principal import Principal, VerifiedEnvelope
+from identity.principal import EVERYONE, Principal, VerifiedEnvelope
 from tickets.model import Evidence, Requester, ThreadRef
+from tools.access import reader_scope
 
 logger = logging.getLogger(__name__)
 
@@ -157,14 +158,12 @@ class Turn:
         question = _merge_follow_up(masked, recent)
         self.history.append(key, HistoryEntry(role="user", text=masked, at=time.time()))
 
-        viewer = principal
-        if message.audience_groups is not None:
-            viewer = dataclasses.replace(
-                principal, groups=frozenset(principal.groups) & message.audience_groups | {"everyone"}
-            )
+        viewer = _viewer(principal, message)
         answer = self._answer(question, viewer, message.as_of)
         private = None
-        if viewer is not principal and set(principal.groups) - set(viewer.groups):
+        if viewer is not principal and (
+            viewer.groups != principal.groups or viewer.entities != principal.entities
+        ):
             full = self._answer(question, principal, message.as_of)
             if full.to_json(include_timings=False) != answer.to_json(include_timings=False):
                 private = full.to_json()
@@ -298,7 +297,7 @@ class Turn:
     def _ticket_follow_up(
         self, message: InboundMessage, principal: Principal, masked: str, ref: str
     ) -> Reply | None:
-        """The asker replying in a thread whose ticket waits for them (or was answered) talks to the ticket."""
+        """The asker replying in a thread whose ticket waits for them (or was answered) writes to it."""
         if self.tickets is None:
             return None
         thread = ThreadRef(
@@ -384,6 +383,15 @@ class Turn:
 
 
 # --- small pure helpers ------------------------------------------------------------------------------
+
+
+def _viewer(principal: Principal, message: InboundMessage) -> Principal:
+    """The principal narrowed to everyone the reply reaches (a shared conversation's common scope)."""
+    if message.audience is None and message.audience_groups is None:
+        return principal
+    scope = reader_scope(principal, audience=message.audience)
+    groups = scope.groups if message.audience_groups is None else scope.groups & message.audience_groups
+    return dataclasses.replace(principal, groups=groups | {EVERYONE}, entities=scope.entities)
 
 
 def _evidence_json(answer: Answer) -> dict[str, Any]:

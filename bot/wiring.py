@@ -154,10 +154,13 @@ class Services:
 
 
 def search_filter(principal: Principal, as_of: dt.date, **narrow: object) -> SearchFilter:
-    """Access comes from the principal only; the date from the caller; narrowing is optional.
+    """Access from the principal's reader scope (groups and entities, never relaxed); narrowing optional.
 
-    The principal's legal entities narrow by applicability (a document scoped to SNL does not answer
-    for SNR staff); documents without entities apply to all.
+    Compatibility wrapper over :meth:`kb.store.protocol.SearchFilter.of`; ``narrow`` takes the
+    :class:`kb.scope.Narrowing` fields (``tax_types``, ``language``, ``jurisdiction``, ``doc_ids``).
     """
-    narrow.setdefault("entities", frozenset(principal.entities))
-    return SearchFilter(groups=frozenset(principal.groups), as_of=as_of, **narrow)  # type: ignore[arg-type]
+    from kb.scope import Narrowing
+    from tools.access import reader_scope
+
+    narrow.pop("entities", None)  # entities are access, taken from the principal only
+    return SearchFilter.of(reader_scope(principal, as_of), Narrowing(**narrow))  # type: ignore[arg-type]

@@ -195,15 +195,22 @@ class Principal:
         """True iff one of the principal's roles grants ``permission``."""
         return permission in self.permissions
 
-    def can_read(self, access_groups: Iterable[str]) -> bool:
-        """True iff the principal shares at least one group with a document's ``access_groups``.
+    def can_read(self, access_groups: Iterable[str], entities: Iterable[str] = ()) -> bool:
+        """True iff the principal shares a group with a document's ``access_groups`` and, when the
+        document names legal ``entities``, belongs to one of them (entities are access).
+
+        The same rule as ``kb.scope.ReaderScope.can_read`` (identity is a leaf and cannot import kb; a
+        test checks both agree on every sample document and user).
 
         Raises:
-            TypeError: ``access_groups`` is a single string (``"tax-team"`` would be read as letters).
+            TypeError: ``access_groups`` or ``entities`` is a single string (it would be read as letters).
         """
-        if isinstance(access_groups, str):
-            raise TypeError("access_groups must be an iterable of group names, not a single string")
-        return not self.groups.isdisjoint(access_groups)
+        if isinstance(access_groups, str) or isinstance(entities, str):
+            raise TypeError("access_groups and entities must be iterables of names, not a single string")
+        doc_entities = frozenset(entities)
+        if self.groups.isdisjoint(access_groups):
+            return False
+        return not doc_entities or not self.entities.isdisjoint(doc_entities)
 
     @property
     def may_escalate(self) -> bool:

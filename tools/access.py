@@ -6,18 +6,29 @@ so the tool cannot be used to learn that a confidential document exists.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from identity.principal import Permission, Principal
+from kb.scope import ReaderScope
 from tools.deps import ToolDeps
 from tools.strict import ToolOutcome
 
 NO_ACCESS = "no such document or no access"
 
 PermissionName = Literal[tuple(p.value for p in Permission)]  # type: ignore[valid-type]
+
+
+def reader_scope(
+    principal: Principal, as_of: dt.date | None = None, audience: ReaderScope | None = None
+) -> ReaderScope:
+    """The principal's reader scope (groups, entities), narrowed to ``audience`` when a reply reaches more
+    people than the asker.  The one bridge from identity to :class:`kb.scope.ReaderScope`."""
+    own = ReaderScope(principal.groups, principal.entities, as_of, (principal.id,))
+    return own if audience is None else own.within(audience)
 
 
 class DocumentArgs(BaseModel):
@@ -33,7 +44,9 @@ class DocumentArgs(BaseModel):
 class PermissionArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    action: PermissionName = Field(description="The permission to check for the asking user.")
+    action: PermissionName = Field(  # type: ignore[valid-type]
+        description="The permission to check for the asking user."
+    )
 
 
 def make_check_document_access(principal: Principal, deps: ToolDeps) -> Callable[[DocumentArgs], ToolOutcome]:
@@ -50,7 +63,9 @@ def make_check_document_access(principal: Principal, deps: ToolDeps) -> Callable
         if (
             stored is None
             or stored.quarantine_reason is not None
-            or not principal.can_read(stored.meta.access)
+            or not reader_scope(principal, audience=deps.audience).can_read(
+                stored.meta.access, stored.meta.entities
+            )
         ):
             return ToolOutcome(NO_ACCESS)
         meta = stored.meta

@@ -10,6 +10,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from kb.retrieve import Mode, Retriever
+from kb.scope import ReaderScope
 from kb.store.protocol import KnowledgeStore
 from tickets.model import Requester, ThreadRef
 from tickets.protocol import TicketStore
@@ -33,6 +34,8 @@ class ToolDeps:
         requester: How to reach the asker (built from the principal by the bot).
         mode: Retrieval mode override (None: the retriever's configured mode).
         top_k: Passages per search, clamped to [MIN_TOP_K, MAX_TOP_K].
+        audience: The common scope of everyone the reply reaches (a shared channel's members); the tools
+            read with the principal's scope narrowed to it (:func:`tools.access.reader_scope`), never wider.
     """
 
     retriever: Retriever
@@ -44,6 +47,7 @@ class ToolDeps:
     requester: Requester | None = None
     mode: Mode | None = None
     top_k: int = 5
+    audience: ReaderScope | None = None
 
     @property
     def clamped_top_k(self) -> int:

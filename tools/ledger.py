@@ -1,4 +1,4 @@
-"""The per-turn ledger: every hit, citation, ticket and tool call of one turn, for the reply and the audit log.
+"""The per-turn ledger: every hit, citation, ticket and tool call of one turn, for the reply and the audit.
 
 WHY: the reply must cite exactly what the tools returned, the escalation ticket must carry the evidence the
 turn gathered, and the audit log must show what the model asked the tools to do -- without ever storing the

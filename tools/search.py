@@ -1,9 +1,9 @@
 """``search_kb``: the only way a turn reads the knowledge base.
 
-Access comes from the principal captured in the closure (its groups) and nothing the model sends can
-widen it: the schema has no user/group argument, extra keys are refused (:mod:`tools.strict`), and every
-hit is re-checked against the principal's groups after retrieval (fail closed).  Results are fenced as
-data (:mod:`tools.fence`).
+Access comes from the principal captured in the closure (its reader scope: groups and entities) and
+nothing the model sends can widen it: the schema has no user/group argument, extra keys are refused
+(:mod:`tools.strict`), and every hit is re-checked against the same scope after retrieval (fail
+closed).  Results are fenced as data (:mod:`tools.fence`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from identity.principal import Principal
 from kb.errors import KbError
 from kb.model import Hit
+from kb.scope import Narrowing, ReaderScope
 from kb.store.protocol import SearchFilter
+from tools.access import reader_scope
 from tools.deps import ToolDeps
 from tools.errors import ToolInputError
 from tools.fence import fence_passages
@@ -52,10 +54,11 @@ class SearchArgs(BaseModel):
     )
 
 
-def search_filter_for(principal: Principal, as_of: dt.date, tax_type: str | None = None) -> SearchFilter:
-    """Access from the principal only (same rule as ``bot.wiring.search_filter``), date from the call."""
-    narrow = frozenset({tax_type}) if tax_type else frozenset()
-    return SearchFilter(groups=frozenset(principal.groups), as_of=as_of, tax_types=narrow)
+def search_filter_for(scope: ReaderScope, as_of: dt.date, tax_type: str | None = None) -> SearchFilter:
+    """Access from the reader scope only (groups and entities), date from the call, tax type as narrowing."""
+    return SearchFilter.of(
+        scope, Narrowing(tax_types=frozenset({tax_type}) if tax_type else frozenset()), as_of=as_of
+    )
 
 
 def parse_as_of(value: str | None, default: dt.date) -> dt.date:
@@ -75,9 +78,11 @@ def parse_as_of(value: str | None, default: dt.date) -> dt.date:
         raise ToolInputError("as_of must be a date written YYYY-MM-DD") from None
 
 
-def readable_hits(principal: Principal, hits: tuple[Hit, ...]) -> list[Hit]:
-    """Defence in depth: drop anything the principal's groups do not open, or that is quarantined."""
-    return [h for h in hits if principal.can_read(h.doc.access) and h.doc.quarantine_reason is None]
+def readable_hits(scope: ReaderScope, hits: tuple[Hit, ...]) -> list[Hit]:
+    """Defence in depth: drop anything the scope does not open (groups and entities), or quarantined."""
+    return [
+        h for h in hits if scope.can_read(h.doc.access, h.doc.entities) and h.doc.quarantine_reason is None
+    ]
 
 
 def make_search_kb(principal: Principal, deps: ToolDeps) -> Callable[[SearchArgs], ToolOutcome]:
@@ -105,7 +110,8 @@ def make_search_kb(principal: Principal, deps: ToolDeps) -> Callable[[SearchArgs
                 "bad_input",
             )
         tax_type = args.tax_type.strip() if args.tax_type and args.tax_type.strip() else None
-        flt = search_filter_for(principal, as_of, tax_type)
+        scope = reader_scope(principal, as_of, deps.audience)
+        flt = search_filter_for(scope, as_of, tax_type)
         top_k = deps.clamped_top_k
         try:
             result = deps.retriever.search(args.query, flt, mode=deps.mode, top_k=top_k)
@@ -117,9 +123,9 @@ def make_search_kb(principal: Principal, deps: ToolDeps) -> Callable[[SearchArgs
             return ToolOutcome.error(
                 "Error: the knowledge base is unavailable; do not answer, escalate.", "unavailable"
             )
-        ranked = readable_hits(principal, result.results)[:top_k]
+        ranked = readable_hits(scope, result.results)[:top_k]
         seen = {h.chunk.id for h in ranked}
-        context = [h for h in readable_hits(principal, result.context) if h.chunk.id not in seen]
+        context = [h for h in readable_hits(scope, result.context) if h.chunk.id not in seen]
         hits = tuple(ranked + context[:MAX_CONTEXT_PASSAGES])
         logger.info(
             "mode=%s, results=%d, context=%d | search_kb", result.mode, len(ranked), len(hits) - len(ranked)

@@ -77,7 +77,8 @@ def _describe(err: ValidationError, allowed: list[str]) -> str:
     if unknown:
         parts.append(f"argument(s) not accepted: {', '.join(unknown)}")
     parts.extend(problems)
-    return f"Error: call rejected ({'; '.join(parts)}). This tool takes only: {', '.join(allowed) or '(nothing)'}."
+    takes = ", ".join(allowed) or "(nothing)"
+    return f"Error: call rejected ({'; '.join(parts)}). This tool takes only: {takes}."
 
 
 class StrictTool(PythonAgentTool):

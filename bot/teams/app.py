@@ -29,7 +29,7 @@ from botbuilder.core import BotFrameworkAdapter, BotFrameworkAdapterSettings, Tu
 from botbuilder.schema import Activity
 
 from bot.faq import FaqService
-from bot.messages import TurnHandler
+from bot.messages import TurnService
 from bot.settings import Settings
 from bot.teams.actions import ActionHandler
 from bot.teams.bot import DasarTeamsBot
@@ -86,7 +86,7 @@ class TeamsDeps:
     people: Callable[[str], str] | None = None
     doc_lookup: Callable[[str], Mapping[str, Any] | None] | None = None
     clock: Callable[[], dt.datetime] = utc_now
-    turn: TurnHandler | None = None
+    turn: TurnService | None = None
     poll_seconds: float | None = 5.0
 
 
@@ -231,7 +231,7 @@ def deps_from_settings(
     *,
     clock: Callable[[], dt.datetime] | None = None,
     services: Any = None,
-    turn: TurnHandler | None = None,
+    turn: TurnService | None = None,
 ) -> TeamsDeps:
     """Default wiring from settings: SQLite tickets, YAML directory, Slack relay if a bot token is set.
 

@@ -5,9 +5,11 @@ become a :class:`~identity.principal.VerifiedEnvelope`, resolved against the dir
 who may do nothing).  Card rules live in :mod:`bot.teams.actions`; after every change the outbox is
 flushed so the card is updated for everyone (``PUT`` through the Bot Connector) and answers are relayed.
 
-Plain messages: a reply by the requester in a conversation that has a ticket goes to
-``requester_reply`` (re-opens an answered ticket); anything else goes to the channel-neutral turn
-handler when one is configured.
+Plain messages go to the channel-neutral turn (``TurnService.handle``), which owns masking, secret
+refusal, rate limits, ticket follow-ups and escalation rights for every platform.  In a group chat or
+channel the bot first looks up the members (Bot Connector ``GET /v3/conversations/{id}/members``) and
+passes their common reader scope as the message's ``audience``: the answer posted there quotes only what
+every member may read (failing closed to public documents when the lookup fails).
 """
 
 from __future__ import annotations
@@ -23,17 +25,27 @@ from botbuilder.core import InvokeResponse, TurnContext
 from botbuilder.core.teams import TeamsActivityHandler
 from botbuilder.schema import Activity, ActivityTypes, Attachment
 
-from bot.messages import InboundMessage, TurnHandler
+from bot.messages import InboundMessage, TurnService
 from bot.teams import cards
 from bot.teams import strings as S
 from bot.teams.actions import ActionHandler, ActionOutcome, CardAction, is_card_data, parse_action
 from bot.teams.errors import BadActionData
 from identity.principal import Principal, VerifiedEnvelope
-from tickets import ThreadRef, TicketError, TicketStore
+from kb.scope import ReaderScope
+from tickets import TicketStore
+from tools.access import reader_scope
 
 logger = logging.getLogger(__name__)
 
 ADAPTIVE_CARD_ACTION = "adaptiveCard/action"
+
+#: Posted after a shared-conversation answer when the asker may read more than everyone in it.
+PRIVATE_NOTICE = {
+    "id": "Sebagian sumber hanya boleh dibaca oleh Anda, tidak oleh semua anggota percakapan ini. "
+    "Tanyakan lagi di chat pribadi dengan dasar untuk jawaban lengkap.",
+    "en": "Some sources are readable by you but not by everyone in this conversation. Ask again in a "
+    "personal chat with dasar for the full answer.",
+}
 
 
 def tenant_of(activity: Activity) -> str | None:
@@ -64,7 +76,7 @@ class DasarTeamsBot(TeamsActivityHandler):
         actions: ActionHandler,
         resolve_principal: Callable[[VerifiedEnvelope], Principal],
         flush: Callable[[], Awaitable[Any]],
-        turn: TurnHandler | None = None,
+        turn: TurnService | None = None,
         clock: Callable[[], dt.datetime],
     ) -> None:
         super().__init__()
@@ -103,7 +115,7 @@ class DasarTeamsBot(TeamsActivityHandler):
         return outcome
 
     async def on_invoke_activity(self, turn_context: TurnContext) -> InvokeResponse | None:
-        """``adaptiveCard/action`` (Action.Execute): apply, then answer with the refreshed card or a message."""
+        """``adaptiveCard/action`` (Action.Execute): apply, then answer with the refreshed card or a text."""
         if turn_context.activity.name != ADAPTIVE_CARD_ACTION:
             return await super().on_invoke_activity(turn_context)
         value = turn_context.activity.value if isinstance(turn_context.activity.value, Mapping) else {}
@@ -139,28 +151,17 @@ class DasarTeamsBot(TeamsActivityHandler):
         text = (activity.text or "").strip()
         if not text:
             return
-        principal = self.principal_of(activity)
-        tenant = tenant_of(activity) or "unknown-tenant"
-        conv = activity.conversation.id if activity.conversation is not None else ""
-        thread = ThreadRef("teams", tenant, conv, conv)
-        ticket = await asyncio.to_thread(self.tickets.find_by_thread, thread)
-        if (
-            ticket is not None
-            and ticket.requester.principal_id == principal.id
-            and ticket.status in ("open", "claimed", "needs_info", "answered")
-        ):
-            try:
-                await asyncio.to_thread(self.tickets.requester_reply, ticket.id, text)
-            except TicketError as exc:
-                await turn_context.send_activity(S.TICKET_ERROR.format(error=exc))
-                return
-            await self.flush()
-            await turn_context.send_activity(S.REPLY_RECORDED.format(ticket_id=ticket.id))
-            return
         if self.turn is None:
             await turn_context.send_activity(S.NO_TURN_HANDLER)
             return
+        tenant = tenant_of(activity) or "unknown-tenant"
+        conv = activity.conversation.id if activity.conversation is not None else ""
+        personal = (
+            activity.conversation is None
+            or (activity.conversation.conversation_type or "personal") == "personal"
+        )
         frm = activity.from_property
+        audience = None if personal else await self._audience(turn_context, tenant)
         message = InboundMessage(
             platform="teams",
             tenant=tenant,
@@ -169,10 +170,40 @@ class DasarTeamsBot(TeamsActivityHandler):
             thread_id=conv,
             message_id=str(activity.id or ""),
             text=text,
-            is_direct=(activity.conversation.conversation_type == "personal")
-            if activity.conversation
-            else True,
+            is_direct=personal,
             received_at=self.clock(),
+            audience=audience,
         )
-        reply = await asyncio.to_thread(self.turn, message)
+        # Masking, secret refusal, rate limits, ticket follow-ups and escalation rights live in the turn.
+        reply = await asyncio.to_thread(self.turn.handle, message)
+        if reply.ticket_id:
+            await self.flush()
         await turn_context.send_activity(reply.text)
+        if reply.private_answer is not None:
+            language = str(reply.private_answer.get("language") or "id")
+            await turn_context.send_activity(PRIVATE_NOTICE.get(language, PRIVATE_NOTICE["id"]))
+
+    async def _audience(self, ctx: TurnContext, tenant: str) -> ReaderScope:
+        """The common reader scope of everyone in a group chat or channel (Bot Connector member lookup).
+
+        Fails closed: when the member list cannot be read, the audience is a guest's (public documents only).
+        """
+        bot_id = ctx.activity.recipient.id if ctx.activity.recipient is not None else None
+        try:
+            members = await ctx.adapter.get_conversation_members(ctx)
+        except Exception as exc:
+            logger.warning("error=%s | teams member lookup failed; answering for a guest audience", exc)
+            return ReaderScope.public()
+        readers: list[ReaderScope] = []
+        for member in members or []:
+            if bot_id and member.id == bot_id:
+                continue
+            aad = getattr(member, "aad_object_id", None)
+            if not aad:
+                readers.append(ReaderScope.public())
+                continue
+            principal = await asyncio.to_thread(
+                self.resolve_principal, VerifiedEnvelope(platform="teams", tenant=tenant, user_id=str(aad))
+            )
+            readers.append(reader_scope(principal))
+        return ReaderScope.common(readers)

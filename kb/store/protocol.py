@@ -10,6 +10,7 @@ The embedded default is ``kb.store.sqlite.SqliteStore``; ``kb.store.postgres.Pos
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import hashlib
 from collections.abc import Iterable, Iterator, Sequence
@@ -20,15 +21,20 @@ from typing import Any, Protocol
 import numpy as np
 
 from kb.model import Chunk, DocumentMeta, Edge
+from kb.scope import Narrowing, ReaderScope
 
 
 @dataclass(frozen=True)
 class SearchFilter:
     """What a caller may see, applied inside the store before any similarity is computed.
 
-    ``groups`` is the principal's access groups (a document is visible when its access groups
-    intersect them); ``as_of`` the transaction date.  The optional filters narrow further; they are
-    the only ones a corrective retry may relax.
+    Built from a :class:`kb.scope.ReaderScope` (access: groups, entities, date) and a
+    :class:`kb.scope.Narrowing` (tax types, language, jurisdiction, documents) with :meth:`of`.  A document
+    is visible when its access groups meet ``groups`` and, with ``enforce_entities``, when it names no
+    entity or one of ``entities`` (entities are access).  Only the narrowing may be relaxed.
+
+    Constructing the dataclass directly (``enforce_entities=False``) keeps the older meaning in which
+    ``entities`` narrows only when non-empty; readers' searches go through :meth:`of`.
     """
 
     groups: frozenset[str]
@@ -38,10 +44,41 @@ class SearchFilter:
     tax_types: frozenset[str] = frozenset()
     language: str | None = None
     doc_ids: frozenset[str] = frozenset()
+    enforce_entities: bool = False
+
+    @classmethod
+    def of(
+        cls, scope: ReaderScope, narrowing: Narrowing | None = None, *, as_of: dt.date | None = None
+    ) -> SearchFilter:
+        """The filter for ``scope`` (its date unless ``as_of`` is given) narrowed by ``narrowing``."""
+        when = as_of or scope.as_of
+        if when is None:
+            raise ValueError("a search needs a date: give the scope an as_of or pass as_of")
+        narrow = narrowing or Narrowing()
+        return cls(
+            groups=scope.groups,
+            as_of=when,
+            jurisdiction=narrow.jurisdiction,
+            entities=scope.entities,
+            tax_types=narrow.tax_types,
+            language=narrow.language,
+            doc_ids=narrow.doc_ids,
+            enforce_entities=True,
+        )
+
+    @property
+    def scope(self) -> ReaderScope:
+        return ReaderScope(self.groups, self.entities, self.as_of)
+
+    @property
+    def narrowing(self) -> Narrowing:
+        return Narrowing(self.tax_types, self.language, self.jurisdiction, self.doc_ids)
 
     def relaxed(self) -> SearchFilter:
-        """The same access and date, without the optional narrowing filters."""
-        return SearchFilter(groups=self.groups, as_of=self.as_of)
+        """The same access (groups, entities, date), without the optional narrowing."""
+        return dataclasses.replace(
+            self, jurisdiction=None, tax_types=frozenset(), language=None, doc_ids=frozenset()
+        )
 
 
 @dataclass(frozen=True)

@@ -94,16 +94,25 @@ def visible_predicate(
         sql.append(f"d.language = {ph}")
         params.append(flt.language)
     values = dialect.table("doc_values")
-    for field, wanted in (("entity", flt.entities), ("tax_type", flt.tax_types)):
-        if wanted:
-            # a document that names none applies to all; one that names some must name a wanted one
-            value_sql, value_params = dialect.one_of("v.value", sorted(wanted))
-            sql.append(
-                f"(NOT EXISTS (SELECT 1 FROM {values} v WHERE v.doc_id = d.id AND v.field = '{field}') OR "
-                f"EXISTS (SELECT 1 FROM {values} v WHERE v.doc_id = d.id AND v.field = '{field}' AND "
-                f"{value_sql}))"
-            )
-            params.extend(value_params)
+    for field, wanted, always in (
+        ("entity", flt.entities, flt.enforce_entities),
+        ("tax_type", flt.tax_types, False),
+    ):
+        if not wanted and not always:
+            continue
+        # a document that names none applies to all; one that names some must name a wanted one
+        # (entities are access: with ``enforce_entities`` a reader of no entity sees entity-free documents)
+        names_none = f"NOT EXISTS (SELECT 1 FROM {values} v WHERE v.doc_id = d.id AND v.field = '{field}')"
+        if not wanted:
+            sql.append(names_none)
+            continue
+        value_sql, value_params = dialect.one_of("v.value", sorted(wanted))
+        sql.append(
+            f"({names_none} OR "
+            f"EXISTS (SELECT 1 FROM {values} v WHERE v.doc_id = d.id AND v.field = '{field}' AND "
+            f"{value_sql}))"
+        )
+        params.extend(value_params)
     if flt.doc_ids:
         ids_sql, ids_params = dialect.one_of("d.id", sorted(flt.doc_ids))
         sql.append(ids_sql)
@@ -144,13 +153,14 @@ def routed_query(
     limit: int,
     dialect: Dialect,
 ) -> tuple[str, list[Any]] | None:
-    """The statement for the visible chunks a query names outright, in document order; None when it names none."""
+    """The statement for the visible chunks a query names outright, in document order (None: names none)."""
     routed = _routed_predicate(provisions, doc_pasal, dialect)
     if routed is None:
         return None
     where, params = visible_predicate(flt, dialect)
     sql = (
-        f"SELECT c.id FROM {dialect.table('chunks')} c JOIN {dialect.table('documents')} d ON d.id = c.doc_id "
+        f"SELECT c.id FROM {dialect.table('chunks')} c "
+        f"JOIN {dialect.table('documents')} d ON d.id = c.doc_id "
         f"WHERE {where} AND {routed[0]} ORDER BY c.doc_id, c.seq LIMIT {dialect.placeholder}"
     )
     return sql, [*params, *routed[1], limit]

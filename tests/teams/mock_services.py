@@ -5,6 +5,9 @@ updated activity (``POST /v3/conversations/{id}/activities[/{replyTo}]`` and
 ``PUT /v3/conversations/{id}/activities/{activityId}``) and, like the real service, does NOT
 de-duplicate -- so a test that sees one card proves that *our* side is idempotent.
 
+It also answers the member lookup ``GET /v3/conversations/{id}/members`` from the ``members`` it was given
+(conversation id -> list of ``{"id", "name", "aadObjectId"}``), counting every lookup in ``calls``.
+
 ``MockSlackWebApi`` plays ``https://slack.com/api/`` for ``slack_sdk.WebClient(base_url=...)``
 (``chat.postMessage`` only), the same technique slack-bolt's own tests use.
 """
@@ -35,6 +38,7 @@ class _State:
     calls: list[Recorded] = field(default_factory=list)
     activities: dict[str, dict[str, Any]] = field(default_factory=dict)
     counter: int = 0
+    members: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
 class _Server:
@@ -42,8 +46,8 @@ class _Server:
 
     handler: type[BaseHTTPRequestHandler]
 
-    def __init__(self) -> None:
-        self.state = _State()
+    def __init__(self, members: dict[str, list[dict[str, Any]]] | None = None) -> None:
+        self.state = _State(members=dict(members or {}))
         handler = type("H", (self.handler,), {"state": self.state})
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
@@ -95,6 +99,24 @@ class _ConnectorHandler(BaseHTTPRequestHandler):
             self.state.activities[act_id] = body
         self._reply(201, {"id": act_id})
 
+    def do_GET(self) -> None:
+        parts = self._parts()
+        if len(parts) != 4 or parts[:2] != ["v3", "conversations"] or parts[3] != "members":
+            self._reply(404, {"error": {"code": "NotFound", "message": self.path}})
+            return
+        with self.state.lock:
+            self.state.calls.append(Recorded("GET", parts[2], None, {}))
+            members = self.state.members.get(parts[2])
+        if members is None:
+            self._reply(404, {"error": {"code": "ConversationNotFound", "message": parts[2]}})
+            return
+        raw = json.dumps(members).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(raw)))
+        self.end_headers()
+        self.wfile.write(raw)
+
     def do_PUT(self) -> None:
         parts = self._parts()
         if len(parts) != 5 or parts[3] != "activities":
@@ -125,6 +147,22 @@ class MockBotConnector(_Server):
 
     def puts(self) -> list[Recorded]:
         return [c for c in self.calls if c.method == "PUT"]
+
+    def member_lookups(self) -> list[Recorded]:
+        return [c for c in self.calls if c.method == "GET"]
+
+    def wait_for_posts(self, conversation_id: str, count: int = 1, timeout: float = 60.0) -> list[Recorded]:
+        """Block until ``count`` activities were posted to ``conversation_id`` (events, not sleeps)."""
+        import time
+
+        deadline = time.monotonic() + timeout
+        while True:
+            found = [c for c in self.posts() if c.conversation_id == conversation_id]
+            if len(found) >= count:
+                return found
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{len(found)}/{count} posts to {conversation_id} within {timeout}s")
+            time.sleep(0.05)
 
     def current(self, activity_id: str) -> dict[str, Any]:
         """The latest version of a posted activity (after any updates)."""

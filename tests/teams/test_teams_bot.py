@@ -219,8 +219,9 @@ def test_illegal_transitions_are_refused_with_a_message_and_change_nothing(
         f"Not done: ticket {tid} is open: cannot answer; answer is allowed only when the ticket is claimed; "
         "claim it first",
         S.NEED_ANSWERED_FOR_FAQ,
-        f"Not done: ticket {tid} is claimed: cannot answer; tax.lead@sinarnusantara.co.id is not the assignee "
-        "(tax.analyst@sinarnusantara.co.id); claim it first or ask tax.analyst@sinarnusantara.co.id to unclaim",
+        f"Not done: ticket {tid} is claimed: cannot answer; tax.lead@sinarnusantara.co.id is not the "
+        "assignee (tax.analyst@sinarnusantara.co.id); claim it first or ask "
+        "tax.analyst@sinarnusantara.co.id to unclaim",
         S.NEED_ANSWER_TEXT,
     ]
     assert [e.kind for e in deps.tickets.events(tid)] == ["opened", "claimed"]
@@ -344,8 +345,25 @@ def test_ask_info_and_reject_are_relayed_and_requester_reply_reopens(
     assert cards.verbs_of(_card(connector.puts()[-1].body)) == []
 
 
-def test_teams_chat_asker_gets_the_answer_and_a_reply_reopens_the_ticket(tmp_path, connector, clock) -> None:
+def _ticket_turn(deps):
+    """The real channel-neutral turn over the ticket store (the KB is not needed for ticket follow-ups)."""
+    from types import SimpleNamespace
+
+    from bot.audit import MemoryAuditLog
+    from bot.turn import Turn
+    from identity.cache import MemoryPrincipalCache
+    from identity.resolver import PrincipalResolver
+    from identity.yaml_directory import YamlDirectory
+    from tests.teams.harness import SAMPLE_DIRECTORY
+
+    services = SimpleNamespace(store=SimpleNamespace(corpus_version=lambda: "test-corpus"))
+    resolver = PrincipalResolver(YamlDirectory(SAMPLE_DIRECTORY), MemoryPrincipalCache())
+    return Turn(services, resolver=resolver, tickets=deps.tickets, audit=MemoryAuditLog())
+
+
+def _answered_teams_ticket(tmp_path, connector, clock):
     deps = _deps(tmp_path, connector, clock)
+    deps.turn = _ticket_turn(deps)
     chat = "a:1personal-chat-ap-clerk"
     aad = "1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d"
     from tests.teams.harness import TENANT
@@ -359,6 +377,10 @@ def test_teams_chat_asker_gets_the_answer_and_a_reply_reopens_the_ticket(tmp_pat
         display_name="AP Clerk SNR",
     )
     ticket = open_ticket(deps.tickets, ThreadRef("teams", TENANT, chat, chat), requester)
+    return deps, chat, ticket
+
+
+def _answer_then_reply(tmp_path, deps, connector, clock, ticket, chat, text):
     url = connector.url
 
     async def scenario() -> None:
@@ -371,20 +393,59 @@ def test_teams_chat_asker_gets_the_answer_and_a_reply_reopens_the_ticket(tmp_pat
                 )
             )
             clock.advance(days=1)
-            status, _ = await bot.post(
-                text_activity("ap.clerk", "Bagaimana kalau vendor punya NIK?", url, chat)
-            )
+            status, _ = await bot.post(text_activity("ap.clerk", text, url, chat))
             assert status == 201
 
     run(scenario)
-    chat_posts = [p for p in connector.posts() if p.conversation_id == chat]
+    return [p for p in connector.posts() if p.conversation_id == chat]
+
+
+def test_teams_chat_asker_gets_the_answer_and_a_reply_reopens_the_ticket(tmp_path, connector, clock) -> None:
+    deps, chat, ticket = _answered_teams_ticket(tmp_path, connector, clock)
+    chat_posts = _answer_then_reply(
+        tmp_path, deps, connector, clock, ticket, chat, "Bagaimana kalau vendor punya NIK?"
+    )
     assert chat_posts[0].body["text"].startswith("*Jawaban Tim Pajak / Tax team answer*\nTarifnya 4%.")
     assert "answered by Tax Analyst, 2026-03-02 09:00 UTC" in chat_posts[0].body["text"]
-    assert chat_posts[1].body["text"] == S.REPLY_RECORDED.format(ticket_id=ticket.id)
+    assert ticket.id in chat_posts[1].body["text"]  # the turn's follow-up confirmation
     reopened = deps.tickets.get(ticket.id)
     assert (reopened.status, reopened.assignee) == ("open", None)
     assert [e.kind for e in deps.tickets.events(ticket.id)][-1] == "reopened"
     assert cards.texts_of(_card(connector.puts()[-1].body))[0] == f"Ticket {ticket.id}: Open"
+
+
+def test_teams_ticket_reply_is_stored_masked(tmp_path, connector, clock) -> None:
+    """Finding: Teams stored a requester's reply unmasked (bot/teams/bot.py skipped inspect)."""
+    nik, account, phone = "3174012503900007", "1234567890", "081234567890"
+    deps, chat, ticket = _answered_teams_ticket(tmp_path, connector, clock)
+    _answer_then_reply(
+        tmp_path,
+        deps,
+        connector,
+        clock,
+        ticket,
+        chat,
+        f"NIK vendor {nik}, rekening BCA {account}, telepon {phone}.",
+    )
+    events = deps.tickets.events(ticket.id)
+    stored = " ".join(str(e.data) for e in events)
+    reply_event = [e for e in events if e.kind == "reopened"][-1]
+    assert "NIK vendor" in str(reply_event.data)
+    for raw in (nik, account, phone):
+        assert raw not in stored
+    card_text = " ".join(str(p.body) for p in connector.calls)
+    for raw in (nik, account, phone):
+        assert raw not in card_text
+
+
+def test_teams_ticket_reply_with_a_password_is_refused(tmp_path, connector, clock) -> None:
+    deps, chat, ticket = _answered_teams_ticket(tmp_path, connector, clock)
+    chat_posts = _answer_then_reply(
+        tmp_path, deps, connector, clock, ticket, chat, "password: Sinar#2026rahasia untuk portal DJP"
+    )
+    assert "Sinar#2026rahasia" not in " ".join(str(e.data) for e in deps.tickets.events(ticket.id))
+    assert deps.tickets.get(ticket.id).status == "answered"  # nothing recorded, nothing re-opened
+    assert "rahasia" in chat_posts[-1].body["text"] or "secret" in chat_posts[-1].body["text"]
 
 
 def test_authentication_is_required_outside_the_test_configuration(tmp_path, connector, clock) -> None:

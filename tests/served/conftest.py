@@ -1,0 +1,105 @@
+"""Fixtures for tests of the served product: ``dasar serve slack|teams`` run as real processes.
+
+A small knowledge base (the internal documents plus UU 7/2021 and UU 36/2008) is indexed once per session
+with the hashing embedder (no model download, seconds), and each test starts the command line exactly as a
+deployment would, configured through ``DASAR_*`` variables only, against loopback stand-ins.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.settings import REPO_ROOT, SAMPLE_DIRECTORY
+
+CORPUS = REPO_ROOT / "corpus"
+SERVED_DOCS = (
+    CORPUS / "internal",
+    CORPUS / "regulations" / "uu-7-2021",
+    CORPUS / "regulations" / "uu-36-2008",
+)
+
+
+@pytest.fixture(scope="session")
+def served_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from bot.wiring import injection_flagger
+    from kb.embed import make_embedder
+    from kb.ingest import ingest_paths
+    from kb.store.sqlite import SqliteStore
+
+    path = tmp_path_factory.mktemp("served-kb") / "kb.sqlite"
+    embedder = make_embedder("hashing-256")
+    store = SqliteStore(path, embedder_name=embedder.name)
+    report = ingest_paths(SERVED_DOCS, store, embedder, flagger=injection_flagger)
+    assert [str(e) for e in report.errors] == []
+    store.close()
+    return path
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def base_env(tmp_path: Path, kb: Path, **extra: str) -> dict[str, str]:
+    """The process environment: nothing inherited but PATH, every setting explicit."""
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONPATH": str(REPO_ROOT),
+        "HOME": str(tmp_path),
+        "DASAR_SETTINGS": str(tmp_path / "no-such.env"),
+        "DASAR_HOME": str(tmp_path / "home"),
+        "DASAR_KB": str(kb),
+        "DASAR_EMBEDDER": "hashing-256",
+        "DASAR_DIRECTORY": str(SAMPLE_DIRECTORY),
+        "DASAR_TICKETS_DB": str(tmp_path / "tickets.sqlite"),
+        "DASAR_AUDIT_LOG": str(tmp_path / "audit.jsonl"),
+        "DASAR_FAQ_DIR": str(tmp_path / "faq"),
+    }
+    env.update(extra)
+    return env
+
+
+@contextlib.contextmanager
+def served(args: list[str], env: dict[str, str], port: int, log: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """Run ``dasar <args>`` until its ``/healthz`` answers; stop it (this process only) afterwards."""
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [str(Path(sys.executable).parent / "dasar"), *args],
+            cwd=REPO_ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                if proc.poll() is not None:
+                    raise AssertionError(f"dasar {' '.join(args)} exited: {log.read_text()[-3000:]}")
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as resp:
+                        if resp.status == 200:
+                            break
+                except OSError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"dasar {' '.join(args)} did not start: {log.read_text()[-3000:]}")
+                time.sleep(0.1)
+            yield proc
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)

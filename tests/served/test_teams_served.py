@@ -1,0 +1,90 @@
+"""``dasar serve teams`` as a process: Bot Framework activities in, replies through a stand-in Bot Connector.
+
+Authentication is disabled only by the explicit test setting (``DASAR_TEAMS_AUTH_DISABLED=true``).
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+
+from tests.served.conftest import base_env, free_port, served
+from tests.teams.harness import AAD, TAX_CHANNEL, TENANT, text_activity
+from tests.teams.mock_services import MockBotConnector
+
+#: A sentence of UU 7/2021 (Pasal 7 UU PPN as amended): the VAT rate from 1 April 2022.
+PPN_QUOTE = "sebesar 11% (sebelas persen) yang mulai berlaku pada tanggal 1 April 2022"
+#: The tax-team-only memo (corpus/internal/memo-pph26-sg-software.md, access: [tax-team]).
+MEMO_NUMBER = "SNR-MEMO-TAX-2026-002"
+
+
+def _env(tmp_path: Path, kb: Path, connector: MockBotConnector, port: int) -> dict[str, str]:
+    return base_env(
+        tmp_path,
+        kb,
+        DASAR_TEAMS_AUTH_DISABLED="true",  # test configuration only
+        DASAR_TEAMS_SERVICE_URL=connector.url,
+        DASAR_TEAMS_TAX_CHANNEL_ID=TAX_CHANNEL,
+        DASAR_TEAMS_TENANT_ID=TENANT,
+        DASAR_TEAMS_JOURNAL_DB=str(tmp_path / "journal.sqlite"),
+        DASAR_TEAMS_PORT=str(port),
+        DASAR_OUTBOX_POLL_SECONDS="3600",
+    )
+
+
+def _post(port: int, activity: dict) -> int:
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/messages",
+        data=json.dumps(activity).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(req, timeout=120) as resp:
+        return resp.status
+
+
+def _member(user: str) -> dict[str, str]:
+    return {"id": f"29:{user}", "name": user, "aadObjectId": AAD[user]}
+
+
+def test_served_teams_answers_a_personal_question_with_a_quote(served_kb: Path, tmp_path: Path) -> None:
+    """Finding: every personal or channel message returned HTTP 500 ('Turn' object is not callable)."""
+    port = free_port()
+    chat = "a:1personal-ap-clerk"
+    with MockBotConnector() as connector:
+        env = _env(tmp_path, served_kb, connector, port)
+        with served(["serve", "teams", "--port", str(port)], env, port, tmp_path / "teams.log"):
+            question = "Berapa tarif PPN yang berlaku sejak 1 April 2022?"
+            assert _post(port, text_activity("ap.clerk", question, connector.url, chat)) == 201
+            (reply,) = connector.wait_for_posts(chat, 1)
+    assert PPN_QUOTE in reply.body["text"]
+    assert connector.member_lookups() == []  # a personal chat reaches the asker only
+
+
+def test_served_teams_group_chat_gets_only_what_every_member_may_read(
+    served_kb: Path, tmp_path: Path
+) -> None:
+    """Finding: a tax-team member's question in a group chat posted the tax-team-only memo to everyone."""
+    port = free_port()
+    group = "19:group-finance-and-tax@thread.v2"
+    members = {group: [_member("tax.lead"), _member("ap.clerk"), {"id": "28:dasar-bot", "name": "dasar"}]}
+    question = "What PPh 26 rate applies to software licence fees paid to the Singapore vendor?"
+    with MockBotConnector(members=members) as connector:
+        env = _env(tmp_path, served_kb, connector, port)
+        with served(["serve", "teams", "--port", str(port)], env, port, tmp_path / "teams.log"):
+            # the tax lead alone (personal chat) is answered from the memo ...
+            personal = "a:1personal-tax-lead"
+            assert _post(port, text_activity("tax.lead", question, connector.url, personal)) == 201
+            (alone,) = connector.wait_for_posts(personal, 1)
+            # ... but in the group chat with the AP clerk the memo is not quoted
+            activity = text_activity(
+                "tax.lead", question, connector.url, group, conversation_type="groupChat"
+            )
+            assert _post(port, activity) == 201
+            posted = connector.wait_for_posts(group, 1)
+    assert MEMO_NUMBER in alone.body["text"]
+    assert [c.conversation_id for c in connector.member_lookups()] == [group]
+    group_text = " ".join(p.body.get("text") or "" for p in posted)
+    assert MEMO_NUMBER not in group_text
+    assert "Singapore" not in group_text or "memo" not in group_text.lower()
