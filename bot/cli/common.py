@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from bot.settings import Settings
     from bot.wiring import Services
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+console = Console(highlight=False, soft_wrap=True)  # long paths and quotes stay on one line in pipes
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 RETRIEVAL_MODES = ("hybrid", "bm25", "dense", "deterministic")
 

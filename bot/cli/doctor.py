@@ -8,6 +8,7 @@ file or service fails to open.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import sys
 from pathlib import Path
@@ -232,7 +233,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         print_json(report)
         return 1 if failed else 0
     inst, home = report["install"], report["home"]
-    out = console.print
+    out = functools.partial(console.print, soft_wrap=True)
     out(f"install        {inst['mode']} at {inst['location']}", markup=False)
     out(f"data folder    {home['path']}  (from {home['source']})", markup=False)
     sf = report["settings_file"]
