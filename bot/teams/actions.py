@@ -27,6 +27,7 @@ from bot.teams.errors import ActionRejected, BadActionData, NotPermitted
 from identity.principal import Principal
 from kb.refs import find_doc_refs
 from tickets import TicketError, TicketStore
+from tickets.model import VERDICTS, Feedback
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +40,9 @@ class CardAction:
     ticket_id: str | None = None
     doc_id: str | None = None
     inputs: dict[str, str] = field(default_factory=dict)
+    #: Answer-card actions: the answer reference and its ``v``/``s``/``b``/``c``/``l`` fields.
+    ref: str | None = None
+    answer: dict[str, str] = field(default_factory=dict)
 
 
 def is_card_data(value: object) -> bool:
@@ -59,9 +63,17 @@ def parse_action(data: Mapping[str, Any], verb: str | None = None) -> CardAction
         raise BadActionData(S.UNKNOWN_ACTION.format(verb=verb or "-"))
     inputs = {
         k: str(data[k]).strip()
-        for k in (cards.IN_ANSWER, cards.IN_SOURCES, cards.IN_ASK, cards.IN_REJECT)
+        for k in (cards.IN_ANSWER, cards.IN_SOURCES, cards.IN_ASK, cards.IN_REJECT, cards.IN_COMMENT)
         if data.get(k) not in (None, "")
     }
+    if verb in cards.ANSWER_VERBS:
+        ref = str(data.get("ref") or "")
+        if not ref:
+            raise BadActionData("the button lacks its answer reference; ask the question again")
+        fields = {k: str(data[k])[:64] for k in ("v", "s", "b", "c", "l") if data.get(k) not in (None, "")}
+        if verb == cards.FEEDBACK and fields.get("v") not in VERDICTS:
+            raise BadActionData("the feedback button lacks its verdict")
+        return CardAction(verb, inputs=inputs, ref=ref, answer=fields)
     ticket_id = str(data["ticket_id"]) if data.get("ticket_id") else None
     doc_id = str(data["doc_id"]) if data.get("doc_id") else None
     if verb == cards.APPROVE_FAQ and not doc_id:
@@ -122,6 +134,10 @@ class ActionHandler:
         doc_lookup: ``number -> {doc_id, title, url}`` for cited documents (from the KB), optional.
         clock: current time for card ages.
         people: actor id -> display name for cards.
+        escalate: "Ask the tax team" from an answer card: ``(principal, action) -> message`` (the bot
+            wires the turn's ``escalate`` for the clicked conversation); None -> the button explains
+            how to ask instead.
+        mask: PII masking of feedback comments before they are stored.
     """
 
     def __init__(
@@ -132,8 +148,12 @@ class ActionHandler:
         doc_lookup: Callable[[str], Mapping[str, Any] | None] | None = None,
         clock: Callable[[], dt.datetime],
         people: cards.People | None = None,
+        escalate: Callable[[Principal, CardAction], str] | None = None,
+        mask: Callable[[str], str | None] | None = None,
     ) -> None:
         self.tickets = tickets
+        self.escalate = escalate
+        self.mask = mask
         self.faq = faq
         self.doc_lookup = doc_lookup
         self.clock = clock
@@ -171,13 +191,43 @@ class ActionHandler:
             raise BadActionData(message)
         return value
 
+    def _answer_action(self, principal: Principal, action: CardAction) -> ActionOutcome:
+        """Feedback / "Ask the tax team" from the asker's answer card (any identified user)."""
+        language = action.answer.get("l", "id")
+        if action.verb == cards.ASK_TAX_TEAM:
+            if self.escalate is None:
+                return ActionOutcome(False, S.answer_text("escalate_unavailable", language))
+            return ActionOutcome(True, self.escalate(principal, action))
+        record = getattr(self.tickets, "record_feedback", None)
+        if record is None:
+            raise BadActionData("feedback is not stored by this ticket backend")
+        comment = action.inputs.get(cards.IN_COMMENT, "")
+        mask = self.mask or _mask_comment
+        record(
+            Feedback(
+                answer_ref=str(action.ref),
+                user_id=principal.id,
+                platform=principal.platform,
+                tenant=principal.tenant,
+                corpus_version=action.answer.get("c", ""),
+                answer_status=action.answer.get("s", ""),
+                confidence_band=action.answer.get("b", ""),
+                verdict=action.answer["v"],
+                comment_masked=mask(comment) if comment else None,
+            )
+        )
+        return ActionOutcome(True, S.answer_text("feedback_thanks", language))
+
     def _apply(self, principal: Principal, action: CardAction) -> ActionOutcome:
+        if action.verb in cards.ANSWER_VERBS:
+            return self._answer_action(principal, action)
         if action.verb == cards.APPROVE_FAQ:
             if not principal.may_approve_faq:
                 raise NotPermitted(S.NOT_APPROVER)
             if self.faq is None:
                 raise BadActionData(S.FAQ_NOT_CONFIGURED)
-            assert action.doc_id is not None
+            if action.doc_id is None:
+                raise BadActionData("the FAQ button lacks its document id; re-open the FAQ card")
             doc = self.faq.approve_faq(action.doc_id, principal)
             return ActionOutcome(
                 True, S.OK_FAQ_APPROVED.format(doc_id=doc.doc_id), cards.faq_card(doc, self.people)
@@ -185,7 +235,8 @@ class ActionHandler:
         if principal.is_guest or not principal.may_act_on_tickets:
             raise NotPermitted(S.NOT_TAX_TEAM)
         tid = action.ticket_id
-        assert tid is not None
+        if tid is None:
+            raise BadActionData("the button lacks its ticket id; re-open the ticket card")
         actor = actor_id(principal)
         post: tuple[dict[str, Any], ...] = ()
         if action.verb == cards.CLAIM:
@@ -219,3 +270,12 @@ class ActionHandler:
         else:  # pragma: no cover - parse_action admits only known verbs
             raise BadActionData(S.UNKNOWN_ACTION.format(verb=action.verb))
         return ActionOutcome(True, message, cards.ticket_card(ticket, self.clock(), self.people), post)
+
+
+def _mask_comment(text: str) -> str | None:
+    """Feedback comments are masked like every inbound text; a comment holding a secret is dropped."""
+    from guardrails.inbound import inspect
+    from guardrails.pii import MaskingSession
+
+    inspection = inspect(text, MaskingSession())
+    return None if inspection.refused else inspection.masked.strip() or None

@@ -1,10 +1,17 @@
-"""Adaptive Card JSON for the tax team: the ticket card and the FAQ approval card (plain dicts).
+"""Adaptive Card JSON: the tax team's ticket and FAQ cards, and the asker's answer card (plain dicts).
 
-Why plain dicts and no SDK: cards are data; tests compare them directly and the Bot Framework SDK can
-be swapped without touching them.  Schema 1.4 (Universal Actions): every button is an ``Action.Execute``
-with a ``verb`` and ``data`` (-> ``adaptiveCard/action`` invoke), with an ``Action.Submit`` ``fallback``
-carrying the same data for clients without Universal Actions (-> message activity with ``value``).
-Both paths end in :func:`bot.teams.actions.parse_action`.
+Why plain dicts and no SDK: cards are data; tests compare them directly (and validate them against the
+Adaptive Cards JSON schema of the declared version) and the Bot Framework SDK can be swapped without
+touching them.  Every card declares 1.5 and uses nothing newer.  Buttons are ``Action.Execute`` with a
+``verb`` and ``data`` (-> ``adaptiveCard/action`` invoke) and an ``Action.Submit`` ``fallback`` carrying
+the same data for clients without Universal Actions (-> message activity with ``value``).  Both paths end
+in :func:`bot.teams.actions.parse_action`.
+
+The answer card (:func:`answer_card`, :func:`answer_activity`): the short answer, each claim with its
+quote and citation, withheld claims and conflicts in words, the sources line, feedback and "Ask the tax
+team" actions; the activity carries Teams' AI-generated label and citation entities (``[n]`` in the
+text = claim ``n``).  Cards are capped at :data:`MAX_CARD_BYTES` (Teams refuses messages over ~28 KB):
+claims that do not fit are dropped from the end with a note.
 
 Cards are rendered from the CURRENT ticket, never from an event snapshot, so a re-delivered or
 reordered update can only make the card more current.
@@ -13,6 +20,8 @@ reordered update can only make the card more current.
 from __future__ import annotations
 
 import datetime as dt
+import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -22,7 +31,9 @@ from tickets.model import Ticket
 
 CARD_CONTENT_TYPE = "application/vnd.microsoft.card.adaptive"
 SCHEMA = "http://adaptivecards.io/schemas/adaptive-card.json"
-VERSION = "1.4"
+VERSION = "1.5"
+#: Serialized card limit (Teams rejects message payloads over about 28 KB).
+MAX_CARD_BYTES = 27_000
 #: Marks data as ours (``value["dasar"]``), so other Submit payloads are not mistaken for card actions.
 DATA_TAG = "dasar"
 DATA_VERSION = 1
@@ -37,10 +48,14 @@ CLAIM, ANSWER, ASK_INFO, CLOSE, REJECT, PROPOSE_FAQ, APPROVE_FAQ = (
     "propose_faq",
     "approve_faq",
 )
-VERBS: tuple[str, ...] = (CLAIM, ANSWER, ASK_INFO, CLOSE, REJECT, PROPOSE_FAQ, APPROVE_FAQ)
+# Verbs of the asker's answer card (carry the answer reference ``ref``, not a ticket id).
+FEEDBACK, ASK_TAX_TEAM = "answer_feedback", "ask_tax_team"
+ANSWER_VERBS: tuple[str, ...] = (FEEDBACK, ASK_TAX_TEAM)
+VERBS: tuple[str, ...] = (CLAIM, ANSWER, ASK_INFO, CLOSE, REJECT, PROPOSE_FAQ, APPROVE_FAQ, *ANSWER_VERBS)
 
 # Input ids (their values are merged into the action data by the client).
 IN_ANSWER, IN_SOURCES, IN_ASK, IN_REJECT = "answer_text", "answer_sources", "info_question", "reject_reason"
+IN_COMMENT = "feedback_comment"
 
 People = Callable[[str], str]
 """Display name for an actor id (email); identity by default."""
@@ -213,8 +228,6 @@ def ticket_card(ticket: Ticket, now: dt.datetime, people: People | None = None) 
         "version": VERSION,
         "body": body,
         "actions": ticket_actions(ticket),
-        # Lets a client show the card for every viewer (no per-user refresh); version aids debugging.
-        "metadata": {"webUrl": f"dasar://tickets/{ticket.id}?v={ticket.version}"},
     }
 
 
@@ -297,3 +310,372 @@ def verbs_of(card: Mapping[str, Any]) -> list[str]:
 
     walk(card.get("actions", ()))
     return out
+
+
+# -- the asker's answer card ----------------------------------------------------------------------
+
+#: Teams citation limits (bot messages with AI-generated content).
+MAX_CITATIONS = 20
+CITATION_NAME_CHARS = 80
+CITATION_ABSTRACT_CHARS = 160
+CITATION_KEYWORD_CHARS = 28
+MAX_QUOTE_CHARS = 1500
+_MD_LINK = re.compile(r"\[([^\]\n]+)\]\(([^)\s]+)\)")
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: max(0, limit - 1)].rstrip() + "\u2026"
+
+
+def safe_markdown(text: object) -> str:
+    """Untrusted text for a TextBlock: mention markup removed, links kept only for http(s) URLs."""
+    plain = S.strip_mentions_keep_lines(str(text))
+    return _MD_LINK.sub(
+        lambda m: m.group(0) if m.group(2).startswith(("https://", "http://")) else m.group(1), plain
+    )
+
+
+def _doc(source: Mapping[str, Any]) -> str:
+    return str(source.get("number") or source.get("doc_id") or "?")
+
+
+def _cite_name(source: Mapping[str, Any]) -> str:
+    return " ".join(x for x in (_doc(source), str(source.get("location") or "")) if x).strip()
+
+
+def _cite_link(source: Mapping[str, Any]) -> str:
+    name = _cite_name(source).replace("[", "(").replace("]", ")")
+    url = source.get("url")
+    ok = (
+        isinstance(url, str)
+        and url.startswith(("https://", "http://"))
+        and not any(c in url for c in " ()<>")
+    )
+    return f"[{name}]({url})" if ok else name
+
+
+def _claim_container(n: int, claim: Mapping[str, Any], language: str) -> dict[str, Any]:
+    source = claim.get("source") or {}
+    tags = []
+    if claim.get("role") in ("condition", "exception", "definition"):
+        tags.append(S.answer_text(f"role.{claim['role']}", language))
+    if claim.get("is_example"):
+        tags.append(S.answer_text("example", language))
+    if claim.get("applies"):
+        tags.append(str(claim["applies"]))
+    tag = f" _({', '.join(tags)})_" if tags else ""
+    layer = str(claim.get("layer") or "unknown")
+    layer_label = S.answer_text(
+        f"layer.{layer}" if layer in ("regulation", "policy") else "layer.unknown", language
+    )
+    items: list[dict[str, Any]] = [_text(f"**[{n}]** {safe_markdown(claim.get('text', ''))}{tag}")]
+    if claim.get("quote"):
+        quote = _clip(str(claim["quote"]).replace("\u201d", '"'), MAX_QUOTE_CHARS)
+        items.append(_text(f"\u201c{quote}\u201d", isSubtle=True, spacing="Small"))
+    items.append(_text(f"{layer_label} \u00b7 {_cite_link(source)}", size="Small", spacing="None"))
+    if source.get("ocr_noisy"):
+        items.append(
+            _text("\u26a0 " + S.answer_text("ocr", language, doc=_doc(source)), size="Small", color="Warning")
+        )
+    return {"type": "Container", "items": items, "separator": True, "spacing": "Medium"}
+
+
+def _withheld_reason(claim: Mapping[str, Any], language: str) -> str:
+    for key in ("explanation", "messages"):
+        value = claim.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+        if isinstance(value, Sequence) and not isinstance(value, str):
+            texts = [str(v).strip() for v in value if str(v).strip()]
+            if texts:
+                return "; ".join(dict.fromkeys(texts))
+    return S.answer_text("withheld_no_reason", language)
+
+
+def conflict_words(conflict: Mapping[str, Any], language: str) -> str:
+    """A conflict in words ("UU 7/2021 applies because it took effect later"), plain text."""
+    for key in ("explanation", "description", "text", "message", "summary"):
+        if isinstance(conflict.get(key), str) and conflict[key].strip():
+            return str(conflict[key]).strip()
+    sources = [s for s in conflict.get("sources") or [] if isinstance(s, Mapping)]
+
+    def said(s: Mapping[str, Any]) -> str:
+        figures = ", ".join(str(f) for f in s.get("figures") or [])
+        return f"{_cite_name(s)} ({figures})" if figures else _cite_name(s)
+
+    parts = []
+    if len(sources) >= 2:
+        parts.append(
+            S.answer_text(
+                "conflict.pair", language, a=said(sources[0]), b=", ".join(said(s) for s in sources[1:])
+            )
+        )
+    preferred = str(conflict.get("preferred") or "")
+    doc = next((_doc(s) for s in sources if s.get("doc_id") == preferred), preferred)
+    rule = f"conflict.{conflict.get('decided_by') or ''}"
+    if rule in S.ANSWER:
+        parts.append(S.answer_text(rule, language, doc=f"**{doc}**"))
+    elif doc:
+        parts.append(S.answer_text("conflict.other", language, doc=f"**{doc}**"))
+    return " ".join(parts)
+
+
+def sources_summary(claims: Sequence[Mapping[str, Any]], language: str) -> str:
+    """Each cited document once: ``Sumber: UU 7/2021 Harmonisasi ... (2021-10-29, berlaku) · ...``."""
+    seen: dict[str, str] = {}
+    for claim in claims:
+        source = claim.get("source") or {}
+        key = str(source.get("doc_id") or source.get("number") or "")
+        if not key or key in seen:
+            continue
+        details = ", ".join(str(x) for x in (source.get("effective_from"), source.get("status")) if x)
+        title = _clip(str(source.get("title") or ""), 80)
+        seen[key] = f"{_doc(source)} {title}".strip() + (f" ({details})" if details else "")
+    return f"{S.answer_text('sources_line', language)}: " + " \u00b7 ".join(seen.values()) if seen else ""
+
+
+def _footer(answer: Mapping[str, Any], language: str) -> str:
+    parts = []
+    if answer.get("as_of"):
+        as_of = S.answer_text("as_of", language, date=answer["as_of"])
+        if answer.get("corpus_version"):
+            as_of += f" ({S.answer_text('corpus_version', language, version=answer['corpus_version'])})"
+        parts.append(as_of)
+    band = (answer.get("confidence") or {}).get("band")
+    if band in ("high", "medium", "low"):
+        parts.append(S.answer_text("confidence", language, band=S.answer_text(f"band.{band}", language)))
+    return " \u00b7 ".join(parts)
+
+
+def answer_action_data(verb: str, reference: str, answer: Mapping[str, Any], **fields: str) -> dict[str, Any]:
+    """Button data of the answer card: the answer reference and what the feedback report groups by."""
+    confidence = answer.get("confidence") or {}
+    return action_data(
+        verb,
+        ref=reference,
+        s=str(answer.get("status") or ""),
+        b=str(confidence.get("band") or ""),
+        c=str(answer.get("corpus_version") or ""),
+        l=str(answer.get("language") or "id"),
+        **fields,
+    )
+
+
+def _execute_with(title: str, verb: str, data: dict[str, Any], style: str | None = None) -> dict[str, Any]:
+    act: dict[str, Any] = {
+        "type": "Action.Execute",
+        "title": title,
+        "verb": verb,
+        "data": data,
+        "fallback": {"type": "Action.Submit", "title": title, "data": data},
+    }
+    if style:
+        act["style"] = style
+    return act
+
+
+def answer_actions(answer: Mapping[str, Any], reference: str, language: str) -> list[dict[str, Any]]:
+    """Feedback (helpful; wrong with an optional comment) and "Ask the tax team" (unless a ticket exists)."""
+    helpful = _execute_with(
+        S.answer_text("btn.helpful", language),
+        FEEDBACK,
+        answer_action_data(FEEDBACK, reference, answer, v="helpful"),
+    )
+    wrong = {
+        "type": "Action.ShowCard",
+        "title": S.answer_text("btn.not_helpful", language),
+        "card": {
+            "type": "AdaptiveCard",
+            "body": [
+                {
+                    "type": "Input.Text",
+                    "id": IN_COMMENT,
+                    "label": S.answer_text("input.comment", language),
+                    "isMultiline": True,
+                    "maxLength": 1000,
+                }
+            ],
+            "actions": [
+                _execute_with(
+                    S.answer_text("btn.send", language),
+                    FEEDBACK,
+                    answer_action_data(FEEDBACK, reference, answer, v="not_helpful"),
+                )
+            ],
+        },
+    }
+    actions = [helpful, wrong]
+    escalation = answer.get("escalation") or {}
+    if answer.get("status") != "refused" and not escalation.get("ticket_id"):
+        actions.append(
+            _execute_with(
+                S.answer_text("btn.escalate", language),
+                ASK_TAX_TEAM,
+                answer_action_data(ASK_TAX_TEAM, reference, answer),
+                style="positive",
+            )
+        )
+    return actions
+
+
+def _card_size(card: Mapping[str, Any]) -> int:
+    return len(json.dumps(card, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+def answer_card(
+    answer: Mapping[str, Any],
+    *,
+    reference: str,
+    language: str | None = None,
+    private: bool = False,
+    restricted: bool = False,
+    with_actions: bool = True,
+) -> dict[str, Any]:
+    """The asker's Adaptive Card (1.5) for one answer object (``dasar ask --json`` shape).
+
+    Args:
+        reference: the turn's reference id (feedback and escalation carry it).
+        private: this is the asker-only full answer (intro line, no actions).
+        restricted: the public answer of a shared conversation whose asker may see more (adds the note
+            that the full answer was sent privately).
+    """
+    lang = str(language or answer.get("language") or "id")
+    from bot.slack.render import short_answer  # the same "short answer" rule as Slack
+
+    text = short_answer(str(answer.get("answer") or "")) or S.answer_text("no_answer", lang)
+    head: list[dict[str, Any]] = []
+    if private:
+        head.append(_text(S.answer_text("private_intro", lang), weight="Bolder", size="Medium"))
+    head.append(_text(safe_markdown(text)))
+    claims = [c for c in answer.get("claims") or [] if isinstance(c, Mapping)]
+    claim_items = [_claim_container(i, c, lang) for i, c in enumerate(claims, start=1)]
+    tail: list[dict[str, Any]] = []
+    withheld = [c for c in answer.get("unsupported_claims") or [] if isinstance(c, Mapping)]
+    if withheld:
+        tail.append(_heading(S.answer_text("withheld_heading", lang)))
+        tail += [
+            _text(
+                f"- {safe_markdown(c.get('text', ''))} \u2014 _{_withheld_reason(c, lang)}_", spacing="None"
+            )
+            for c in withheld
+        ]
+    conflicts = [c for c in answer.get("conflicts") or [] if isinstance(c, Mapping)]
+    if conflicts:
+        tail.append(_heading(S.answer_text("conflicts_heading", lang)))
+        tail += [_text(f"- {conflict_words(c, lang)}", spacing="None") for c in conflicts]
+    warnings = [w.get("message", w) if isinstance(w, Mapping) else w for w in answer.get("warnings") or []]
+    if warnings:
+        tail.append(_heading(S.answer_text("warnings_heading", lang)))
+        tail += [_text(f"- {safe_markdown(w)}", spacing="None") for w in warnings]
+    escalation = answer.get("escalation") or {}
+    if escalation.get("ticket_id"):
+        tail.append(_text(S.answer_text("escalated", lang, ticket=escalation["ticket_id"])))
+    elif escalation.get("offered") and not private:
+        tail.append(_text(S.answer_text("offered", lang)))
+    if restricted and not private:
+        tail.append(_text(S.answer_text("private_offer", lang), isSubtle=True, size="Small"))
+    foot = [
+        _text(x, isSubtle=True, size="Small", spacing="Small")
+        for x in (sources_summary(claims, lang), _footer(answer, lang))
+        if x
+    ]
+
+    def build(shown: list[dict[str, Any]], omitted: int) -> dict[str, Any]:
+        body = list(head)
+        if shown:
+            body.append(_heading(S.answer_text("sources_heading", lang)))
+            body += shown
+        if omitted:
+            body.append(_text(S.answer_text("omitted", lang, n=omitted), isSubtle=True))
+        card: dict[str, Any] = {
+            "type": "AdaptiveCard",
+            "$schema": SCHEMA,
+            "version": VERSION,
+            "fallbackText": S.answer_text("fallback", lang),
+            "body": body + tail + foot,
+        }
+        if with_actions and not private:
+            card["actions"] = answer_actions(answer, reference, lang)
+        return card
+
+    shown = list(claim_items)
+    card = build(shown, 0)
+    while _card_size(card) > MAX_CARD_BYTES and shown:
+        shown.pop()
+        card = build(shown, len(claim_items) - len(shown))
+    return card
+
+
+def citation_entity(claims: Sequence[Mapping[str, Any]], language: str = "id") -> dict[str, Any]:
+    """The Teams message entity: AI-generated label + one ``Claim`` citation per claim (``[n]``)."""
+    citations = []
+    for n, claim in enumerate(list(claims)[:MAX_CITATIONS], start=1):
+        source = claim.get("source") or {}
+        layer = str(claim.get("layer") or "unknown")
+        keywords = [
+            _clip(
+                S.answer_text(
+                    f"layer.{layer}" if layer in ("regulation", "policy") else "layer.unknown", language
+                ),
+                28,
+            )
+        ]
+        if source.get("status"):
+            keywords.append(_clip(str(source["status"]), CITATION_KEYWORD_CHARS))
+        appearance: dict[str, Any] = {
+            "@type": "DigitalDocument",
+            "name": _clip(_cite_name(source), CITATION_NAME_CHARS),
+            "abstract": _clip(str(claim.get("quote") or claim.get("text") or ""), CITATION_ABSTRACT_CHARS),
+            "keywords": keywords[:3],
+        }
+        url = source.get("url")
+        if isinstance(url, str) and url.startswith(("https://", "http://")):
+            appearance["url"] = url
+        citations.append({"@type": "Claim", "position": n, "appearance": appearance})
+    entity: dict[str, Any] = {
+        "type": "https://schema.org/Message",
+        "@type": "Message",
+        "@context": "https://schema.org",
+        "@id": "",
+        "additionalType": ["AIGeneratedContent"],
+    }
+    if citations:
+        entity["citation"] = citations
+    return entity
+
+
+def answer_activity(
+    answer: Mapping[str, Any],
+    *,
+    reference: str,
+    language: str | None = None,
+    private: bool = False,
+    restricted: bool = False,
+) -> dict[str, Any]:
+    """A message activity (JSON dict) with the answer card, the AI label and citations.
+
+    ``text`` is the short answer followed by ``[n] document`` references, so each citation entity's
+    position appears in the text as Teams requires.  Send it with
+    ``Activity().deserialize(...)`` / ``MessageFactory`` or post it as JSON through the connector.
+    """
+    lang = str(language or answer.get("language") or "id")
+    from bot.slack.render import short_answer
+
+    claims = [c for c in answer.get("claims") or [] if isinstance(c, Mapping)]
+    text = S.strip_mentions_keep_lines(short_answer(str(answer.get("answer") or ""))) or S.answer_text(
+        "no_answer", lang
+    )
+    refs = " ".join(
+        f"[{n}] {_cite_name(c.get('source') or {})}" for n, c in enumerate(claims[:MAX_CITATIONS], 1)
+    )
+    if refs:
+        text += f"\n\n{S.answer_text('sources_line', lang)}: {refs}"
+    card = answer_card(answer, reference=reference, language=lang, private=private, restricted=restricted)
+    return {
+        "type": "message",
+        "text": text,
+        "textFormat": "markdown",
+        "attachments": [attachment(card)],
+        "entities": [citation_entity(claims, lang)],
+    }

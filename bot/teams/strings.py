@@ -7,6 +7,8 @@ asker is bilingual because askers write in either language.
 
 from __future__ import annotations
 
+import re
+
 REASON_LABELS: dict[str, str] = {
     "no_source": "No source in the knowledge base",
     "low_confidence": "Low confidence",
@@ -127,3 +129,116 @@ def duration_text(seconds: float) -> str:
     if hours:
         return f"{hours} h {minutes} min"
     return f"{minutes} min"
+
+
+# --- the asker's answer card (bilingual: follows the answer's language) ---
+ANSWER: dict[str, dict[str, str]] = {
+    "sources_heading": {"id": "Dasar hukum dan kutipan", "en": "Sources and quotes"},
+    "layer.regulation": {"id": "Peraturan", "en": "Regulation"},
+    "layer.policy": {"id": "Kebijakan internal", "en": "Internal policy"},
+    "layer.unknown": {"id": "Sumber", "en": "Source"},
+    "example": {"id": "contoh", "en": "example"},
+    "role.condition": {"id": "syarat", "en": "condition"},
+    "role.exception": {"id": "pengecualian", "en": "exception"},
+    "role.definition": {"id": "definisi", "en": "definition"},
+    "ocr": {
+        "id": "Teks {doc} berasal dari OCR dan bisa mengandung salah ketik; cocokkan dengan dokumen resmi.",
+        "en": "The text of {doc} comes from OCR and may contain typos; check the official document.",
+    },
+    "withheld_heading": {
+        "id": "Tidak didukung sumber (bukan bagian dari jawaban)",
+        "en": "Not supported by the sources (not part of the answer)",
+    },
+    "withheld_no_reason": {"id": "tidak ada kutipan yang mendukungnya", "en": "no quote supports it"},
+    "conflicts_heading": {"id": "Ketentuan yang saling bertentangan", "en": "Conflicting provisions"},
+    "conflict.pair": {
+        "id": "{a} dan {b} menyebut angka berbeda.",
+        "en": "{a} and {b} give different figures.",
+    },
+    "conflict.regulation_over_policy": {
+        "id": "{doc} yang berlaku karena peraturan didahulukan atas kebijakan internal.",
+        "en": "{doc} applies because a regulation takes precedence over internal policy.",
+    },
+    "conflict.specific_over_general": {
+        "id": "{doc} yang berlaku karena ketentuannya lebih khusus.",
+        "en": "{doc} applies because it is the more specific rule.",
+    },
+    "conflict.later_effective_date": {
+        "id": "{doc} yang berlaku karena mulai berlaku lebih akhir.",
+        "en": "{doc} applies because it took effect later.",
+    },
+    "conflict.doc_id_order": {
+        "id": "Aturan mana yang berlaku belum dapat dipastikan; tim pajak perlu memeriksanya.",
+        "en": "Which rule applies could not be settled; the tax team needs to check.",
+    },
+    "conflict.other": {"id": "{doc} yang diutamakan.", "en": "{doc} is preferred."},
+    "warnings_heading": {"id": "Perhatian", "en": "Please note"},
+    "as_of": {"id": "Berdasarkan sumber per {date}", "en": "Based on sources as of {date}"},
+    "corpus_version": {"id": "versi korpus {version}", "en": "corpus version {version}"},
+    "confidence": {"id": "keyakinan: {band}", "en": "confidence: {band}"},
+    "band.high": {"id": "tinggi", "en": "high"},
+    "band.medium": {"id": "sedang", "en": "medium"},
+    "band.low": {"id": "rendah", "en": "low"},
+    "sources_line": {"id": "Sumber", "en": "Sources"},
+    "no_answer": {
+        "id": "Saya tidak menemukan jawaban dalam dokumen yang disetujui.",
+        "en": "I could not find an answer in the approved documents.",
+    },
+    "escalated": {
+        "id": "Pertanyaan ini sudah diteruskan ke tim pajak (tiket {ticket}); "
+        "jawabannya akan datang di sini.",
+        "en": "This question is with the tax team (ticket {ticket}); their answer will come here.",
+    },
+    "offered": {
+        "id": "Dokumen yang ada belum cukup untuk jawaban pasti. "
+        "Pilih \u201cTanya tim pajak\u201d untuk meneruskannya.",
+        "en": "The documents are not enough for a definite answer. "
+        "Choose \u201cAsk the tax team\u201d to pass it on.",
+    },
+    "private_offer": {
+        "id": "Jawaban ini hanya memakai dokumen yang terbuka untuk semua anggota percakapan. "
+        "Jawaban lengkap saya kirim hanya kepada Anda.",
+        "en": "This answer only uses documents open to everyone in this conversation. "
+        "I sent you the full answer privately.",
+    },
+    "private_intro": {"id": "Jawaban lengkap (hanya untuk Anda)", "en": "Full answer (only for you)"},
+    "omitted": {
+        "id": "{n} klaim lain tidak ditampilkan karena batas ukuran kartu.",
+        "en": "{n} more claim(s) not shown to fit the card size limit.",
+    },
+    "btn.helpful": {"id": "\U0001f44d Membantu", "en": "\U0001f44d Helpful"},
+    "btn.not_helpful": {"id": "\U0001f44e Salah / tidak membantu", "en": "\U0001f44e Wrong / not helpful"},
+    "btn.send": {"id": "Kirim", "en": "Send"},
+    "btn.escalate": {"id": "Tanya tim pajak", "en": "Ask the tax team"},
+    "input.comment": {"id": "Apa yang salah? (opsional)", "en": "What was wrong? (optional)"},
+    "fallback": {"id": "Jawaban dasar dengan kutipan sumber.", "en": "dasar's answer with quoted sources."},
+    "feedback_thanks": {"id": "Terima kasih atas masukannya.", "en": "Thanks for the feedback."},
+    "escalate_unavailable": {
+        "id": "Tombol ini belum tersedia di sini; tulis \u201ctanya tim pajak\u201d di percakapan ini.",
+        "en": "This button is not available here; write \u201cask the tax team\u201d in this conversation.",
+    },
+}
+
+
+def answer_text(key: str, language: str, **values: object) -> str:
+    """A bilingual answer-card string (Indonesian unless ``language`` is English)."""
+    table = ANSWER[key]
+    text = table["en"] if str(language).lower().startswith("en") else table["id"]
+    return text.format(**values) if values else text
+
+
+_AT_MENTION = re.compile(r"<at\b[^>]*>.*?</at>", re.IGNORECASE | re.DOTALL)
+
+
+def strip_mentions(text: str) -> str:
+    """The message without ``<at>…</at>`` mention markup (e.g. ``<at>dasar</at> berapa tarif PPN?``)."""
+    return " ".join(_AT_MENTION.sub(" ", text or "").replace("&nbsp;", " ").split())
+
+
+def strip_mentions_keep_lines(text: str) -> str:
+    """:func:`strip_mentions` that keeps line breaks (for multi-line answer text)."""
+    lines = [
+        " ".join(_AT_MENTION.sub(" ", line).replace("&nbsp;", " ").split())
+        for line in (text or "").split("\n")
+    ]
+    return "\n".join(lines).strip()
