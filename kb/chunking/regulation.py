@@ -738,7 +738,9 @@ class RegulationChunker:
             if not _AMEND_VERB.search(clause):
                 continue
             if n is None:
-                if not out or not re.search(r"berikut\s*:|dihapus\.", clause):
+                # the first item may have lost its number too when it directly follows "... berikut:"
+                first_ok = not out and re.search(r"berikut\s*:\s*$", self.text[max(start, pos - 12) : pos])
+                if not (out or first_ok) or not re.search(r"berikut\s*:|dihapus\.", clause):
                     continue
                 n = expected
             out.append((pos, str(n)))
