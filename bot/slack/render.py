@@ -279,11 +279,18 @@ def _withheld_reason(claim: Mapping[str, Any], language: str) -> str:
     return t("withheld_no_reason", language)
 
 
-def unsupported_blocks(claims: Sequence[Mapping[str, Any]], language: str) -> list[Block]:
-    """Claims withheld by the verifier, with the reasons in words (never as part of the answer)."""
+def unsupported_blocks(claims: Sequence[Mapping[str, Any]], language: str, summary: str = "") -> list[Block]:
+    """Claims withheld by the verifier, with the reasons in words (never as part of the answer).
+
+    ``summary`` (the answer's ``withheld_summary``, when the pipeline gives one) replaces the generic
+    heading's wording.
+    """
     if not claims:
         return []
-    lines = [t("unsupported_heading", language)]
+    heading = t("unsupported_heading", language)
+    if summary.strip():
+        heading = f"*{escape(' '.join(summary.split()))}*"
+    lines = [heading]
     for claim in claims:
         reason = _withheld_reason(claim, language)
         lines.append(f"\u2022 {escape(claim.get('text', ''))} \u2014 _{escape(reason)}_")
@@ -446,7 +453,9 @@ def body_blocks(
         blocks.append(_section(t("sources_heading", language)))
         for i, claim in enumerate(claims, start=1):
             blocks += claim_blocks(i, claim, language)
-    blocks += unsupported_blocks(answer.get("unsupported_claims") or [], language)
+    blocks += unsupported_blocks(
+        answer.get("unsupported_claims") or [], language, str(answer.get("withheld_summary") or "")
+    )
     conflicts = answer.get("conflicts") or []
     if conflicts:
         lines = [t("conflicts_heading", language)] + [

@@ -553,7 +553,8 @@ def answer_card(
     tail: list[dict[str, Any]] = []
     withheld = [c for c in answer.get("unsupported_claims") or [] if isinstance(c, Mapping)]
     if withheld:
-        tail.append(_heading(S.answer_text("withheld_heading", lang)))
+        summary = " ".join(str(answer.get("withheld_summary") or "").split())
+        tail.append(_heading(safe_markdown(summary) if summary else S.answer_text("withheld_heading", lang)))
         tail += [
             _text(
                 f"- {safe_markdown(c.get('text', ''))} \u2014 _{_withheld_reason(c, lang)}_", spacing="None"

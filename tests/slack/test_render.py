@@ -390,3 +390,43 @@ def test_refused_answer_has_feedback_but_no_escalation_and_language_follows_answ
 def test_escape_covers_every_control_sequence(bad: str) -> None:
     out = mrkdwn.to_mrkdwn(bad)
     assert "<" not in out and (">" not in out.lstrip(">"))
+
+
+def test_real_answer_model_json_renders_with_explanations_and_withheld_summary() -> None:
+    import datetime as dt
+
+    from bot.answer import model as m
+
+    source = m.SourceRef(
+        "uu-7-2021", "UU 7/2021", "Harmonisasi Peraturan Perpajakan", "Pasal 7 ayat (1)",
+        dt.date(2021, 10, 29), None, "in_force", "https://peraturan.go.id/id/uu-no-7-tahun-2021", False, "c1",
+    )  # fmt: skip
+    claim = m.ShownClaim("Tarif PPN 11% sejak 1 April 2022.", "sebesar 11% (sebelas persen)", "regulation",
+                         False, "entailed", source)  # fmt: skip
+    withheld = m.UnsupportedClaim(
+        "Tarif 12% <!here>.", "", None, ("figure_not_in_quote",), ("Angka 12% tidak dikutip.",)
+    )
+    conflict = m.Conflict("PPN", (), "later_effective_date", "uu-7-2021")
+    answer = m.Answer(
+        status="answered", answer="Tarif PPN 11% [1].", claims=(claim,), unsupported_claims=(withheld,),
+        clarifying_questions=(), conflicts=(conflict,), confidence=m.Confidence(0.8, "high", None, 0.8, 0.8),
+        as_of=dt.date(2024, 6, 1), corpus_version="v1", escalation=None, warnings=(),
+    )  # fmt: skip
+    payload = answer.to_json()
+    msg = render.render_answer(payload, language="id", thread_ts="1", reference="R")
+    validate(msg)
+    joined = "\n".join(texts(msg.blocks))
+    assert joined.startswith("Tarif PPN 11% [1].")
+    assert "&lt;!here&gt;" in joined and "Angka 12% tidak dikutip." in joined
+    explanation = payload["conflicts"][0].get("explanation")
+    if explanation:
+        assert escape_words(explanation) in joined
+    else:
+        assert "*uu-7-2021* yang berlaku karena mulai berlaku lebih akhir." in joined
+    summary = payload.get("withheld_summary")
+    if summary:
+        assert f"*{escape_words(summary)}*" in joined
+
+
+def escape_words(text: str) -> str:
+    return mrkdwn.escape(" ".join(text.split()))
