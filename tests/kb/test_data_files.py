@@ -8,6 +8,7 @@ to would silently skew every later measurement, so they are checked here, cheapl
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from collections import Counter
 from functools import cache
@@ -17,7 +18,7 @@ from typing import Any
 import pytest
 import yaml
 
-from kb.model import DOC_STATUSES, PUBLIC_GROUP
+from kb.model import DOC_STATUSES, PUBLIC_GROUP, DocumentMeta
 
 ROOT = Path(__file__).resolve().parents[2]
 INTERNAL_DIR = ROOT / "corpus" / "internal"
@@ -299,3 +300,76 @@ def test_retrieval_set_spans_documents_and_versions() -> None:
     for q in items:
         if any(g["doc_id"] == "wht-matrix-2022" for g in q["gold"]):
             assert old["effective_from"] <= q["as_of"] < old["effective_to"], q["id"]
+
+
+# --------------------------------------------------------------------------------------------- regulations
+
+OFFICIAL_HOSTS = ("https://peraturan.go.id/", "https://peraturan.bpk.go.id/", "https://www.pajak.go.id/")
+
+
+@cache
+def regulation_meta(doc_id: str) -> dict[str, Any]:
+    return json.loads((REGULATIONS_DIR / doc_id / "metadata.json").read_text(encoding="utf-8"))
+
+
+def test_regulation_index_lists_every_folder_once() -> None:
+    index = json.loads((REGULATIONS_DIR / "index.json").read_text(encoding="utf-8"))
+    ids = [e["id"] for e in index]
+    assert len(ids) == len(set(ids))
+    assert set(ids) == regulation_ids()
+    assert {"uu-16-2000", "uu-17-2000", "uu-18-2000", "uu-11-2020", "pp-94-2010"} <= set(ids)
+    for entry in index:
+        meta = regulation_meta(entry["id"])
+        assert entry["text_chars"] == len(regulation_text(entry["id"])) == meta["sizes"]["text_chars"]
+        assert entry["repo"] == meta["source"]["repo"] and entry["path"] == meta["source"]["path"]
+
+
+@pytest.mark.parametrize(
+    "doc_id", sorted(p.name for p in REGULATIONS_DIR.iterdir() if (p / "text.txt").is_file())
+)
+def test_regulation_official_link_is_official_and_justified(doc_id: str) -> None:
+    meta = regulation_meta(doc_id)
+    url = meta.get("official_url")
+    if url is None:
+        return
+    assert url.startswith(OFFICIAL_HOSTS), url
+    assert meta["official_url_basis"]
+    assert "github.com" not in url
+    if meta["type"] in ("UU", "PP"):
+        assert (
+            url
+            == f"https://peraturan.go.id/id/{meta['type'].lower()}-no-{meta['number']}-tahun-{meta['year']}"
+        )
+
+
+def test_every_uu_and_pp_has_an_official_link_and_the_scrape_stays_provenance() -> None:
+    from kb.metadata import meta_from_corpus
+
+    for doc_id in regulation_ids():
+        raw = regulation_meta(doc_id)
+        meta = meta_from_corpus(raw, REGULATIONS_DIR / doc_id / "metadata.json", doc_id)
+        if raw["type"] in ("UU", "PP"):
+            assert meta.official_url and meta.official_url.startswith("https://peraturan.go.id/id/")
+        assert meta.source_url and meta.source_url.startswith("https://github.com/")
+
+
+def test_amendment_chains_name_the_added_acts() -> None:
+    from kb.metadata import meta_from_corpus
+
+    def meta(doc_id: str) -> DocumentMeta:
+        return meta_from_corpus(regulation_meta(doc_id), REGULATIONS_DIR / doc_id / "metadata.json", doc_id)
+
+    assert {"uu-16-2000", "uu-28-2007", "uu-16-2009", "uu-11-2020", "uu-7-2021"} <= set(
+        meta("uu-6-1983").amended_by
+    )
+    assert {"uu-17-2000", "uu-36-2008", "uu-11-2020", "uu-7-2021"} <= set(meta("uu-7-1983").amended_by)
+    assert {"uu-18-2000", "uu-42-2009", "uu-11-2020", "uu-7-2021"} <= set(meta("uu-8-1983").amended_by)
+    assert set(meta("uu-11-2020").amends) >= {"uu-6-1983", "uu-7-1983", "uu-8-1983"}
+    # the act PMK 54/2025 amends is absent: kept by number, never replaced by a present act
+    assert meta("pmk-54-2025").amends == ("PMK 81/2024",)
+    # Cipta Kerja was revoked by Perppu 2/2022 (not in the corpus): number and date recorded
+    cipta = meta("uu-11-2020")
+    assert cipta.revoked_by == ("PERPU 2/2022",) and cipta.related_dates == ("PERPU 2/2022=2022-12-30",)
+    # PP 55/2022 revokes only Pasal 2A of PP 94/2010: not a revocation of the whole act
+    assert "PP 94/2010" not in meta("pp-55-2022").revokes and "pp-94-2010" not in meta("pp-55-2022").revokes
+    assert meta("pp-94-2010").revoked_by == ()
