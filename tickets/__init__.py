@@ -10,7 +10,7 @@ Public API (PostgreSQL backend is imported lazily from :mod:`tickets.postgres`):
 
 Modules: ``model`` (records), ``workflow`` (the one transition table), ``protocol`` (TicketStore,
 Outbox), ``sql`` (shared logic), ``sqlite`` (default), ``postgres`` (optional), ``outbox`` (delivery
-records and policy), ``reporting`` (queue numbers), ``errors`` (hierarchy).
+records and policy), ``reporting`` (queue numbers, answer feedback), ``errors`` (hierarchy).
 """
 
 from tickets.errors import (
@@ -26,14 +26,21 @@ from tickets.model import (
     REASONS,
     STATUSES,
     Evidence,
+    Feedback,
     Requester,
     ThreadRef,
     Ticket,
     TicketEvent,
 )
 from tickets.outbox import DeliveryResult, OutboxMessage, OutboxPolicy, outbox_key
-from tickets.protocol import Outbox, TicketStore
-from tickets.reporting import StatusAging, TicketReport, build_report
+from tickets.protocol import FeedbackStore, Outbox, TicketStore
+from tickets.reporting import (
+    FeedbackReport,
+    StatusAging,
+    TicketReport,
+    build_feedback_report,
+    build_report,
+)
 from tickets.sqlite import SqliteTicketStore
 from tickets.workflow import TRANSITIONS
 
@@ -45,6 +52,9 @@ __all__ = [
     "AlreadyClaimed",
     "DeliveryResult",
     "Evidence",
+    "Feedback",
+    "FeedbackReport",
+    "FeedbackStore",
     "IllegalTransition",
     "NotAssignee",
     "Outbox",
@@ -61,6 +71,7 @@ __all__ = [
     "TicketNotFound",
     "TicketReport",
     "TicketStore",
+    "build_feedback_report",
     "build_report",
     "outbox_key",
 ]

@@ -269,3 +269,27 @@ def feedback_html(rep: FeedbackReport) -> str:
             "</section>",
         ]
     )
+
+
+def with_feedback_section(page: str, rep: FeedbackReport) -> str:
+    """``page`` (the ticket report HTML) with :func:`feedback_html` inserted before ``</body>``."""
+    marker = "</body>"
+    section = feedback_html(rep)
+    return page.replace(marker, section + "\n" + marker, 1) if marker in page else page + section
+
+
+def feedback_lines(rep: FeedbackReport) -> list[str]:
+    """Plain-text lines of the feedback section (for the terminal report)."""
+    o = rep.overall
+    lines = [f"answer feedback: {o.total} verdict(s), {o.helpful} helpful, {o.not_helpful} not helpful"]
+    for title, rates in (("by status", rep.by_status), ("by confidence band", rep.by_band)):
+        parts = [f"{r.group or '(none)'} {r.helpful}/{r.not_helpful} ({_pct(r.helpful_rate)})" for r in rates]
+        lines.append(f"  {title}: " + (", ".join(parts) or "-"))
+    for f in rep.marked_wrong:
+        when = f.updated_at.isoformat(timespec="minutes") if f.updated_at else "-"
+        comment = f" \u2014 {f.comment_masked}" if f.comment_masked else ""
+        lines.append(
+            f"  marked wrong: {f.answer_ref} "
+            f"({f.platform}, {f.answer_status}, {f.confidence_band or '-'}, {when}){comment}"
+        )
+    return lines

@@ -70,3 +70,20 @@ def test_feedback_record_rejects_unknown_verdict_and_missing_reference() -> None
         feedback("R", "U", "meh")
     with pytest.raises(ValueError, match="answer reference"):
         Feedback("", "U", "slack", "T", "v", "answered", "high", "helpful")
+
+
+def test_feedback_section_goes_into_the_ticket_report_page_and_terminal_lines(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    from tickets.reporting import feedback_lines, with_feedback_section
+
+    with SqliteTicketStore(tmp_path / "t.db", clock=clock) as store:
+        store.record_feedback(feedback("R-2", "U1", "not_helpful", band="low", comment="salah tarif"))
+        rep = build_feedback_report(store, T0)
+    page = with_feedback_section("<html><body><h1>dasar ticket report</h1></body></html>", rep)
+    assert page.index("<h1>") < page.index('<section id="feedback">') < page.index("</body>")
+    lines = feedback_lines(rep)
+    assert lines[0] == "answer feedback: 1 verdict(s), 0 helpful, 1 not helpful"
+    assert lines[-1].startswith("  marked wrong: R-2 (slack, answered, low, ") and lines[-1].endswith(
+        "salah tarif"
+    )

@@ -45,8 +45,9 @@ def test_backoff_policy_schedule() -> None:
 
 def test_schema_splits_into_statements() -> None:
     stmts = split_statements(load_schema())
-    assert len(stmts) == 12
+    assert len(stmts) == 14
     assert stmts[0].startswith("CREATE TABLE IF NOT EXISTS ticket_counters")
+    assert stmts[-2].startswith("CREATE TABLE IF NOT EXISTS answer_feedback")
     assert not any(s.lstrip().startswith("--") for s in stmts)
 
 
