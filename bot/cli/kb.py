@@ -12,6 +12,7 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from bot.cli import kb_maintenance
 from bot.cli.common import console, kb_option, print_json, settings
 
 if TYPE_CHECKING:
@@ -197,11 +198,23 @@ ACTIONS: list[
         _add_remove,
         cmd_kb_remove,
     ),
+    (
+        "export-vectors",
+        "rebuild the shipped vector pack from this knowledge base's vectors",
+        kb_maintenance.add_export_vectors,
+        kb_maintenance.cmd_kb_export_vectors,
+    ),
+    (
+        "check",
+        "list the laws each document's chunks claim and links to absent acts",
+        kb_maintenance.add_check,
+        kb_maintenance.cmd_kb_check,
+    ),
 ]
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("kb", help="list, show or remove documents of the knowledge base")
+    p = sub.add_parser("kb", help="list, show, remove or check documents; export the shipped vectors")
     kb_sub = p.add_subparsers(dest="kb_command", required=True, metavar="ACTION")
     for name, help_text, add_arguments, func in ACTIONS:
         q = kb_sub.add_parser(name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".")
