@@ -34,10 +34,38 @@ _TOPIC_KEYS = {
     "reviewed_by",
     "reviewed_on",
     "requires_no_subject",
+    "personal",
 }
 #: Words that carry no subject: "Dipotong berapa persen ya?" has none left after removing them.
 _NO_SUBJECT = frozenset(
-    ["tarif", "rate", "rates", "berapa", "persen", "percent", "dipotong", "potong", "potongan", "ya", "yah", "dong", "sih", "kah", "much", "how", "withheld", "withhold", "withholding", "pajak", "pajaknya", "tax", "taxes", "apply", "applies", "what"]
+    [
+        "tarif",
+        "rate",
+        "rates",
+        "berapa",
+        "persen",
+        "percent",
+        "dipotong",
+        "potong",
+        "potongan",
+        "ya",
+        "yah",
+        "dong",
+        "sih",
+        "kah",
+        "much",
+        "how",
+        "withheld",
+        "withhold",
+        "withholding",
+        "pajak",
+        "pajaknya",
+        "tax",
+        "taxes",
+        "apply",
+        "applies",
+        "what",
+    ]
 )
 _SLOT_KEYS = {"id", "blocking", "question", "options", "filled_by", "tax_types"}
 
@@ -66,6 +94,8 @@ class Topic:
     unless: tuple[re.Pattern[str], ...]
     slots: tuple[Slot, ...]
     requires_no_subject: bool = False
+    #: a computation for the asker's own case: asked even when the question names a Pasal or tax type
+    personal: bool = False
 
 
 @dataclass(frozen=True)
@@ -169,6 +199,7 @@ def parse_topics(data: Any, path: str = "clarify.yaml") -> tuple[Topic, ...]:
                 compile_patterns(path, tid, raw.get("unless") or [], "unless") if raw.get("unless") else (),
                 slots,
                 bool(raw.get("requires_no_subject", False)),
+                bool(raw.get("personal", False)),
             )
         )
     return tuple(topics)
@@ -217,13 +248,14 @@ def check(
         question: the (masked) question text.
         has_date: whether a transaction date was written or given explicitly.
         tax_types: tax types understood from the question.
-        specific: the question names a Pasal or a regulation: never ask then.
+        specific: the question names a Pasal or a regulation: then only ``personal`` topics (a
+            computation for the asker's own case, which needs their figures) may ask.
         topics: the topics to use (default: the reviewed ``kb/data/clarify.yaml``).
     """
     del as_of
-    if specific:
-        return None
     for topic in topics if topics is not None else load_topics():
+        if specific and not topic.personal:
+            continue
         if not all(any(p.search(question) for p in group) for group in topic.triggers):
             continue
         if any(p.search(question) for p in topic.unless):

@@ -1,49 +1,236 @@
-"""Conflicting sources: show both, apply an explicit precedence rule, say which rule decided.
+"""Conflicting sources: only like claims conflict; precedence follows the legal hierarchy, said in words.
 
-Two verified claims conflict when they come from different documents in force on the as-of date,
-both state the answer (role direct/policy), and state disjoint percentages.  Precedence, in order
-(the first rule that separates the two decides; the name is reported as ``decided_by``):
+Two verified claims *conflict* only when they state the same kind of fact for the same subject and
+disagree on its value:
 
-1. ``regulation_over_policy`` -- on what the law says, a regulation beats an internal policy (the
-   policy stays visible as how the company applies it);
-2. ``specific_over_general`` -- the source with the narrower scope (fewer tax types, named entities)
-   beats the general one;
-3. ``later_effective_date`` -- for the same scope, the later effective date wins;
-4. ``doc_id_order`` -- a deterministic tie-break only; flags that a person must look.
+- the same kind: a rate is compared with a rate, never with a surcharge ("100% lebih tinggi" for a
+  payee without NPWP), a range for changing the rate ("paling rendah 5% ... paling tinggi 15%") or a
+  factor ("10% dikali 11/12");
+- the same subject: the same tax (PPh 23, PPh 26, PPh 4(2), PPN ...), the same object (services,
+  construction, rent of land/buildings, rent of other assets, dividends ...), the same taxpayer class
+  (no NPWP, non-resident, treaty, contractor qualification) and the same regime (final or not): the
+  petty-cash procedure's 4% PPh 23 on services is not weighed against the matrix's 1.75% final PPh 4(2)
+  on construction;
+- from different documents that answer on the as-of date (in force, or amended with this wording
+  still current), both stating the answer (role direct/policy, not an example).
+
+Precedence, in order (the first rule that separates the two decides; reported as ``decided_by`` and
+in words as ``explanation``, in the question's language):
+
+1. ``regulation_over_policy`` -- a company document never overrides a regulation's rate; it is shown
+   as the company's practice beside the rule;
+2. ``higher_level`` -- the legal hierarchy (UU > PP > PMK > PER > SE/KEP), and for company documents
+   policy > procedure > memo > FAQ;
+3. ``later_effective_date`` -- at the same level, the later one took effect later and applies;
+4. ``specific_over_general`` -- same level, same date, same subject: the document with the narrower
+   scope (fewer tax types, named entities);
+5. ``doc_id_order`` -- a deterministic tie-break only; the explanation says a person must look.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import combinations
 
 from bot.answer.model import Conflict, ConflictSource, ShownClaim
 from guardrails.verify import extract_figures
-from kb.model import DocumentMeta
+from kb.model import ANSWERABLE_STATUSES, DocumentMeta
 
 _ANSWER_ROLES = frozenset({"direct", "policy"})
 
+#: Rank in the legal hierarchy (lower = higher rank); company documents rank below every regulation.
+LEVEL: dict[str, int] = {
+    "UU": 1,
+    "PERPU": 1,
+    "PP": 2,
+    "PERPRES": 3,
+    "PMK": 4,
+    "PER": 5,
+    "SE": 6,
+    "KEP": 6,
+    "policy": 10,
+    "procedure": 11,
+    "memo": 12,
+    "faq": 13,
+}
+_TYPE_WORDS: dict[str, tuple[str, str]] = {
+    "UU": ("undang-undang", "a law (UU)"),
+    "PERPU": ("perpu", "a government regulation in lieu of law"),
+    "PP": ("peraturan pemerintah", "a government regulation (PP)"),
+    "PERPRES": ("peraturan presiden", "a presidential regulation"),
+    "PMK": ("peraturan menteri keuangan", "a Finance Minister regulation (PMK)"),
+    "PER": ("peraturan Direktur Jenderal Pajak", "a DG Tax regulation (PER)"),
+    "SE": ("surat edaran", "a circular (SE)"),
+    "KEP": ("keputusan", "a decree (KEP)"),
+    "policy": ("kebijakan perusahaan", "a company policy"),
+    "procedure": ("prosedur perusahaan", "a company procedure"),
+    "memo": ("memo internal", "an internal memo"),
+    "faq": ("FAQ internal", "an internal FAQ"),
+}
 
-def _percents(text: str) -> frozenset[str]:
-    out: set[str] = set()
-    for f in extract_figures(text):
-        if f.kind == "percent":
-            out.update(str(k) for k in f.keys)
-    return frozenset(out)
+_TAX = re.compile(
+    r"\bPPh\s*(?:Pasal\s*|Psl\.?\s*)?(4\s*\(\s*2\s*\)|\d{2})(?!\w)"
+    r"|\bPajak\s+Penghasilan\s+Pasal\s+(4\s+ayat\s*\(\s*2\s*\)|\d{2})(?!\w)"
+    r"|\b(PPN|PPnBM)\b|\bPajak\s+Pertambahan\s+Nilai\b",
+    re.I,
+)
+_EXCLUSION = re.compile(r"\b(?:kecuali|selain|tidak\s+termasuk|except|other\s+than)\b", re.I)
+_OBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("construction", re.compile(r"konstruksi|construction", re.I)),
+    ("other_rent", re.compile(r"sewa\s+harta\s+selain|selain\s+tanah|other\s+than\s+land", re.I)),
+    (
+        "land_building_rent",
+        re.compile(r"(?:sewa|persewaan|rent)\w*\s+(?:\w+\s+){0,3}(?:tanah|bangunan|land|building)", re.I),
+    ),
+    ("rent", re.compile(r"\bsewa\b|\bpersewaan\b|\brent(?:al)?\b", re.I)),
+    ("services", re.compile(r"\bjasa\b|\bservices?\b|\bfee\b", re.I)),
+    ("dividend", re.compile(r"dividen|dividend", re.I)),
+    ("interest", re.compile(r"\bbunga\b|\binterest\b", re.I)),
+    ("royalty", re.compile(r"royalt", re.I)),
+    ("export", re.compile(r"ekspor|export", re.I)),
+    ("salary", re.compile(r"\bgaji\b|pegawai|honorarium|salary|employee", re.I)),
+    ("turnover", re.compile(r"peredaran\s+bruto|omzet|turnover", re.I)),
+    ("land_transfer", re.compile(r"pengalihan\s+hak\s+atas\s+tanah", re.I)),
+)
+_CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "no_npwp",
+        re.compile(
+            r"tidak\s+(?:memiliki|mempunyai|punya)\s+(?:Nomor\s+Pokok\s+Wajib\s+Pajak|NPWP)|tanpa\s+NPWP"
+            r"|NO-NPWP|non-NPWP|without\s+(?:an?\s+)?NPWP",
+            re.I,
+        ),
+    ),
+    ("non_resident", re.compile(r"luar\s+negeri|non-?resident|foreign", re.I)),
+    ("treaty", re.compile(r"\bP3B\b|treaty|Formulir\s+DGT|persetujuan\s+penghindaran", re.I)),
+    ("small", re.compile(r"kualifikasi\s+(?:usaha\s+)?kecil|perseorangan", re.I)),
+    ("medium_large", re.compile(r"kualifikasi\s+(?:usaha\s+)?(?:menengah|besar)", re.I)),
+    ("no_certificate", re.compile(r"tidak\s+memiliki\s+sertifikat|tanpa\s+sertifikat", re.I)),
+)
+_FINAL = re.compile(r"(?<!tidak\s)(?<!tidak\sbersifat\s)\bfinal\b", re.I)
+_SURCHARGE = re.compile(r"^\s*(?:\([^)]{0,40}\)\s*)?(?:lebih\s+(?:tinggi|besar)|higher)\b", re.I)
+_SURCHARGE_BEFORE = re.compile(r"(?:lebih\s+(?:tinggi|besar)|higher\s+by|tambahan|surcharge\s+of)\s*$", re.I)
+_FACTOR = re.compile(r"^\s*(?:\([^)]{0,40}\)\s*)?(?:dikali|x\b|×|dari\s+tarif)", re.I)
 
 
-_TAX_TYPE_MENTION = re.compile(r"\bPPh\s*(?:Pasal\s*|Psl\.?\s*)?(\d{2}|4\s*\(2\))", re.IGNORECASE)
+@dataclass(frozen=True)
+class Fact:
+    """One percentage a claim states, with what it is about."""
+
+    kind: str  # rate | surcharge | range | factor
+    keys: frozenset[object]
+    surface: str
+    tax: str | None
+    objects: frozenset[str]
+    classes: frozenset[str]
+    final: bool
 
 
-def _about_other_tax(quote: str, topic: str) -> bool:
-    """True when the quote speaks of income-tax articles and none of them is the question's topic.
+def _norm_tax(m: re.Match[str]) -> str:
+    art = m.group(1) or m.group(2)
+    if art:
+        art = re.sub(r"\s+", "", art.lower()).replace("ayat", "")
+        return "PPh 4(2)" if art.startswith("4") else f"PPh {art}"
+    return "PPN" if (m.group(3) or "PPN").upper() == "PPN" else "PPnBM"
 
-    "PPh 26 sebesar 20%" must not be weighed against "PPh 23 sebesar 4%": different rules, not a conflict.
-    """
-    wanted = re.sub(r"\s+", "", topic.upper().replace("PPH", "").replace("PASAL", ""))
-    mentioned = {re.sub(r"\s+", "", m.group(1)) for m in _TAX_TYPE_MENTION.finditer(quote)}
-    return bool(mentioned) and bool(wanted) and wanted not in mentioned
+
+def _mentioned_taxes(text: str) -> list[str]:
+    """Taxes the text is about (a tax named only after "kecuali"/"selain" is an exclusion)."""
+    cut = _EXCLUSION.search(text)
+    head = text[: cut.start()] if cut else text
+    return list(dict.fromkeys(_norm_tax(m) for m in _TAX.finditer(head)))
+
+
+def _claim_tax(c: ShownClaim, meta: DocumentMeta) -> str | None:
+    text = c.text if c.quote.strip().startswith("|") else c.quote
+    types = set(meta.tax_types)
+    loc = re.match(r"Pasal\s+(\d+)\b(?:\s+ayat\s+\((\d+)\))?", c.source.location)
+    if loc and meta.layer == "regulation":
+        art = "PPh 4(2)" if loc.group(1) == "4" and loc.group(2) == "2" else f"PPh {loc.group(1)}"
+        if art in types:
+            return art
+    mentioned = _mentioned_taxes(text)
+    if mentioned:
+        return mentioned[0]
+    if re.search(r"\bPPN\b|\bVAT\b|Pertambahan\s+Nilai", text, re.I):
+        return "PPN"
+    # the only income-tax article the document is about (a "4% dari jumlah bruto" line of a PPh 23 procedure)
+    pph = [t for t in meta.tax_types if t.startswith("PPh ") and t != "PPh Badan"]
+    return pph[0] if len(pph) == 1 else None
+
+
+def _subject_text(c: ShownClaim) -> str:
+    """The part of the claim that says what the figure is about (a table row's description cells)."""
+    q = c.quote.strip()
+    if q.startswith("|"):
+        cells = [x.strip() for x in q.strip("|").split("|")]
+        return " ".join(x for x in cells if not extract_figures(x) or not re.search(r"\d\s*%", x))
+    return c.quote
+
+
+def _objects(text: str) -> frozenset[str]:
+    found = {name for name, p in _OBJECTS if p.search(text)}
+    if "other_rent" in found:
+        found.discard("land_building_rent")
+    if found & {"land_building_rent", "other_rent"}:
+        found.discard("rent")
+    return frozenset(found)
+
+
+def facts(c: ShownClaim, meta: DocumentMeta) -> list[Fact]:
+    """The percentages claim ``c`` states, each classified (rate, surcharge, range, factor)."""
+    quote = c.quote
+    tax = _claim_tax(c, meta)
+    subject = _subject_text(c)
+    objects = _objects(subject)
+    classes = frozenset(name for name, p in _CLASSES if p.search(quote))
+    final = bool(_FINAL.search(quote))
+    low = quote.lower()
+    ranged = "paling rendah" in low and "paling tinggi" in low
+    out: list[Fact] = []
+    seen: set[frozenset[object]] = set()
+    for f in extract_figures(quote):
+        if f.kind != "percent":
+            continue
+        keys = frozenset(f.keys)
+        if keys in seen:
+            continue
+        seen.add(keys)
+        pos = quote.find(f.surface)
+        after = quote[pos + len(f.surface) :] if pos >= 0 else ""
+        before = quote[max(0, pos - 30) : pos] if pos >= 0 else ""
+        if _SURCHARGE.match(after) or _SURCHARGE_BEFORE.search(before):
+            kind = "surcharge"
+        elif ranged:
+            kind = "range"
+        elif _FACTOR.match(after):
+            kind = "factor"
+        else:
+            kind = "rate"
+        out.append(Fact(kind, keys, f.surface, tax, objects, classes, final))
+    return out
+
+
+def like(a: Fact, b: Fact) -> bool:
+    """The same kind of fact about the same subject (so different values would be a real conflict)."""
+    if a.kind != b.kind or a.kind != "rate":
+        return False
+    if a.tax is None or a.tax != b.tax:
+        return False
+    if a.final != b.final or a.classes != b.classes:
+        return False
+    if a.objects and b.objects:
+        # both name what they are about: they must share it (services vs rent of other assets differ)
+        return bool(a.objects & b.objects) and not (
+            {"land_building_rent", "other_rent"} <= (a.objects | b.objects)
+        )
+    return True  # one states the tax's rate without naming an object: the same subject
+
+
+def _level(meta: DocumentMeta) -> int:
+    return LEVEL.get(meta.type, 9 if meta.layer == "regulation" else 14)
 
 
 def _scope_size(meta: DocumentMeta) -> tuple[int, int]:
@@ -51,51 +238,116 @@ def _scope_size(meta: DocumentMeta) -> tuple[int, int]:
 
 
 def decide(a: DocumentMeta, b: DocumentMeta) -> tuple[str, str]:
-    """(rule, preferred doc id) for two disagreeing documents."""
+    """(rule, preferred doc id) for two documents that disagree on a like fact."""
     if a.layer != b.layer:
         return "regulation_over_policy", a.id if a.layer == "regulation" else b.id
-    sa, sb = _scope_size(a), _scope_size(b)
-    if sa != sb:
-        return "specific_over_general", a.id if sa < sb else b.id
+    la, lb = _level(a), _level(b)
+    if la != lb:
+        return "higher_level", a.id if la < lb else b.id
     fa, fb = a.effective_from, b.effective_from
     if fa and fb and fa != fb:
         return "later_effective_date", a.id if fa > fb else b.id
+    sa, sb = _scope_size(a), _scope_size(b)
+    if sa != sb:
+        return "specific_over_general", a.id if sa < sb else b.id
     return "doc_id_order", min(a.id, b.id)
 
 
-def detect(claims: Sequence[ShownClaim], docs: dict[str, DocumentMeta], topic: str) -> tuple[Conflict, ...]:
-    """Conflicts among shown claims (see module docstring); deterministic order."""
-    per_doc: dict[str, tuple[set[str], set[str], str]] = {}
+def _type_word(meta: DocumentMeta, lang: str) -> str:
+    words = _TYPE_WORDS.get(meta.type)
+    if words is None:
+        return meta.type
+    return words[1] if lang == "en" else words[0]
+
+
+def explain(
+    rule: str, win: DocumentMeta, lose: DocumentMeta, figures: dict[str, tuple[str, ...]], language: str
+) -> str:
+    """The decision in words, e.g. "UU 7/2021 applies because it took effect later (2022-04-01); ..."."""
+    en = language == "en"
+    w, lo = win.number, lose.number
+    fw, fl = ", ".join(figures.get(win.id, ())), ", ".join(figures.get(lose.id, ()))
+    if rule == "regulation_over_policy":
+        if en:
+            return (
+                f"{w} (the regulation) says {fw}; {lo} says {fl}. The company document does not override "
+                f"the regulation's rate: it is shown as the company's practice; ask the tax team to align it."
+            )
+        return (
+            f"{w} (peraturan) menyebut {fw}; {lo} menyebut {fl}. Dokumen perusahaan tidak mengubah tarif "
+            f"dalam peraturan: ia ditampilkan sebagai praktik perusahaan; minta tim pajak menyelaraskannya."
+        )
+    if rule == "higher_level":
+        if en:
+            return (
+                f"{w} ({fw}) applies because it ranks higher: {_type_word(win, 'en')} above "
+                f"{_type_word(lose, 'en')} {lo} ({fl})."
+            )
+        return (
+            f"{w} ({fw}) yang dipakai karena tingkatannya lebih tinggi: {_type_word(win, 'id')} di atas "
+            f"{_type_word(lose, 'id')} {lo} ({fl})."
+        )
+    if rule == "later_effective_date":
+        d = win.effective_from.isoformat() if win.effective_from else "?"
+        if en:
+            return f"{w} ({fw}) applies because it took effect later ({d}) than {lo} ({fl})."
+        return f"{w} ({fw}) yang dipakai karena mulai berlaku lebih akhir ({d}) daripada {lo} ({fl})."
+    if rule == "specific_over_general":
+        if en:
+            return f"{w} ({fw}) applies because it is the more specific provision here; {lo} says {fl}."
+        return f"{w} ({fw}) yang dipakai karena lebih khusus mengatur hal ini; {lo} menyebut {fl}."
+    if en:
+        return f"{w} says {fw} and {lo} says {fl}; no rule decides between them: the tax team must check."
+    return f"{w} menyebut {fw} dan {lo} menyebut {fl}; tidak ada aturan yang memutuskan: tim pajak memeriksa."
+
+
+def detect(
+    claims: Sequence[ShownClaim], docs: dict[str, DocumentMeta], topic: str, *, language: str = "id"
+) -> tuple[Conflict, ...]:
+    """Conflicts among shown claims (see module docstring); deterministic order.
+
+    Args:
+        claims: the verified claims of one answer.
+        docs: document metadata by id.
+        topic: the question's tax type (fallback label of a conflict whose tax is unknown).
+        language: the question's language, for ``Conflict.explanation``.
+    """
+    per_claim: list[tuple[ShownClaim, DocumentMeta, list[Fact]]] = []
     for c in claims:
         if c.role not in _ANSWER_ROLES or c.is_example or c.applies:
             continue
         meta = docs.get(c.source.doc_id)
-        if meta is None or meta.status != "in_force":
+        if meta is None or meta.status not in ANSWERABLE_STATUSES:
+            continue  # an amended act's unchanged wording still answers (the verifier checked the date)
+        fs = [f for f in facts(c, meta) if f.kind == "rate"]
+        if fs:
+            per_claim.append((c, meta, fs))
+    pairs: dict[tuple[str, str], tuple[set[str], set[str], str, str, str]] = {}
+    for (ca, ma, fa), (cb, mb, fb) in combinations(per_claim, 2):
+        if ma.id == mb.id:
             continue
-        if topic.upper().startswith("PPH") and _about_other_tax(c.quote, topic):
-            continue
-        pcts = _percents(c.quote)
-        if not pcts:
-            continue
-        keys, surfaces, _loc = per_doc.setdefault(c.source.doc_id, (set(), set(), c.source.location))
-        keys.update(pcts)
-        surfaces.update(f.surface for f in extract_figures(c.quote) if f.kind == "percent")
+        for x in fa:
+            for y in fb:
+                if not like(x, y) or x.keys & y.keys:
+                    continue
+                if any(x.keys & z.keys for z in fb) or any(y.keys & z.keys for z in fa):
+                    continue  # the other claim also states this value: they agree on it
+                (a, sa, la), (b, sb, lb) = sorted(
+                    ((ma.id, x.surface, ca.source.location), (mb.id, y.surface, cb.source.location))
+                )
+                entry = pairs.setdefault((a, b), (set(), set(), la, lb, x.tax or topic))
+                entry[0].add(sa)
+                entry[1].add(sb)
     out: list[Conflict] = []
-    for a, b in combinations(sorted(per_doc), 2):
-        if per_doc[a][0] & per_doc[b][0]:
-            continue
+    for (a, b), (figs_a, figs_b, loc_a, loc_b, tax) in sorted(pairs.items()):
         rule, preferred = decide(docs[a], docs[b])
+        figures = {a: tuple(sorted(figs_a)), b: tuple(sorted(figs_b))}
         sources = tuple(
             ConflictSource(
-                d,
-                docs[d].number,
-                docs[d].status,
-                docs[d].layer,
-                docs[d].effective_from,
-                tuple(sorted(per_doc[d][1])),
-                per_doc[d][2],
+                d, docs[d].number, docs[d].status, docs[d].layer, docs[d].effective_from, figures[d], loc
             )
-            for d in (a, b)
+            for d, loc in ((a, loc_a), (b, loc_b))
         )
-        out.append(Conflict(topic, sources, rule, preferred))
+        win, lose = (docs[a], docs[b]) if preferred == a else (docs[b], docs[a])
+        out.append(Conflict(tax, sources, rule, preferred, explain(rule, win, lose, figures, language)))
     return tuple(out)

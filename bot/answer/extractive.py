@@ -22,7 +22,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from bot.answer.protocol import ComposedAnswer, ComposeRequest, DraftClaim
+from bot.answer.protocol import ComposedAnswer, ComposeRequest, DraftClaim, Role
 from guardrails.injection import scan_injection
 from guardrails.verify import extract_figures, normalize_ws
 from kb.dates import MONTHS
@@ -44,7 +44,58 @@ EXCEPTION = re.compile(
 #: Question words that say nothing about the topic (kept out of relevance coverage).
 GENERIC = (
     frozenset(
-        ["tarif", "rate", "rates", "berapa", "persen", "percent", "ketentuan", "aturan", "rule", "rules", "bagaimana", "how", "much", "apa", "menurut", "according", "based", "dasar", "hukum", "jelaskan", "explain", "sebutkan", "mengenai", "terkait", "regarding", "about", "pajak", "tax", "taxes", "kena", "dikenakan", "dikenai", "apakah", "whether", "berlaku", "apply", "applies", "applicable", "current", "saat", "sekarang", "now", "today", "kami", "kita", "we", "our", "us", "company", "perusahaan"]
+        [
+            "tarif",
+            "rate",
+            "rates",
+            "berapa",
+            "persen",
+            "percent",
+            "ketentuan",
+            "aturan",
+            "rule",
+            "rules",
+            "bagaimana",
+            "how",
+            "much",
+            "apa",
+            "menurut",
+            "according",
+            "based",
+            "dasar",
+            "hukum",
+            "jelaskan",
+            "explain",
+            "sebutkan",
+            "mengenai",
+            "terkait",
+            "regarding",
+            "about",
+            "pajak",
+            "tax",
+            "taxes",
+            "kena",
+            "dikenakan",
+            "dikenai",
+            "apakah",
+            "whether",
+            "berlaku",
+            "apply",
+            "applies",
+            "applicable",
+            "current",
+            "saat",
+            "sekarang",
+            "now",
+            "today",
+            "kami",
+            "kita",
+            "we",
+            "our",
+            "us",
+            "company",
+            "perusahaan",
+        ]
     )
     | FRAME_WORDS
 )
@@ -172,6 +223,111 @@ EN_ID: dict[str, tuple[str, ...]] = {
     "policy": ("kebijakan", "policy"),
     "risk": ("risiko", "risk"),
 }
+
+#: What a question asks for (the fact the leading quote must contain).
+ASK_DEADLINE = re.compile(
+    r"\bkapan\b|batas\s+waktu|jatuh\s+tempo|paling\s+(?:lama|lambat)|tenggat|deadline|\bwhen\b|\bdue\b"
+    r"|\bhow\s+(?:long|many\s+days)\b|berapa\s+(?:hari|lama|bulan)",
+    re.I,
+)
+DEADLINE = re.compile(
+    r"paling\s+(?:lama|lambat)|tanggal\s+\d{1,2}\b|\d+\s*\([a-z\s]+\)\s*hari|\bbatas\s+waktu|\bdue\b|\bdeadline",
+    re.I,
+)
+#: Units that never lead: elucidation padding, transitional and procedural lead-ins, headings.
+PADDING = re.compile(
+    r"^\s*(?:\(\d+[a-z]?\)\s*)?(?:cukup\s+jelas\.?\s*$"
+    r"|pada\s+saat\s+(?:undang-undang|peraturan|[a-z ]{0,40})\s*ini\s+mulai\s+berlaku\s*[,:]?\s*$"
+    r"|ketentuan\s+(?:dalam\s+)?pasal\s+[^.]{0,80}\s+diubah(?:\s+sehingga)?\s+berbunyi\s+sebagai\s+berikut\s*:?\s*$"
+    r"|di\s*antara\s+pasal\s+[^.]{0,80}disisipkan)",
+    re.I,
+)
+EXAMPLE_TEXT = re.compile(r"^\s*(?:contoh|misalnya|ilustrasi|example)\b", re.I)
+
+#: Objects a question can name, and how a passage states that it is about the same object.  The
+#: provision whose scope is the named object leads, not a general rule that mentions it only in an
+#: exclusion ("kecuali sewa ... yang telah dikenai Pajak Penghasilan sebagaimana dimaksud dalam Pasal 4
+#: ayat (2)").
+QUESTION_OBJECTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
+    (
+        "land_building_rent",
+        re.compile(
+            r"(?:\bsewa|menyewa|disewa|persewaan|\brent|\blease)\w*\b.{0,60}?"
+            r"(?:tanah|bangunan|gedung|kantor|ruko|gudang|rumah|apartemen|office|building|\bland\b|warehouse|premises)"
+            r"|(?:tanah|bangunan|gedung|kantor|ruko|gudang|office|building|warehouse|premises)\b.{0,60}?"
+            r"(?:\bsewa|menyewa|disewa|persewaan|\brent|\blease)",
+            re.I,
+        ),
+        re.compile(
+            r"(?:sewa|persewaan)\w*\s+(?:\w+\s+){0,3}(?:tanah|bangunan)|tanah\s+dan/atau\s+bangunan",
+            re.I,
+        ),
+    ),
+    (
+        "construction",
+        re.compile(r"konstruksi|construction|kontraktor|contractor", re.I),
+        re.compile(r"konstruksi", re.I),
+    ),
+    (
+        "no_npwp",
+        re.compile(
+            r"(?:tidak|belum)\s+(?:punya|memiliki|mempunyai|ada)\s+npwp|tanpa\s+npwp|no\s+npwp|non-?npwp"
+            r"|without\s+(?:an?\s+)?(?:npwp|tax\s+id)|doesn'?t\s+have\s+(?:an?\s+)?npwp",
+            re.I,
+        ),
+        re.compile(
+            r"tidak\s+(?:memiliki|mempunyai)\s+(?:Nomor\s+Pokok\s+Wajib\s+Pajak|NPWP)|NO-NPWP|tanpa\s+NPWP"
+            r"|tidak\s+dapat\s+menunjukkan\s+NPWP",
+            re.I,
+        ),
+    ),
+)
+_NEGATED_BEFORE = re.compile(r"(?:kecuali|selain|tidak\s+termasuk|except|other\s+than)\b[^.;|]{0,80}$", re.I)
+
+
+def asked_fact(question: str) -> str | None:
+    """What the question asks for: ``deadline``, ``rate`` or None (a definition, obligation, ...)."""
+    if ASK_DEADLINE.search(question):
+        return "deadline"
+    if RATE_QUESTION.search(question):
+        return "rate"
+    return None
+
+
+def question_objects(question: str) -> tuple[str, ...]:
+    """The objects the question names (rent of land/buildings, construction, a payee without NPWP)."""
+    return tuple(name for name, ask, _ in QUESTION_OBJECTS if ask.search(question))
+
+
+def object_match(objects: tuple[str, ...], text: str) -> float:
+    """+1 per named object the text is about, -1 per object it mentions only in an exclusion."""
+    score = 0.0
+    for name, _, about in QUESTION_OBJECTS:
+        if name not in objects:
+            continue
+        hits = list(about.finditer(text))
+        if not hits:
+            continue
+        if any(not _NEGATED_BEFORE.search(text[max(0, m.start() - 120) : m.start()]) for m in hits):
+            score += 1.0
+        else:
+            score -= 1.0
+    return score
+
+
+def states_fact(kind: str | None, text: str) -> bool:
+    """The text states the kind of fact asked (a percentage for a rate, a time limit for a deadline)."""
+    if kind == "rate":
+        return bool(PERCENT.search(text))
+    if kind == "deadline":
+        return bool(DEADLINE.search(text))
+    return True
+
+
+def is_padding(text: str) -> bool:
+    """Never a leading claim: "Cukup jelas.", transitional lead-ins, amendment formulae, examples."""
+    return bool(PADDING.search(text) or EXAMPLE_TEXT.search(text))
+
 
 _ITEM = re.compile(r"^(?:[a-z]\.|\d{1,2}\.|[-*•])\s+")
 _AYAT_MARK = re.compile(r"^\(\d{1,2}[a-z]?\)\s*")
@@ -401,8 +557,8 @@ def split_units(text: str) -> list[Unit]:
             letters = [ch for ch in body if ch.isalpha()]
             if len(letters) > 20 and sum(ch.isupper() for ch in letters) > 0.8 * len(letters):
                 continue  # a title block, not a statement
-            label = lead if is_item and lead and not extract_figures(lead) else None
-            claim = f"{label} {body}" if label and body != label else body
+            item_label = lead if is_item and lead and not extract_figures(lead) else None
+            claim = f"{item_label} {body}" if item_label and body != item_label else body
             units.append(Unit(piece, claim, bool(CUE.search(piece)), _item_date(piece) if is_item else None))
     if not units and lead:
         units.append(Unit(lead, lead, bool(CUE.search(lead))))
@@ -458,10 +614,15 @@ class ExtractiveComposer:
         if len(clean) == 1:
             return clean
         scored = []
-        rate_q = bool(RATE_QUESTION.search(question))
+        kind = asked_fact(question)
+        objects = question_objects(question)
         for i, u in enumerate(clean):
             cov = coverage(concepts, u.text, hit.doc.language) if concepts else 0.0
-            bonus = (0.5 if u.cue else 0.0) + (0.3 if rate_q and PERCENT.search(u.quote) else 0.0)
+            bonus = (0.5 if u.cue else 0.0) + (0.3 if kind and states_fact(kind, u.quote) else 0.0)
+            if objects:
+                bonus += 0.4 * object_match(objects, u.text)
+            if is_padding(u.quote):
+                bonus -= 2.0
             scored.append((-(cov + bonus), i, u, cov))
         scored.sort(key=lambda t: (t[0], t[1]))
         chosen = [(i, u) for _, i, u, cov in scored[:limit] if cov > 0 or u.cue]
@@ -485,6 +646,19 @@ class ExtractiveComposer:
         if hit.chunk.kind == "definition":
             # a rule with an obligation cue outranks a definition, unless the question asks what a term means
             score += 0.4 if asks_definition(request.question) else -0.1
+        kind = asked_fact(request.question)
+        if kind == "rate" and not PERCENT.search(hit.chunk.text):
+            score -= 0.3
+        elif kind == "deadline":
+            score += 0.3 if DEADLINE.search(hit.chunk.text) else -0.2
+        if hit.chunk.is_example:
+            score -= 0.6  # a worked example illustrates the rule; it never states it first
+        if is_padding(hit.chunk.text):
+            score -= 1.0
+        objects = question_objects(request.question)
+        if objects:
+            # the provision whose scope is the object the question names leads, not a general rule
+            score += 0.35 * object_match(objects, f"{hit.chunk.location}\n{hit.chunk.text}")
         return score
 
     def compose(self, request: ComposeRequest) -> ComposedAnswer:
@@ -504,14 +678,21 @@ class ExtractiveComposer:
         scored = sorted(
             enumerate(relevant), key=lambda t: (-self._lead_score(t[0], t[1][0], t[1][1], request), t[0])
         )
-        lead_hit, lead_cov = scored[0][1]
-        ordered: list[tuple[Hit, str]] = [(lead_hit, "direct")]
+        kind = asked_fact(request.question)
+        lead_pos = 0
+        for pos, (_, (h, _c)) in enumerate(scored[:6]):
+            # the lead quotes the provision that states what was asked, with the fact in the quote
+            units = self._pick_units(h, concepts, request.as_of, 1, [], request.question)
+            if units and states_fact(kind, units[0].quote) and not is_padding(units[0].quote):
+                lead_pos = pos
+                break
+        lead_hit, lead_cov = scored[lead_pos][1]
+        ordered: list[tuple[Hit, Role]] = [(lead_hit, "direct")]
         for h, _ in relevant:
             if h is lead_hit:
                 continue
             same_pasal = bool(h.chunk.parent_id and h.chunk.parent_id == lead_hit.chunk.parent_id)
-            role = "condition" if same_pasal else "direct"
-            ordered.append((h, role))
+            ordered.append((h, "condition" if same_pasal else "direct"))
         # same-Pasal conditions first, then rules, then elucidations (stable within each group)
         ordered = [
             ordered[0],
@@ -534,12 +715,12 @@ class ExtractiveComposer:
                 norm = normalize_ws(u.quote)
                 if any(norm in s or s in norm for s in shown):
                     continue
-                this_role = role
+                this_role: Role = role
                 if hit.chunk.is_example:
                     this_role = "example"
                 elif hit.chunk.kind == "definition":
                     this_role = "definition"
-                elif role != "definition" and EXCEPTION.search(u.quote):
+                elif role != "definition" and claims and EXCEPTION.search(u.quote):
                     this_role = "exception"
                 elif role == "direct" and hit.doc.layer == "policy":
                     this_role = "policy"

@@ -7,7 +7,14 @@ Contract (keep names stable; add fields only at the end of a record)::
 
     status, answer, claims[], unsupported_claims[], clarifying_questions[], conflicts[],
     confidence{score, band, judge, retrieval, self}, as_of, corpus_version,
-    escalation{reason, ticket_id, offered} | null, warnings[], language, period, timings
+    escalation{reason, ticket_id, offered} | null, warnings[], language, period, withheld_summary,
+    timings
+
+``answer`` is the answer line: for an answered question one or two plain sentences built only from
+the verified claims, with their figures and citation markers ``[n]`` (n = position in ``claims``);
+for other statuses the one message the user needs (clarify prompt, decline, escalation).  The
+evidence (claims, conflicts in words, withheld summary) is rendered by each front end from the
+other fields (``bot.answer.render.render_terminal`` for the terminal).
 """
 
 from __future__ import annotations
@@ -147,6 +154,8 @@ class Conflict:
     sources: tuple[ConflictSource, ...]
     decided_by: str
     preferred: str
+    #: The decision in words, in the question's language ("UU 7/2021 berlaku karena ...").
+    explanation: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -154,6 +163,7 @@ class Conflict:
             "sources": [s.to_json() for s in self.sources],
             "decided_by": self.decided_by,
             "preferred": self.preferred,
+            "explanation": self.explanation,
         }
 
 
@@ -175,11 +185,25 @@ class Confidence:
         }
 
 
+#: Escalation reasons the tax team cannot help with: declined without offering a ticket.
+NOT_OFFERED_REASONS = frozenset({"out_of_scope"})
+
+
 @dataclass(frozen=True)
 class Escalation:
+    """Why a question goes (or would go) to the tax team.
+
+    An out-of-scope question ("capital of France") is declined, never offered to the tax team:
+    ``offered`` is forced to False for those reasons whatever the caller passes.
+    """
+
     reason: str
     ticket_id: str | None = None
     offered: bool = True
+
+    def __post_init__(self) -> None:
+        if self.reason in NOT_OFFERED_REASONS and self.offered:
+            object.__setattr__(self, "offered", False)
 
     def to_json(self) -> dict[str, Any]:
         return {"reason": self.reason, "ticket_id": self.ticket_id, "offered": self.offered}
@@ -204,6 +228,17 @@ class Answer:
     period: tuple[dt.date, dt.date] | None = None
     explain: dict[str, Any] | None = None
     timings: dict[str, float] = field(default_factory=dict)
+    #: Withheld (unsupported) claims as a count with the reason in words; "" when none were withheld.
+    #: Derived from ``unsupported_claims`` and ``language`` when not given.
+    withheld_summary: str = ""
+
+    def __post_init__(self) -> None:
+        if self.unsupported_claims and not self.withheld_summary:
+            from bot.answer.render import withheld_summary
+
+            object.__setattr__(
+                self, "withheld_summary", withheld_summary(self.unsupported_claims, self.language)
+            )
 
     def with_timings(self, timings: dict[str, float]) -> Answer:
         return replace(self, timings=dict(timings))
@@ -227,6 +262,7 @@ class Answer:
         }
         if self.explain is not None:
             out["explain"] = self.explain
+        out["withheld_summary"] = self.withheld_summary
         if include_timings:
             out["timings"] = {k: round(v, 2) for k, v in self.timings.items()}
         return out

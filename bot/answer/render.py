@@ -1,26 +1,39 @@
-"""The ``answer`` text: plain markdown-ish text every front end can show as is.
+"""What the user reads: the answer line, the withheld-claims summary and the terminal rendering.
 
-Labels follow the question's language (Indonesian or English); quotes stay in the source language.
-Layers are kept apart: what the regulation says, how company policy applies it, what is unknown
-about the asker's case.  Examples from regulations are labelled as examples, never as the rule.
+``Answer.answer`` is the *answer line*: for an answered question one or two plain sentences built
+only from verified claims, carrying their figures with citation markers ``[n]`` (n = the claim's
+position in ``Answer.claims``, 1-based), in the question's language ("Menurut UU 36/2008,
+tarifnya 2% dari jumlah bruto [1].").  A stated premise the sources contradict is corrected first
+("Tidak: aturannya 2%, bukan 1%.").  Other statuses get the one message the user needs (the clarify
+prompt, the decline, the escalation), said once.
+
+The evidence -- claims with quotes and citations, conflicts in words, withheld claims as a count
+with the reason in words, warnings, the as-of line -- is rendered by each front end from the other
+fields of the answer; :func:`render_terminal` does it for ``dasar ask`` (rich markup, no raw
+Markdown).  Internal gate codes never reach the text.  Everything is deterministic.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
+from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from bot.answer.extractive import asked_fact
 from bot.answer.model import ClarifyingQuestion, Conflict, ShownClaim, UnsupportedClaim
+from guardrails.verify import extract_figures
+
+if TYPE_CHECKING:
+    from bot.answer.model import Answer
 
 LABELS: dict[str, dict[str, str]] = {
     "answer": {"id": "Jawaban", "en": "Answer"},
     "legal_basis": {"id": "Dasar hukum", "en": "Legal basis"},
     "policy": {"id": "Kebijakan perusahaan", "en": "Company policy"},
     "unknown": {"id": "Belum diketahui tentang kasus Anda", "en": "Unknown about your case"},
-    "unsupported": {
-        "id": "Klaim tidak didukung (tidak ditampilkan sebagai jawaban)",
-        "en": "Claims not supported (not shown as the answer)",
-    },
+    "unsupported": {"id": "Klaim yang tidak ditampilkan", "en": "Claims withheld"},
     "as_of": {"id": "berdasarkan sumber per {d}", "en": "based on sources as of {d}"},
     "example": {"id": "contoh, bukan ketentuan", "en": "example, not the rule"},
     "condition": {"id": "syarat", "en": "condition"},
@@ -31,8 +44,6 @@ LABELS: dict[str, dict[str, str]] = {
         "en": "The answer depends on a few facts. Please tell me:",
     },
     "conflicts": {"id": "Sumber yang berbeda", "en": "Sources that disagree"},
-    "decided": {"id": "diputuskan oleh aturan", "en": "decided by rule"},
-    "preferred": {"id": "diutamakan", "en": "preferred"},
     "no_source": {
         "id": "Saya tidak menemukan sumber untuk itu di basis pengetahuan.",
         "en": "I don't have a source for that in the knowledge base.",
@@ -42,15 +53,19 @@ LABELS: dict[str, dict[str, str]] = {
         "en": "I can pass this question to the tax team.",
     },
     "advice": {
-        "id": "Ini memerlukan pertimbangan tim pajak (saran/perencanaan pajak). Berikut yang dikatakan aturan:",
-        "en": "This needs the tax team (tax advice or planning). Here is what the rules say:",
+        "id": "Ini permintaan saran atau perencanaan pajak: itu diputuskan oleh tim pajak, bukan oleh saya.",
+        "en": "This needs the tax team: it asks for tax advice or planning, which I do not give.",
+    },
+    "advice_sources": {
+        "id": "Sumber di bawah hanya menjelaskan apa yang dikatakan aturan.",
+        "en": "The sources below only say what the rules are.",
     },
     "protected": {
-        "id": "Penentuan ini hanya dapat dibuat oleh tim pajak. Berikut yang dikatakan aturan:",
-        "en": "This determination can only be made by the tax team. Here is what the rules say:",
+        "id": "Penentuan ini hanya dapat dibuat oleh tim pajak.",
+        "en": "This determination can only be made by the tax team.",
     },
     "out_of_scope": {
-        "id": "Pertanyaan ini di luar cakupan (perpajakan Indonesia dan kebijakan keuangan perusahaan).",
+        "id": "Pertanyaan ini di luar cakupan saya (perpajakan Indonesia dan kebijakan keuangan perusahaan).",
         "en": "This question is outside my scope (Indonesian tax and company finance policy).",
     },
     "low": {
@@ -60,43 +75,300 @@ LABELS: dict[str, dict[str, str]] = {
     "period": {"id": "berlaku", "en": "applies"},
     "in_force": {"id": "berlaku", "en": "in force"},
     "warnings": {"id": "Catatan", "en": "Notes"},
+    "now": {"id": "sekarang", "en": "now"},
 }
+
+#: Gate codes in words (never shown as codes).
+REASONS: dict[str, dict[str, str]] = {
+    "KUTIPAN_TIDAK_COCOK": {
+        "id": "kutipannya tidak persis sama dengan teks sumber",
+        "en": "its quote is not the source's exact text",
+    },
+    "ANGKA_TANPA_DASAR": {
+        "id": "angkanya tidak ada dalam kutipan",
+        "en": "a figure in it is not in its quote",
+    },
+    "DUKUNGAN_TIDAK_CUKUP": {
+        "id": "sumbernya tidak cukup mendukung",
+        "en": "the source does not clearly support it",
+    },
+    "DUKUNGAN_BERTENTANGAN": {
+        "id": "sumbernya menyatakan hal yang berbeda",
+        "en": "the source says something different",
+    },
+    "SUMBER_TIDAK_ADA": {
+        "id": "sumbernya tidak tersedia di basis pengetahuan",
+        "en": "its source is not in the knowledge base",
+    },
+    "SUMBER_TIDAK_BOLEH_DIBACA": {
+        "id": "sumbernya tidak tersedia di basis pengetahuan",
+        "en": "its source is not in the knowledge base",
+    },
+    "SUMBER_TIDAK_BERLAKU": {
+        "id": "sumbernya tidak berlaku pada tanggal itu",
+        "en": "its source was not in force on that date",
+    },
+    "INSTRUKSI_DALAM_SUMBER": {
+        "id": "kutipannya berisi teks berupa instruksi",
+        "en": "its quote contains instruction-like text",
+    },
+    "ANGKA_DARI_INSTRUKSI": {
+        "id": "angkanya berasal dari instruksi di dalam pertanyaan",
+        "en": "a figure in it came from instructions inside the question",
+    },
+}
+_OTHER_REASON = {"id": "tidak lolos pemeriksaan", "en": "it failed verification"}
 
 
 def label(key: str, language: str) -> str:
     return LABELS[key].get(language) or LABELS[key]["id"]
 
 
-def _fmt_date(d: dt.date | None) -> str:
-    return d.isoformat() if d else "…"
+def _lang(language: str) -> str:
+    return "en" if language == "en" else "id"
 
 
-def _claim_line(c: ShownClaim, language: str) -> str:
-    s = c.source
-    tags: list[str] = []
-    if c.role in ("condition", "exception", "definition"):
-        tags.append(label(c.role, language))
-    if c.is_example:
-        tags.append(label("example", language))
-    if c.applies:
-        tags.append(f"{label('period', language)} {c.applies}")
-    tag = f"[{', '.join(tags)}] " if tags else ""
-    window = f"{_fmt_date(s.effective_from)} – {_fmt_date(s.effective_to) if s.effective_to else 'now'}"
-    cite = f"{s.number} {s.location} ({s.status}, {window})"
-    return f'- {tag}{c.text}\n  > "{c.quote}"\n  — {cite}'
+# -- withheld claims -----------------------------------------------------------------------------
 
 
-def render_claims(claims: Sequence[ShownClaim], language: str) -> list[str]:
-    lines: list[str] = []
-    reg = [c for c in claims if c.layer == "regulation"]
-    pol = [c for c in claims if c.layer != "regulation"]
-    if reg:
-        lines.append(f"**{label('legal_basis', language)}**")
-        lines.extend(_claim_line(c, language) for c in reg)
-    if pol:
-        lines.append(f"**{label('policy', language)}**")
-        lines.extend(_claim_line(c, language) for c in pol)
-    return lines
+def withheld_summary(unsupported: Sequence[UnsupportedClaim], language: str) -> str:
+    """ "2 klaim tidak ditampilkan: 1 karena ..., 1 karena ..." -- a count and the reasons in words."""
+    if not unsupported:
+        return ""
+    lang = _lang(language)
+    reasons: Counter[str] = Counter()
+    for u in unsupported:
+        code = u.codes[0] if u.codes else ""
+        reasons[REASONS.get(code, _OTHER_REASON)[lang]] += 1
+    n = len(unsupported)
+    parts = sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))
+    if lang == "en":
+        head = f"{n} claim{'s' if n != 1 else ''} withheld"
+        if len(parts) == 1:
+            return f"{head} because {parts[0][0]}."
+        return f"{head}: " + ", ".join(f"{k} because {r}" for r, k in parts) + "."
+    head = f"{n} klaim tidak ditampilkan"
+    if len(parts) == 1:
+        return f"{head} karena {parts[0][0]}."
+    return f"{head}: " + ", ".join(f"{k} karena {r}" for r, k in parts) + "."
+
+
+# -- the answer line -----------------------------------------------------------------------------
+
+_ASK_CONFIRM = re.compile(
+    r"\bbenar\b|\bbetul\b|\bkan\b\s*\??\s*$|\bya\b\s*\??\s*$|\bright\b|\bcorrect\b|\bisn'?t\s+it\b|\bis\s+it\b|\btrue\b",
+    re.I,
+)
+_SURCHARGE_AFTER = re.compile(r"\s*(?:\([^)]{0,40}\)\s*)?(lebih\s+(?:tinggi|besar)|higher)\b", re.I)
+_SURCHARGE_BEFORE = re.compile(r"(?:lebih\s+(?:tinggi|besar)|higher\s+by|tambahan)\s*$", re.I)
+_BASE_AFTER = re.compile(
+    r"\s*(?:\([^)]{0,40}\)\s*)?(dari\s+(?:jumlah\s+|nilai\s+)?[A-Za-z][^,;:()]{2,60}?)"
+    r"(?=\s+(?:atas|yang|untuk|bagi|dan|sebagaimana|sehubungan)\b|\s*[,;:.(]|\s*$)",
+    re.I,
+)
+_DEADLINE = re.compile(
+    r"(paling\s+(?:lama|lambat)\s+[^;.:|]{3,90}?)(?=\s*[;.:|]|,\s+(?:dan|serta)\b|$)"
+    r"|(tanggal\s+\d{1,2}\s+bulan\s+berikutnya)"
+    r"|(\d{1,3}\s*\([a-z\s]+\)\s*hari[^;.:|]{0,70})",
+    re.I,
+)
+_BASE_EN = {
+    "dari jumlah bruto": "of the gross amount",
+    "dari penghasilan bruto": "of gross income",
+    "dari peredaran bruto": "of gross turnover",
+    "dari dasar pengenaan pajak": "of the tax base",
+    "dari harga jual": "of the selling price",
+    "dari penggantian": "of the consideration",
+    "dari bruto": "of the gross amount",
+}
+
+
+def _percents(text: str) -> list[tuple[str, frozenset[object]]]:
+    out: list[tuple[str, frozenset[object]]] = []
+    seen: set[frozenset[object]] = set()
+    for f in extract_figures(text):
+        if f.kind == "percent" and frozenset(f.keys) not in seen:
+            seen.add(frozenset(f.keys))
+            out.append((f.surface, frozenset(f.keys)))
+    return out
+
+
+def _cells(quote: str) -> list[str]:
+    return [c.strip() for c in quote.strip().strip("|").split("|")]
+
+
+def _source_name(c: ShownClaim) -> str:
+    return c.source.number or c.source.doc_id
+
+
+def _trim(text: str, limit: int = 220) -> str:
+    text = re.sub(r"\s+", " ", text).strip().rstrip(";:,")
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0].rstrip(";:,")
+    return f"{cut} …"
+
+
+def _first_sentence(text: str) -> str:
+    m = re.search(r"(?<=[a-z0-9)%])[.;](?=\s+[A-Z(0-9])", text)
+    return text[: m.start()] if m else text
+
+
+def _rate_phrase(c: ShownClaim, lang: str) -> str | None:
+    """ "2% dari jumlah bruto" from the claim's own quote (None when it states no percentage)."""
+    quote = c.quote
+    pcts = _percents(quote)
+    if not pcts:
+        return None
+    join = " dan " if lang == "id" else " and "
+    if quote.strip().startswith("|"):
+        cells = _cells(quote)
+        figs = [s for s, _ in pcts][:2]
+        rest = [x for x in cells[1:] if x and not _percents(x)]
+        extra = f" ({', '.join(rest)})" if rest else ""
+        what = cells[0] if cells and not _percents(cells[0]) else ""
+        if what:
+            what = what[0].lower() + what[1:] if what[:2] != what[:2].upper() else what
+            return f"{join.join(figs)}{extra} {'untuk' if lang == 'id' else 'for'} {what}"
+        return f"{join.join(figs)}{extra}"
+    low = quote.lower()
+    if "paling rendah" in low and "paling tinggi" in low and len(pcts) >= 2:
+        if lang == "en":
+            return f"at least {pcts[0][0]} and at most {pcts[1][0]}"
+        return f"paling rendah {pcts[0][0]} dan paling tinggi {pcts[1][0]}"
+    rates: list[str] = []
+    higher: list[str] = []
+    for surface, _ in pcts:
+        pos = quote.find(surface)
+        after = quote[pos + len(surface) :] if pos >= 0 else ""
+        before = quote[max(0, pos - 30) : pos] if pos >= 0 else ""
+        if _SURCHARGE_AFTER.match(after) or _SURCHARGE_BEFORE.search(before):
+            higher.append(surface)
+            continue
+        phrase = surface
+        base = _BASE_AFTER.match(after)
+        if base:
+            b = re.sub(r"\s+", " ", base.group(1)).strip()
+            if lang == "en":
+                b = _BASE_EN.get(b.lower(), f"({b})")
+            phrase += f" {b}"
+        rates.append(phrase)
+    more = ""
+    if higher:
+        more = f"{higher[0]} higher" if lang == "en" else f"lebih tinggi {higher[0]}"
+    if rates:
+        return f"{rates[0]} ({more})" if more else rates[0]  # one rate; other figures stay in the evidence
+    return more
+
+
+def _deadline_phrase(c: ShownClaim) -> str | None:
+    source = c.text if c.quote.strip().startswith("|") else c.quote
+    m = _DEADLINE.search(source)
+    if not m:
+        return None
+    return _trim(next(g for g in m.groups() if g), 160)
+
+
+def _fact_sentence(c: ShownClaim, n: int, lang: str, kind: str | None) -> tuple[str, str | None]:
+    """(sentence, rate phrase) for the leading claim ``c`` cited as ``[n]``."""
+    src = _source_name(c)
+    if kind != "deadline":
+        rate = _rate_phrase(c, lang) if kind == "rate" or kind is None else None
+        if rate:
+            if lang == "en":
+                return f"Under {src}, the rate is {rate} [{n}].", rate
+            return f"Menurut {src}, tarifnya {rate} [{n}].", rate
+    if kind in ("deadline", None):
+        due = _deadline_phrase(c)
+        if due:
+            if lang == "en":
+                return f'Under {src}, the deadline is "{due}" [{n}].', None
+            return f"Menurut {src}, batas waktunya {due} [{n}].", None
+    body = _trim(_first_sentence(c.text))
+    if lang == "en":
+        return f'Under {src}: "{body}" [{n}].', None
+    return f"Menurut {src}: {body} [{n}].", None
+
+
+def _premise(question: str, lead: ShownClaim, lang: str) -> str:
+    """ "Tidak: aturannya 2%, bukan 1%." when the question states a percentage the lead contradicts."""
+    asked = _percents(question)
+    stated = _percents(lead.quote)
+    if not asked or not stated:
+        return ""
+    stated_keys = {k for _, keys in stated for k in keys}
+    wrong = [s for s, keys in asked if not (keys & stated_keys)]
+    rule = stated[0][0]
+    if wrong:
+        if lang == "en":
+            return f"No: the rule says {rule}, not {wrong[0]}."
+        return f"Tidak: aturannya {rule}, bukan {wrong[0]}."
+    if _ASK_CONFIRM.search(question):
+        return "Yes." if lang == "en" else "Ya."
+    return ""
+
+
+def _lead_index(claims: Sequence[ShownClaim], conflicts: Sequence[Conflict] = ()) -> int:
+    losers = {s.doc_id for cf in conflicts for s in cf.sources if cf.preferred and s.doc_id != cf.preferred}
+    for pass_ in (0, 1, 2):
+        for i, c in enumerate(claims):
+            if c.is_example:
+                continue
+            if pass_ < 2 and c.role in ("example", "definition", "condition", "exception"):
+                continue
+            if pass_ == 0 and c.source.doc_id in losers:
+                continue  # a source that lost a conflict never leads the answer
+            return i
+    return 0
+
+
+def _conflict_sentence(
+    lead: ShownClaim, claims: Sequence[ShownClaim], conflicts: Sequence[Conflict], lang: str
+) -> str:
+    """The second sentence when the lead's source is in a conflict ("X menyebut 4% [2], tetapi Y ...")."""
+    for cf in conflicts:
+        ids = [s.doc_id for s in cf.sources]
+        if lead.source.doc_id not in ids:
+            continue
+        other = next(s for s in cf.sources if s.doc_id != lead.source.doc_id)
+        k = next((j for j, c in enumerate(claims) if c.source.doc_id == other.doc_id), None)
+        mark = f" [{k + 1}]" if k is not None else ""
+        figs = ", ".join(other.figures)
+        if cf.preferred == lead.source.doc_id:
+            if lang == "en":
+                return f"{other.number} says {figs}{mark}, but {_source_name(lead)} applies."
+            return f"{other.number} menyebut {figs}{mark}, tetapi {_source_name(lead)} yang berlaku."
+        if lang == "en":
+            return f"{other.number} says {figs}{mark}; the tax team must decide which applies."
+        return f"{other.number} menyebut {figs}{mark}; tim pajak perlu memutuskan mana yang berlaku."
+    return ""
+
+
+def answer_line(
+    claims: Sequence[ShownClaim],
+    language: str,
+    question: str = "",
+    conflicts: Sequence[Conflict] = (),
+) -> str:
+    """One or two plain sentences that answer, built from verified claims only (markers ``[n]``).
+
+    The leading claim states the asked fact (rate, deadline, or the provision itself) with its
+    citation; a stated premise the sources contradict is corrected first; a real conflict with the
+    lead's source is said in the second sentence.
+    """
+    if not claims:
+        return ""
+    lang = _lang(language)
+    kind = asked_fact(question) if question else None
+    i = _lead_index(claims, conflicts)
+    lead = claims[i]
+    sentence, _rate = _fact_sentence(lead, i + 1, lang, kind)
+    premise = _premise(question, lead, lang) if question else ""
+    second = _conflict_sentence(lead, claims, conflicts, lang)
+    return " ".join(p for p in (premise, sentence, second) if p)
+
+
+# -- the message of one answer ------------------------------------------------------------------
 
 
 def render(
@@ -113,50 +385,91 @@ def render(
     escalation_reason: str | None,
     low_confidence: bool,
     headline: str | None = None,
+    question: str = "",
 ) -> str:
-    """The whole answer text (deterministic)."""
-    lines: list[str] = []
+    """``Answer.answer``: the answer line, or the one message of a non-answer (deterministic).
+
+    The evidence arguments are accepted for the pipeline's call and used only where they change the
+    message; front ends render the evidence from the answer's other fields.
+    """
+    del as_of, unsupported, unknowns, warnings, questions
     if status == "clarify":
-        lines.append(label("clarify", language))
-        for q in questions:
-            opts = f" ({' / '.join(q.options)})" if q.options else ""
-            lines.append(f"- {q.question}{opts}")
-    elif escalation_reason == "out_of_scope":
-        lines.append(label("out_of_scope", language))
-        lines.append(label("offer", language))
-    elif status == "abstained":
-        lines.append(headline or label("no_source", language))
-        lines.append(label("offer", language))
-    else:
-        if escalation_reason in ("advice", "protected_determination"):
-            lines.append(label("advice" if escalation_reason == "advice" else "protected", language))
-        else:
-            lines.append(f"**{label('answer', language)}**")
-        if low_confidence:
-            lines.append(label("low", language))
-        lines.extend(render_claims(claims, language))
-        if not claims and escalation_reason:
-            lines.append(label("no_source", language))
-        if escalation_reason:
-            lines.append(label("offer", language))
-    if conflicts:
-        lines.append(f"**{label('conflicts', language)}**")
-        for cf in conflicts:
-            srcs = "; ".join(
-                f"{s.number} {s.location} ({s.status}): {', '.join(s.figures)}" for s in cf.sources
-            )
-            lines.append(
-                f"- {srcs} — {label('decided', language)} {cf.decided_by}, "
-                f"{label('preferred', language)}: {cf.preferred}"
-            )
-    if unknowns and status != "clarify":
-        lines.append(f"**{label('unknown', language)}**")
-        lines.extend(f"- {u}" for u in unknowns)
-    if unsupported:
-        lines.append(f"**{label('unsupported', language)}**")
-        lines.extend(f"- {u.text} [{', '.join(u.codes)}]" for u in unsupported)
-    if warnings:
-        lines.append(f"**{label('warnings', language)}**")
-        lines.extend(f"- {w}" for w in warnings)
-    lines.append(f"({label('as_of', language).format(d=as_of.isoformat())})")
+        return label("clarify", language)
+    if escalation_reason == "out_of_scope":
+        return label("out_of_scope", language)  # declined, never offered to the tax team
+    if status == "abstained":
+        return f"{headline or label('no_source', language)} {label('offer', language)}"
+    if escalation_reason in ("advice", "protected_determination"):
+        head = label("advice" if escalation_reason == "advice" else "protected", language)
+        tail = label("advice_sources", language) if claims else label("no_source", language)
+        return f"{head} {label('offer', language)} {tail}"
+    line = answer_line(claims, language, question, conflicts)
+    if not line:
+        line = label("no_source", language)
+    if low_confidence or escalation_reason == "low_confidence":
+        return f"{label('low', language)} {line} {label('offer', language)}"
+    if escalation_reason:
+        return f"{line} {label('offer', language)}"
+    return line
+
+
+# -- terminal ----------------------------------------------------------------------------------
+
+
+def _fmt_date(d: dt.date | None) -> str:
+    return d.isoformat() if d else "…"
+
+
+def _claim_markup(n: int, c: ShownClaim, language: str) -> list[str]:
+    from rich.markup import escape
+
+    s = c.source
+    tags: list[str] = []
+    if c.role in ("condition", "exception", "definition"):
+        tags.append(label(c.role, language))
+    if c.is_example:
+        tags.append(label("example", language))
+    if c.applies:
+        tags.append(f"{label('period', language)} {c.applies}")
+    tag = f"[italic]({escape(', '.join(tags))})[/italic] " if tags else ""
+    end = _fmt_date(s.effective_to) if s.effective_to else label("now", language)
+    window = f"{_fmt_date(s.effective_from)} – {end}"
+    return [
+        f"[bold]\\[{n}][/bold] {tag}{escape(c.text)}",
+        f'    [dim]"{escape(c.quote)}"[/dim]',
+        f"    — [cyan]{escape(s.number)}[/cyan] {escape(s.location)} "
+        f"[dim]({escape(s.status)}, {window})[/dim]",
+    ]
+
+
+def render_terminal(answer: Answer) -> str:
+    """The whole answer for ``dasar ask`` as rich markup (print with ``console.print``)."""
+    from rich.markup import escape
+
+    lang = answer.language
+    lines = [f"[bold]{escape(answer.answer)}[/bold]"]
+    for q in answer.clarifying_questions:
+        opts = f" [dim]({escape(' / '.join(q.options))})[/dim]" if q.options else ""
+        lines.append(f"  • {escape(q.question)}{opts}")
+    numbered = list(enumerate(answer.claims, start=1))
+    for layer_key, wanted in (("legal_basis", True), ("policy", False)):
+        part = [(n, c) for n, c in numbered if (c.layer == "regulation") is wanted]
+        if part:
+            lines.append("")
+            lines.append(f"[bold underline]{label(layer_key, lang)}[/bold underline]")
+            for n, c in part:
+                lines.extend(_claim_markup(n, c, lang))
+    if answer.conflicts:
+        lines.append("")
+        lines.append(f"[bold underline]{label('conflicts', lang)}[/bold underline]")
+        lines.extend(f"  • {escape(cf.explanation or cf.topic)}" for cf in answer.conflicts)
+    if answer.withheld_summary:
+        lines.append("")
+        lines.append(f"[yellow]{escape(answer.withheld_summary)}[/yellow]")
+    if answer.warnings:
+        lines.append("")
+        lines.append(f"[bold underline]{label('warnings', lang)}[/bold underline]")
+        lines.extend(f"  • {escape(w)}" for w in answer.warnings)
+    lines.append("")
+    lines.append(f"[dim]({label('as_of', lang).format(d=answer.as_of.isoformat())})[/dim]")
     return "\n".join(lines)

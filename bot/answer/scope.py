@@ -35,7 +35,7 @@ class ScopeRules:
 
 @dataclass(frozen=True)
 class ScopeVerdict:
-    """``kind`` is ``protected``, ``out_of_scope``, ``advice`` or ``in_scope``; ``rule`` the matching pattern."""
+    """``kind``: protected, out_of_scope, advice or in_scope; ``rule``: the matching pattern."""
 
     kind: str
     rule: str | None = None

@@ -11,6 +11,7 @@ import pytest
 from bot.answer.model import Answer
 from bot.answer.pipeline import answer_question
 from bot.answer.protocol import ComposedAnswer, ComposeRequest, DraftClaim
+from bot.answer.render import render_terminal
 from guardrails.verify import extract_figures, normalize_ws
 
 TODAY = dt.date(2026, 11, 30)
@@ -52,7 +53,8 @@ def test_ppn_rate_may_2022_is_11_percent_from_uu_hpp(services: Any) -> None:
     assert lead.quote == PPN_11
     assert lead.layer == "regulation" and lead.role == "direct"
     assert not any("12%" in c.quote for c in a.claims)  # item b starts in 2025
-    assert "berdasarkan sumber per 2022-05-01" in a.answer
+    assert "berdasarkan sumber per 2022-05-01" in render_terminal(a)
+    assert "11%" in a.answer and "[1]" in a.answer  # the answer line carries the figure and its marker
     _assert_quotes_exact(services, a)
 
 
@@ -128,6 +130,7 @@ def test_specific_service_rate_is_answered_not_clarified(services: Any) -> None:
 def test_out_of_scope_escalates(services: Any) -> None:
     a = ask(services, "What's the weather in Jakarta today?")
     assert a.status == "escalated" and a.escalation is not None and a.escalation.reason == "out_of_scope"
+    assert a.escalation.offered is False  # declined, not offered to the tax team
 
 
 def test_determinism_byte_identical(services: Any) -> None:
@@ -166,8 +169,10 @@ def test_english_question_gets_english_labels_and_indonesian_quotes(services: An
     a = ask(services, "What is the VAT rate?", as_of=dt.date(2022, 5, 1))
     assert a.status == "answered"
     assert a.language == "en"
-    assert "Legal basis" in a.answer and "based on sources as of 2022-05-01" in a.answer
-    assert "Dasar hukum" not in a.answer
+    shown = render_terminal(a)
+    assert "Legal basis" in shown and "based on sources as of 2022-05-01" in shown
+    assert "Dasar hukum" not in shown
+    assert a.answer.startswith("Under ") and "the rate is" in a.answer
     assert any(c.quote == PPN_11 for c in a.claims)
 
 
@@ -257,7 +262,8 @@ def test_scripted_composer_lies_all_land_in_unsupported(services: Any) -> None:
     assert memo.codes[0] == "SUMBER_TIDAK_ADA"  # reported like a missing source
     assert memo.source_id is None and memo.quote == ""  # never reveals the restricted document
     assert "memo-pph26" not in json.dumps(a.to_json())
-    assert "Klaim tidak didukung" in a.answer
+    assert a.withheld_summary.startswith("5 klaim tidak ditampilkan")
+    assert "DUKUNGAN" not in a.withheld_summary and "DUKUNGAN" not in render_terminal(a)
 
 
 def test_cli_ask_json_and_eval_answers(
@@ -288,8 +294,10 @@ def test_cli_ask_json_and_eval_answers(
         "- id: t1\n  category: direct\n  question: 'Berapa tarif PPN?'\n  as_of: 2022-05-01\n"
         "  expect:\n    status: answered\n    cites_any: [{doc_id: uu-7-2021, pasal: '7', ayat: '1'}]\n"
         "    quote_contains: ['11%']\n"
-        "- id: t2\n  category: fake_number\n  question: 'Apa isi PMK 999/2024?'\n  expect:\n    status: abstained\n"
-        "- id: t3\n  category: access_denied\n  question: 'What is the conclusion of the tax memo on PPh 26 for "
+        "- id: t2\n  category: fake_number\n  question: 'Apa isi PMK 999/2024?'\n"
+        "  expect:\n    status: abstained\n"
+        "- id: t3\n  category: access_denied\n"
+        "  question: 'What is the conclusion of the tax memo on PPh 26 for "
         "Singapore software licence fees?'\n  expect:\n    status: abstained\n"
         "    must_not_cite: [memo-pph26-sg-software]\n",
         encoding="utf-8",
@@ -336,8 +344,10 @@ def test_conflicting_in_force_sources_are_both_shown_with_the_deciding_rule(serv
     (conflict,) = a.conflicts
     out = conflict.to_json()
     assert {s["doc_id"] for s in out["sources"]} == {"petty-cash-vendor-payments", "wht-matrix-2024"}
-    assert out["decided_by"] in ("specific_over_general", "later_effective_date", "doc_id_order")
-    assert out["preferred"] in {"petty-cash-vendor-payments", "wht-matrix-2024"}
+    # a company policy ranks above a procedure copied from 2008: the matrix's 2% applies
+    assert out["decided_by"] == "higher_level"
+    assert out["preferred"] == "wht-matrix-2024"
+    assert "SNR-POL-TAX-003/2024 (2%) yang dipakai karena tingkatannya lebih tinggi" in out["explanation"]
     assert all(s["status"] == "in_force" for s in out["sources"])
 
 
@@ -352,7 +362,7 @@ def test_definition_question_is_answered_by_the_definition_not_a_rule_using_the_
 
 
 def test_rate_question_quotes_the_passage_that_states_the_rate(services: Any) -> None:
-    # PP 34/2016 Pasal 2: "adalah sebesar: a. 2,5% ..." (OCR splits the Pasal oddly; the rate lives in its lead-in)
+    # PP 34/2016 Pasal 2: "adalah sebesar: a. 2,5% ..." (OCR splits the Pasal; the rate is in its lead-in)
     a = ask(services, "Berapa tarif PPh final atas pengalihan hak atas tanah dan/atau bangunan?")
     assert a.status == "answered"
     assert any("2,5% (dua koma lima persen)" in c.quote and c.source.doc_id == "pp-34-2016" for c in a.claims)

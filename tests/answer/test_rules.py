@@ -77,7 +77,8 @@ def test_clarify_yaml_errors_name_the_entry() -> None:
         parse_topics(bad, "clarify.yaml")
     with pytest.raises(AnswerConfigError, match="must be reviewed"):
         parse_topics({"topics": [{"id": "t2", "triggers": [["x"]], "slots": []}]}, "clarify.yaml")
-    assert [t.id for t in load_topics()][:3] == [
+    assert [t.id for t in load_topics()][:4] == [
+        "personal_computation",
         "construction_rate",
         "withholding_rate_rent",
         "withholding_rate_service",

@@ -1,0 +1,228 @@
+"""What the user reads (issue 16): the answer line, conflicts only between like claims, the regime that
+applies leads, advice/premises/missing facts, withheld claims in words -- on the sample corpus's real text."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+import pytest
+
+from bot.answer import conflicts as conflicts_mod
+from bot.answer.extractive import is_padding, split_units
+from bot.answer.model import Answer, Confidence, ShownClaim, SourceRef, UnsupportedClaim
+from bot.answer.pipeline import answer_question
+from bot.answer.render import answer_line, render_terminal, withheld_summary
+from guardrails.verify import extract_figures, normalize_ws
+
+TODAY = dt.date(2026, 11, 30)
+LEAD = "tax.lead@sinarnusantara.co.id"
+
+
+def ask(svc: Any, q: str, user: str | None = LEAD, **kw: Any) -> Answer:
+    return answer_question(q, svc.cli_principal(user), svc, today=TODAY, **kw)
+
+
+def claim(svc: Any, doc_id: str, needle: str, role: str = "direct", at: str = "") -> ShownClaim:
+    """A verified-looking claim: the real unit of ``doc_id`` (at location ``at...``) containing ``needle``."""
+    meta = svc.retriever.documents()[doc_id]
+    for ch in svc.store.chunks_of(doc_id, indexed_only=True):
+        if not ch.location.startswith(at):
+            continue
+        for u in split_units(ch.text):
+            if needle in u.quote:
+                assert normalize_ws(u.quote) in normalize_ws(ch.text)
+                src = SourceRef(
+                    doc_id, meta.number, meta.title, ch.location, meta.effective_from, meta.effective_to,
+                    meta.status, meta.source_url, meta.ocr_noisy, ch.id,
+                )  # fmt: skip
+                return ShownClaim(u.text, u.quote, meta.layer, False, "supported", src, role, 1.0)
+    raise AssertionError(f"{needle!r} not in {doc_id}")
+
+
+def _assert_gates(svc: Any, a: Answer) -> None:
+    chunks = svc.store.get_chunks([c.source.chunk_id for c in a.claims])
+    for c in a.claims:
+        assert normalize_ws(c.quote) in normalize_ws(chunks[c.source.chunk_id].text)
+        keys = {k for f in extract_figures(c.quote) for k in f.provides()}
+        for fig in extract_figures(c.text):
+            assert fig.keys & keys, (fig.surface, c.quote)
+
+
+# -- 2. conflicts only between like claims ------------------------------------------------------
+
+
+def test_pph26_rate_and_no_npwp_surcharge_are_not_a_conflict(hashing_services: Any) -> None:
+    svc = hashing_services
+    rate = claim(svc, "pmk-168-2023", "Tarif pemotongan Pajak Penghasilan Pasal 26")
+    surcharge = claim(svc, "uu-36-2008", "lebih tinggi 100% (seratus persen) daripada tarif", at="Pasal 23")
+    docs = svc.retriever.documents()
+    kinds = [f.kind for f in conflicts_mod.facts(surcharge, docs["uu-36-2008"])]
+    assert kinds == ["surcharge"]
+    assert conflicts_mod.detect([rate, surcharge], docs, "PPh 26") == ()
+
+
+def test_petty_cash_pph23_and_final_construction_rate_are_different_regimes(hashing_services: Any) -> None:
+    svc = hashing_services
+    petty = claim(svc, "petty-cash-vendor-payments", "4% (empat persen)", role="policy")
+    construction = claim(svc, "wht-matrix-2024", "pelaksana kualifikasi kecil/perseorangan", role="policy")
+    docs = svc.retriever.documents()
+    (fp,) = conflicts_mod.facts(petty, docs["petty-cash-vendor-payments"])
+    (fc,) = conflicts_mod.facts(construction, docs["wht-matrix-2024"])
+    assert (fp.tax, fp.final) == ("PPh 23", False)
+    assert (fc.tax, fc.final, "construction" in fc.objects) == ("PPh 4(2)", True, True)
+    assert conflicts_mod.detect([petty, construction], docs, "PPh 23") == ()
+
+
+def test_petty_cash_4_percent_loses_to_the_matrix_and_to_the_law(hashing_services: Any) -> None:
+    svc = hashing_services
+    docs = svc.retriever.documents()
+    petty = claim(svc, "petty-cash-vendor-payments", "4% (empat persen)", role="policy")
+    matrix = claim(svc, "wht-matrix-2024", "| Jasa teknik, jasa manajemen", role="policy")
+    (cf,) = conflicts_mod.detect([petty, matrix], docs, "PPh 23", language="en")
+    assert (cf.decided_by, cf.preferred) == ("higher_level", "wht-matrix-2024")
+    assert cf.explanation.startswith("SNR-POL-TAX-003/2024 (2%) applies because it ranks higher")
+    assert "[" not in cf.explanation and "_" not in cf.explanation  # words, not codes
+    law = claim(svc, "uu-36-2008", "imbalan sehubungan dengan jasa teknik, jasa manajemen", at="Pasal 23")
+    (cf2,) = conflicts_mod.detect([petty, law], docs, "PPh 23")
+    assert (cf2.decided_by, cf2.preferred) == ("regulation_over_policy", "uu-36-2008")
+    assert "praktik perusahaan" in cf2.explanation and "4%" in cf2.explanation
+    # the answer line leads with the law, says the procedure differs, never leads with the procedure's 4%
+    line = answer_line([petty, law], "id", "Berapa tarif PPh 23 atas jasa servis AC?", (cf2,))
+    assert line.startswith("Menurut UU 36/2008, tarifnya 2% dari jumlah bruto [2].")
+    assert "SNR-PRO-FIN-007 menyebut 4% [1], tetapi UU 36/2008 yang berlaku." in line
+
+
+def test_later_law_wins_in_words(hashing_services: Any) -> None:
+    docs = hashing_services.retriever.documents()
+    rule, preferred = conflicts_mod.decide(docs["uu-42-2009"], docs["uu-7-2021"])
+    assert (rule, preferred) == ("later_effective_date", "uu-7-2021")
+    text = conflicts_mod.explain(
+        rule, docs["uu-7-2021"], docs["uu-42-2009"], {"uu-7-2021": ("11%",), "uu-42-2009": ("10%",)}, "en"
+    )
+    assert text.startswith("UU 7/2021 (11%) applies because it took effect later (")
+
+
+# -- 1. the answer line, premises, withheld claims ------------------------------------------------
+
+
+def test_answer_line_carries_figure_marker_and_corrects_a_false_premise(hashing_services: Any) -> None:
+    law = claim(
+        hashing_services, "uu-36-2008", "c. sebesar 2% (dua persen) dari jumlah bruto atas", at="Pasal 23"
+    )
+    line = answer_line([law], "id", "Tarif PPh 23 untuk jasa teknik itu 1% kan?")
+    assert line == "Tidak: aturannya 2%, bukan 1%. Menurut UU 36/2008, tarifnya 2% dari jumlah bruto [1]."
+    en = answer_line([law], "en", "The PPh 23 rate for technical services is 1%, right?")
+    assert en.startswith(
+        "No: the rule says 2%, not 1%. Under UU 36/2008, the rate is 2% of the gross amount [1]"
+    )
+    assert answer_line([law], "id", "Tarif PPh 23 jasa teknik 2%, benar?").startswith(
+        "Ya. Menurut UU 36/2008"
+    )
+
+
+def test_withheld_claims_are_a_count_with_reasons_in_words(hashing_services: Any) -> None:
+    law = claim(
+        hashing_services, "uu-36-2008", "c. sebesar 2% (dua persen) dari jumlah bruto atas", at="Pasal 23"
+    )
+    withheld = (
+        UnsupportedClaim(
+            "Tarif 2% tidak berlaku.", law.quote, law.source.chunk_id, ("DUKUNGAN_BERTENTANGAN",), ()
+        ),
+        UnsupportedClaim("Tarif 3%.", "x", None, ("KUTIPAN_TIDAK_COCOK", "ANGKA_TANPA_DASAR"), ()),
+    )
+    assert withheld_summary(withheld, "en") == (
+        "2 claims withheld: 1 because its quote is not the source's exact text, "
+        "1 because the source says something different."
+    )
+    a = Answer(
+        "answered", "Menurut UU 36/2008, tarifnya 2% dari jumlah bruto [1].", (law,), withheld, (), (),
+        Confidence(0.9, "high", None, 0.9, 0.9), TODAY, "v1", None, (), "id",
+    )  # fmt: skip
+    assert a.withheld_summary.startswith("2 klaim tidak ditampilkan: 1 karena")
+    assert a.to_json()["withheld_summary"] == a.withheld_summary
+    shown = render_terminal(a)
+    assert "**" not in shown and "DUKUNGAN" not in shown and "KUTIPAN" not in shown
+    assert shown.count("berdasarkan sumber per 2026-11-30") == 1
+
+
+def test_padding_never_leads() -> None:
+    assert is_padding("Cukup jelas.")
+    assert is_padding("Pada saat Peraturan Pemerintah ini mulai berlaku:")
+    assert is_padding("Contoh: servis AC oleh CV Sejuk Abadi Rp2.000.000.")
+    assert not is_padding("c. sebesar 2% (dua persen) dari jumlah bruto atas:")
+
+
+# -- 3. the right regime leads; 5. advice, missing facts, out of scope (whole pipeline) ------------
+
+
+def test_office_rent_leads_with_the_final_land_and_building_rate(hashing_services: Any) -> None:
+    a = ask(
+        hashing_services,
+        "Kami menyewa ruko untuk kantor cabang, berapa persen PPh yang dipotong atas sewanya?",
+    )
+    assert a.status == "answered"
+    lead = a.claims[0]
+    assert "tanah dan/atau bangunan" in lead.quote and "10%" in lead.quote
+    assert "10%" in a.answer and "[1]" in a.answer and "\n" not in a.answer
+    assert not any(cf.preferred != lead.source.doc_id and lead.source.doc_id in
+                   {s.doc_id for s in cf.sources} for cf in a.conflicts)  # fmt: skip
+    _assert_gates(hashing_services, a)
+
+
+def test_construction_by_small_contractor_leads_with_the_construction_rate(hashing_services: Any) -> None:
+    a = ask(
+        hashing_services, "Kontraktor kecil perseorangan mengerjakan renovasi gudang, tarif PPh-nya berapa?"
+    )
+    assert a.status == "answered"
+    assert "konstruksi" in a.claims[0].quote.lower() and "1,75%" in a.claims[0].quote
+    assert "1,75%" in a.answer
+    # the petty-cash 4% PPh 23 is never "preferred" over the final construction rate
+    assert not any(cf.preferred == "petty-cash-vendor-payments" for cf in a.conflicts)
+    _assert_gates(hashing_services, a)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Could we restructure the service agreement so that we avoid PPh 26 on it?",
+        "Gimana caranya supaya kita nggak kena PPh 26 waktu bayar lisensi ke vendor luar negeri?",
+        "Apa yang harus kami ubah di kontrak supaya pajaknya kecil?",
+        "How do we avoid withholding tax when paying a foreign consultant?",
+    ],
+)
+def test_planning_questions_are_escalated_as_advice(hashing_services: Any, question: str) -> None:
+    a = ask(hashing_services, question)
+    assert a.status == "escalated"
+    assert a.escalation is not None and a.escalation.reason == "advice" and a.escalation.offered
+    assert "tim pajak" in a.answer or "tax team" in a.answer
+
+
+@pytest.mark.parametrize(
+    "question", ["Berapa PPh 21 saya?", "How much income tax do I owe on my salary this month?"]
+)
+def test_personal_computation_without_inputs_asks_for_them(hashing_services: Any, question: str) -> None:
+    a = ask(hashing_services, question)
+    assert a.status == "clarify"
+    assert a.claims == ()
+    assert [q.slot for q in a.clarifying_questions][:2] == ["gross_income", "ptkp_status"]
+
+
+def test_out_of_scope_is_declined_without_offering_the_tax_team(hashing_services: Any) -> None:
+    a = ask(hashing_services, "Which city is the capital of Australia?")
+    assert a.status == "escalated"
+    assert a.escalation is not None and a.escalation.reason == "out_of_scope"
+    assert a.escalation.offered is False
+    assert "tax team" not in a.answer and "tim pajak" not in a.answer
+    assert a.to_json()["escalation"]["offered"] is False
+
+
+def test_answers_are_deterministic_and_in_the_question_language(hashing_services: Any) -> None:
+    q = "What is the PPh 26 rate on services paid to a foreign vendor?"
+    one = json.dumps(ask(hashing_services, q).to_json(include_timings=False), ensure_ascii=False)
+    two = json.dumps(ask(hashing_services, q).to_json(include_timings=False), ensure_ascii=False)
+    assert one == two
+    a = ask(hashing_services, q)
+    assert a.status == "answered" and a.answer.startswith("Under ") and "20%" in a.answer
+    _assert_gates(hashing_services, a)
