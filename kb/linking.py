@@ -93,7 +93,7 @@ def _effective_to(docs: list[StoredDocument], lookup: dict[str, str]) -> dict[st
                 revokers[d.meta.id].add(src)
     out: dict[str, dt.date | None] = {}
     for d in docs:
-        candidates = [starts[r] for r in revokers.get(d.meta.id, ()) if starts.get(r)]
+        candidates: list[dt.date] = [s for r in revokers.get(d.meta.id, ()) if (s := starts.get(r))]
         if d.meta.effective_to:
             candidates.append(d.meta.effective_to)
         out[d.meta.id] = min(candidates) if candidates else None
@@ -188,8 +188,8 @@ def relink(store: KnowledgeStore) -> None:
         if chunk.kind == "penjelasan" and chunk.pasal and not payload.get("amends"):
             # an elucidation lives as long as the wording it explains: the base law's until the Pasal is
             # restated, an amending act's restatement until the next restatement
-            prov = _explained_provision(chunk, doc, lookup, doc_by_id)
-            by_source = versions.get(prov, {}) if prov else {}
+            explained = _explained_provision(chunk, doc, lookup, doc_by_id)
+            by_source = versions.get(explained, {}) if explained else {}
             ordered = sorted(by_source.values(), key=lambda v: (v.start or dt.date.min, v.doc_id))
             for i, ver in enumerate(ordered):
                 if ver.doc_id != chunk.doc_id:
@@ -222,7 +222,8 @@ def relink(store: KnowledgeStore) -> None:
 def _explained_provision(
     chunk: Chunk, doc: StoredDocument, lookup: dict[str, str], doc_by_id: dict[str, StoredDocument]
 ) -> str | None:
-    """The provision a Penjelasan chunk explains: its own law's Pasal, or the amended law named in its location."""
+    """The provision a Penjelasan chunk explains: its own law's Pasal, or the amended law its location
+    names."""
     for ref in find_doc_refs(chunk.location):
         target = lookup.get(ref.key)
         if target and target != doc.meta.id:

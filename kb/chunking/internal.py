@@ -12,6 +12,7 @@ conclusion quoted without its facts and limitations misleads, so Conclusion chun
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from kb.chunking.textspan import looks_like_example, trim
 from kb.model import DocumentMeta, ParsedChunk, Reference
@@ -130,7 +131,7 @@ def chunk_internal(text: str, meta: DocumentMeta) -> list[ParsedChunk]:
         sections.append((hs, he, end, tuple(t for _, t in stack)))
 
     # 3. chunks
-    chunks: list[dict] = []
+    chunks: list[dict[str, Any]] = []
     used: dict[str, int] = {}
 
     def unique(key: str) -> str:
@@ -142,9 +143,9 @@ def chunk_internal(text: str, meta: DocumentMeta) -> list[ParsedChunk]:
         bs, be = trim(text, body_start, end)
         if bs >= be:
             continue  # a heading directly followed by a sub-heading: it lives on in heading_path
-        title = path[-1] if path else None
-        canon = canonical_section(title) if title else None
-        section = canon or title
+        heading = path[-1] if path else None
+        canon = canonical_section(heading) if heading else None
+        section = canon or heading
         location = " > ".join(path) if path else (meta.title or "Pendahuluan")
         base = "/".join(_slug(p) for p in path) if path else "pembuka"
         s, e = trim(text, start, end)

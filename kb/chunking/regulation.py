@@ -28,6 +28,7 @@ import datetime as dt
 import logging
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from kb.chunking.lists import ayat_value, find_ayat, find_items
 from kb.chunking.textspan import looks_like_example, pack, squash, trim
@@ -284,10 +285,11 @@ class _Builder:
         pasal = ctx.pasal if ctx else None
         law = amend_law or (ctx.law if ctx else None)
         amends = None
-        if law and (amend_pasal or pasal) and not (ctx and ctx.penjelasan):
+        target_pasal = amend_pasal or pasal
+        if law and target_pasal and not (ctx and ctx.penjelasan):
             amends = AmendTarget(
                 law=law,
-                pasal=amend_pasal or pasal,
+                pasal=target_pasal,
                 effective_from=None if deleted else effective_date(t),
                 deleted=deleted,
             )
@@ -314,7 +316,7 @@ class _Builder:
         )
         return key
 
-    def add_packed(self, key: str, kind: str, location: str, start: int, end: int, **kw) -> str | None:
+    def add_packed(self, key: str, kind: str, location: str, start: int, end: int, **kw: Any) -> str | None:
         """One chunk if small enough, else a structure node plus ``part-N`` children."""
         s, e = trim(self.text, start, end)
         if s >= e:
@@ -387,7 +389,7 @@ def _references(t: str, pasal: str | None, law: str | None, skip_heading: bool) 
         )
     for d in docs:
         out.append(Reference("doc", doc=d.key, text=d.text))
-    seen: set[tuple] = set()
+    seen: set[tuple[str, str | None, str | None, str | None, str | None]] = set()
     uniq = []
     for r in out:
         k = (r.kind, r.pasal, r.ayat, r.huruf, r.doc)
@@ -789,8 +791,8 @@ class RegulationChunker:
             m = _DELETED.search(text, start, min(end, start + 300))
             loc = f"Pasal {top} angka {n}" if n else f"Pasal {top}"
             ctx = _Ctx(key=item_key, pasal=top, heading_path=item_hp, parent_key=parent)
-            if m and parse_pasal_number(m.group(1)):
-                p = parse_pasal_number(m.group(1))
+            p = parse_pasal_number(m.group(1)) if m else None
+            if p is not None:
                 self.b.add_packed(
                     item_key,
                     "pasal",
