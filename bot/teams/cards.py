@@ -23,7 +23,7 @@ import datetime as dt
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from bot.faq import FaqDoc
 from bot.teams import strings as S
@@ -680,3 +680,29 @@ def answer_activity(
         "attachments": [attachment(card)],
         "entities": [citation_entity(claims, lang)],
     }
+
+
+def to_bot_activity(activity: Mapping[str, Any]) -> Any:
+    """:func:`answer_activity` as a botbuilder ``Activity`` that keeps the entity's schema.org fields.
+
+    botbuilder's ``Entity`` model serializes only ``type``; the AI label and citations live in extra
+    keys, so the entity is rebuilt on a subclass that serializes its additional properties.  The import
+    is lazy: this module stays SDK-free.
+    """
+    from botbuilder.schema import Activity, Entity
+
+    class _SchemaOrgEntity(Entity):  # type: ignore[misc]
+        _attribute_map: ClassVar[dict[str, Any]] = {
+            **Entity._attribute_map,
+            "additional_properties": {"key": "", "type": "{object}"},
+        }
+
+    data = dict(activity)
+    entities = []
+    for raw in data.pop("entities", []) or []:
+        entity = _SchemaOrgEntity(type=raw.get("type"))
+        entity.additional_properties = {k: v for k, v in raw.items() if k != "type"}
+        entities.append(entity)
+    result = Activity().deserialize(data)
+    result.entities = entities
+    return result

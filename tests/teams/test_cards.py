@@ -374,3 +374,11 @@ def test_icons_are_reproducible_from_the_script() -> None:
     assert re.match(
         r"^#[0-9A-F]{6}$", json.loads((ROOT / "infra" / "teams" / "manifest.json").read_text())["accentColor"]
     )
+
+
+def test_bot_activity_keeps_ai_label_citations_and_card_through_botbuilder() -> None:
+    activity = cards.answer_activity(vat_answer(), reference="R1")
+    wire = cards.to_bot_activity(activity).serialize()
+    assert wire["type"] == "message" and wire["text"] == activity["text"]
+    assert wire["entities"] == activity["entities"]
+    assert wire["attachments"][0]["content"] == activity["attachments"][0]["content"]
