@@ -104,6 +104,12 @@ RELAY_ANSWER = (
     "reply in this thread to re-open the ticket._"
 )
 RELAY_SOURCES = "Sumber / sources: {sources}"
+# The same relay split for Slack's render_relay (header/footer are ours; the answer text is escaped there).
+RELAY_ANSWER_HEADER = "*Jawaban Tim Pajak / Tax team answer*"
+RELAY_ANSWER_FOOTER = (
+    "_Dijawab oleh / answered by {responder}, {date}. Balas di thread ini bila masih ada pertanyaan; "
+    "reply in this thread to re-open the ticket._"
+)
 RELAY_ASK = (
     "*Tim Pajak butuh informasi tambahan / The tax team needs more information* (ticket {ticket_id})\n"
     "{text}\n_Balas di thread ini / reply in this thread._"

@@ -382,3 +382,7 @@ def test_bot_activity_keeps_ai_label_citations_and_card_through_botbuilder() -> 
     assert wire["type"] == "message" and wire["text"] == activity["text"]
     assert wire["entities"] == activity["entities"]
     assert wire["attachments"][0]["content"] == activity["attachments"][0]["content"]
+
+
+def test_relay_header_and_footer_compose_the_relay_template() -> None:
+    assert S.RELAY_ANSWER == S.RELAY_ANSWER_HEADER + "\n{text}\n\n" + S.RELAY_ANSWER_FOOTER
