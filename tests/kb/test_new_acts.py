@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import shutil
 from functools import cache
 from pathlib import Path
 
 import pytest
 
 from kb.chunking import chunk_document
+from kb.embed.hashing import HashingEmbedder
+from kb.ingest import ingest_paths
 from kb.metadata import meta_from_corpus
 from kb.model import ParsedChunk
+from kb.store.protocol import SearchFilter
+from kb.store.sqlite import SqliteStore
 
 REGS = Path(__file__).resolve().parents[2] / "corpus" / "regulations"
 NEW_ACTS = ("uu-16-2000", "uu-17-2000", "uu-18-2000", "uu-11-2020", "pp-94-2010")
@@ -93,3 +99,60 @@ def test_hpp_elucidation_of_vat_export_rate_is_attached_to_uu_ppn() -> None:
 
 def test_pmk_54_2025_amends_pmk_81_2024_even_with_ocr_split_words() -> None:
     assert {law for law, _ in restated("pmk-54-2025")} == {"PMK 81/2024"}
+
+
+def _kb(tmp_path: Path, *doc_ids: str) -> SqliteStore:
+    src = tmp_path / "regs"
+    for doc_id in doc_ids:
+        shutil.copytree(REGS / doc_id, src / doc_id)
+    store = SqliteStore(tmp_path / "kb.sqlite", embedder_name="hashing-256")
+    report = ingest_paths([src], store, HashingEmbedder())
+    assert report.ok, report.to_json()["errors"]
+    return store
+
+
+def _wording(store: SqliteStore, provision: str, when: dt.date) -> dict[str, str]:
+    ids = store.routed_chunk_ids(SearchFilter(frozenset({"everyone"}), when), provisions=[provision])
+    return {c.id: c.text for c in store.get_chunks(ids).values() if c.kind != "penjelasan"}
+
+
+def test_kup_sanction_in_april_2021_comes_from_cipta_kerja(tmp_path: Path) -> None:
+    store = _kb(tmp_path, "uu-6-1983", "uu-16-2000", "uu-28-2007", "uu-11-2020", "uu-7-2021")
+    april_2021 = _wording(store, "uu-6-1983:pasal-13", dt.date(2021, 4, 1))
+    assert {cid.split("#")[0] for cid in april_2021} == {"uu-11-2020"}
+    assert any(
+        "tarif bunga per bulan yang ditetapkan oleh Menteri Keuangan" in t for t in april_2021.values()
+    )
+    assert not any("2% (dua persen) per bulan" in t for t in april_2021.values())
+    assert {cid.split("#")[0] for cid in _wording(store, "uu-6-1983:pasal-13", dt.date(2019, 6, 1))} == {
+        "uu-28-2007"
+    }
+    assert {cid.split("#")[0] for cid in _wording(store, "uu-6-1983:pasal-13", dt.date(2022, 6, 1))} == {
+        "uu-7-2021"
+    }
+    # 2001-2007: UU 16/2000 wording of KUP Pasal 9 (between the 1983 text and UU 28/2007)
+    assert {cid.split("#")[0] for cid in _wording(store, "uu-6-1983:pasal-9", dt.date(2004, 6, 1))} == {
+        "uu-16-2000"
+    }
+
+
+def test_vat_and_income_tax_chains_include_the_2000_acts(tmp_path: Path) -> None:
+    store = _kb(tmp_path, "uu-7-1983", "uu-17-2000", "uu-36-2008", "uu-8-1983", "uu-18-2000", "uu-42-2009")
+    assert {c.split("#")[0] for c in _wording(store, "uu-7-1983:pasal-17", dt.date(2005, 1, 1))} == {
+        "uu-17-2000"
+    }
+    assert {c.split("#")[0] for c in _wording(store, "uu-8-1983:pasal-9", dt.date(2005, 1, 1))} == {
+        "uu-18-2000"
+    }
+    assert {c.split("#")[0] for c in _wording(store, "uu-8-1983:pasal-9", dt.date(1999, 1, 1))} == {
+        "uu-8-1983"
+    }
+
+
+def test_pmk_54_2025_no_longer_ends_pmk_11_2025(tmp_path: Path) -> None:
+    store = _kb(tmp_path, "pmk-11-2025", "pmk-53-2025", "pmk-54-2025")
+    pmk11 = store.chunks_of("pmk-11-2025")
+    assert pmk11 and all(c.valid_to is None for c in pmk11)
+    provisions = {c.provision for c in store.chunks_of("pmk-54-2025") if c.provision}
+    assert "PMK 81/2024:pasal-1" in provisions
+    assert not any(p.startswith("pmk-11-2025:") for p in provisions)
