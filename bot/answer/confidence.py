@@ -1,18 +1,28 @@
-"""Answer confidence: one composite score, three bands.
+"""Answer confidence: a calibrated probability that the leading claim is correct, and three bands.
 
-Why a composite: no single signal is trustworthy alone.  The support judge knows whether the shown
-claims follow from their quotes; retrieval knows whether the passages are about the question; the
-composer knows how much of the question its claims cover.  Weights (defaults from the issue):
+Inputs (all in [0, 1]): the support judge's mean score of the shown claims (``judge``; ``None`` when no
+judge ran), retrieval quality (the learned re-rank's probability that the best passage answers,
+``kb.rank``, blended with the share of the question's concepts the shown quotes cover) and the composer's
+self-assessment.  A logistic model turns them into the probability that the leading claim cites a
+provision that answers the question:
 
-    score = 0.45 * judge + 0.35 * retrieval + 0.20 * self
+    score = sigmoid(bias + judge_weight * judge + retrieval_weight * retrieval + self_weight * self)
 
-Without a judge verdict (``judge is None``) the judge term counts as 0 *and* the score is capped at
-``high - 0.01``: an answer nobody judged can never be "high".  Bands: ``high`` >= 0.75,
-``medium`` >= 0.50, else ``low`` (a low answer is escalated with reason ``low_confidence``).
+fitted (Platt scaling) on the *tune* half of ``eval/answers.yaml`` only -- never on the check half or
+an outside set -- by ``python scripts/fit_confidence.py`` (``bot.evals.calibrate``), which also picks the
+answer threshold: the lowest score at which, on the tune half, at least ``target_precision`` (0.9) of
+the answered items are correct.  ``dasar eval answers`` prints the calibration error (ECE) and a
+risk-coverage table for any set.
+
+Bands: ``high`` >= ``high``; ``medium`` >= ``medium`` (the answer threshold); else ``low`` -- a low answer
+is escalated with reason ``low_confidence`` instead of being shown as an answer.  Without a judge verdict
+(``judge is None``) the judge term counts as 0 *and* the score is capped at ``high - 0.01``: an answer
+nobody judged can never be "high".
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from bot.answer.model import Confidence
@@ -20,17 +30,19 @@ from bot.answer.model import Confidence
 
 @dataclass(frozen=True)
 class ConfidenceConfig:
-    """Weights and thresholds; change them here (or pass another instance), never inline."""
+    """Calibration weights and thresholds; change them here (or pass another instance), never inline.
 
-    judge_weight: float = 0.45
-    retrieval_weight: float = 0.35
-    self_weight: float = 0.20
-    high: float = 0.75
-    medium: float = 0.50
-    #: A top retrieval score at or above this counts as full retrieval quality (RRF*k + rule boosts:
-    #: ~1.0 for a first rank in one list, ~2-3 when several signals and a named Pasal agree, plus up to
-    #: 0.85 when the passage covers every concept and phrase of the question, kb.lexical).
-    retrieval_full: float = 2.75
+    Defaults: fitted by ``scripts/fit_confidence.py`` (see the module docstring for the data).
+    """
+
+    judge_weight: float = 4.5
+    retrieval_weight: float = 3.5
+    self_weight: float = 2.0
+    bias: float = -5.0
+    #: answer threshold: lowest calibrated score with >= ``target_precision`` correct among answered (tune)
+    medium: float = 0.5
+    high: float = 0.92
+    target_precision: float = 0.9
 
 
 def band_of(score: float, config: ConfidenceConfig) -> str:
@@ -41,21 +53,32 @@ def band_of(score: float, config: ConfidenceConfig) -> str:
     return "low"
 
 
-def retrieval_quality(top_score: float, coverage: float, config: ConfidenceConfig) -> float:
-    """Blend of the best hit's score (scaled to [0, 1]) and the question-term coverage of the shown quotes."""
-    scaled = max(0.0, min(1.0, top_score / config.retrieval_full))
-    return round(0.5 * scaled + 0.5 * max(0.0, min(1.0, coverage)), 6)
+def retrieval_quality(top_score: float, coverage: float, config: ConfidenceConfig | None = None) -> float:
+    """Blend of the best hit's ranker probability and the question-concept coverage of the shown quotes.
+
+    ``config`` is accepted for compatibility; the blend has no parameters.
+    """
+    top = max(0.0, min(1.0, top_score))
+    return round(0.5 * top + 0.5 * max(0.0, min(1.0, coverage)), 6)
+
+
+def probability(judge: float | None, retrieval: float, self_score: float, config: ConfidenceConfig) -> float:
+    """The calibrated probability that the leading claim is correct (before the no-judge cap)."""
+    j = 0.0 if judge is None else max(0.0, min(1.0, judge))
+    r = max(0.0, min(1.0, retrieval))
+    s = max(0.0, min(1.0, self_score))
+    z = config.bias + config.judge_weight * j + config.retrieval_weight * r + config.self_weight * s
+    return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
 
 
 def combine(
     judge: float | None, retrieval: float, self_score: float, config: ConfidenceConfig | None = None
 ) -> Confidence:
-    """The composite confidence of an answer (all inputs in [0, 1])."""
+    """The calibrated confidence of an answer (all inputs in [0, 1])."""
     cfg = config or ConfidenceConfig()
-    j = 0.0 if judge is None else max(0.0, min(1.0, judge))
     r = max(0.0, min(1.0, retrieval))
     s = max(0.0, min(1.0, self_score))
-    score = cfg.judge_weight * j + cfg.retrieval_weight * r + cfg.self_weight * s
+    score = probability(judge, r, s, cfg)
     if judge is None:
         score = min(score, cfg.high - 0.01)
     score = round(score, 6)

@@ -124,14 +124,23 @@ def run_retrieval_eval(
     k: int = 5,
     facqa_limit: int = 200,
     console: Any | None = None,
+    split: str = "all",
 ) -> dict[str, Any]:
+    """Every mode on the set (``split`` "tune" / "check" keeps one half, :mod:`bot.evals.split`)."""
+    from bot.evals.split import id_side, keep
     from bot.wiring import search_filter
 
-    questions = load_questions(set_path)
+    questions = [q for q in load_questions(set_path) if keep(id_side(q.id), split)]
     retriever = services.retriever
     principals = {q.user: services.cli_principal(q.user) for q in questions}
     today = dt.date.today()
-    report: dict[str, Any] = {"set": str(set_path), "questions": len(questions), "k": k, "modes": {}}
+    report: dict[str, Any] = {
+        "set": str(set_path),
+        "split": split,
+        "questions": len(questions),
+        "k": k,
+        "modes": {},
+    }
     per_question: dict[str, dict[str, int | None]] = {q.id: {} for q in questions}
     for mode in modes:
         ranked, latencies = [], []
@@ -289,7 +298,7 @@ def run_facqa(
                 continue
             ranked = []
             for q in queries:
-                res = retriever.search(q["text"], flt, mode=mode, top_k=10)
+                res = retriever.search(q["text"], flt, mode=mode, top_k=10)  # type: ignore[arg-type]
                 ranked.append([h.chunk.id == q["gold_passage_id"] for h in res.results])
             out["modes"][mode] = _metrics(ranked, k)
         store.close()
@@ -302,7 +311,9 @@ def _print(console: Any, report: dict[str, Any]) -> None:
     from rich.table import Table
 
     k = report["k"]
-    table = Table(title=f"Retrieval on {report['set']} ({report['questions']} questions)")
+    table = Table(
+        title=f"Retrieval on {report['set']} ({report.get('split', 'all')}, {report['questions']} questions)"
+    )
     for col in ("mode", f"recall@{k}", "MRR@10", f"context precision@{k}", "p50 ms"):
         table.add_column(col)
     for mode, m in report["modes"].items():

@@ -33,7 +33,7 @@ def test_passage_covering_every_concept_and_phrase_outscores_a_near_duplicate() 
 
 
 def test_an_alias_form_counts_as_the_concept() -> None:
-    # "output VAT" is covered by the Indonesian "Pajak Keluaran" (reviewed alias), as a phrase, not word by word
+    # "output VAT" is covered by the Indonesian "Pajak Keluaran" (reviewed alias), as a phrase, not per word
     concepts = Concepts.of(understand("output VAT"))
     assert evidence(concepts, "Pajak Keluaran lebih besar daripada Pajak Masukan")[0] > 0
     assert evidence(concepts, "keluaran pajak")[0] < evidence(concepts, "pajak keluaran")[0]
@@ -53,9 +53,34 @@ def test_a_question_of_function_words_has_no_evidence() -> None:
 
 def test_question_frame_words_are_not_topic() -> None:
     # "sebagaimana dimaksud" is in every rule that cites another; a definition never says "dimaksud"
-    concepts = Concepts.of(understand("Apa yang dimaksud dengan Bukan Pegawai?"))
+    concepts = Concepts.of(understand("Yang dimaksud Bukan Pegawai itu siapa saja?"))
     flat = {t for forms in concepts.groups for form in forms for t in form}
     assert "dimaksud" not in flat
     definition = "12. Bukan Pegawai adalah orang pribadi selain Pegawai Tetap dan Pegawai Tidak Tetap"
     rule = "(4) Jumlah penghasilan bruto untuk Bukan Pegawai sebagaimana dimaksud pada ayat (3)"
     assert evidence(concepts, definition)[0] == evidence(concepts, rule)[0] == 1.0
+
+
+# --- the one lexicon (kb/data/lexicon.yaml) ---------------------------------------------------------------
+
+
+def test_the_lexicon_holds_every_word_list() -> None:
+    from kb import lexicon
+    from kb.query import FRAME_WORDS, STOPWORDS
+
+    assert {"yang", "the", "apakah"} <= STOPWORDS == lexicon.stopwords()
+    assert "dimaksud" in FRAME_WORDS and lexicon.generic_words() >= FRAME_WORDS
+    assert lexicon.en_id()["withholding"] == ("potong", "dipotong", "pemotong")
+    assert "sop " in lexicon.policy_words()  # kept as written: "sop " must not match "sopir"
+    assert [t.name for t in lexicon.law_topics()] == ["KUP", "PPN", "PPh"]
+
+
+def test_a_malformed_lexicon_names_the_file_and_key(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import pytest
+
+    from kb.lexicon import LexiconError, load
+
+    bad = tmp_path / "lexicon.yaml"
+    bad.write_text("version: 1\nstopwords: {id: [yang], en: [no]}\n", encoding="utf-8")
+    with pytest.raises(LexiconError, match=r"lexicon.yaml: stopwords.en must be a list of non-empty strings"):
+        load(bad)

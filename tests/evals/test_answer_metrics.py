@@ -1,0 +1,80 @@
+"""Answer-eval metrics on hand-made records: real-question loading, Stanford coding, ECE, risk-coverage."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from bot.evals.answers import AnswerItem, _gold_match, ece, load_items, risk_coverage, stanford_code
+
+
+def _item(allowed: list[str], gold: list[dict[str, str]] | None = None) -> AnswerItem:
+    return AnswerItem("t1", "c", "q", None, None, {"status_in": allowed, "cites_any": gold or []})
+
+
+def test_realworld_jsonl_maps_statuses_and_gold(tmp_path: Path) -> None:
+    rows = [
+        {"id": "T1", "question": "Tarif bea meterai dokumen berapa?", "language": "id", "as_of": "2022-03-01",
+         "expected_status": "answered", "gold": [{"doc_id": "uu-10-2020", "pasal": "5", "ayat": None}]},
+        {"id": "T2", "question": "Bolehkah harga jual ditulis lebih rendah?", "language": "en", "as_of": None,
+         "expected_status": "refuse_advice", "gold": []},
+    ]  # fmt: skip
+    path = tmp_path / "set.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    a, b = load_items(path)
+    assert (a.allowed, a.gold[0]["pasal"], a.as_of.isoformat() if a.as_of else None) == (
+        ["answered"],
+        "5",
+        "2022-03-01",
+    )
+    assert (b.allowed, b.should_decline, b.answerable, b.category) == (
+        ["escalated", "refused"],
+        True,
+        False,
+        "refuse_advice/en",
+    )
+
+
+def test_realworld_jsonl_rejects_an_unknown_status(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps({"id": "T9", "question": "x", "expected_status": "maybe"}) + "\n")
+    with pytest.raises(ValueError, match="line 1"):
+        load_items(path)
+
+
+def test_gold_match_at_pasal_and_ayat_level() -> None:
+    chunk = SimpleNamespace(
+        doc_id="uu-28-2007", provision="uu-6-1983:pasal-9", pasal="9", ayat="2a", section=None
+    )
+    whole = SimpleNamespace(doc_id="uu-28-2007", provision=None, pasal="9", ayat=None, section=None)
+    gold = {"doc_id": "uu-6-1983", "pasal": "9", "ayat": "2b"}
+    assert not _gold_match(chunk, gold) and _gold_match(chunk, gold, ayat=False)
+    assert _gold_match(chunk, {"doc_id": "uu-28-2007", "pasal": "9", "ayat": "2a"})
+    assert _gold_match(whole, {"doc_id": "uu-28-2007", "pasal": "9", "ayat": "2a"})  # a Pasal kept whole
+    assert not _gold_match(whole, {"doc_id": "uu-28-2007", "pasal": "8"})
+
+
+def test_stanford_coding() -> None:
+    gold = [{"doc_id": "d", "pasal": "1"}]
+    answerable = _item(["answered"], gold)
+    decline = _item(["abstained", "escalated"])
+    assert stanford_code(answerable, "answered", lead_gold=True, any_gold=True) == "accurate"
+    assert stanford_code(answerable, "answered", lead_gold=False, any_gold=True) == "incomplete"
+    assert stanford_code(answerable, "answered", lead_gold=False, any_gold=False) == "hallucinated"
+    assert stanford_code(answerable, "abstained", lead_gold=False, any_gold=False) == "incomplete"
+    assert stanford_code(decline, "escalated", lead_gold=False, any_gold=False) == "accurate"
+    assert stanford_code(decline, "answered", lead_gold=False, any_gold=False) == "hallucinated"
+
+
+def test_ece_and_risk_coverage() -> None:
+    points = [(0.95, True), (0.95, True), (0.85, False), (0.25, False)]
+    # bins: [0.9,1.0) conf .95 acc 1 -> .05 * 2/4; [0.8,0.9) .85 vs 0 -> .85 * 1/4; [0.2,0.3) .25 -> .25/4
+    assert ece(points) == pytest.approx(0.025 + 0.2125 + 0.0625)
+    assert ece([]) is None
+    rows = {r["threshold"]: r for r in risk_coverage(points, n_items=8)}
+    assert (rows[0.9]["answered"], rows[0.9]["coverage"], rows[0.9]["accuracy"]) == (2, 0.25, 1.0)
+    assert (rows[0.0]["answered"], rows[0.0]["risk"]) == (4, 0.5)
+    assert rows[0.95]["answered"] == 2 and rows[0.95]["risk"] == 0.0
