@@ -1,4 +1,4 @@
-"""Lexical evidence for the re-rank: how much of the question a passage covers, and in what order.
+"""Lexical evidence: how much of the question a passage covers, and in what order -- the one rule.
 
 BM25 over an OR query rewards a passage for repeating one rare term as much as for matching every
 term of the question, and it is blind to word order.  Regulations are full of near-identical
@@ -6,14 +6,21 @@ passages (ayat (2) and ayat (4) of one Pasal share most of their words), so the 
 answers is usually the one that covers *all* the question's concepts and repeats its phrases
 ("kategori tarif efektif bulanan", "Pajak Keluaran lebih besar daripada Pajak Masukan").
 
-Two deterministic features, both in [0, 1]:
+Concept coverage exists once, here: retrieval's re-rank features (:func:`evidence`), the answer
+composer's relevance test and the answer confidence all use :func:`question_concepts` and
+:func:`coverage`.
 
-* ``coverage``: the share of the question's concepts found in the passage.  A concept is a content
-  word of the question, or one reviewed alias entry (any of its surface forms counts, so "VAT
-  invoice" is covered by "faktur pajak");
+* a **concept** is one reviewed alias entry found in the question (any of its surface forms counts, so
+  "VAT invoice" is covered by "faktur pajak"), or one content word of the question -- not a stopword,
+  frame or generic word (``kb/data/lexicon.yaml``), not a number, not part of a named regulation or of
+  the date phrase.  Words are compared by a light Indonesian/English stem ("pemotongannya" ~
+  "pemotongan").  In an English question a word with an English->Indonesian entry of the lexicon is
+  covered by its Indonesian forms too; one without counts only against English passages, unless it is
+  an acronym as written (SNR, NITKU);
+* ``coverage``: the share of the question's concepts the passage mentions;
 * ``phrases``: adjacent content-word pairs of the question found adjacent in the passage, capped.
 
-They are computed from the passage's own text (an internal section keeps its "## Facts" heading
+Features are computed from the passage's own text (an internal section keeps its "## Facts" heading
 line), never from the retrieval prefix of document titles, which every passage of a document shares.
 """
 
@@ -24,48 +31,123 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from kb import lexicon
 from kb.query import FRAME_WORDS, STOPWORDS, QueryPlan, tokenize
 
 _PHRASE_CAP = 3
-#: a one-character token counts only when it is a number ("PPh 4 ayat 2" keeps "4")
-_NUMBERISH = re.compile(r"\d+")
+
+Concept = frozenset[tuple[str, ...]]
+#: Marker phrase of a concept that only English passages can mention.
+EN_ONLY: tuple[str, ...] = ("\x00en",)
+
+
+def stem(tok: str) -> str:
+    """A light suffix strip ("-nya", "-kan", "-an", "-s") so inflected forms meet."""
+    for suf in ("nya", "kan", "an", "s"):
+        if len(tok) > len(suf) + 3 and tok.endswith(suf):
+            return tok[: -len(suf)]
+    return tok
+
+
+def _is_acronym(tok: str, question: str) -> bool:
+    """An all-caps word as written in the question (SNR, NITKU): a name, the same in both languages."""
+    return bool(re.search(rf"\b{re.escape(tok.upper())}\b", question)) and len(tok) >= 2
+
+
+def question_concepts(plan: QueryPlan, question: str | None = None) -> list[Concept]:
+    """Topic concepts of the question, each a set of alternative phrases (stem tuples).
+
+    A concept is mentioned by a text when every stem of one of its phrases occurs in it: "PPN" is
+    mentioned by "PPN" or by "Pajak Pertambahan Nilai" (alias expansion), but not by "pajak" alone.
+    """
+    generic = lexicon.generic_words()
+    en_id = lexicon.default().en_id
+    ref_tokens = {t for ref in plan.doc_refs for t in tokenize(ref)}
+    concepts: list[Concept] = []
+    covered: set[str] = set()
+    for exp in plan.expansions:
+        toks = [t for t in tokenize(exp.term) if t not in STOPWORDS]
+        if not toks:
+            continue
+        covered.update(toks)
+        if all(t in generic for t in toks) or all(t in ref_tokens for t in toks):
+            continue  # "tarif" / the alias of a named document ("PMK 168/2023")
+        alts = {tuple(stem(t) for t in toks)}
+        for added in exp.added:
+            phrase = tuple(stem(t) for t in tokenize(added) if t not in STOPWORDS)
+            if phrase:
+                alts.add(phrase)
+        concepts.append(frozenset(alts))
+    text = question if question is not None else plan.text
+    span = plan.as_of_span
+    if span:
+        text = text[: span[0]] + " " + text[span[1] :]
+    english = plan.language == "en"
+    for tok in tokenize(text):
+        if (
+            tok in STOPWORDS
+            or tok in generic
+            or tok in covered
+            or tok in ref_tokens
+            or tok.isdigit()
+            or len(tok) < 3
+        ):
+            continue
+        covered.add(tok)
+        if english:
+            if tok not in en_id:
+                if _is_acronym(tok, question if question is not None else plan.text):
+                    concepts.append(frozenset({(stem(tok),)}))
+                else:  # counts only against English passages (internal memos, policies)
+                    concepts.append(frozenset({(stem(tok),), EN_ONLY}))
+                continue
+            alts = {(stem(tok),), *(tuple(stem(t) for t in tokenize(w)) for w in en_id[tok])}
+            concepts.append(frozenset(alts))
+            continue
+        concepts.append(frozenset({(stem(tok),)}))
+    return concepts
+
+
+@functools.lru_cache(maxsize=4096)  # ~20 searches of candidates; bounded memory in a long-running bot
+def _passage(text: str) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
+    tokens = tokenize(text)
+    return frozenset(stem(t) for t in tokens), frozenset(itertools.pairwise(tokens))
+
+
+def _has(s: str, stems: frozenset[str]) -> bool:
+    return s in stems or (len(s) >= 4 and any(x.startswith(s) and len(x) - len(s) <= 3 for x in stems))
+
+
+def coverage(concepts: list[Concept], text: str, language: str | None = None) -> float:
+    """Share of the question's concepts the text mentions (0.0 when there are none).
+
+    ``language`` is the passage's; English-only concepts (untranslated English words) count only
+    against English passages (``language`` None counts everything).
+    """
+    if language not in (None, "en"):
+        concepts = [c for c in concepts if EN_ONLY not in c]
+    if not concepts:
+        return 0.0
+    stems = _passage(text)[0]
+    hit = sum(
+        1
+        for c in concepts
+        if any(all(_has(s, stems) for s in phrase if s) for phrase in c if phrase != EN_ONLY)
+    )
+    return hit / len(concepts)
 
 
 @dataclass(frozen=True)
 class Concepts:
-    """The question side, built once per search."""
+    """The question side of :func:`evidence`, built once per search."""
 
-    groups: tuple[tuple[tuple[str, ...], ...], ...]  # each concept: its surface forms as token tuples
+    groups: tuple[Concept, ...]
     pairs: tuple[tuple[str, str], ...]  # adjacent content-word pairs of the question
 
     @classmethod
     def of(cls, plan: QueryPlan) -> Concepts:
         ref_tokens = {t for ref in plan.doc_refs for t in tokenize(ref)}
         tokens = tokenize(plan.text)
-        covered_by_alias: set[str] = set()
-        groups: list[tuple[tuple[str, ...], ...]] = []
-        for exp in plan.expansions:
-            surface = tuple(tokenize(exp.term))
-            forms = {surface, *(tuple(tokenize(a)) for a in exp.added)}
-            forms.discard(())
-            if surface and all(t in ref_tokens for t in surface):
-                continue  # the alias of a named document ("PMK 168/2023" -> "peraturan menteri keuangan")
-            covered_by_alias.update(surface)
-            groups.append(tuple(sorted(forms)))
-        seen: set[str] = set()
-        for tok in tokens:
-            if (
-                tok in STOPWORDS
-                or tok in FRAME_WORDS
-                or tok in covered_by_alias
-                or tok in ref_tokens
-                or tok in seen
-            ):
-                continue
-            if len(tok) < 2 and not _NUMBERISH.fullmatch(tok):
-                continue
-            seen.add(tok)
-            groups.append(((tok,),))
         pairs = tuple(
             dict.fromkeys(
                 (a, b)
@@ -73,26 +155,14 @@ class Concepts:
                 if not {a, b} & (STOPWORDS | FRAME_WORDS | ref_tokens)
             )
         )
-        return cls(tuple(groups), pairs)
+        return cls(tuple(question_concepts(plan)), pairs)
 
 
-@functools.lru_cache(maxsize=4096)  # ~20 searches of candidates; bounded memory in a long-running bot
-def _passage(text: str) -> tuple[frozenset[str], frozenset[tuple[str, str]], str]:
-    tokens = tokenize(text)
-    return frozenset(tokens), frozenset(itertools.pairwise(tokens)), " " + " ".join(tokens) + " "
-
-
-def _has(form: tuple[str, ...], words: frozenset[str], joined: str) -> bool:
-    if len(form) == 1:
-        return form[0] in words
-    return all(t in words for t in form) and (" " + " ".join(form) + " ") in joined
-
-
-def evidence(concepts: Concepts, text: str) -> tuple[float, float]:
+def evidence(concepts: Concepts, text: str, language: str | None = None) -> tuple[float, float]:
     """``(coverage, phrases)`` of one passage, each in [0, 1]."""
-    if not concepts.groups:
-        return 0.0, 0.0
-    words, bigrams, joined = _passage(text)
-    covered = sum(1 for forms in concepts.groups if any(_has(f, words, joined) for f in forms))
+    cov = coverage(list(concepts.groups), text, language)
+    if not concepts.pairs:
+        return cov, 0.0
+    bigrams = _passage(text)[1]
     phrases = sum(1 for p in concepts.pairs if p in bigrams)
-    return covered / len(concepts.groups), min(phrases, _PHRASE_CAP) / _PHRASE_CAP
+    return cov, min(phrases, _PHRASE_CAP) / _PHRASE_CAP

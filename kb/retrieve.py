@@ -287,7 +287,7 @@ class Retriever:
             if mode in ("hybrid", "deterministic"):
                 x.update(_structural(chunk, docs[chunk.doc_id], plan, intent))
             if concepts is not None:
-                x["coverage"], x["phrases"] = evidence(concepts, chunk.text)
+                x["coverage"], x["phrases"] = evidence(concepts, chunk.text, docs[chunk.doc_id].language)
             features[cid] = x
         best_cov = max((x.get("coverage", 0.0) for x in features.values()), default=0.0)
         best_sim = max((x["dense_sim"] for x in features.values()), default=0.0)
