@@ -131,9 +131,11 @@ class Evidence:
     def merge(self, other: Evidence) -> tuple[Evidence, Evidence]:
         """Union with ``other`` keeping first-seen order; returns ``(merged, only_new_items)``."""
 
-        def union(a: tuple[dict, ...], b: tuple[dict, ...]) -> tuple[tuple[dict, ...], tuple[dict, ...]]:
+        def union(
+            a: tuple[dict[str, Any], ...], b: tuple[dict[str, Any], ...]
+        ) -> tuple[tuple[dict[str, Any], ...], tuple[dict[str, Any], ...]]:
             seen = {canonical_json(x) for x in a}
-            new: list[dict] = []
+            new: list[dict[str, Any]] = []
             for item in b:
                 k = canonical_json(item)
                 if k not in seen:

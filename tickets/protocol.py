@@ -7,6 +7,7 @@ interchangeable (one contract test suite runs against both).
 
 from __future__ import annotations
 
+import builtins
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
@@ -40,7 +41,10 @@ class Outbox(Protocol):
 class TicketStore(Protocol):
     """Persistent tickets with a declarative workflow (:mod:`tickets.workflow`) and an outbox."""
 
-    outbox: Outbox
+    @property
+    def outbox(self) -> Outbox:
+        """The store's outbox (same database and transactions)."""
+        ...
 
     def open_ticket(
         self,
@@ -78,7 +82,7 @@ class TicketStore(Protocol):
 
     def add_note(self, ticket_id: str, actor: str, note: str) -> Ticket: ...
 
-    def events(self, ticket_id: str) -> list[TicketEvent]: ...
+    def events(self, ticket_id: str) -> builtins.list[TicketEvent]: ...
 
     def first_answered_at(self) -> dict[str, dt.datetime]: ...
 

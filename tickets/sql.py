@@ -269,7 +269,7 @@ class SqlTicketStore(ABC):
             rows = tx.all(sql + " ORDER BY num", params)
         return [_row_to_ticket(r) for r in rows]
 
-    def events(self, ticket_id: str) -> list[TicketEvent]:
+    def events(self, ticket_id: str) -> builtins.list[TicketEvent]:
         """The ticket's history in order. Raises :class:`TicketNotFound`."""
         with self._tx(write=False) as tx:
             self._load(tx, ticket_id)
@@ -305,6 +305,8 @@ class SqlTicketStore(ABC):
         row = tx.one(
             "SELECT COALESCE(MAX(seq), 0) AS last FROM ticket_events WHERE ticket_id = ?", (ticket.id,)
         )
+        if row is None:  # pragma: no cover - an aggregate always returns one row
+            raise StoreError(f"could not read the event sequence of {ticket.id}")
         seq = int(row["last"]) + 1
         event = TicketEvent(seq, ticket.id, kind, actor, ticket.updated_at, dict(data))
         tx.execute(
