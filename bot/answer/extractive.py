@@ -522,6 +522,10 @@ def split_units(text: str) -> list[Unit]:
     units: list[Unit] = []
     lead: str | None = None
     sub: list[str] = []  # a lettered item ending with ":" and the numbered items under it so far
+    # a lead-in that states the percentage ("Tarif ... sebesar 0% (nol persen) diterapkan atas:") and the
+    # items under it so far: an item's quote runs from the lead-in, so the rate is in the quote
+    run: list[str] = []
+    run_label = ""
     for block in _blocks(text):
         if _HEADING.match(block):
             continue
@@ -535,6 +539,25 @@ def split_units(text: str) -> list[Unit]:
             lettered = bool(re.match(r"^[a-z]\.\s", piece))
             numbered = bool(re.match(r"^\d{1,2}\.\s", piece))
             body = _clean(_ITEM.sub("", piece) if is_item and not lettered else piece)
+            if piece.endswith(":") and (not is_item or lettered) and PERCENT.search(piece):
+                run, run_label = [piece], _clean(piece)
+            elif (
+                run
+                and is_item
+                and not piece.endswith(":")
+                and not (numbered and sub)
+                and (len(run) > 1 or re.match(r"^(?:a|1)\.\s", piece))  # its first child, then siblings
+            ):
+                run.append(piece)
+                quote = " ".join(run)
+                if len(quote) <= 2 * MAX_UNIT_CHARS and len(body) >= 3:
+                    if lettered:
+                        sub = []
+                    units.append(Unit(quote, f"{run_label} {body}", True, _item_date(piece)))
+                    continue
+                run = []
+            else:
+                run = []  # only contiguous text is ever quoted
             if piece.endswith(":") and not is_item:
                 lead, sub = _clean(piece), []
                 continue
@@ -651,6 +674,8 @@ class ExtractiveComposer:
             score -= 0.3
         elif kind == "deadline":
             score += 0.3 if DEADLINE.search(hit.chunk.text) else -0.2
+        if hit.doc.layer == "regulation":
+            score += 0.15  # what the law says leads; a company document is shown as practice beside it
         if hit.chunk.is_example:
             score -= 0.6  # a worked example illustrates the rule; it never states it first
         if is_padding(hit.chunk.text):

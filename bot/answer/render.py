@@ -160,6 +160,9 @@ _ASK_CONFIRM = re.compile(
     re.I,
 )
 _SURCHARGE_AFTER = re.compile(r"\s*(?:\([^)]{0,40}\)\s*)?(lebih\s+(?:tinggi|besar)|higher)\b", re.I)
+_RANGE = re.compile(
+    r"paling\s+rendah\s+(\d+(?:,\d+)?\s*%)[^.;]{0,60}?paling\s+tinggi\s+(\d+(?:,\d+)?\s*%)", re.I
+)
 _SURCHARGE_BEFORE = re.compile(r"(?:lebih\s+(?:tinggi|besar)|higher\s+by|tambahan)\s*$", re.I)
 _BASE_AFTER = re.compile(
     r"\s*(?:\([^)]{0,40}\)\s*)?(dari\s+(?:jumlah\s+|nilai\s+)?[A-Za-z][^,;:()]{2,60}?)"
@@ -231,11 +234,12 @@ def _rate_phrase(c: ShownClaim, lang: str) -> str | None:
             what = what[0].lower() + what[1:] if what[:2] != what[:2].upper() else what
             return f"{join.join(figs)}{extra} {'untuk' if lang == 'id' else 'for'} {what}"
         return f"{join.join(figs)}{extra}"
-    low = quote.lower()
-    if "paling rendah" in low and "paling tinggi" in low and len(pcts) >= 2:
+    rng = _RANGE.search(quote)
+    if rng and quote.find(pcts[0][0]) >= rng.start():
+        # the first percentage is a range ("dapat diubah menjadi paling rendah 5% ... paling tinggi 15%")
         if lang == "en":
-            return f"at least {pcts[0][0]} and at most {pcts[1][0]}"
-        return f"paling rendah {pcts[0][0]} dan paling tinggi {pcts[1][0]}"
+            return f"at least {rng.group(1)} and at most {rng.group(2)}"
+        return f"paling rendah {rng.group(1)} dan paling tinggi {rng.group(2)}"
     rates: list[str] = []
     higher: list[str] = []
     for surface, _ in pcts:
