@@ -22,6 +22,7 @@ import dataclasses
 import datetime as dt
 import json
 import logging
+import re
 import threading
 import time
 import uuid
@@ -35,10 +36,13 @@ from bot.audit import AuditLog, AuditRecord, MemoryAuditLog, question_hash
 from bot.history import History, HistoryEntry, MemoryHistory, conversation_key
 from bot.messages import InboundMessage, Reply
 from guardrails.inbound import inspect
+from guardrails.injection import normalise
 from guardrails.pii import MaskingSession
 from identity.principal import EVERYONE, Principal, VerifiedEnvelope
+from kb.scope import ReaderScope
 from tickets.model import Evidence, Requester, ThreadRef
 from tools.access import reader_scope
+from tools.ledger import Ledger
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +67,27 @@ _FOLLOW_UP_TEXT = {
     "id": "Balasan Anda ditambahkan ke tiket {ticket}; tim pajak akan menindaklanjuti di utas ini.",
     "en": "Your reply was added to ticket {ticket}; the tax team will follow up in this thread.",
 }
+_TICKET_UPDATED_TEXT = {
+    "id": "Tiket {ticket} diperbarui dengan pertanyaan baru Anda; tim pajak akan menjawab di utas ini.",
+    "en": "Ticket {ticket} was updated with your new question; the tax team will answer in this thread.",
+}
+_NOT_ASKER_TEXT = {
+    "id": "Hanya orang yang mengajukan pertanyaan ini yang dapat meneruskannya ke tim pajak. Ajukan "
+    "pertanyaan Anda sendiri bila Anda juga memerlukannya.",
+    "en": "Only the person who asked this question can send it to the tax team. Ask your own question if "
+    "you need it too.",
+}
+_NOTHING_TO_ESCALATE = {
+    "id": "Belum ada pertanyaan di utas ini untuk diteruskan; tulis pertanyaan Anda dulu.",
+    "en": "There is no question in this thread to send yet; please write your question first.",
+}
+_RATE_LIMITED_TEXT = {
+    "id": "Terlalu banyak pertanyaan dalam waktu singkat; coba lagi dalam {seconds} detik.",
+    "en": "Too many questions in a short time; please try again in {seconds} seconds.",
+}
+#: The tax team's access group: ticket evidence shows only what it (with the asker's entities) opens.
+TAX_TEAM_GROUP = "tax-team"
+
 _INJECTION_WARNING = {
     "id": "Instruksi di dalam pesan Anda diperlakukan sebagai data dan tidak diikuti.",
     "en": "Instructions inside your message were treated as data and not followed.",
@@ -83,6 +108,8 @@ class Turn:
         composer_factory: Callable[[Principal], Any] | None = None,
         today: Callable[[], dt.date] | None = None,
         max_sessions: int = 5000,
+        rate_limiter: Any | None = None,
+        ticket_audience: ReaderScope | None = None,
     ) -> None:
         self.services = services
         self.resolver = resolver
@@ -94,6 +121,8 @@ class Turn:
         self._sessions: OrderedDict[str, MaskingSession] = OrderedDict()
         self._sessions_lock = threading.Lock()
         self._max_sessions = max_sessions
+        self.rate_limiter = rate_limiter
+        self.ticket_audience = ticket_audience
 
     # --- helpers ---------------------------------------------------------------------------------
 
@@ -115,10 +144,25 @@ class Turn:
     def _key(message: InboundMessage) -> str:
         return conversation_key(message.platform, message.tenant, message.user_id, message.thread_id)
 
-    def _answer(self, question: str, principal: Principal, as_of: dt.date | None) -> Answer:
+    @staticmethod
+    def _thread_key(message: InboundMessage) -> str:
+        """The thread's own record (who asked its last question), shared by everyone in the thread."""
+        return conversation_key(
+            message.platform, message.tenant, "\x00thread", f"{message.channel}\x00{message.thread_id}"
+        )
+
+    def _answer(
+        self, question: str, principal: Principal, as_of: dt.date | None, ledger: Ledger | None = None
+    ) -> Answer:
         composer = self.composer_factory(principal) if self.composer_factory else None
         return answer_question(
-            question, principal, self.services, as_of=as_of, composer=composer, today=self.today()
+            question,
+            principal,
+            self.services,
+            as_of=as_of,
+            composer=composer,
+            today=self.today(),
+            ledger=ledger,
         )
 
     # --- TurnService -------------------------------------------------------------------------------
@@ -128,6 +172,7 @@ class Turn:
         ref = uuid.uuid4().hex[:10]
         principal = self.principal_for(message)
         key = self._key(message)
+        message = dataclasses.replace(message, text=normalise(message.text))
         inspection = inspect(message.text, self._session(key))
         pii_types = tuple(sorted({e.type for e in inspection.entities}))
         if inspection.refused:
@@ -154,12 +199,18 @@ class Turn:
         followed = self._ticket_follow_up(message, principal, masked, ref)
         if followed is not None:
             return followed
+        if is_escalation_request(masked):
+            return self.escalate(message)
+        limited = self._rate_limited(message, principal, ref)
+        if limited is not None:
+            return limited
         recent = self.history.recent(key)
         question = _merge_follow_up(masked, recent)
         self.history.append(key, HistoryEntry(role="user", text=masked, at=time.time()))
 
         viewer = _viewer(principal, message)
-        answer = self._answer(question, viewer, message.as_of)
+        ledger = Ledger()
+        answer = self._answer(question, viewer, message.as_of, ledger)
         private = None
         if viewer is not principal and (
             viewer.groups != principal.groups or viewer.entities != principal.entities
@@ -175,9 +226,12 @@ class Turn:
         ticket_id = None
         reason = answer.escalation.reason if answer.escalation else None
         extra_text = ""
+        evidence = self._evidence(ledger, principal)
         if reason in AUTO_TICKET_REASONS:
             if self.tickets is not None and principal.may_escalate:
-                ticket_id = self._open_ticket(message, principal, question, answer, reason or "user_request")
+                ticket_id = self._open_ticket(
+                    message, principal, question, answer, reason or "user_request", evidence
+                )
                 extra_text = _TICKET_TEXT[answer.language].format(ticket=ticket_id)
             elif not principal.may_escalate:
                 extra_text = _NO_ESCALATE_TEXT[answer.language]
@@ -203,7 +257,26 @@ class Turn:
                         "claims": [
                             c["source"]["doc_id"] + " " + c["source"]["location"] for c in payload["claims"]
                         ],
-                        "evidence": _evidence_json(answer),
+                        "evidence": evidence,
+                    },
+                    ensure_ascii=False,
+                ),
+            ),
+        )
+        # the thread's record: who asked its last question (only they may escalate it), and what was found
+        self.history.append(
+            self._thread_key(message),
+            HistoryEntry(
+                role="assistant",
+                text="",
+                at=time.time(),
+                status=answer.status,
+                meta=json.dumps(
+                    {
+                        "asker": principal.id,
+                        "question": question,
+                        "evidence": evidence,
+                        "ticket_id": ticket_id,
                     },
                     ensure_ascii=False,
                 ),
@@ -238,33 +311,60 @@ class Turn:
         )
 
     def escalate(self, message: InboundMessage, note: str | None = None) -> Reply:
+        """Open (or update) the thread's ticket for the person who asked its last question.
+
+        Only that asker may escalate, with their own question and its evidence; a bystander's click is
+        refused.  A second escalation in the same thread with a new question updates the ticket.
+        """
         principal = self.principal_for(message)
         key = self._key(message)
-        lang = "en" if _looks_english(message.text or "") else "id"
+        lang = "en" if _looks_english(message.text or note or "") else "id"
         if self.tickets is None or not principal.may_escalate:
-            text = _NO_ESCALATE_TEXT[lang]
-            return Reply(
-                answer=_bare_answer(
-                    "abstained", text, self.today(), self.services.store.corpus_version(), lang
-                ),
-                text=text,
-                status="abstained",
+            return self._notice("abstained", _NO_ESCALATE_TEXT[lang], lang)
+        thread = _last_meta(self.history.recent(self._thread_key(message)))
+        own = _last_meta(self.history.recent(key))
+        if thread.get("asker") and thread["asker"] != principal.id:
+            logger.info("status=escalation_refused | only the asker may escalate this thread")
+            self.audit.write(
+                AuditRecord(
+                    at=_now(),
+                    reference_id=uuid.uuid4().hex[:10],
+                    principal_id=principal.id,
+                    platform=message.platform,
+                    question_hash="",
+                    status="escalation_refused",
+                )
             )
-        last = next((e for e in reversed(self.history.recent(key)) if e.role == "assistant" and e.meta), None)
-        meta = json.loads(last.meta) if last and last.meta else {}
-        question = meta.get("question") or message.text or ""
-        masked_note = inspect(note, self._session(key)).masked if note else None
-        ticket = self._open(
+            return self._notice("abstained", _NOT_ASKER_TEXT[lang], lang)
+        meta = thread or own
+        text = normalise(message.text or "")
+        typed = (
+            ""
+            if not text.strip() or is_escalation_request(text)
+            else inspect(text, self._session(key)).masked
+        )
+        question = str(meta.get("question") or typed)
+        if not question.strip():
+            return self._notice("abstained", _NOTHING_TO_ESCALATE[lang], lang)
+        masked_note = inspect(normalise(note), self._session(key)).masked if note else None
+        evidence = meta.get("evidence") or {}
+        ticket, created = self._open(
             message,
             principal,
             question,
-            meta.get("evidence") or {},
+            evidence,
             "user_request",
             gap=masked_note or "requester asked for the tax team",
         )
-        text = _TICKET_TEXT[lang].format(ticket=ticket)
-        answer = _bare_answer("escalated", text, self.today(), self.services.store.corpus_version(), lang)
-        answer["escalation"] = {"reason": "user_request", "ticket_id": ticket, "offered": False}
+        if created:
+            text_out = _TICKET_TEXT[lang].format(ticket=ticket.id)
+        elif question.strip() != ticket.question_masked.strip():
+            self.tickets.add_note(ticket.id, principal.id, f"New question from the requester: {question}")
+            text_out = _TICKET_UPDATED_TEXT[lang].format(ticket=ticket.id)
+        else:
+            text_out = _TICKET_TEXT[lang].format(ticket=ticket.id)
+        answer = _bare_answer("escalated", text_out, self.today(), self.services.store.corpus_version(), lang)
+        answer["escalation"] = {"reason": "user_request", "ticket_id": ticket.id, "offered": False}
         self.audit.write(
             AuditRecord(
                 at=_now(),
@@ -273,11 +373,67 @@ class Turn:
                 platform=message.platform,
                 question_hash=question_hash(question),
                 status="escalated",
-                ticket_id=ticket,
+                ticket_id=ticket.id,
                 escalation_reason="user_request",
             )
         )
-        return Reply(answer=answer, text=text, status="escalated", ticket_id=ticket)
+        return Reply(answer=answer, text=text_out, status="escalated", ticket_id=ticket.id)
+
+    def _notice(self, status: str, text: str, lang: str) -> Reply:
+        answer = _bare_answer(status, text, self.today(), self.services.store.corpus_version(), lang)
+        return Reply(answer=answer, text=text, status=status)
+
+    def _rate_limited(self, message: InboundMessage, principal: Principal, ref: str) -> Reply | None:
+        """Per-person question rate, the same for every platform (None: go ahead)."""
+        if self.rate_limiter is None:
+            return None
+        decision = self.rate_limiter.hit(principal.id)
+        if decision.allowed:
+            return None
+        lang = "en" if _looks_english(message.text) else "id"
+        text = _RATE_LIMITED_TEXT[lang].format(seconds=decision.retry_after_seconds)
+        self.audit.write(
+            AuditRecord(
+                at=_now(),
+                reference_id=ref,
+                principal_id=principal.id,
+                platform=message.platform,
+                question_hash="",
+                status="rate_limited",
+            )
+        )
+        reply = self._notice("rate_limited", text, lang)
+        return dataclasses.replace(reply, reference_id=ref)
+
+    def _evidence(self, ledger: Ledger, asker: Principal) -> dict[str, Any]:
+        """The turn's evidence from its ledger, filtered to what the tax team may read.
+
+        Sources the tax team's scope does not open are left out and counted (``restricted``), so a card
+        never shows a management-only policy or another entity's procedure to people who cannot read it.
+        """
+        found = ledger.evidence().to_json()
+        scope = self.ticket_audience or ReaderScope(frozenset({TAX_TEAM_GROUP}), asker.entities)
+        allowed: dict[str, bool] = {}
+        restricted: set[str] = set()
+
+        def ok(item: dict[str, Any]) -> bool:
+            doc_id = item.get("doc_id")
+            if not doc_id:
+                return False
+            if doc_id not in allowed:
+                stored = self.services.store.get_document(doc_id)
+                allowed[doc_id] = stored is not None and scope.can_read(
+                    stored.meta.access, stored.meta.entities
+                )
+            if not allowed[doc_id]:
+                restricted.add(str(doc_id))
+            return allowed[doc_id]
+
+        out = {name: [i for i in items if ok(i)] for name, items in found.items()}
+        out["candidates"] = out["candidates"][:20]
+        out["restricted"] = len(restricted)
+        out["topic"] = next((c.get("doc_number") for c in out["citations"] if c.get("doc_number")), None)
+        return out
 
     def feedback(self, message: InboundMessage, helpful: bool) -> None:
         principal = self.principal_for(message)
@@ -330,7 +486,13 @@ class Turn:
         return Reply(answer=answer, text=text, status="escalated", ticket_id=ticket.id, reference_id=ref)
 
     def _open_ticket(
-        self, message: InboundMessage, principal: Principal, question: str, answer: Answer, reason: str
+        self,
+        message: InboundMessage,
+        principal: Principal,
+        question: str,
+        answer: Answer,
+        reason: str,
+        evidence: dict[str, Any],
     ) -> str:
         gap = {
             "low_confidence": f"confidence {answer.confidence.band} ({answer.confidence.score:.2f})",
@@ -338,7 +500,7 @@ class Turn:
             "advice": "advice / planning request: needs the tax team's judgement",
             "protected_determination": "protected determination: only the tax team decides",
         }.get(reason, reason)
-        return self._open(message, principal, question, _evidence_json(answer), reason, gap=gap)
+        return self._open(message, principal, question, evidence, reason, gap=gap)[0].id
 
     def _open(
         self,
@@ -349,7 +511,7 @@ class Turn:
         reason: str,
         *,
         gap: str,
-    ) -> str:
+    ) -> tuple[Any, bool]:
         thread = ThreadRef(
             platform=message.platform,
             tenant=message.tenant,
@@ -365,7 +527,9 @@ class Turn:
             display_name=principal.display_name,
         )
         facts = tuple(e.text for e in self.history.recent(self._key(message)) if e.role == "user")[-5:]
-        ticket, _created = self.tickets.open_ticket(
+        if evidence.get("restricted"):
+            gap = f"{gap}; {evidence['restricted']} restricted sources (not readable by the tax team)"
+        ticket, created = self.tickets.open_ticket(
             thread,
             requester,
             question,
@@ -379,7 +543,7 @@ class Turn:
             reason,
             topic=evidence.get("topic"),
         )
-        return ticket.id
+        return ticket, created
 
 
 # --- small pure helpers ------------------------------------------------------------------------------
@@ -394,52 +558,31 @@ def _viewer(principal: Principal, message: InboundMessage) -> Principal:
     return dataclasses.replace(principal, groups=groups | {EVERYONE}, entities=scope.entities)
 
 
-def _evidence_json(answer: Answer) -> dict[str, Any]:
-    """What the tax team needs so nobody searches from zero: claims with quotes, citations, candidates."""
-    claims = [
-        {
-            "text": c.text,
-            "quote": c.quote,
-            "doc_id": c.source.doc_id,
-            "number": c.source.number,
-            "location": c.source.location,
-            "support": c.support,
-        }
-        for c in answer.claims
-    ]
-    citations = [
-        {
-            "doc_id": c.source.doc_id,
-            "number": c.source.number,
-            "title": c.source.title,
-            "location": c.source.location,
-            "url": c.source.url,
-            "effective_from": c.source.effective_from and c.source.effective_from.isoformat(),
-            "status": c.source.status,
-        }
-        for c in answer.claims
-    ]
-    candidates = []
-    explain = answer.explain or {}
-    for attempt in explain.get("attempts", []) if isinstance(explain, dict) else []:
-        for hit in attempt.get("hits", []):
-            candidates.append(
-                {k: hit.get(k) for k in ("chunk_id", "doc_id", "location", "score") if k in hit}
-            )
-    unsupported = [
-        {"text": u.text, "reasons": list(getattr(u, "reasons", ()))} for u in answer.unsupported_claims
-    ]
-    topic = None
-    if answer.claims:
-        topic = answer.claims[0].source.number
-    return {
-        "claims": claims,
-        "citations": citations,
-        "candidates": candidates[:20],
-        "unsupported": unsupported,
-        "topic": topic,
-        "status": answer.status,
-    }
+def _last_meta(entries: list[HistoryEntry]) -> dict[str, Any]:
+    """The meta of the latest assistant record that has one ({} when none)."""
+    last = next((e for e in reversed(entries) if e.role == "assistant" and e.meta), None)
+    if last is None or not last.meta:
+        return {}
+    data = json.loads(last.meta)
+    return data if isinstance(data, dict) else {}
+
+
+#: A chat message that only asks for the tax team does what ``/ticket`` does (both languages).
+_ESCALATION_REQUEST = re.compile(
+    r"^(?:(?:ya|iya|ok|oke|baik|yes|yeah|sure|please|pls|tolong|mohon|bisa)\b[\s,.!]*)*"
+    r"(?:/ticket|/escalate|teruskan|eskalasi(?:kan)?|escalate|forward(?: it| this)?|ask the tax team|"
+    r"tanya(?:kan)? (?:ke )?tim pajak|hubungkan (?:ke|dengan) tim pajak)"
+    r"(?:\s+(?:ini|itu|it|this|saja|aja|dong|ya|please|pertanyaan (?:ini|saya)|my question))*"
+    r"(?:\s+(?:ke|kepada|to)\s+(?:the\s+)?(?:tim pajak|tax team|tax))?"
+    r"(?:\s+(?:ya|dong|saja|aja|please|sekarang|now))*[\s.!]*$",
+    re.IGNORECASE,
+)
+
+
+def is_escalation_request(text: str) -> bool:
+    """True for "ya, teruskan ke tim pajak", "tolong eskalasi", "please escalate", "/ticket" and the like --
+    messages that only ask for a human, never a question that mentions escalation."""
+    return bool(_ESCALATION_REQUEST.match(" ".join(normalise(text).split())))
 
 
 def _merge_follow_up(masked: str, recent: list[HistoryEntry]) -> str:

@@ -36,7 +36,6 @@ from bot.answer.model import (
 )
 from bot.answer.protocol import ComposedAnswer, Composer, ComposeRequest, DraftClaim
 from bot.answer.render import render
-from bot.wiring import search_filter
 from guardrails.injection import scan_injection
 from guardrails.verify import (
     SUMBER_TIDAK_ADA,
@@ -54,6 +53,10 @@ from kb.chunking.textspan import example_start
 from kb.model import ANSWERABLE_STATUSES, Chunk, DocumentMeta, Hit
 from kb.query import QueryPlan, understand
 from kb.retrieve import SearchResult, hit_json
+from kb.scope import Narrowing
+from kb.store.protocol import SearchFilter
+from tools.access import reader_scope
+from tools.ledger import Ledger, LedgerCitation
 
 logger = logging.getLogger(__name__)
 
@@ -195,6 +198,11 @@ class _Run:
         self.retriever = services.retriever
         self.lang = "id"
         self.policy_wanted = False
+        self.ledger: Ledger | None = None
+
+    def search_filter(self, as_of: dt.date) -> SearchFilter:
+        """The principal's reader scope (groups and entities) on ``as_of``; no narrowing."""
+        return SearchFilter.of(reader_scope(self.principal, as_of), Narrowing())
 
     def docs(self) -> dict[str, DocumentMeta]:
         if self._docs is None:
@@ -210,7 +218,8 @@ class _Run:
     def verify(
         self, drafts: Sequence[DraftClaim], as_of: dt.date
     ) -> tuple[list[ShownClaim], list[UnsupportedClaim], bool]:
-        flt = search_filter(self.principal, as_of)
+        flt = self.search_filter(as_of)
+        scope = flt.scope
         ids = sorted({d.source_chunk_id for d in drafts})
         chunks = self.store.get_chunks(ids)
         visible = self.store.visible_chunk_ids(flt, ids)
@@ -223,7 +232,7 @@ class _Run:
             if meta is None:
                 continue
             readable = (
-                bool(flt.groups & set(meta.access))
+                scope.can_read(meta.access, meta.entities)
                 and meta.status in ANSWERABLE_STATUSES
                 and meta.quarantine_reason is None
             )
@@ -298,7 +307,8 @@ class _Run:
                 tuple(f.message for f in failures)
                 if not hidden
                 else (
-                    "sumber yang dikutip tidak ada di basis pengetahuan / cited source not in the knowledge base",
+                    "sumber yang dikutip tidak ada di basis pengetahuan / "
+                    "cited source not in the knowledge base",
                 )
             )
             unsupported.append(
@@ -318,13 +328,18 @@ class _Run:
     def attempt(
         self, query: str, plan: QueryPlan, as_of: dt.date, *, relaxed: bool = False, top_k: int | None = None
     ) -> _Attempt:
-        flt = search_filter(self.principal, as_of)
+        flt = self.search_filter(as_of)
         if relaxed:
-            flt = flt.relaxed()
+            flt = flt.relaxed()  # drops only the narrowing: the reader scope is never relaxed
         t = time.perf_counter()
         result = self.retriever.search(
             query, flt, mode=self.mode, top_k=top_k or self.config.top_k, plan=None if relaxed else plan
         )
+        if self.ledger is not None:
+            call = self.ledger.record_call(
+                "search_kb", {"query": query, "as_of": as_of.isoformat(), "relaxed": relaxed}, True
+            )
+            self.ledger.record_hits(tuple(result.results) + tuple(result.context), call)
         self.timings["retrieve_ms"] = self.timings.get("retrieve_ms", 0.0) + (time.perf_counter() - t) * 1000
         # a Penjelasan of restated wording is already out of the window filter (kb.linking), like the wording
         hits, context = result.results, result.context
@@ -394,6 +409,7 @@ def answer_question(
     explain: bool = False,
     config: PipelineConfig | None = None,
     today: dt.date | None = None,
+    ledger: Ledger | None = None,
 ) -> Answer:
     """Answer one question for one principal from the knowledge base (see module docstring).
 
@@ -408,6 +424,8 @@ def answer_question(
         explain: attach retrieval explain data to the answer.
         config: weights, thresholds, top-k.
         today: the default date when none is given (tests pin it).
+        ledger: the turn's ledger; every retrieval (results and context: the candidates) and every shown
+            or withheld claim's citation is recorded there, so escalation evidence is built from it once.
 
     Returns:
         The :class:`Answer`; ``status`` is never ``refused`` (that belongs to the turn layer).
@@ -415,6 +433,7 @@ def answer_question(
     t_start = time.perf_counter()
     cfg = config or PipelineConfig()
     run = _Run(question, principal, services, composer or ExtractiveComposer(), judge, mode, cfg)
+    run.ledger = ledger
     plan = understand(question, aliases=services.aliases)
     lang = plan.language
     run.lang = lang
@@ -455,6 +474,14 @@ def answer_question(
             headline=headline,
         )
         run.timings["total_ms"] = (time.perf_counter() - t_start) * 1000
+        if ledger is not None:
+            ledger.set_citations(
+                [
+                    *ledger.citations,
+                    *(_citation(c, True) for c in claims),
+                    *(_withheld(u) for u in unsupported),
+                ]
+            )
         logger.info(
             "status=%s, claims=%d, unsupported=%d, reason=%s | answer composed",
             status,
@@ -644,6 +671,28 @@ def _dedupe_unsupported(items: Sequence[UnsupportedClaim]) -> list[UnsupportedCl
             seen.add(key)
             out.append(u)
     return out
+
+
+def _citation(c: ShownClaim, passed: bool) -> LedgerCitation:
+    return LedgerCitation(
+        source_id=c.source.chunk_id or "",
+        doc_id=c.source.doc_id,
+        location=c.source.location,
+        quote=c.quote,
+        layer=c.layer,
+        passed=passed,
+    )
+
+
+def _withheld(u: UnsupportedClaim) -> LedgerCitation:
+    return LedgerCitation(
+        source_id=getattr(u, "source_id", "") or "",
+        doc_id=None,
+        location=None,
+        quote=getattr(u, "quote", "") or "",
+        layer="",
+        passed=False,
+    )
 
 
 def _explain(attempts: Sequence[_Attempt]) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from botbuilder.core import InvokeResponse, TurnContext
 from botbuilder.core.teams import TeamsActivityHandler
 from botbuilder.schema import Activity, ActivityTypes, Attachment
 
-from bot.messages import InboundMessage, TurnService
+from bot.messages import InboundMessage, Reply, TurnService
 from bot.teams import cards
 from bot.teams import strings as S
 from bot.teams.actions import ActionHandler, ActionOutcome, CardAction, is_card_data, parse_action
@@ -55,6 +55,23 @@ def tenant_of(activity: Activity) -> str | None:
     data = activity.channel_data if isinstance(activity.channel_data, Mapping) else {}
     tenant = data.get("tenant") if isinstance(data.get("tenant"), Mapping) else {}
     return str(tenant["id"]) if tenant.get("id") else None
+
+
+def render_reply_text(reply: Reply) -> str:
+    """A Teams chat message from the one answer object: the answer text, then each cited claim with its
+    verbatim quote and source (the same evidence the Slack and terminal renderings show)."""
+    lines = [reply.text.strip()]
+    claims = reply.answer.get("claims") or []
+    if claims and not any(str(c.get("quote") or "") in reply.text for c in claims if c.get("quote")):
+        for n, claim in enumerate(claims, 1):
+            source = claim.get("source") or {}
+            where = " ".join(str(source.get(k) or "") for k in ("number", "location")).strip()
+            lines.append(f"[{n}] {claim.get('text') or ''}".rstrip())
+            if claim.get("quote"):
+                lines.append(f'> "{claim["quote"]}"')
+            if where:
+                lines.append(f"— {where}")
+    return "\n\n".join(line for line in lines if line)
 
 
 class DasarTeamsBot(TeamsActivityHandler):
@@ -178,7 +195,7 @@ class DasarTeamsBot(TeamsActivityHandler):
         reply = await asyncio.to_thread(self.turn.handle, message)
         if reply.ticket_id:
             await self.flush()
-        await turn_context.send_activity(reply.text)
+        await turn_context.send_activity(render_reply_text(reply))
         if reply.private_answer is not None:
             language = str(reply.private_answer.get("language") or "id")
             await turn_context.send_activity(PRIVATE_NOTICE.get(language, PRIVATE_NOTICE["id"]))

@@ -82,7 +82,7 @@ def served(args: list[str], env: dict[str, str], port: int, log: Path) -> Iterat
             stderr=subprocess.STDOUT,
         )
         try:
-            deadline = time.monotonic() + 60
+            deadline = time.monotonic() + 240  # a cold start imports the whole stack on a busy machine
             while True:
                 if proc.poll() is not None:
                     raise AssertionError(f"dasar {' '.join(args)} exited: {log.read_text()[-3000:]}")

@@ -6,6 +6,7 @@ Authentication is disabled only by the explicit test setting (``DASAR_TEAMS_AUTH
 from __future__ import annotations
 
 import json
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -33,15 +34,19 @@ def _env(tmp_path: Path, kb: Path, connector: MockBotConnector, port: int) -> di
     )
 
 
-def _post(port: int, activity: dict) -> int:
+def _post(port: int, activity: dict, log: Path | None = None) -> int:
     req = urllib.request.Request(
         f"http://127.0.0.1:{port}/api/messages",
         data=json.dumps(activity).encode(),
         headers={"Content-Type": "application/json"},
         method="POST",
     )
-    with urllib.request.urlopen(req, timeout=120) as resp:
-        return resp.status
+    try:
+        with urllib.request.urlopen(req, timeout=240) as resp:
+            return resp.status
+    except urllib.error.HTTPError as exc:
+        tail = log.read_text()[-3000:] if log is not None and log.exists() else ""
+        raise AssertionError(f"HTTP {exc.code} from the served bot: {tail}") from None
 
 
 def _member(user: str) -> dict[str, str]:
@@ -51,12 +56,13 @@ def _member(user: str) -> dict[str, str]:
 def test_served_teams_answers_a_personal_question_with_a_quote(served_kb: Path, tmp_path: Path) -> None:
     """Finding: every personal or channel message returned HTTP 500 ('Turn' object is not callable)."""
     port = free_port()
+    log = tmp_path / "teams.log"
     chat = "a:1personal-ap-clerk"
     with MockBotConnector() as connector:
         env = _env(tmp_path, served_kb, connector, port)
-        with served(["serve", "teams", "--port", str(port)], env, port, tmp_path / "teams.log"):
+        with served(["serve", "teams", "--port", str(port)], env, port, log):
             question = "Berapa tarif PPN yang berlaku sejak 1 April 2022?"
-            assert _post(port, text_activity("ap.clerk", question, connector.url, chat)) == 201
+            assert _post(port, text_activity("ap.clerk", question, connector.url, chat), log) == 201
             (reply,) = connector.wait_for_posts(chat, 1)
     assert PPN_QUOTE in reply.body["text"]
     assert connector.member_lookups() == []  # a personal chat reaches the asker only
@@ -67,21 +73,22 @@ def test_served_teams_group_chat_gets_only_what_every_member_may_read(
 ) -> None:
     """Finding: a tax-team member's question in a group chat posted the tax-team-only memo to everyone."""
     port = free_port()
+    log = tmp_path / "teams.log"
     group = "19:group-finance-and-tax@thread.v2"
     members = {group: [_member("tax.lead"), _member("ap.clerk"), {"id": "28:dasar-bot", "name": "dasar"}]}
     question = "What PPh 26 rate applies to software licence fees paid to the Singapore vendor?"
     with MockBotConnector(members=members) as connector:
         env = _env(tmp_path, served_kb, connector, port)
-        with served(["serve", "teams", "--port", str(port)], env, port, tmp_path / "teams.log"):
+        with served(["serve", "teams", "--port", str(port)], env, port, log):
             # the tax lead alone (personal chat) is answered from the memo ...
             personal = "a:1personal-tax-lead"
-            assert _post(port, text_activity("tax.lead", question, connector.url, personal)) == 201
+            assert _post(port, text_activity("tax.lead", question, connector.url, personal), log) == 201
             (alone,) = connector.wait_for_posts(personal, 1)
             # ... but in the group chat with the AP clerk the memo is not quoted
             activity = text_activity(
                 "tax.lead", question, connector.url, group, conversation_type="groupChat"
             )
-            assert _post(port, activity) == 201
+            assert _post(port, activity, log) == 201
             posted = connector.wait_for_posts(group, 1)
     assert MEMO_NUMBER in alone.body["text"]
     assert [c.conversation_id for c in connector.member_lookups()] == [group]

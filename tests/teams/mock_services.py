@@ -151,7 +151,7 @@ class MockBotConnector(_Server):
     def member_lookups(self) -> list[Recorded]:
         return [c for c in self.calls if c.method == "GET"]
 
-    def wait_for_posts(self, conversation_id: str, count: int = 1, timeout: float = 60.0) -> list[Recorded]:
+    def wait_for_posts(self, conversation_id: str, count: int = 1, timeout: float = 240.0) -> list[Recorded]:
         """Block until ``count`` activities were posted to ``conversation_id`` (events, not sleeps)."""
         import time
 
