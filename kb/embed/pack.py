@@ -177,6 +177,7 @@ def write_pack(path: Path | str, embedder: str, items: Mapping[str, np.ndarray])
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(blob)
+        os.chmod(tmp, 0o644)  # a shipped data file, readable like the rest of the checkout
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
