@@ -3,9 +3,11 @@
 * ``assistant_thread_started`` -> suggested prompts in Indonesian and English
   (``assistant.threads.setSuggestedPrompts``).
 * While a question is being answered in an assistant thread: a status ("Mencari di peraturan…",
-  ``assistant.threads.setStatus``; Slack clears it when our reply is posted) and the thread title
-  (``assistant.threads.setTitle``, the question's first words).  Call :func:`searching` from the
-  question path; outside assistant threads Slack refuses these calls, which is logged and ignored.
+  ``assistant.threads.setStatus``; Slack clears it when our reply is posted) and, for the first
+  question of a thread, its title (``assistant.threads.setTitle``, the question's first words).
+  :func:`register_assistant` does this in a middleware for user messages in DM threads (the answer
+  itself still comes from the front end's message listener); :func:`searching` is the same call for
+  other paths.  Outside assistant threads Slack refuses these calls, which is logged and ignored.
 * ``feedback_buttons`` clicks (:data:`bot.slack.render.ACTION_FEEDBACK`) -> one
   :class:`tickets.model.Feedback` row in the ticket store (clicking user from the verified request,
   answer reference / status / confidence band / corpus version from the button value), and the
@@ -23,13 +25,16 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.messages import InboundMessage, TurnService
 from bot.slack import render
-from bot.slack.strings import SUGGESTED_PROMPTS, normalize_language, t
+from bot.slack.strings import SUGGESTED_PROMPTS, answer_language, normalize_language, t
 from identity.hashing import log_hash
 from tickets.model import Feedback
 from tickets.protocol import FeedbackStore
@@ -37,6 +42,7 @@ from tickets.protocol import FeedbackStore
 logger = logging.getLogger(__name__)
 
 TITLE_CHARS = 60
+_MENTION = re.compile(r"<[@#!][^>]*>")
 #: The Web API methods this module calls (the manifest test derives scopes from them).
 WEB_API_METHODS = (
     "assistant.threads.setSuggestedPrompts",
@@ -72,6 +78,27 @@ class AssistantDeps:
     turn: TurnService | None = None
     mask: Callable[[str], str | None] = mask_comment
     clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC)
+    titled: TitledThreads = field(default_factory=lambda: TitledThreads())
+
+
+class TitledThreads:
+    """Threads whose title this process already set (bounded; a restart may title a thread again)."""
+
+    def __init__(self, limit: int = 10_000) -> None:
+        self._seen: OrderedDict[str, None] = OrderedDict()
+        self._limit = limit
+        self._lock = threading.Lock()
+
+    def first(self, key: str) -> bool:
+        """True the first time ``key`` is seen."""
+        with self._lock:
+            if key in self._seen:
+                self._seen.move_to_end(key)
+                return False
+            self._seen[key] = None
+            while len(self._seen) > self._limit:
+                self._seen.popitem(last=False)
+            return True
 
 
 # -- assistant threads ----------------------------------------------------------------------------
@@ -104,7 +131,7 @@ def handle_thread_started(event: Mapping[str, Any], client: Any, language: str =
 
 def thread_title(question: str, language: str) -> str:
     """The assistant thread title: the question's first words (at most :data:`TITLE_CHARS`)."""
-    words = " ".join(question.split())
+    words = " ".join(_MENTION.sub(" ", question).split())
     if not words:
         return t("assistant.untitled", language)
     return render.clip(words, TITLE_CHARS)
@@ -145,6 +172,36 @@ def clear_status(client: Any, *, channel: str, thread_ts: str) -> None:
         client.assistant_threads_setStatus(channel_id=channel, thread_ts=thread_ts, status="")
     except Exception as exc:
         logger.info("channel=%s, error=%s | assistant status not cleared", channel, type(exc).__name__)
+
+
+def is_assistant_question(event: Mapping[str, Any]) -> bool:
+    """A user's message in a DM thread (where assistant threads live): a question about to be answered."""
+    return (
+        event.get("type") == "message"
+        and event.get("channel_type") == "im"
+        and bool(event.get("thread_ts"))
+        and bool(event.get("user"))
+        and not event.get("subtype")
+        and not event.get("bot_id")
+    )
+
+
+def on_question_event(body: Mapping[str, Any], client: Any, deps: AssistantDeps) -> bool:
+    """Status (and first-question title) for a question in an assistant thread; False if not one."""
+    event = body.get("event") or {}
+    if body.get("type") != "event_callback" or not is_assistant_question(event):
+        return False
+    text = str(event.get("text") or "")
+    channel, thread_ts = str(event.get("channel") or ""), str(event["thread_ts"])
+    team = str(body.get("team_id") or "")
+    return searching(
+        client,
+        channel=channel,
+        thread_ts=thread_ts,
+        question=text,
+        language=answer_language({}, text) if text.strip() else "id",
+        set_title=deps.titled.first(f"{team}:{channel}:{thread_ts}"),
+    )
 
 
 # -- feedback ------------------------------------------------------------------------------------
@@ -277,6 +334,13 @@ def register_assistant(app: Any, deps: AssistantDeps) -> None:
     def ack_now(ack: Any) -> None:
         ack()
 
+    def status_middleware(body: dict[str, Any], client: Any, next: Callable[[], Any]) -> Any:
+        try:
+            on_question_event(body, client, deps)
+        except Exception:
+            logger.exception("assistant status middleware failed; answering anyway")
+        return next()
+
     def on_feedback(body: dict[str, Any], context: Any, client: Any) -> None:
         team = str(getattr(context, "team_id", None) or (body.get("team") or {}).get("id") or "")
         user = str(getattr(context, "user_id", None) or (body.get("user") or {}).get("id") or "")
@@ -285,6 +349,7 @@ def register_assistant(app: Any, deps: AssistantDeps) -> None:
         except Exception:
             logger.exception("team=%s, user_hash=%s | feedback failed", team, log_hash(user))
 
+    app.middleware(status_middleware)
     app.event("assistant_thread_started")(on_thread_started)
     app.event("assistant_thread_context_changed")(on_context_changed)
     app.action(render.ACTION_FEEDBACK)(ack=ack_now, lazy=[on_feedback])

@@ -191,3 +191,36 @@ def test_register_assistant_through_bolt_dispatch(
     )
     assert app.dispatch(BoltRequest(body=started, headers=signed_headers(started))).status == 200
     api.wait_for("assistant.threads.setSuggestedPrompts")
+
+
+def test_questions_in_assistant_threads_get_status_and_a_first_question_title(
+    api: MockSlackApi, client: WebClient
+) -> None:
+    from slack_bolt import App
+    from slack_bolt.request import BoltRequest
+
+    from tests.slack.mock_slack import SIGNING_SECRET
+
+    app = App(signing_secret=SIGNING_SECRET, client=client, process_before_response=False)
+    assistant.register_assistant(app, assistant.AssistantDeps())
+
+    def question(text: str, ts: str, thread_ts: str | None, event_id: str) -> None:
+        event = {"type": "message", "channel_type": "im", "channel": DM, "user": USER, "text": text, "ts": ts}
+        if thread_ts:
+            event["thread_ts"] = thread_ts
+        body = json.dumps(event_body(event, event_id))
+        app.dispatch(BoltRequest(body=body, headers=signed_headers(body)))
+
+    question("What is the VAT rate for services?", "1.11", "1.10", "Ev-q1")
+    question("Dan untuk barang?", "1.12", "1.10", "Ev-q2")
+    question("Halo", "2.1", None, "Ev-q3")  # a DM outside a thread: no assistant calls
+    statuses = api.calls_of("assistant.threads.setStatus")
+    assert [c.params["status"] for c in statuses] == [
+        "Searching the regulations\u2026",
+        "Mencari di peraturan\u2026",
+    ]
+    (title,) = api.calls_of("assistant.threads.setTitle")
+    assert (title.params["thread_ts"], title.params["title"]) == (
+        "1.10",
+        "What is the VAT rate for services?",
+    )
