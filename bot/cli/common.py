@@ -71,9 +71,9 @@ def reject_yaml_aliases(path: Path) -> None:
         with path.open(encoding="utf-8") as fh:
             for event in yaml.parse(fh, Loader=yaml.SafeLoader):
                 if isinstance(event, yaml.AliasEvent):
-                    mark = event.start_mark
+                    line = f"line {event.start_mark.line + 1}: " if event.start_mark is not None else ""
                     raise CliError(
-                        f"{path}: line {mark.line + 1}: YAML aliases (*{event.anchor}) are not allowed "
+                        f"{path}: {line}YAML aliases (*{event.anchor}) are not allowed "
                         "in this file; write the values out"
                     )
     except yaml.YAMLError as exc:
