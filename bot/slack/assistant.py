@@ -72,17 +72,23 @@ class AssistantDeps:
         turn: optional turn service; its ``feedback`` keeps the audit record of each click.
         mask: comment masking (PII) before storage.
         clock: current time (logs only; the store stamps its own time).
+        titled: threads already titled.
+        dedupe: the front end's deduper, so a repeated click (same user, message, verdict) is audited
+            and thanked once across replicas; the store itself is idempotent (latest verdict wins).
     """
 
     feedback_store: FeedbackStore | None = None
     turn: TurnService | None = None
     mask: Callable[[str], str | None] = mask_comment
     clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC)
-    titled: TitledThreads = field(default_factory=lambda: TitledThreads())
+    titled: SeenKeys = field(default_factory=lambda: SeenKeys())
+    #: Claims click keys (the front end's Deduper: ``claim(key) -> bool``); default: in-process keys.
+    dedupe: Any = None
+    _clicks: SeenKeys = field(default_factory=lambda: SeenKeys())
 
 
-class TitledThreads:
-    """Threads whose title this process already set (bounded; a restart may title a thread again)."""
+class SeenKeys:
+    """Keys this process has seen (bounded): titled threads, thanked clicks.  A restart forgets them."""
 
     def __init__(self, limit: int = 10_000) -> None:
         self._seen: OrderedDict[str, None] = OrderedDict()
@@ -283,6 +289,11 @@ def handle_feedback(
                 comment_masked=deps.mask(comment) if comment else None,
             )
         )
+    key = f"feedback:{click.team}:{click.user}:{click.channel}:{click.message_ts}:{click.verdict}"
+    first = deps.dedupe.claim(key) if deps.dedupe is not None else deps._clicks.first(key)
+    if not first:
+        logger.info("ref=%s | repeated feedback click: stored, not audited or thanked again", click.reference)
+        return stored
     if deps.turn is not None:
         deps.turn.feedback(
             InboundMessage(

@@ -224,3 +224,19 @@ def test_questions_in_assistant_threads_get_status_and_a_first_question_title(
         "1.10",
         "What is the VAT rate for services?",
     )
+
+
+def test_repeated_click_is_stored_idempotently_but_audited_and_thanked_once(
+    api: MockSlackApi, client: WebClient, store: SqliteTicketStore
+) -> None:
+    from tests.slack.fake_turn import FakeTurn
+
+    turn = FakeTurn()
+    deps = assistant.AssistantDeps(feedback_store=store, turn=turn)
+    for action_ts in ("1700000300.000001", "1700000301.000001"):
+        assistant.handle_feedback(
+            feedback_click("up", action_ts=action_ts), client, deps, team=TEAM, user=USER
+        )
+    assert turn.feedback_calls == [(USER, "1700000200.000100", True)]
+    assert len(api.calls_of("chat.postEphemeral")) == 1
+    assert [(f.answer_ref, f.verdict) for f in store.list_feedback()] == [("SLK-1", "helpful")]
