@@ -31,7 +31,9 @@ def cmd_ask(args: argparse.Namespace) -> int:
         style="dim",
         markup=False,
     )
-    console.print(answer.answer, markup=False)
+    from bot.answer.render import render_terminal
+
+    console.print(render_terminal(answer))  # rich markup, user text escaped by the renderer
     if answer.escalation:
         console.print(
             f"escalation offered: {answer.escalation.reason} (in `dasar chat`, /ticket asks the tax team)",
