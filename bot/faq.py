@@ -91,6 +91,9 @@ class FaqDoc:
     question: str
     answer: str
     sources: tuple[str, ...]
+    #: Legal entities the FAQ applies to: the intersection of its entity-restricted sources' entities
+    #: (entities are access; empty = applies to all).
+    entities: tuple[str, ...] = ()
 
     @property
     def ticket_id(self) -> str:
@@ -226,6 +229,7 @@ class FaqService:
             question=question,
             answer=answer,
             sources=tuple(sources),
+            entities=tuple(fields.get("entities") or ()),
         )
 
     # --- writing ---------------------------------------------------------------------------------
@@ -243,6 +247,7 @@ class FaqService:
             "owner": doc.owner,
             "approved_by": doc.approved_by or "",
             "access": list(doc.access),
+            **({"entities": list(doc.entities)} if doc.entities else {}),
             "review_by": _yaml_date(doc.review_by),
             "source_url": f"dasar://tickets/{doc.ticket_id}",
         }
@@ -267,6 +272,34 @@ class FaqService:
         tmp.write_text("---\n" + front + "---\n" + "\n".join(body), encoding="utf-8")
         tmp.replace(doc.path)  # atomic: a reader never sees half a file
 
+    def _entities_for(self, cited_doc_ids: Iterable[str]) -> tuple[str, ...]:
+        """The entities every entity-restricted source applies to (their intersection).
+
+        An FAQ drawn from an SNL-only procedure applies to SNL only, like the procedure.  Sources that name
+        no entity do not restrict.  Sources of disjoint entities leave no common entity: the FAQ then keeps
+        them all and is narrowed to the tax team by :meth:`_access_for`.
+        """
+        common: set[str] | None = None
+        union: set[str] = set()
+        for doc_id in sorted(set(cited_doc_ids)):
+            stored = self.kb_store.get_document(doc_id)
+            if stored is None or not stored.meta.entities:
+                continue
+            ents = set(stored.meta.entities)
+            union |= ents
+            common = ents if common is None else common & ents
+        if common is None:
+            return ()
+        return tuple(sorted(common or union))
+
+    def _disjoint_entities(self, cited_doc_ids: Iterable[str]) -> bool:
+        sets = []
+        for doc_id in sorted(set(cited_doc_ids)):
+            stored = self.kb_store.get_document(doc_id)
+            if stored is not None and stored.meta.entities:
+                sets.append(set(stored.meta.entities))
+        return bool(sets) and not set.intersection(*sets)
+
     def _access_for(self, cited_doc_ids: Iterable[str]) -> tuple[str, ...]:
         """Most restrictive combination of the cited documents' access groups.
 
@@ -284,6 +317,8 @@ class FaqService:
             if PUBLIC_GROUP in acc:
                 continue
             groups = acc if groups is None else groups & acc
+        if self._disjoint_entities(cited_doc_ids):
+            return _FALLBACK_ACCESS
         if groups is None:
             return self.default_access
         return tuple(sorted(groups)) or _FALLBACK_ACCESS
@@ -330,6 +365,7 @@ class FaqService:
             effective_to=None,
             review_by=today + dt.timedelta(days=self.review_days),
             access=self._access_for(cited),
+            entities=self._entities_for(cited),
             language=understand(question).language,
             question=question,
             answer=ticket.answer.strip(),

@@ -1,4 +1,4 @@
-"""Reviewed FAQ: propose (draft, never answers) -> approve (ingested, answers) -> expire (stops, owner reminded)."""
+"""Reviewed FAQ: propose (draft, never answers) -> approve (ingested, answers) -> expire (owner reminded)."""
 
 from __future__ import annotations
 
@@ -103,6 +103,7 @@ def test_propose_writes_a_canonical_draft_that_does_not_answer(tmp_path, kb) -> 
         "owner": "tax.analyst@sinarnusantara.co.id",
         "approved_by": "",
         "access": ["ap", "finance", "tax-team"],  # from the restricted cited WHT matrix
+        "entities": ["SNL", "SNR"],  # the WHT matrix applies to both entities
         "review_by": "2026-05-31",
         "source_url": "dasar://tickets/T-000001",
         "topics": ["PPh 23 jasa angkutan"],
@@ -167,3 +168,40 @@ def test_approved_faq_answers_then_expires_and_reminds_its_owner(tmp_path, kb) -
     ]
     assert faq.expire_faqs(T0 + dt.timedelta(days=92)) == []  # reminded once
     assert len(rec.reminders) == 1
+
+
+def test_faq_from_an_entity_restricted_source_stays_restricted(tmp_path) -> None:
+    """Finding: a reviewed FAQ built from an SNL-only procedure was published to SNR users."""
+    from kb.scope import ReaderScope
+
+    store = SqliteStore(tmp_path / "kb.sqlite", embedder_name="hashing-256")
+    emb = HashingEmbedder()
+    report = ingest_paths([REPO_ROOT / "corpus/internal/snl-freight-pph23-procedure.md"], store, emb)
+    assert report.ok, report.to_json()
+    clock = FakeClock()
+    tickets = SqliteTicketStore(tmp_path / "tickets.sqlite", clock=clock)
+    t = open_ticket(tickets)
+    tickets.claim(t.id, "tax.analyst@sinarnusantara.co.id")
+    ticket = tickets.answer(
+        t.id,
+        "tax.analyst@sinarnusantara.co.id",
+        "SNL memotong PPh 23 2% atas sewa forklift tanpa operator.",
+        [{"ref": "SNL-PRO-TAX-001", "doc_id": "snl-freight-pph23-procedure", "location": "Sewa forklift"}],
+    )
+    faq = FaqService(tmp_path / "faq", store, emb, review_days=90, clock=clock)
+    doc_id = faq.propose_faq(ticket, ANALYST)
+    assert faq.get(doc_id).entities == ("SNL",)
+    clock.advance(days=1)
+    faq.approve_faq(doc_id, LEAD)
+    stored = store.get_document(doc_id)
+    assert stored is not None and stored.meta.entities == ("SNL",)
+    r = Retriever(store, emb, config=RetrievalConfig(mode="hybrid"))
+    question = "PPh 23 sewa forklift tanpa operator"
+    as_of = dt.date(2026, 3, 4)
+
+    def found(groups: set[str], entities: set[str]) -> set[str]:
+        flt = SearchFilter.of(ReaderScope(frozenset(groups), frozenset(entities)), as_of=as_of)
+        return {h.chunk.doc_id for h in r.search(question, flt).results}
+
+    assert doc_id in found({"finance", "ap"}, {"SNL"})  # an SNL accountant reads it
+    assert doc_id not in found({"finance", "ap"}, {"SNR"})  # an SNR clerk does not
