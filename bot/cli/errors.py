@@ -66,7 +66,10 @@ def describe(exc: BaseException) -> tuple[str, int] | None:
         "bot.teams.errors.TeamsError",
     )
     if names & set(ours):
-        return one_line(str(exc)), 2
+        message = str(exc)
+        if message.startswith("no knowledge base at"):
+            message += "; `dasar doctor` shows where dasar looks and what to run"
+        return one_line(message), 2
     if "slack_sdk.errors.SlackApiError" in names:
         return one_line(
             f"Slack API refused the request ({_slack_error(exc)}); check DASAR_SLACK_BOT_TOKEN"
