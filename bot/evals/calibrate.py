@@ -5,7 +5,9 @@ item that produced a leading claim (items escalated for advice or a protected de
 out: their status does not depend on confidence), and fits a logistic regression (Platt scaling) of
 "the leading claim cites a gold provision of an answerable item" on the confidence inputs (judge,
 retrieval, self).  The answer threshold is the lowest score at which at least ``target`` of the tune
-items at or above it are correct.  The check half and outside sets are never read.
+items at or above it are correct (at least MIN_ANSWERED of them); when no score reaches the target, it
+falls back to 0.5 (answer when right is more likely than wrong) and the report says ``target_reached:
+false``.  The check half and outside sets are never read.
 
 Reproduce (after ``scripts/fit_ranker.py``: retrieval quality depends on the ranker)::
 
@@ -25,6 +27,8 @@ from bot.evals.rank_fit import fit_logistic
 ROOT = Path(__file__).resolve().parents[2]
 CONFIDENCE_PY = ROOT / "bot" / "answer" / "confidence.py"
 MIN_ANSWERED = 10
+#: the answer threshold when no score reaches the target precision with MIN_ANSWERED items on the tune half
+FALLBACK_THRESHOLD = 0.5
 
 
 def rows_for_fit(report: dict[str, Any]) -> list[tuple[list[float], bool]]:
@@ -42,12 +46,15 @@ def fit(rows: list[tuple[list[float], bool]], target: float = 0.9) -> dict[str, 
     y = np.array([r[1] for r in rows], dtype=np.float64)
     w, b = fit_logistic(x, y, 0.1)
     p = 1.0 / (1.0 + np.exp(-(x @ w + b)))
-    threshold = 1.0
+    threshold: float | None = None
     for t in sorted(set(np.round(p, 6).tolist())):
         sel = y[p >= t - 1e-12]
         if len(sel) >= MIN_ANSWERED and sel.mean() >= target:
             threshold = t
             break
+    reached = threshold is not None
+    if threshold is None:  # the target is out of reach: answer when right is more likely than wrong
+        threshold = FALLBACK_THRESHOLD
     answered = y[p >= threshold - 1e-12]
     return {
         "judge_weight": round(float(w[0]), 4),
@@ -59,6 +66,8 @@ def fit(rows: list[tuple[list[float], bool]], target: float = 0.9) -> dict[str, 
         "correct": int(y.sum()),
         "tune_answered": len(answered),
         "tune_precision": round(float(answered.mean()), 4) if len(answered) else None,
+        "target": target,
+        "target_reached": reached,
     }
 
 
