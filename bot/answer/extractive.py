@@ -294,6 +294,16 @@ def asked_fact(question: str) -> str | None:
     return None
 
 
+def asked_facts(question: str) -> tuple[str, ...]:
+    """Every kind of fact a multi-part question asks, in order ("berapa tarif ... dan kapan ...")."""
+    found = []
+    for kind, pattern in (("rate", RATE_QUESTION), ("deadline", ASK_DEADLINE)):
+        m = pattern.search(question)
+        if m:
+            found.append((m.start(), kind))
+    return tuple(kind for _, kind in sorted(found))
+
+
 def question_objects(question: str) -> tuple[str, ...]:
     """The objects the question names (rent of land/buildings, construction, a payee without NPWP)."""
     return tuple(name for name, ask, _ in QUESTION_OBJECTS if ask.search(question))

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bot.answer.extractive import asked_fact
+from bot.answer.extractive import asked_fact, asked_facts
 from bot.answer.model import ClarifyingQuestion, Conflict, ShownClaim, UnsupportedClaim
 from guardrails.verify import extract_figures
 
@@ -363,6 +363,9 @@ def answer_line(
     if not claims:
         return ""
     lang = _lang(language)
+    kinds = asked_facts(question) if question else ()
+    if len(kinds) > 1:
+        return _multi_part(claims, lang, question, conflicts, kinds)
     kind = asked_fact(question) if question else None
     i = _lead_index(claims, conflicts)
     lead = claims[i]
@@ -370,6 +373,49 @@ def answer_line(
     premise = _premise(question, lead, lang) if question else ""
     second = _conflict_sentence(lead, claims, conflicts, lang)
     return " ".join(p for p in (premise, sentence, second) if p)
+
+
+_MISSING_PART = {
+    "rate": {
+        "id": "Sumber yang ditemukan tidak menyebut tarifnya.",
+        "en": "The sources found do not state the rate.",
+    },
+    "deadline": {
+        "id": "Sumber yang ditemukan tidak menyebut batas waktunya.",
+        "en": "The sources found do not state the deadline.",
+    },
+}
+
+
+def _multi_part(
+    claims: Sequence[ShownClaim],
+    lang: str,
+    question: str,
+    conflicts: Sequence[Conflict],
+    kinds: Sequence[str],
+) -> str:
+    """One sentence per part of a multi-part question, each from the first claim that states it."""
+    losers = {s.doc_id for cf in conflicts for s in cf.sources if cf.preferred and s.doc_id != cf.preferred}
+    order = sorted(range(len(claims)), key=lambda j: (claims[j].source.doc_id in losers, j))
+    parts: list[str] = []
+    premise = ""
+    for kind in kinds:
+        found = None
+        for j in order:
+            c = claims[j]
+            if c.is_example or c.role == "definition":
+                continue
+            phrase = _rate_phrase(c, lang) if kind == "rate" else _deadline_phrase(c)
+            if phrase:
+                found = j
+                break
+        if found is None:
+            parts.append(_MISSING_PART[kind][lang])
+            continue
+        parts.append(_fact_sentence(claims[found], found + 1, lang, kind)[0])
+        if kind == "rate":
+            premise = _premise(question, claims[found], lang)
+    return " ".join(p for p in (premise, *parts) if p)
 
 
 # -- the message of one answer ------------------------------------------------------------------

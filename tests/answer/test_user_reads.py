@@ -122,6 +122,21 @@ def test_answer_line_carries_figure_marker_and_corrects_a_false_premise(hashing_
     )
 
 
+def test_multi_part_question_gets_one_sentence_per_part(hashing_services: Any) -> None:
+    svc = hashing_services
+    law = claim(svc, "uu-36-2008", "imbalan sehubungan dengan jasa teknik, jasa manajemen", at="Pasal 23")
+    due = claim(svc, "tax-closing-calendar", "| PPh 23/26 dan PPh 4(2)", role="policy")
+    q = "Berapa tarif PPh 23 untuk jasa teknik dan kapan paling lambat disetor?"
+    assert answer_line([law, due], "id", q) == (
+        "Menurut UU 36/2008, tarifnya 2% dari jumlah bruto [1]. "
+        "Menurut SNR-PRO-TAX-004, batas waktunya tanggal 15 bulan berikutnya [2]."
+    )
+    # a part no claim states is said, not guessed
+    assert answer_line([law], "en", "What is the PPh 23 rate on technical services and when is it due?") == (
+        "Under UU 36/2008, the rate is 2% of the gross amount [1]. The sources found do not state the deadline."
+    )
+
+
 def test_withheld_claims_are_a_count_with_reasons_in_words(hashing_services: Any) -> None:
     law = claim(
         hashing_services, "uu-36-2008", "c. sebesar 2% (dua persen) dari jumlah bruto atas", at="Pasal 23"
