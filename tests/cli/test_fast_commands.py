@@ -113,3 +113,21 @@ def test_line_progress_reports_every_few_seconds_with_an_overall_estimate() -> N
         == "ingest: 2/4 documents (50%), 100 passages embedded, 1 failed, 0m12s elapsed, about 0m12s left"
     )
     assert lines[3] == "ingest: 2/4 documents (50%), 100 passages embedded, 1 failed, 0m12s elapsed, done"
+
+
+def test_bar_progress_draws_overall_documents_and_passages() -> None:
+    from rich.console import Console
+
+    from bot.cli.progress import BarProgress
+
+    buffer = io.StringIO()
+    console = Console(file=buffer, force_terminal=True, width=120)
+    with BarProgress(console) as progress:
+        progress.start(2)
+        progress.embedded(32, 64)
+        progress._p.refresh()
+        drawn = buffer.getvalue()
+        progress.document("a.md", "added")
+        progress.document("b.md", "unchanged")
+    assert "ingest" in drawn and "0/2 documents, 32 passages" in drawn and "32/64 passages" in drawn
+    assert "left" in drawn
