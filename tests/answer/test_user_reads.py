@@ -133,7 +133,8 @@ def test_multi_part_question_gets_one_sentence_per_part(hashing_services: Any) -
     )
     # a part no claim states is said, not guessed
     assert answer_line([law], "en", "What is the PPh 23 rate on technical services and when is it due?") == (
-        "Under UU 36/2008, the rate is 2% of the gross amount [1]. The sources found do not state the deadline."
+        "Under UU 36/2008, the rate is 2% of the gross amount [1]. "
+        "The sources found do not state the deadline."
     )
 
 
