@@ -203,9 +203,9 @@ ANSWER: dict[str, dict[str, str]] = {
     },
     "private_offer": {
         "id": "Jawaban ini hanya memakai dokumen yang terbuka untuk semua anggota percakapan. "
-        "Jawaban lengkap saya kirim hanya kepada Anda.",
+        "Jawaban lengkap saya kirim hanya kepada Anda, di chat pribadi dengan dasar.",
         "en": "This answer only uses documents open to everyone in this conversation. "
-        "I sent you the full answer privately.",
+        "I sent you the full answer in your personal chat with dasar.",
     },
     "private_intro": {"id": "Jawaban lengkap (hanya untuk Anda)", "en": "Full answer (only for you)"},
     "omitted": {
