@@ -6,7 +6,11 @@ rotate it, and guarantees the value reaches no model, log, cache or ticket.
 
 Rules are data (:data:`SECRET_RULES`): an id-like ``kind``, a regex, and an optional value check that
 rejects look-alikes (e.g. "password saya sudah expired" is not a password). Results name the kinds that
-matched, never the matched text.
+matched, never the matched text. A secret needs a value: "password policy" or "lupa kata sandi, bagaimana
+reset?" talk about credentials without holding one and pass.
+
+Text is normalised before scanning (NFKC, zero-width characters removed, Unicode spaces read as spaces),
+so a key split by zero-width spaces or typed in full-width letters is still a key.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from guardrails.injection import normalise
 
 
 def shannon_entropy(value: str) -> float:
@@ -34,7 +40,69 @@ def _looks_random(value: str) -> bool:
 
 
 _PASSWORD_STOPWORDS = frozenset(
-    ["saya", "anda", "kamu", "sudah", "belum", "lupa", "tidak", "bisa", "reset", "ganti", "diubah", "expired", "kadaluarsa", "salah", "benar", "policy", "kebijakan", "baru", "lama", "harus", "wajib", "minimal", "yang", "untuk", "dan", "atau", "the", "is", "my", "your", "was", "has", "have", "not", "will", "please", "tolong", "bagaimana", "how", "what", "apa"]
+    [
+        "saya",
+        "anda",
+        "kamu",
+        "sudah",
+        "belum",
+        "lupa",
+        "tidak",
+        "bisa",
+        "reset",
+        "ganti",
+        "diubah",
+        "expired",
+        "kadaluarsa",
+        "salah",
+        "benar",
+        "policy",
+        "kebijakan",
+        "baru",
+        "lama",
+        "harus",
+        "wajib",
+        "minimal",
+        "yang",
+        "untuk",
+        "dan",
+        "atau",
+        "the",
+        "is",
+        "my",
+        "your",
+        "was",
+        "has",
+        "have",
+        "not",
+        "will",
+        "please",
+        "tolong",
+        "bagaimana",
+        "how",
+        "what",
+        "apa",
+        "berapa",
+        "digit",
+        "karakter",
+        "characters",
+        "must",
+        "should",
+        "never",
+        "jangan",
+        "selalu",
+        "changed",
+        "change",
+        "required",
+        "requirement",
+        "requirements",
+        "rules",
+        "aturan",
+        "ketentuan",
+        "forgot",
+        "forgotten",
+        "lupa",
+    ]
 )
 
 
@@ -70,7 +138,17 @@ class SecretRule:
 
 
 _I = re.IGNORECASE
-_PW_WORDS = r"(?:password|passwd|passcode|pass ?phrase|pwd|kata ?sandi|kata ?kunci|sandi|pin)"
+_PW_WORDS = r"(?:password|passwd|passcode|pass ?phrase|pwd|pw|kata ?sandi|kata ?kunci|sandi|pin)"
+_USER_WORDS = (
+    r"(?:username|user ?name|user(?: ?id)?|login|email|e-mail|akun|nama pengguna|id pengguna|userid)"
+)
+_OWNER = r"(?:saya|sy|ku|aku|nya|akun|anda|kamu|my|our|kami)"
+
+
+def _digits_value_ok(value: str) -> bool:
+    """A PIN or one-time code: 4-8 digits that are not a year (2024) or one repeated digit."""
+    return value.isdigit() and 4 <= len(value) <= 8 and not re.fullmatch(r"(?:19|20)\d\d", value)
+
 
 SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("private_key", re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")),
@@ -78,7 +156,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule(
         "aws_secret_key",
         re.compile(
-            r"(?:aws_?secret_?(?:access_?)?key|secret_?access_?key)\W{0,5}(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
+            r"(?:aws_?secret_?(?:access_?)?key"
+            r"|secret_?access_?key)\W{0,5}(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
             _I,
         ),
     ),
@@ -124,8 +203,56 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "password",
-        re.compile(r"(?:\bmy\s+|\b)" + _PW_WORDS + r"\s+(?:saya|ku|nya|akun)\s+[\"'`]?(?P<v>\S+)", _I),
+        # "kata sandi saya X", "kata sandi coretax saya adalah X", "password email kantor saya: X"
+        re.compile(
+            r"(?:\bmy\s+|\b)"
+            + _PW_WORDS
+            + r"(?:\s+[\w.@-]+){0,2}?\s+"
+            + _OWNER
+            + r"\s+(?:(?:adalah|yaitu|ialah|is)\s+)?[\"'`]?(?P<v>\S+)",
+            _I,
+        ),
         _password_loose_value_ok,
+    ),
+    SecretRule(
+        "password",
+        # "username budi, password Rahasia1", "user: budi pass: x", "email a@b.co / pwd: y"
+        re.compile(
+            r"\b"
+            + _USER_WORDS
+            + r"\b\s*[:=]?\s*\S+?[\s,;/|]+(?:(?:dan|and|&)\s+)?(?:"
+            + _PW_WORDS
+            + r"|pass)\b\s*(?:[:=]|->)?\s*(?:(?:nya|adalah|is|yaitu)\s+)?[\"'`]?(?P<v>\S+)",
+            _I,
+        ),
+        _password_value_ok,
+    ),
+    SecretRule("password", re.compile(r"\bpass\s*[:=]\s*[\"'`]?(?P<v>\S+)", _I), _password_value_ok),
+    SecretRule(
+        "pin",
+        # "PIN ATM 123456", "pin kartu debit saya: 1234", "my card PIN is 4321"
+        re.compile(
+            r"\bpin\b(?:[\s-]+(?:atm|kartu|debit|kredit|bank|card|m-?banking|mobile|banking|bca|bri|bni"
+            r"|mandiri|"
+            r"btn|cimb|saya|ku|aku|nya|akun|my|number|code|kode|transaksi|efin|e-fin))*\s*(?:[:=]|\bis\b"
+            r"|\badalah\b)?\s*"
+            r"(?<![\d.,])(?P<v>\d{4,8})\b(?![.,]\d)",
+            _I,
+        ),
+        _digits_value_ok,
+    ),
+    SecretRule(
+        "otp",
+        # one-time codes: "OTP 482913", "kode verifikasi saya 551204", "verification code: 0042"
+        re.compile(
+            r"\b(?:otp|one[- ]time (?:password|passcode|code|pin)|(?:kode|code) (?:otp|verifikasi|aktivasi"
+            r"|token|sms)"
+            r"|verification code|security code|auth(?:entication)? code|2fa code|kode keamanan|token (?:sms"
+            r"|bank))\b"
+            r"[^\d\n]{0,25}?(?<![\d.,])(?P<v>\d{4,8})\b(?![.,]\d)",
+            _I,
+        ),
+        _digits_value_ok,
     ),
     SecretRule(
         "bearer_token",
@@ -135,8 +262,10 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule(
         "api_key",
         re.compile(
-            r"(?:api[_ -]?key|apikey|api[_ -]?token|access[_ -]?token|auth[_ -]?token|secret[_ -]?key|client[_ -]?secret"
-            r"|private[_ -]?token|x-api-key)[\"']?\s*(?:[:=]|=>|\bis\b|\badalah\b)\s*[\"'`]?(?P<v>[A-Za-z0-9_\-./+=~]{12,})",
+            r"(?:api[_ -]?key|apikey|api[_ -]?token|access[_ -]?token|auth[_ -]?token|secret[_ -]?key"
+            r"|client[_ -]?secret"
+            r"|private[_ -]?token|x-api-key)[\"']?\s*(?:[:=]|=>|\bis\b"
+            r"|\badalah\b)\s*[\"'`]?(?P<v>[A-Za-z0-9_\-./+=~]{12,})",
             _I,
         ),
         lambda v: len(v) >= 12 and shannon_entropy(v) >= 3.0,
@@ -144,7 +273,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule(
         "api_key",
         re.compile(
-            r"\b(?:key|token|secret|kunci|rahasia)\b[^\n]{0,24}?(?<![A-Za-z0-9_\-/+=])(?P<v>[A-Za-z0-9_\-/+=]{20,})",
+            r"\b(?:key|token|secret|kunci"
+            r"|rahasia)\b[^\n]{0,24}?(?<![A-Za-z0-9_\-/+=])(?P<v>[A-Za-z0-9_\-/+=]{20,})",
             _I,
         ),
         _looks_random,
@@ -177,6 +307,7 @@ def scan_secrets(text: str) -> SecretVerdict:
     Returns:
         The kinds that matched, sorted; never the secret itself.
     """
+    text = normalise(text)
     kinds: set[str] = set()
     for rule in SECRET_RULES:
         if rule.kind in kinds:

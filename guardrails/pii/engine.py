@@ -59,7 +59,7 @@ class BlankSpacyNlpEngine(SpacyNlpEngine):
 
     def load(self) -> None:
         """Create the blank pipelines (never downloads: there is no model to fetch)."""
-        self.nlp = {lang: spacy.blank(lang) for lang in self._languages}
+        self.nlp = {lang: spacy.blank(lang) for lang in self._languages}  # type: ignore[assignment]
 
 
 @functools.cache
@@ -87,7 +87,9 @@ def get_analyzer() -> AnalyzerEngine:
             f"could not build the offline PII analyzer ({type(exc).__name__}); check that spacy and "
             "presidio-analyzer are installed"
         ) from exc
-    logger.info("languages=%s, recognizers=%s | pii analyzer built", LANGUAGES, len(registry.recognizers))
+    logger.info(
+        "languages=%s, recognizers=%s | pii analyzer built", LANGUAGES, len(list(registry.recognizers))
+    )
     return analyzer
 
 

@@ -14,14 +14,23 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+import phonenumbers
 import tldextract
 import yaml
-from presidio_analyzer import EntityRecognizer, Pattern, PatternRecognizer
+from presidio_analyzer import (
+    AnalysisExplanation,
+    EntityRecognizer,
+    Pattern,
+    PatternRecognizer,
+    RecognizerResult,
+)
+from presidio_analyzer.nlp_engine import NlpArtifacts
 from presidio_analyzer.predefined_recognizers import (
     CreditCardRecognizer,
     EmailRecognizer,
     IbanRecognizer,
     IpRecognizer,
+    PhoneRecognizer,
 )
 
 from guardrails.errors import RecognizerConfigError
@@ -33,6 +42,7 @@ PREDEFINED_PLACEHOLDERS: dict[str, str] = {
     "CREDIT_CARD": "CARD",
     "IBAN_CODE": "IBAN",
     "IP_ADDRESS": "IP",
+    "PHONE_NUMBER": "PHONE",
 }
 
 
@@ -97,6 +107,106 @@ class OfflineEmailRecognizer(EmailRecognizer):
     def validate_result(self, pattern_text: str) -> bool:
         """Accept the match when its domain has a known public suffix."""
         return _offline_tld_extractor()(pattern_text).fqdn != ""
+
+
+#: Regions whose national phone formats are recognised (a company trading with Singapore, Malaysia,
+#: Australia, China, Japan, the US and the EU meets these). Numbers written with ``+`` or ``00`` and a country
+#: code are recognised for every country, whatever this list holds.
+PHONE_REGIONS: tuple[str, ...] = ("ID", "SG", "MY", "AU", "CN", "JP", "US", "GB", "DE", "FR", "NL")
+#: Scores: an international number carries its country code and cannot be read as anything else; a
+#: national number is valid for one of :data:`PHONE_REGIONS`. Both stay below 1.0 so a checksum-validated
+#: identifier (NIK, NPWP, card) wins an overlap.
+PHONE_SCORE_INTERNATIONAL = 0.8
+PHONE_SCORE_NATIONAL = 0.6
+
+
+_LENIENCY = int(phonenumbers.Leniency.VALID)
+_PHONE_RECOGNIZER_NAME = "RegionalPhoneRecognizer"
+
+
+class RegionalPhoneRecognizer(PhoneRecognizer):
+    """presidio's phonenumbers-based recognizer over :data:`PHONE_REGIONS`, scored for our threshold.
+
+    presidio scores every match 0.4, under our 0.5 threshold; the matcher's VALID leniency already
+    requires a number that exists in the region's numbering plan, so a match is scored by its form.
+    """
+
+    def __init__(self, supported_language: str) -> None:
+        """Build the recognizer for one language (phone numbers are language-neutral)."""
+        super().__init__(
+            supported_language=supported_language,
+            supported_regions=PHONE_REGIONS,
+            leniency=_LENIENCY,
+            context=[
+                "phone",
+                "telephone",
+                "mobile",
+                "call",
+                "telepon",
+                "telp",
+                "hp",
+                "ponsel",
+                "wa",
+                "whatsapp",
+            ],
+            name=_PHONE_RECOGNIZER_NAME,
+        )
+
+    def analyze(
+        self, text: str, entities: list[str], nlp_artifacts: NlpArtifacts | None = None
+    ) -> list[RecognizerResult]:
+        """Find phone numbers valid in any supported region (or with an explicit country code)."""
+        seen: dict[tuple[int, int], RecognizerResult] = {}
+        for region in self.supported_regions:
+            for match in phonenumbers.PhoneNumberMatcher(text, region, leniency=_LENIENCY):
+                raw = text[match.start : match.end].lstrip()
+                international = raw.startswith("+") or raw.startswith("00")
+                score = PHONE_SCORE_INTERNATIONAL if international else PHONE_SCORE_NATIONAL
+                key = (match.start, match.end)
+                if key not in seen or seen[key].score < score:
+                    seen[key] = RecognizerResult(
+                        entity_type=self.supported_entities[0],
+                        start=match.start,
+                        end=match.end,
+                        score=score,
+                        analysis_explanation=AnalysisExplanation(
+                            recognizer=type(self).__name__,
+                            original_score=score,
+                            textual_explanation=f"Recognized as {region} region phone number",
+                        ),
+                        recognition_metadata={
+                            RecognizerResult.RECOGNIZER_NAME_KEY: _PHONE_RECOGNIZER_NAME,
+                            RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id,
+                        },
+                    )
+        return sorted(seen.values(), key=lambda r: (r.start, r.end))
+
+
+_ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+class AnyCaseIbanRecognizer(IbanRecognizer):
+    """presidio's IBAN recognizer (pattern, country format, mod-97 check) for IBANs typed in any case.
+
+    The upstream pattern only knows upper case. Upper-casing ASCII letters keeps every offset (unlike
+    ``str.upper``, which turns "ß" into "SS"), so spans found in the upper-cased text map 1:1 back.
+    """
+
+    def analyze(
+        self,
+        text: str,
+        entities: list[str],
+        nlp_artifacts: NlpArtifacts | None = None,
+        regex_flags: int | None = None,
+    ) -> list[RecognizerResult]:
+        """Run the upstream analysis on the ASCII-upper-cased text (same length, same offsets)."""
+        results: list[RecognizerResult] = super().analyze(
+            text.translate(_ASCII_UPPER),
+            entities,
+            nlp_artifacts,  # type: ignore[arg-type]  # presidio accepts None (no context words)
+            regex_flags,  # type: ignore[arg-type]  # None selects the recognizer's own flags
+        )
+        return results
 
 
 def _require(row: dict[str, Any], key: str, index: int) -> Any:
@@ -168,8 +278,9 @@ def build_recognizers(language: str) -> list[EntityRecognizer]:
         [
             OfflineEmailRecognizer(supported_language=language),
             CreditCardRecognizer(supported_language=language),
-            IbanRecognizer(supported_language=language),
+            AnyCaseIbanRecognizer(supported_language=language),
             IpRecognizer(supported_language=language),
+            RegionalPhoneRecognizer(supported_language=language),
         ]
     )
     return recognizers

@@ -19,7 +19,8 @@ from collections.abc import Callable
 #: Province codes (Kemendagri) that can open a NIK. 91-96 cover Papua and the provinces split from it
 #: in 2022; anything else (00-10, 20, 99, ...) cannot be a NIK.
 NIK_PROVINCES: frozenset[int] = frozenset(
-    [11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 31, 32, 33, 34, 35, 36, 51, 52, 53, 61, 62, 63, 64, 65, 71, 72, 73, 74, 75, 76, 81, 82, 91, 92, 93, 94, 95, 96]
+    {11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 31, 32, 33, 34, 35, 36, 51, 52, 53, 61, 62, 63, 64, 65}
+    | {71, 72, 73, 74, 75, 76, 81, 82, 91, 92, 93, 94, 95, 96}
 )
 
 _NON_DIGIT = re.compile(r"\D")
@@ -112,7 +113,7 @@ def is_valid_npwp_or_formatted(text: str) -> bool:
 
 
 def is_valid_nitku(text: str) -> bool:
-    """Return whether ``text`` is a NITKU: a 16-digit NPWP/NIK followed by a 6-digit place-of-business code."""
+    """Return whether ``text`` is a NITKU: a 16-digit NPWP/NIK and a 6-digit place-of-business code."""
     digits = digits_of(text)
     if len(digits) != 22:
         return False
@@ -156,6 +157,39 @@ def is_valid_bank_account(text: str) -> bool:
     return 7 <= len(digits) <= 18 and len(set(digits)) > 1
 
 
+#: Card brands: (name, IIN ranges as (low, high) prefixes of equal length, allowed total lengths). Public
+#: issuer ranges (ISO/IEC 7812 registrations as published by the networks); a number is a card when it
+#: passes Luhn and falls in one brand's range with one of that brand's lengths.
+CARD_BRANDS: tuple[tuple[str, tuple[tuple[str, str], ...], frozenset[int]], ...] = (
+    ("visa", (("4", "4"),), frozenset({13, 16, 19})),
+    ("mastercard", (("51", "55"), ("2221", "2720")), frozenset({16})),
+    ("amex", (("34", "34"), ("37", "37")), frozenset({15})),
+    ("jcb", (("3528", "3589"),), frozenset(range(16, 20))),
+    ("diners", (("300", "305"), ("3095", "3095"), ("36", "36"), ("38", "39")), frozenset(range(14, 20))),
+    ("discover", (("6011", "6011"), ("644", "649"), ("65", "65")), frozenset(range(16, 20))),
+    ("unionpay", (("62", "62"), ("81", "81")), frozenset(range(16, 20))),
+    ("maestro", (("50", "50"), ("56", "69"), ("5018", "5018")), frozenset(range(12, 20))),
+    ("mir", (("2200", "2204"),), frozenset(range(16, 20))),
+    ("uatp", (("1", "1"),), frozenset({15})),
+)
+
+
+def card_brand(text: str) -> str | None:
+    """Return the brand of a Luhn-valid card number in ``text`` (separators ignored), else ``None``."""
+    digits = digits_of(text)
+    if not 12 <= len(digits) <= 19 or len(set(digits)) == 1 or not luhn_ok(digits):
+        return None
+    for brand, ranges, lengths in CARD_BRANDS:
+        if len(digits) in lengths and any(low <= digits[: len(low)] <= high for low, high in ranges):
+            return brand
+    return None
+
+
+def is_valid_card(text: str) -> bool:
+    """Validator for the card recognizer: a Luhn-valid number of a known brand and length."""
+    return card_brand(text) is not None
+
+
 #: Validator names usable in ``recognizers.yaml`` -> function. Keeping the table closed means a typo in
 #: the data file fails at load time instead of silently disabling validation.
 VALIDATORS: dict[str, Callable[[str], bool]] = {
@@ -164,4 +198,5 @@ VALIDATORS: dict[str, Callable[[str], bool]] = {
     "nitku": is_valid_nitku,
     "id_phone": is_valid_id_phone,
     "bank_account": is_valid_bank_account,
+    "card": is_valid_card,
 }

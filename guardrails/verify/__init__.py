@@ -5,6 +5,7 @@ anything reaches the user, every claim goes through (see :mod:`guardrails.verify
 
 * citation gate  -- the source exists, is readable by the user, was in effect (``SUMBER_*``)
 * quote gate     -- the quote is an exact substring of the source (``KUTIPAN_TIDAK_COCOK``)
+* addressed gate -- the quote holds no sentence addressed to the assistant (``KUTIPAN_UNTUK_ASISTEN``)
 * number gate    -- every figure of the claim is in its quote (``ANGKA_TANPA_DASAR``)
 * support judge  -- the source supports the claim (``DUKUNGAN_TIDAK_CUKUP`` / ``DUKUNGAN_BERTENTANGAN``)
 
@@ -15,7 +16,7 @@ imported from ``kb`` or ``identity``.  Errors: see :mod:`guardrails.verify.error
 from __future__ import annotations
 
 from guardrails.verify.errors import InvalidInputError, JudgeConfigError, JudgeError, VerifyError
-from guardrails.verify.gates import citation_gate, number_gate, quote_gate, quote_matches
+from guardrails.verify.gates import addressed_gate, citation_gate, number_gate, quote_gate, quote_matches
 from guardrails.verify.lexical import ENTAIL_COVERAGE, LexicalSupportJudge
 from guardrails.verify.nli import NliPredict, NliSupportJudge
 from guardrails.verify.numbers import Figure, extract_figures, parse_number, unbacked_figures, words_to_number
@@ -27,6 +28,7 @@ from guardrails.verify.records import (
     DUKUNGAN_TIDAK_CUKUP,
     FAILURE_CODES,
     KUTIPAN_TIDAK_COCOK,
+    KUTIPAN_UNTUK_ASISTEN,
     SUMBER_TIDAK_ADA,
     SUMBER_TIDAK_BERLAKU,
     SUMBER_TIDAK_BOLEH_DIBACA,
@@ -46,6 +48,7 @@ __all__ = [
     "ENTAIL_COVERAGE",
     "FAILURE_CODES",
     "KUTIPAN_TIDAK_COCOK",
+    "KUTIPAN_UNTUK_ASISTEN",
     "SUMBER_TIDAK_ADA",
     "SUMBER_TIDAK_BERLAKU",
     "SUMBER_TIDAK_BOLEH_DIBACA",
@@ -64,6 +67,7 @@ __all__ = [
     "SupportJudge",
     "SupportVerdict",
     "VerifyError",
+    "addressed_gate",
     "citation_gate",
     "extract_figures",
     "judge_claim",

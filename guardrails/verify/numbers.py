@@ -278,9 +278,9 @@ class Figure:
             if kind == "date":
                 _, y, m, _d = key
                 out.add(("month", y, m))
-                out.add(("number", Decimal(y)))
+                out.add(("number", Decimal(str(y))))
             if kind == "month":
-                out.add(("number", Decimal(key[1])))
+                out.add(("number", Decimal(str(key[1]))))
             if kind in ("ayat", "index"):
                 out.add(("ayat", key[1]))
                 out.add(("index", key[1]))

@@ -22,6 +22,7 @@ KUTIPAN_TIDAK_COCOK = "KUTIPAN_TIDAK_COCOK"  # quote empty or not an exact subst
 ANGKA_TANPA_DASAR = "ANGKA_TANPA_DASAR"  # a figure of the claim does not appear in its quote
 DUKUNGAN_TIDAK_CUKUP = "DUKUNGAN_TIDAK_CUKUP"  # support judge: source does not support the claim
 DUKUNGAN_BERTENTANGAN = "DUKUNGAN_BERTENTANGAN"  # support judge: source contradicts the claim
+KUTIPAN_UNTUK_ASISTEN = "KUTIPAN_UNTUK_ASISTEN"  # the quote holds a sentence addressed to the assistant
 
 FAILURE_CODES: tuple[str, ...] = (
     SUMBER_TIDAK_ADA,
@@ -31,6 +32,7 @@ FAILURE_CODES: tuple[str, ...] = (
     ANGKA_TANPA_DASAR,
     DUKUNGAN_TIDAK_CUKUP,
     DUKUNGAN_BERTENTANGAN,
+    KUTIPAN_UNTUK_ASISTEN,
 )
 
 

@@ -82,5 +82,9 @@ def test_inspect_json_contract() -> None:
         "refused": False,
         "entities": [{"type": "ID_NIK", "start": 9, "end": 25, "score": 1.0}],
         "refusal_kinds": [],
-        "injection": {"flagged": True, "rule_ids": ["ignore_above", "ignore_instructions"]},
+        "injection": {
+            "flagged": True,
+            "rule_ids": ["ignore_above", "ignore_instructions"],
+            "categories": ["instruction_override"],
+        },
     }

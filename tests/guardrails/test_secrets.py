@@ -90,3 +90,53 @@ def test_refused_turn_does_not_touch_the_session() -> None:
 def test_entropy_separates_words_from_keys() -> None:
     assert shannon_entropy("aaaaaaaa") == 0.0
     assert shannon_entropy("Zx8kQ2pLm9Vr4tYw7NbC3dFg") > 4.0
+
+
+NATURAL_CREDENTIALS = [
+    ("username budi.santoso, password Kucing123", "password"),
+    ("user: budi pass: s3cr3t!", "password"),
+    ("login: siti@pt.example / pwd: Siti#2023", "password"),
+    ("email budi@pt.example dan password Budi1234", "password"),
+    ("kata sandi coretax saya Pajak2024!", "password"),
+    ("kata sandi djponline saya adalah MerahPutih17", "password"),
+    ("sandi: rahasiaku99", "password"),
+    ("PIN ATM 123456", "pin"),
+    ("pin kartu debit saya: 4821", "pin"),
+    ("my card PIN is 7730", "pin"),
+    ("OTP 482913", "otp"),
+    ("kode verifikasi saya 551204", "otp"),
+    ("verification code: 0042", "otp"),
+]
+
+
+@pytest.mark.parametrize(("text", "kind"), NATURAL_CREDENTIALS)
+def test_natural_credential_phrasings_are_refused(text: str, kind: str) -> None:
+    assert kind in scan_secrets(text).kinds
+
+
+def test_keys_split_by_invisible_or_odd_spaces_are_refused() -> None:
+    assert scan_secrets("ghp_wWPw5k4aXcaT4fNP0\u200bUcnZwJUVFk6LO0\u2060pINUx").kinds == ("github_token",)
+    assert scan_secrets("AKIA\u200bIOSFODNN7EXAMPLE").kinds == ("aws_access_key",)
+    assert "password" in scan_secrets("password:\u00a0Hunter22").kinds
+    assert "github_token" in scan_secrets("\uff47\uff48\uff50_wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx").kinds
+
+
+TALK_ABOUT_CREDENTIALS = [
+    "What is the password policy for DJP Online?",
+    "lupa kata sandi, bagaimana reset?",
+    "Saya lupa kata sandi coretax, bagaimana reset?",
+    "username dan password saya lupa",
+    "password minimal 8 karakter",
+    "Password harus diganti setiap 90 hari",
+    "Berapa digit PIN ATM?",
+    "Ganti PIN setiap 3 bulan",
+    "PIN efin hilang, bagaimana minta ulang?",
+    "OTP untuk SPT 2024 tidak masuk",
+    "kode verifikasi dikirim ke 081234567890",
+    "user guide e-Faktur: pass through costs",
+]
+
+
+@pytest.mark.parametrize("text", TALK_ABOUT_CREDENTIALS)
+def test_talking_about_credentials_without_a_value_is_not_refused(text: str) -> None:
+    assert scan_secrets(text).kinds == ()

@@ -391,7 +391,7 @@ def test_nli_judge_maps_probabilities(hypothesis: str, verdict: str, score: floa
 def test_nli_judge_from_config_and_bad_config() -> None:
     judge = NliSupportJudge.from_config("tests.guardrails.test_verify:fake_nli")
     assert judge.judge("sebesar 11%", PPN_QUOTE).verdict == "entailed"
-    with pytest.raises(JudgeConfigError, match="package.module:function"):
+    with pytest.raises(JudgeConfigError, match=r"package\.module:function"):
         NliSupportJudge.from_config("no_colon_here")
     with pytest.raises(JudgeConfigError, match="cannot import"):
         NliSupportJudge.from_config("dasar_missing_nli_module:predict")
