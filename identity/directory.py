@@ -50,15 +50,3 @@ class Directory(Protocol):
     def lookup_platform_id(self, platform: str, tenant: str, user_id: str) -> DirectoryEntry | None:
         """Entry linked to a platform identity (Slack user id, AAD object id), or None."""
         ...
-
-
-def __getattr__(name: str) -> object:
-    """Re-export the embedded default next to its protocol (``from identity.directory import YamlDirectory``).
-
-    Lazy because :mod:`identity.yaml_directory` itself imports :class:`DirectoryEntry` from here.
-    """
-    if name == "YamlDirectory":
-        from identity.yaml_directory import YamlDirectory
-
-        return YamlDirectory
-    raise AttributeError(f"module 'identity.directory' has no attribute {name!r}")

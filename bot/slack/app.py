@@ -256,13 +256,16 @@ def _default_resolver(settings: Settings, client: Any) -> Resolver:
     return PrincipalResolver(YamlDirectory(settings.directory), cache, SlackWebClientUserInfo(client))
 
 
-def redis_backends(settings: Settings) -> dict[str, Any]:
-    """``dedupe``/``rate_limiter``/``history`` kwargs backed by ``DASAR_REDIS_URL`` (empty if unset)."""
+def redis_backends(settings: Settings, client: Any = None) -> dict[str, Any]:
+    """``dedupe``/``rate_limiter``/``history`` kwargs backed by ``DASAR_REDIS_URL`` (empty if unset).
+
+    ``client``: the process's Redis client (``Runtime.redis``); one is built only when none is given.
+    """
     if settings.redis_url is None:
         return {}
     from bot.slack.redis_backends import RedisDeduper, RedisRateLimiter, RedisThreadState, redis_client
 
-    client = redis_client(settings.redis_url.get_secret_value())
+    client = client if client is not None else redis_client(settings.redis_url.get_secret_value())
     return {
         "dedupe": RedisDeduper(client, settings.slack_dedupe_ttl_seconds),
         "rate_limiter": RedisRateLimiter(
@@ -272,6 +275,24 @@ def redis_backends(settings: Settings) -> dict[str, Any]:
     }
 
 
+def runtime_clients(settings: Settings, turn: TurnService) -> dict[str, Any]:
+    """The clients the turn's runtime already built, so the process holds ONE of each.
+
+    The asker and the channel audience are resolved by the same resolver (the turn's), the Web API client
+    and the Redis client are the runtime's.  A turn without a runtime (tests) gets the defaults.
+    """
+    from bot.runtime import Runtime
+
+    runtime = getattr(turn, "services", None)
+    if not isinstance(runtime, Runtime):
+        return redis_backends(settings)
+    out: dict[str, Any] = {"resolver": getattr(turn, "resolver", None) or runtime.shared_resolver}
+    if runtime.slack is not None:
+        out["web_client"] = runtime.slack
+    out.update(redis_backends(settings, runtime.redis))
+    return out
+
+
 def serve(settings: Settings, turn: TurnService, *, socket: bool, port: int = DEFAULT_PORT) -> None:
     """``dasar serve slack``: run until interrupted (Ctrl-C / SIGTERM -> KeyboardInterrupt).
 
@@ -279,7 +300,7 @@ def serve(settings: Settings, turn: TurnService, *, socket: bool, port: int = DE
         SlackConfigError: Missing/invalid tokens, named by variable.
     """
     require_settings(settings, socket=socket)  # fail before touching Redis or Slack
-    frontend = build_slack_app(settings, turn, socket=socket, **redis_backends(settings))
+    frontend = build_slack_app(settings, turn, socket=socket, **runtime_clients(settings, turn))
     stop = threading.Event()
     try:
         if socket:

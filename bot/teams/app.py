@@ -40,7 +40,7 @@ from bot.teams.outbox_worker import OutboxWorker
 from bot.teams.relay import Relay, TeamsChannelNotifier, TeamsChatRelay
 from bot.teams.sender import LoopBridge, OutboxSender
 from identity.principal import Principal, VerifiedEnvelope
-from tickets import OutboxMessage, TicketStore
+from tickets import DeliveryResult, OutboxMessage, TicketStore
 
 logger = logging.getLogger(__name__)
 
@@ -250,29 +250,34 @@ def deps_from_settings(
             "where ticket cards are posted); see infra/teams/README.md"
         )
     now = clock or utc_now
-    directory = YamlDirectory(Path(settings.directory))
-    resolver = PrincipalResolver(directory, MemoryPrincipalCache())
+    if services is not None:  # the runtime's clients: one directory, resolver, ticket store per process
+        directory = services.directory
+        resolver = services.resolver()
+    else:
+        directory = YamlDirectory(Path(settings.directory))
+        resolver = PrincipalResolver(directory, MemoryPrincipalCache())
 
     def people(actor: str) -> str:
         entry = directory.lookup_email(actor) if "@" in actor else None
         return entry.display_name if entry is not None else actor
 
     relays: dict[str, Relay] = {}
-    if settings.slack_bot_token is not None:
+    slack_client = getattr(services, "slack", None) if services is not None else None
+    if slack_client is None and settings.slack_bot_token is not None:
         from slack_sdk import WebClient
 
+        base_url = settings.slack_api_base_url
+        token = settings.slack_bot_token.get_secret_value()
+        slack_client = WebClient(token=token, base_url=base_url) if base_url else WebClient(token=token)
+    if slack_client is not None:
         from bot.teams.relay import SlackWebRelay
 
-        base_url = settings.slack_api_base_url
-        client = WebClient(
-            token=settings.slack_bot_token.get_secret_value(), **({"base_url": base_url} if base_url else {})
-        )
-        relays["slack"] = SlackWebRelay(client)
+        relays["slack"] = SlackWebRelay(slack_client)
     journal_path = settings.teams_journal_db or Path(settings.tickets_db).with_suffix(".teams-journal.sqlite")
     faq = None
     doc_lookup = None
     if services is not None:
-        from bot.wiring import injection_flagger
+        from bot.runtime import injection_flagger
 
         faq = FaqService(
             settings.faq_dir,
@@ -290,8 +295,13 @@ def deps_from_settings(
                 return None
             return {"doc_id": stored.meta.id, "title": stored.meta.title, "url": stored.meta.source_url}
 
+    tickets = (
+        services.tickets
+        if services is not None and clock is None
+        else open_ticket_store(settings.tickets_db, secret_or_none(settings.tickets_url), clock=now)
+    )
     return TeamsDeps(
-        tickets=open_ticket_store(settings.tickets_db, secret_or_none(settings.tickets_url), clock=now),
+        tickets=tickets,
         resolve_principal=resolver.resolve,
         tax_channel=TaxChannel(
             settings.teams_service_url, settings.teams_tax_channel_id, settings.teams_tenant_id
@@ -310,3 +320,24 @@ def deps_from_settings(
 def serve(settings: Settings, deps: TeamsDeps, *, port: int) -> None:
     """Run the bot until interrupted (``dasar serve teams``)."""
     web.run_app(build_teams_app(settings, deps), host="0.0.0.0", port=port, print=None)  # noqa: S104
+
+
+async def run_worker(
+    settings: Settings,
+    *,
+    once: bool = False,
+    after_send: Callable[[OutboxMessage, str], None] | None = None,
+    clock: Callable[[], dt.datetime] | None = None,
+) -> DeliveryResult | None:
+    """The outbox worker as its own process, from settings (``once``: one delivery pass, then exit).
+
+    Lives here, not in :mod:`bot.teams.outbox_worker`, so the worker module never imports the app (no
+    import cycle).  ``after_send`` and ``clock`` exist for the crash/restart test; production passes neither.
+    """
+    deps = deps_from_settings(settings, clock=clock)
+    runtime = runtime_for(settings, deps, loop=asyncio.get_running_loop(), after_send=after_send)
+    if once:
+        return await runtime.worker.flush()
+    stop = asyncio.Event()
+    await runtime.worker.run_forever(settings.outbox_poll_seconds, stop)
+    return None

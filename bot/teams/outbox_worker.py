@@ -1,10 +1,10 @@
 """Delivers the ticket outbox to Teams (cards) and to askers (relays); expires FAQs on the way.
 
 Runs inside the Teams web app (a background task, woken after every card action) or as its own process
-(:func:`run`), e.g. beside a bot that only opens tickets.  Several workers may run at once: the outbox
-leases each message, so a message is sent by one worker at a time; a worker killed mid-send leaves the
-message pending, it becomes due again when the lease ends, and the sender's journal turns the
-redelivery into an update (see :mod:`bot.teams.sender`).
+(:func:`bot.teams.app.run_worker`), e.g. beside a bot that only opens tickets.  Several workers may run
+at once: the outbox leases each message, so a message is sent by one worker at a time; a worker killed
+mid-send leaves the message pending, it becomes due again when the lease ends, and the sender's journal
+turns the redelivery into an update (see :mod:`bot.teams.sender`).  This module never imports the app.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import logging
 from collections.abc import Callable
 
 from bot.faq import FaqService
-from tickets import DeliveryResult, OutboxMessage, TicketStore
+from tickets import DeliveryResult, TicketStore
 from tickets.outbox import Sender
 
 logger = logging.getLogger(__name__)
@@ -80,25 +80,3 @@ class OutboxWorker:
             await asyncio.wait({waiter, stopper}, timeout=poll_seconds, return_when=asyncio.FIRST_COMPLETED)
             for fut in (waiter, stopper):
                 fut.cancel()
-
-
-async def run(
-    settings: object,
-    *,
-    once: bool = False,
-    after_send: Callable[[OutboxMessage, str], None] | None = None,
-    clock: Callable[[], dt.datetime] | None = None,
-) -> DeliveryResult | None:
-    """Standalone worker process from settings (``once``: one delivery pass, then exit).
-
-    ``after_send`` and ``clock`` exist for the crash/restart test; production passes neither.
-    """
-    from bot.teams.app import deps_from_settings, runtime_for
-
-    deps = deps_from_settings(settings, clock=clock)  # type: ignore[arg-type]
-    runtime = runtime_for(settings, deps, loop=asyncio.get_running_loop(), after_send=after_send)  # type: ignore[arg-type]
-    if once:
-        return await runtime.worker.flush()
-    stop = asyncio.Event()
-    await runtime.worker.run_forever(settings.outbox_poll_seconds, stop)  # type: ignore[attr-defined]
-    return None

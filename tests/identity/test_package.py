@@ -38,8 +38,17 @@ def test_identity_imports_none_of_our_other_packages() -> None:
     assert offenders == []
 
 
-def test_default_directory_is_importable_next_to_its_protocol() -> None:
-    from identity.directory import YamlDirectory
-    from identity.yaml_directory import YamlDirectory as Direct
+def test_directory_protocol_and_yaml_backend_form_no_import_cycle() -> None:
+    """Finding: identity.directory re-exported YamlDirectory while yaml_directory imported directory."""
+    import ast
+    from pathlib import Path
 
-    assert YamlDirectory is Direct
+    import identity
+
+    src = Path(identity.__file__).parent / "directory.py"
+    imported = {
+        n.module
+        for n in ast.walk(ast.parse(src.read_text(encoding="utf-8")))
+        if isinstance(n, ast.ImportFrom)
+    }
+    assert "identity.yaml_directory" not in imported

@@ -14,7 +14,7 @@ import os
 import sys
 
 from bot.settings import load_settings
-from bot.teams.outbox_worker import run
+from bot.teams.app import run_worker as run
 from tickets import OutboxMessage
 
 CRASH_EXIT = 17

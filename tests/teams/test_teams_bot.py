@@ -88,7 +88,7 @@ def test_new_ticket_is_posted_once_as_a_card_with_everything_the_team_needs(
         "ticket_id": ticket.id,
     }
     card = _card(post.body)
-    assert card["version"] == "1.4"
+    assert card["version"] == "1.5"
     texts = cards.texts_of(card)
     assert texts[0] == f"Ticket {ticket.id}: Open"
     assert "Why dasar escalated: No source in the knowledge base" in texts
