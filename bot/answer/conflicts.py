@@ -136,6 +136,11 @@ def _norm_tax(m: re.Match[str]) -> str:
     return "PPN" if (m.group(3) or "PPN").upper() == "PPN" else "PPnBM"
 
 
+def mentioned_taxes(text: str) -> list[str]:
+    """Every tax a text names ("PPh Pasal 23", "PPh 4(2)", "PPN"), normalised, in order."""
+    return list(dict.fromkeys(_norm_tax(m) for m in _TAX.finditer(text)))
+
+
 def _mentioned_taxes(text: str) -> list[str]:
     """Taxes the text is about (a tax named only after "kecuali"/"selain" is an exclusion)."""
     cut = _EXCLUSION.search(text)

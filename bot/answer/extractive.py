@@ -22,6 +22,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from bot.answer.conflicts import mentioned_taxes
 from bot.answer.protocol import ComposedAnswer, ComposeRequest, DraftClaim, Role
 from guardrails.injection import scan_injection
 from guardrails.verify import extract_figures, normalize_ws
@@ -282,6 +283,16 @@ QUESTION_OBJECTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
         ),
     ),
 )
+#: Objects whose own regime a question that does not name them should not get (a general PPN question is
+#: not answered with the 0% export rate, a general service question not with the construction rate).
+_SPECIAL_REGIMES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
+    ("export", re.compile(r"ekspor|export", re.I), re.compile(r"\bekspor\b", re.I)),
+    (
+        "construction",
+        re.compile(r"konstruksi|construction|kontraktor|contractor|renovasi|renovation|bangun", re.I),
+        re.compile(r"konstruksi", re.I),
+    ),
+)
 _NEGATED_BEFORE = re.compile(r"(?:kecuali|selain|tidak\s+termasuk|except|other\s+than)\b[^.;|]{0,80}$", re.I)
 
 
@@ -323,6 +334,13 @@ def object_match(objects: tuple[str, ...], text: str) -> float:
         else:
             score -= 1.0
     return score
+
+
+def unasked_regime(question: str, text: str) -> float:
+    """-1 per special regime (export, construction) the text is about and the question does not name."""
+    return -float(
+        sum(1 for _, ask, about in _SPECIAL_REGIMES if about.search(text) and not ask.search(question))
+    )
 
 
 def states_fact(kind: str | None, text: str) -> bool:
@@ -654,6 +672,9 @@ class ExtractiveComposer:
             bonus = (0.5 if u.cue else 0.0) + (0.3 if kind and states_fact(kind, u.quote) else 0.0)
             if objects:
                 bonus += 0.4 * object_match(objects, u.text)
+            bonus += 0.5 * unasked_regime(question, u.text)
+            if u.date is not None:
+                bonus += 0.2  # the dated item in force on the as-of date (others were narrowed away)
             if is_padding(u.quote):
                 bonus -= 2.0
             scored.append((-(cov + bonus), i, u, cov))
@@ -690,6 +711,10 @@ class ExtractiveComposer:
             score -= 0.6  # a worked example illustrates the rule; it never states it first
         if is_padding(hit.chunk.text):
             score -= 1.0
+        asked_taxes = set(mentioned_taxes(request.question))
+        named_taxes = set(mentioned_taxes(hit.chunk.text))
+        if asked_taxes and named_taxes and not (asked_taxes & named_taxes):
+            score -= 0.4  # a rule about another tax (PPh 26 honoraria for a PPh 23 question)
         objects = question_objects(request.question)
         if objects:
             # the provision whose scope is the object the question names leads, not a general rule

@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from bot.answer.conflicts import mentioned_taxes
 from bot.answer.extractive import asked_fact, asked_facts
 from bot.answer.model import ClarifyingQuestion, Conflict, ShownClaim, UnsupportedClaim
 from guardrails.verify import extract_figures
@@ -205,7 +206,7 @@ def _source_name(c: ShownClaim) -> str:
 
 
 def _trim(text: str, limit: int = 220) -> str:
-    text = re.sub(r"\s+", " ", text).strip().rstrip(";:,")
+    text = re.sub(r"\s+", " ", text).strip().rstrip(";:,.")
     if len(text) <= limit:
         return text
     cut = text[:limit].rsplit(" ", 1)[0].rstrip(";:,")
@@ -312,16 +313,24 @@ def _premise(question: str, lead: ShownClaim, lang: str) -> str:
     return ""
 
 
-def _lead_index(claims: Sequence[ShownClaim], conflicts: Sequence[Conflict] = ()) -> int:
+def _other_tax(c: ShownClaim, asked: set[str]) -> bool:
+    """The claim names taxes and none is the one the question asks about (PPh 26 for a PPh 23 question)."""
+    named = set(mentioned_taxes(c.quote))
+    return bool(asked) and bool(named) and not (named & asked)
+
+
+def _lead_index(claims: Sequence[ShownClaim], conflicts: Sequence[Conflict] = (), question: str = "") -> int:
+    """The composer's first claim leads, unless it is an example, lost a conflict or is about another tax."""
     losers = {s.doc_id for cf in conflicts for s in cf.sources if cf.preferred and s.doc_id != cf.preferred}
-    for pass_ in (0, 1, 2):
+    asked = set(mentioned_taxes(question)) if question else set()
+    for pass_ in (0, 1):
         for i, c in enumerate(claims):
-            if c.is_example:
+            if c.is_example or c.role == "example":
                 continue
-            if pass_ < 2 and c.role in ("example", "definition", "condition", "exception"):
+            if pass_ == 0 and (c.source.doc_id in losers or _other_tax(c, asked)):
+                continue  # a source that lost a conflict, or a rule about another tax, never leads
+            if pass_ == 0 and i > 0 and c.role in ("condition", "exception", "definition"):
                 continue
-            if pass_ == 0 and c.source.doc_id in losers:
-                continue  # a source that lost a conflict never leads the answer
             return i
     return 0
 
@@ -367,7 +376,7 @@ def answer_line(
     if len(kinds) > 1:
         return _multi_part(claims, lang, question, conflicts, kinds)
     kind = asked_fact(question) if question else None
-    i = _lead_index(claims, conflicts)
+    i = _lead_index(claims, conflicts, question)
     lead = claims[i]
     sentence, _rate = _fact_sentence(lead, i + 1, lang, kind)
     premise = _premise(question, lead, lang) if question else ""
@@ -396,7 +405,11 @@ def _multi_part(
 ) -> str:
     """One sentence per part of a multi-part question, each from the first claim that states it."""
     losers = {s.doc_id for cf in conflicts for s in cf.sources if cf.preferred and s.doc_id != cf.preferred}
-    order = sorted(range(len(claims)), key=lambda j: (claims[j].source.doc_id in losers, j))
+    asked = set(mentioned_taxes(question))
+    order = sorted(
+        range(len(claims)),
+        key=lambda j: (claims[j].source.doc_id in losers or _other_tax(claims[j], asked), j),
+    )
     parts: list[str] = []
     premise = ""
     for kind in kinds:
