@@ -19,7 +19,9 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
-from identity.principal import EVERYONE, Principal, VerifiedEnvelope
+from identity.principal import Principal, VerifiedEnvelope
+from kb.scope import ReaderScope
+from tools.access import reader_scope
 
 logger = logging.getLogger(__name__)
 
@@ -54,11 +56,16 @@ class ChannelAudience:
         self._resolver = resolver
         self.ttl_seconds = ttl_seconds
         self._clock = clock
-        self._cache: dict[tuple[str, str], tuple[float, frozenset[str]]] = {}
+        self._cache: dict[tuple[str, str], tuple[float, ReaderScope]] = {}
         self._lock = threading.Lock()
 
     def groups(self, team: str, channel: str, *, exclude: Iterable[str] = ()) -> frozenset[str]:
-        """Intersection of the groups of the channel's members (``exclude``: the bot's own user id).
+        """The access groups every member has (see :meth:`scope`, which also carries the entities)."""
+        return self.scope(team, channel, exclude=exclude).groups
+
+    def scope(self, team: str, channel: str, *, exclude: Iterable[str] = ()) -> ReaderScope:
+        """The reader scope common to the channel's members (``exclude``: the bot's own user id): the
+        intersection of their groups *and* entities.
 
         Raises:
             Exception: Slack API errors propagate; the caller answers with an apology instead of
@@ -72,16 +79,16 @@ class ChannelAudience:
                 return hit[1]
         skip = set(exclude)
         members = [m for m in self._members(channel) if m not in skip]
-        shared: frozenset[str] | None = None
-        for member in sorted(members):
-            principal = self._resolver.resolve(VerifiedEnvelope("slack", team, member))
-            shared = principal.groups if shared is None else shared & principal.groups
-        result = frozenset({EVERYONE}) if shared is None else shared | {EVERYONE}
+        result = ReaderScope.common(
+            reader_scope(self._resolver.resolve(VerifiedEnvelope("slack", team, member)))
+            for member in sorted(members)
+        )
         logger.info(
-            "channel=%s, members=%d, groups=%s | channel audience computed",
+            "channel=%s, members=%d, groups=%s, entities=%s | channel audience computed",
             channel,
             len(members),
-            ",".join(sorted(result)),
+            ",".join(sorted(result.groups)),
+            ",".join(sorted(result.entities)),
         )
         if self.ttl_seconds > 0:
             with self._lock:

@@ -253,7 +253,7 @@ class SlackListeners:
             audience = (
                 None
                 if is_direct
-                else self.audience.groups(team, channel, exclude=[bot_user_id] if bot_user_id else [])
+                else self.audience.scope(team, channel, exclude=[bot_user_id] if bot_user_id else [])
             )
             message = InboundMessage(
                 platform="slack",
@@ -264,7 +264,8 @@ class SlackListeners:
                 message_id=ts,
                 text=text,
                 is_direct=is_direct,
-                audience_groups=audience,
+                audience_groups=audience.groups if audience is not None else None,
+                audience=audience,
                 received_at=dt.datetime.now(dt.UTC),
             )
             reply = self.turn.handle(message)

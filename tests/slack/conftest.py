@@ -55,6 +55,14 @@ class Harness:
         except urllib.error.HTTPError as err:
             return err.code, err.read().decode()
 
+    def settle(self) -> None:
+        """Wait until every turn and button the app accepted has finished (its executor drained).
+
+        Deliveries are acked only after their work was queued, so once this returns nothing more can be
+        posted: an assertion that something did NOT happen needs no sleep.  Call it last in a test.
+        """
+        self.frontend.executor.shutdown(wait=True)
+
     def send_event(self, event: dict[str, Any], event_id: str, *, retry: int | None = None) -> int:
         body = json.dumps(event_body(event, event_id))
         status, _ = self.post(body, signed_headers(body, retry=retry))

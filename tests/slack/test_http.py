@@ -131,7 +131,7 @@ def test_bad_signature_and_stale_timestamp_are_rejected(harness: Harness) -> Non
     tampered = signed_headers(body)
     assert harness.post(body.replace("PPN", "PPh"), tampered)[0] == 401
 
-    time.sleep(0.2)
+    harness.settle()
     assert harness.turn.handled == []
     assert harness.api.calls_of("chat.postMessage") == []
 
@@ -198,7 +198,7 @@ def test_thread_follow_up_is_answered_only_in_threads_the_bot_is_part_of(harness
     harness.send_event(channel_msg("makan siang?", "1700000004.000200", "1700000004.000100"), "Ev005")
     harness.send_event(channel_msg("halo semua", "1700000005.000100", None), "Ev006")
     posts = harness.api.wait_for("chat.postMessage", 2)
-    time.sleep(0.3)
+    harness.settle()
     assert len(harness.api.calls_of("chat.postMessage")) == 2
     assert [p.params["thread_ts"] for p in posts] == [root, root]
     first, follow_up = harness.turn.handled
@@ -232,7 +232,7 @@ def test_retries_and_double_delivery_are_answered_once(harness: Harness) -> None
     # The same user message also arrives as a message.channels event under another event id.
     assert harness.send_event(channel_msg(f"<@{BOT_USER}> Berapa tarif PPN?", ts, None), "Ev009") == 200
     harness.api.wait_for("chat.postMessage")
-    time.sleep(0.3)
+    harness.settle()
     assert len(harness.api.calls_of("chat.postMessage")) == 1
     assert len(harness.turn.handled) == 1
     assert harness.frontend.listeners.stats["duplicates_dropped"] == 2
@@ -257,7 +257,8 @@ def test_retries_to_two_app_processes_are_deduplicated_by_redis(api: MockSlackAp
             assert second.send_event(event, "Ev010", retry=1) == 200  # the retry lands on another process
             assert second.send_event(event, "Ev010", retry=2) == 200
             first.api.wait_for("chat.postMessage")
-            time.sleep(0.3)
+            # dedupe runs in the request, before the ack: both retries were dropped when their POSTs returned
+            assert second.frontend.listeners.stats["duplicates_dropped"] == 2
             assert (
                 len(first.api.calls_of("chat.postMessage")) + len(second.api.calls_of("chat.postMessage"))
                 == 1
@@ -274,7 +275,8 @@ def test_retries_to_two_app_processes_are_deduplicated_by_redis(api: MockSlackAp
                 channel_msg("dan PPh?", "1700000009.000200", "1700000009.000100"), "Ev012", retry=1
             )
             second.api.wait_for("chat.postMessage", 2)
-            time.sleep(0.2)
+            first.settle()
+            second.settle()
             assert [m.text for m in second.turn.handled] == ["lanjut", "dan PPh?"]
             assert len(first.turn.handled) == 1
         finally:
@@ -310,7 +312,7 @@ def test_feedback_button_records_the_clicking_user_once(harness: Harness) -> Non
         == 200
     )  # second click
     harness.api.wait_for("chat.postEphemeral")
-    time.sleep(0.3)
+    harness.settle()
     assert harness.turn.feedback_calls == [(TAX_ANALYST, "1700000011.000100", True)]
     (thanks,) = harness.api.calls_of("chat.postEphemeral")
     assert thanks.params["user"] == TAX_ANALYST and "Terima kasih" in posted_text(thanks)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 from tests.slack.conftest import AP_CLERK, DM, TAX_ANALYST, slack_settings
 from tests.slack.fake_turn import FakeTurn
@@ -94,7 +93,7 @@ def test_socket_mode_round_trip_acks_answers_and_dedupes_retries() -> None:
         )
         assert socket_server.wait_ack("env-3") == {"envelope_id": "env-3"}
         api.wait_for("chat.postEphemeral")
-        time.sleep(0.3)
+        frontend.executor.shutdown(wait=True)  # every acked envelope's work has finished: no sleep needed
         assert len(api.calls_of("chat.postMessage")) == 1
         assert len(turn.handled) == 1
         assert turn.feedback_calls == [(TAX_ANALYST, "1700000200.000100", False)]
