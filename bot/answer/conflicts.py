@@ -137,11 +137,6 @@ def _norm_tax(m: re.Match[str]) -> str:
 
 
 def mentioned_taxes(text: str) -> list[str]:
-    """Every tax a text names ("PPh Pasal 23", "PPh 4(2)", "PPN"), normalised, in order."""
-    return list(dict.fromkeys(_norm_tax(m) for m in _TAX.finditer(text)))
-
-
-def _mentioned_taxes(text: str) -> list[str]:
     """Taxes the text is about (a tax named only after "kecuali"/"selain" is an exclusion)."""
     cut = _EXCLUSION.search(text)
     head = text[: cut.start()] if cut else text
@@ -156,7 +151,7 @@ def _claim_tax(c: ShownClaim, meta: DocumentMeta) -> str | None:
         art = "PPh 4(2)" if loc.group(1) == "4" and loc.group(2) == "2" else f"PPh {loc.group(1)}"
         if art in types:
             return art
-    mentioned = _mentioned_taxes(text)
+    mentioned = mentioned_taxes(text)
     if mentioned:
         return mentioned[0]
     if re.search(r"\bPPN\b|\bVAT\b|Pertambahan\s+Nilai", text, re.I):

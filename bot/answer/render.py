@@ -164,6 +164,7 @@ _SURCHARGE_AFTER = re.compile(r"\s*(?:\([^)]{0,40}\)\s*)?(lebih\s+(?:tinggi|besa
 _RANGE = re.compile(
     r"paling\s+rendah\s+(\d+(?:,\d+)?\s*%)[^.;]{0,60}?paling\s+tinggi\s+(\d+(?:,\d+)?\s*%)", re.I
 )
+_FACTOR_AFTER = re.compile(r"\s*(?:\([^)]{0,40}\)\s*)?(?:dikali|x|×)\s+(\d+\s*/\s*\d+)", re.I)
 _SURCHARGE_BEFORE = re.compile(r"(?:lebih\s+(?:tinggi|besar)|higher\s+by|tambahan)\s*$", re.I)
 _BASE_AFTER = re.compile(
     r"\s*(?:\([^)]{0,40}\)\s*)?(dari\s+(?:jumlah\s+|nilai\s+)?[A-Za-z][^,;:()]{2,60}?)"
@@ -251,6 +252,10 @@ def _rate_phrase(c: ShownClaim, lang: str) -> str | None:
             higher.append(surface)
             continue
         phrase = surface
+        factor = _FACTOR_AFTER.match(after)
+        if factor:  # "10% dikali 11/12 dari tarif ..." is a share of the rate, never the rate itself
+            rates.append(f"{surface} {'dikali' if lang == 'id' else 'times'} {factor.group(1)}")
+            continue
         base = _BASE_AFTER.match(after)
         if base:
             b = re.sub(r"\s+", " ", base.group(1)).strip()

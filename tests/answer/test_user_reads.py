@@ -242,3 +242,22 @@ def test_answers_are_deterministic_and_in_the_question_language(hashing_services
     a = ask(hashing_services, q)
     assert a.status == "answered" and a.answer.startswith("Under ") and "20%" in a.answer
     _assert_gates(hashing_services, a)
+
+
+def test_zero_rate_for_exported_services_is_quoted_from_its_lead_in(hashing_services: Any) -> None:
+    a = ask(hashing_services, "Ekspor jasa kena pajak ke luar negeri dikenai PPN berapa persen?", user=None)
+    assert a.status == "answered"
+    lead = a.claims[0]
+    assert "0% (nol persen)" in lead.quote and "ekspor" in lead.quote.lower()
+    assert "tarifnya 0%" in a.answer and "[1]" in a.answer
+    _assert_gates(hashing_services, a)
+
+
+def test_general_vat_question_is_not_led_by_the_export_rate(hashing_services: Any) -> None:
+    a = ask(hashing_services, "Sekarang PPN berapa persen untuk barang kena pajak?", user=None)
+    assert a.status == "answered"
+    assert "12% (dua belas persen)" in a.claims[0].quote
+    assert "tarifnya 12%" in a.answer
+    shown = render_terminal(a)
+    assert "**" not in shown and shown.count("berdasarkan sumber per") == 1
+    _assert_gates(hashing_services, a)
