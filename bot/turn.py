@@ -41,7 +41,8 @@ from guardrails.pii import MaskingSession
 from identity.principal import EVERYONE, Principal, VerifiedEnvelope
 from kb.scope import ReaderScope
 from tickets.model import Evidence, Requester, ThreadRef
-from tools.access import reader_scope
+from tools.access import reader_scope, ticket_reader
+from tools.deps import ToolDeps
 from tools.ledger import Ledger
 
 logger = logging.getLogger(__name__)
@@ -85,8 +86,6 @@ _RATE_LIMITED_TEXT = {
     "id": "Terlalu banyak pertanyaan dalam waktu singkat; coba lagi dalam {seconds} detik.",
     "en": "Too many questions in a short time; please try again in {seconds} seconds.",
 }
-#: The tax team's access group: ticket evidence shows only what it (with the asker's entities) opens.
-TAX_TEAM_GROUP = "tax-team"
 
 _INJECTION_WARNING = {
     "id": "Instruksi di dalam pesan Anda diperlakukan sebagai data dan tidak diikuti.",
@@ -406,32 +405,19 @@ class Turn:
         return dataclasses.replace(reply, reference_id=ref)
 
     def _evidence(self, ledger: Ledger, asker: Principal) -> dict[str, Any]:
-        """The turn's evidence from its ledger, filtered to what the tax team may read.
-
-        Sources the tax team's scope does not open are left out and counted (``restricted``), so a card
-        never shows a management-only policy or another entity's procedure to people who cannot read it.
-        """
-        found = ledger.evidence().to_json()
-        scope = self.ticket_audience or ReaderScope(frozenset({TAX_TEAM_GROUP}), asker.entities)
-        allowed: dict[str, bool] = {}
-        restricted: set[str] = set()
-
-        def ok(item: dict[str, Any]) -> bool:
-            doc_id = item.get("doc_id")
-            if not doc_id:
-                return False
-            if doc_id not in allowed:
-                stored = self.services.store.get_document(doc_id)
-                allowed[doc_id] = stored is not None and scope.can_read(
-                    stored.meta.access, stored.meta.entities
-                )
-            if not allowed[doc_id]:
-                restricted.add(str(doc_id))
-            return allowed[doc_id]
-
-        out = {name: [i for i in items if ok(i)] for name, items in found.items()}
+        """The turn's evidence (:meth:`tools.ledger.Ledger.evidence`, the one builder), filtered to what the
+        tax team may read; the rest is only counted (``restricted``), so a card never shows a management-only
+        policy or another entity's procedure to people who cannot read it."""
+        deps = ToolDeps(
+            retriever=self.services.retriever,
+            store=self.services.store,
+            default_as_of=self.today(),
+            ticket_audience=self.ticket_audience,
+        )
+        readable = ticket_reader(asker, deps)
+        out: dict[str, Any] = ledger.evidence(readable).to_json()
         out["candidates"] = out["candidates"][:20]
-        out["restricted"] = len(restricted)
+        out["restricted"] = ledger.restricted_sources(readable)
         out["topic"] = next((c.get("doc_number") for c in out["citations"] if c.get("doc_number")), None)
         return out
 

@@ -31,6 +31,24 @@ def reader_scope(
     return own if audience is None else own.within(audience)
 
 
+#: The tax team's access group: escalation tickets are read by it.
+TAX_TEAM_GROUP = "tax-team"
+
+
+def ticket_reader(principal: Principal, deps: ToolDeps) -> Callable[[str], bool]:
+    """doc id -> may the ticket's audience (the tax team, with the asker's entities) read that document."""
+    scope = deps.ticket_audience or ReaderScope(frozenset({TAX_TEAM_GROUP}), principal.entities)
+    seen: dict[str, bool] = {}
+
+    def readable(doc_id: str) -> bool:
+        if doc_id not in seen:
+            stored = deps.store.get_document(doc_id)
+            seen[doc_id] = stored is not None and scope.can_read(stored.meta.access, stored.meta.entities)
+        return seen[doc_id]
+
+    return readable
+
+
 class DocumentArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -161,11 +161,18 @@ class Ledger:
         with self._lock:
             return tuple(self._calls)
 
-    def evidence(self) -> Evidence:
-        """What this turn found, in the shape a ticket stores (claims, citations, retrieval candidates)."""
+    def evidence(self, readable: Callable[[str], bool] | None = None) -> Evidence:
+        """What this turn found, in the shape a ticket stores (claims, citations, retrieval candidates).
+
+        The one evidence builder.  ``readable`` (doc id -> may the ticket's audience read it) leaves out
+        everything the people who will see the ticket may not read; :meth:`restricted_sources` counts it.
+        """
         with self._lock:
             hits = list(self._hits.values())
             citations = list(self._citations)
+        if readable is not None:
+            hits = [h for h in hits if readable(h.doc_id)]
+            citations = [c for c in citations if c.doc_id is not None and readable(c.doc_id)]
         by_id = {h.chunk_id: h for h in hits}
         claims = [
             {
@@ -204,6 +211,12 @@ class Ledger:
             for h in hits
         ]
         return Evidence.of(claims=claims, citations=cited, candidates=candidates)
+
+    def restricted_sources(self, readable: Callable[[str], bool]) -> int:
+        """How many documents this turn found that ``readable`` keeps from the ticket's audience."""
+        with self._lock:
+            docs = {h.doc_id for h in self._hits.values()} | {c.doc_id for c in self._citations if c.doc_id}
+        return sum(1 for d in docs if not readable(d))
 
     def to_json(self) -> dict[str, Any]:
         """JSON-able snapshot for the audit log (no raw question text, tool arguments only hashed)."""

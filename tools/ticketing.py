@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from identity.principal import Principal
 from tickets.errors import TicketError, TicketNotFound
 from tickets.model import REASONS
+from tools.access import ticket_reader
 from tools.deps import ToolDeps
 from tools.ledger import Ledger, LedgerTicket
 from tools.strict import ToolOutcome
@@ -75,13 +76,16 @@ def make_create_ticket(
             # Mis-wired deps must not let a turn file a ticket in someone else's name.
             logger.warning("tool=create_ticket | requester does not match the principal, refusing")
             return ToolOutcome.error(UNAVAILABLE, "denied")
+        readable = ticket_reader(principal, deps)
+        restricted = ledger.restricted_sources(readable)
+        gap = f"{args.summary}; {restricted} restricted sources" if restricted else args.summary
         ticket, created = deps.tickets.open_ticket(
             deps.thread,
             deps.requester,
             deps.question_masked,
             (),
-            ledger.evidence(),
-            args.summary,
+            ledger.evidence(readable),
+            gap,
             args.reason,
         )
         ledger.record_ticket(LedgerTicket(ticket.id, "opened" if created else "evidence_added", args.reason))
