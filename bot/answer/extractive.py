@@ -738,11 +738,26 @@ class ExtractiveComposer:
         scored = sorted(
             enumerate(relevant), key=lambda t: (-self._lead_score(t[0], t[1][0], t[1][1], request), t[0])
         )
+        memo: dict[str, tuple[list[Unit], list[str]]] = {}
+
+        def picked(h: Hit, used: bool = False) -> list[Unit]:
+            """The hit's units, best first (computed once per hit); its notes count once it is used."""
+            if h.chunk.id not in memo:
+                own: list[str] = []
+                memo[h.chunk.id] = (
+                    self._pick_units(h, concepts, request.as_of, 2, own, request.question),
+                    own,
+                )
+            units, own = memo[h.chunk.id]
+            if used:
+                notes.extend(own)
+            return units
+
         kind = asked_fact(request.question)
         lead_pos = 0
         for pos, (_, (h, _c)) in enumerate(scored[:6]):
             # the lead quotes the provision that states what was asked, with the fact in the quote
-            units = self._pick_units(h, concepts, request.as_of, 1, [], request.question)
+            units = picked(h)[:1]
             if units and states_fact(kind, units[0].quote) and not is_padding(units[0].quote):
                 lead_pos = pos
                 break
@@ -771,7 +786,7 @@ class ExtractiveComposer:
             if len(claims) >= self.max_claims:
                 break
             limit = 2 if role in ("direct", "condition") else 1
-            for u in self._pick_units(hit, concepts, request.as_of, limit, notes, request.question):
+            for u in picked(hit, used=True)[:limit]:
                 norm = normalize_ws(u.quote)
                 if any(norm in s or s in norm for s in shown):
                     continue
