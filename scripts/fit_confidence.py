@@ -29,9 +29,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--set", type=Path, default=ROOT / "eval" / "answers.yaml")
     ap.add_argument("--mode", choices=("hybrid", "deterministic"))
     ap.add_argument("--write", action="store_true", help="write the fitted defaults into confidence.py")
+    ap.add_argument(
+        "--from-report",
+        type=Path,
+        help="reuse the tune-half report of bench/eval_answer_sets.py --out (the inputs do not depend on the "
+        "calibration) instead of running the pipeline again",
+    )
     args = ap.parse_args(argv)
-    services = Services(load_settings(retrieval_mode=args.mode))
-    report = run_answer_eval(services, args.set, split="tune", mode=args.mode, runs=1)
+    if args.from_report:
+        reports = json.loads(args.from_report.read_text(encoding="utf-8"))
+        report = next(r for r in reports if r["split"] == "tune" and r["set"].endswith("answers.yaml"))
+    else:
+        services = Services(load_settings(retrieval_mode=args.mode))
+        report = run_answer_eval(services, args.set, split="tune", mode=args.mode, runs=1)
     params = fit(rows_for_fit(report))
     print(json.dumps(params, indent=1))
     if args.write:
