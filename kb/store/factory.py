@@ -44,7 +44,7 @@ def open_store(
 
     if not create and not Path(kb_path).exists():
         raise StoreError(
-            f"no knowledge base at {kb_path}; build it with `dasar ingest corpus` "
+            f"no knowledge base at {kb_path}; build it with `dasar ingest FOLDER` "
             "(or point DASAR_KB / --kb at an existing one)"
         )
     return SqliteStore(kb_path, embedder_name=embedder_name)

@@ -516,7 +516,7 @@ class PostgresStore:
             if not exists and not create:
                 raise StoreError(
                     f"no knowledge base at {self.path} (the database has no dasar tables); build it "
-                    "with `dasar ingest corpus` (or point DASAR_KB_URL at an existing one)"
+                    "with `dasar ingest FOLDER` (or point DASAR_KB_URL at an existing one)"
                 )
             if exists and not create:
                 return
