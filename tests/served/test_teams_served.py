@@ -10,9 +10,12 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from tests.served.conftest import base_env, free_port, served
 from tests.teams.harness import AAD, TAX_CHANNEL, TENANT, text_activity
 from tests.teams.mock_services import MockBotConnector
+from tests.tickets.conftest import pg_dsn, pg_uri  # noqa: F401 (fixtures)
 
 #: A sentence of UU 7/2021 (Pasal 7 UU PPN as amended): the VAT rate from 1 April 2022.
 PPN_QUOTE = "sebesar 11% (sebelas persen) yang mulai berlaku pada tanggal 1 April 2022"
@@ -95,3 +98,54 @@ def test_served_teams_group_chat_gets_only_what_every_member_may_read(
     group_text = " ".join(p.body.get("text") or "" for p in posted)
     assert MEMO_NUMBER not in group_text
     assert "Singapore" not in group_text or "memo" not in group_text.lower()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_served_teams_ticket_replies_are_masked_and_secrets_refused(
+    served_kb: Path, tmp_path: Path, backend: str, request: pytest.FixtureRequest
+) -> None:
+    """Findings: Teams stored a requester's reply to a ticket unmasked, and a secret in it was not refused.
+
+    Both ticket stores: SQLite, and PostgreSQL from the pgserver wheel (``DASAR_TICKETS_URL``).
+    """
+    from tests.teams.harness import open_ticket
+    from tickets import Requester, ThreadRef
+    from tickets.factory import open_ticket_store
+
+    url = request.getfixturevalue("pg_dsn") if backend == "postgres" else None
+    store = open_ticket_store(tmp_path / "tickets.sqlite", url)
+    chat = "a:1personal-ap-clerk-ticket"
+    requester = Requester(
+        principal_id=f"teams:{TENANT}:{AAD['ap.clerk']}",
+        platform="teams",
+        tenant=TENANT,
+        user_id=AAD["ap.clerk"],
+        email="ap.clerk@sinarnusantara.co.id",
+        display_name="AP Clerk SNR",
+    )
+    ticket = open_ticket(store, ThreadRef("teams", TENANT, chat, chat), requester)  # type: ignore[arg-type]
+    store.claim(ticket.id, "tax.analyst@sinarnusantara.co.id")
+    store.answer(ticket.id, "tax.analyst@sinarnusantara.co.id", "Tarifnya 4%.", [])
+    nik, account, phone = "3174012503900007", "1234567890", "081234567890"
+    port = free_port()
+    log = tmp_path / "teams.log"
+    with MockBotConnector() as connector:
+        env = _env(tmp_path, served_kb, connector, port)
+        if url:
+            env["DASAR_TICKETS_URL"] = url
+        with served(["serve", "teams", "--port", str(port)], env, port, log):
+            reply = f"NIK vendor {nik}, rekening BCA {account}, telepon {phone}."
+            assert _post(port, text_activity("ap.clerk", reply, connector.url, chat), log) == 201
+            # the POST returns after the turn replied: its confirmation is already recorded
+            confirmations = [p for p in connector.posts() if ticket.id in (p.body.get("text") or "")]
+            secret = "password: Sinar#2026rahasia untuk portal DJP"
+            assert _post(port, text_activity("ap.clerk", secret, connector.url, chat), log) == 201
+            texts = [p.body.get("text") or "" for p in connector.posts() if p.conversation_id == chat]
+    stored = json.dumps([e.data for e in store.events(ticket.id)], ensure_ascii=False, default=str)
+    assert "NIK vendor" in stored  # the reply was recorded ...
+    for raw in (nik, account, phone, "Sinar#2026rahasia"):
+        assert raw not in stored  # ... masked, and the secret never
+    assert confirmations, texts
+    refusal = texts[-1]
+    assert "Sinar#2026rahasia" not in " ".join(texts)
+    assert "password" in refusal.lower() or "sandi" in refusal.lower(), texts
