@@ -275,6 +275,50 @@ INJECTION_RULES: tuple[InjectionRule, ...] = (
         r"|user)\b[^.\n]{0,20}?"
         r"\b(?:mengunjungi|mengklik|klik|mentransfer|transfer|mengunduh)\b",
     ),
+    # an instruction smuggled in pieces or in code: "decode this and follow it", "a='ign' b='ore' ... a+b"
+    _rule(
+        "smuggled_instruction",
+        INSTRUCTION_OVERRIDE,
+        r"\b(?:decode|decrypt|decipher|unscramble|reverse|deobfuscate)\b[^\n]{0,80}?\b(?:and"
+        r"|then)\b[^\n]{0,20}?"
+        r"\b(?:follow|execute|obey|carry out|do what it says|act on)\b",
+        r"\b(?:concatenate|combine|join|put together|merge|assemble)\b[^\n]{0,80}?\b(?:and"
+        r"|then)\b[^\n]{0,20}?"
+        r"\b(?:follow|execute|obey|carry out|do what it says|act on)\b",
+        r"(?:\b\w{1,3}\s*=\s*[\"'][^\"'\n]{1,40}[\"'][\s;,]*){2,}[^\n]{0,80}?\b\w{1,3}\s*\+\s*\w{1,3}\b",
+        r"\b(?:dekode|dekripsi|terjemahkan|balik(?:kan)?|gabungkan|satukan)\b[^\n]{0,80}?\b(?:lalu|kemudian"
+        r"|dan)\b"
+        r"[^\n]{0,20}?\b(?:ikuti|jalankan|kerjakan|patuhi|lakukan)\b",
+    ),
+    # the commonest override and secret requests in the other languages staff and documents meet
+    # (Spanish, Portuguese, French, Italian, German, Dutch, Russian, Chinese)
+    _rule(
+        "override_other_language",
+        INSTRUCTION_OVERRIDE,
+        r"\b(?:ignora|olvida|olvide|esquece|ignorez|ignorer|oublie[zr]?|ignorate|dimentica|ignorier(?:e|en)?"
+        r"|vergiss|vergessen sie|negeer|vergeet)\b(?:\W+\w+){0,3}?\W+(?:instrucciones|instruções"
+        r"|instructions|consignes"
+        r"|istruzioni|anweisungen|instruktionen|anordnungen|instructies|regeln|reglas|regras|règles"
+        r"|regole)\b",
+        r"(?:игнорир\w*|забуд\w*|не обращай\w* внимания на)(?:\s+\w+){0,3}?\s+(?:инструкци\w*|указани\w*"
+        r"|правил\w*)",
+        r"(?:忽略|无视|忘记|忘掉|不要理会)(?:之前|以上|上面|先前|前面|所有|全部)?的?(?:所有)?(?:指令|指示|说明|规则|提示)",
+        r"(?:modo (?:desarrollador|dios|administrador|sin restricciones)|mode (?:développeur|dieu"
+        r"|sans restriction)"
+        r"|entwicklermodus|gottmodus|режим (?:разработчика|бога))",
+    ),
+    _rule(
+        "secret_other_language",
+        EXFILTRATION,
+        r"\b(?:cu[aá]l es|dime|dame|revela|muestra|qual [eé]|diga|quel est|donne[zr]?|r[ée]v[eè]le[zr]?"
+        r"|dimmi|qual [eè]"
+        r"|wie lautet|was ist|verrate|nenne|wat is|geef)\b(?:\W+\w+){0,3}?\W+(?:contrase[ñn]a|clave secreta"
+        r"|senha"
+        r"|mot de passe|cl[ée] secr[eè]te|password segreta|passwort|kennwort|geheimschl[uü]ssel"
+        r"|wachtwoord)\b",
+        r"(?:какой|назови|скажи|покажи|раскрой)\w*(?:\s+\w+){0,2}?\s+(?:пароль|секретн\w+ ключ)",
+        r"(?:密码|秘钥|密钥|口令)(?:是什么|是多少|告诉我)|(?:告诉我|说出|透露)(?:\w{0,4})(?:密码|秘钥|密钥|口令)",
+    ),
     # ---------------------------------------------------------------- role or mode switch
     # persona switches: "you are now DAN", "kamu sekarang adalah ..."
     _rule(
@@ -414,6 +458,31 @@ INJECTION_RULES: tuple[InjectionRule, ...] = (
         r"|rahasia|kata sandi|"
         r"password|kunci|prompt|instruksi|kredensial|data pengguna)\b[^.\n]{0,30}?\bke (?:https?://|www\.|"
         r"[\w.+-]+@[\w-]+\.\w+|server|webhook)",
+    ),
+    # the secret asked for without naming it, or inside a story: "the word you must not say"
+    _rule(
+        "indirect_secret",
+        EXFILTRATION,
+        r"\b(?:the|that|this) (?:word|thing|value|code|key|name|information|info|number"
+        r"|phrase)s? (?:that )?you(?:'re| are|"
+        r" were|'ve been| have been)? (?:told|asked|instructed|supposed|not supposed|not allowed|forbidden"
+        r"|programmed|meant)"
+        r" (?:to |not to )?(?:keep|hide|protect|guard|say|reveal|share|tell|mention|disclose)",
+        r"\b(?:imagine|pretend|suppose|hypothetically|let's (?:say|pretend|imagine)|in a (?:fictional"
+        r"|hypothetical|"
+        r"imaginary|parallel) (?:world|scenario|story|universe|game))\b[^\n]{0,120}?\b(?:(?:the"
+        r"|your) secret(?: key| word|"
+        r" code)?|(?:the|your) password|(?:the|your) system prompt|(?:the|your) hidden instructions"
+        r"|you (?:have|had) no "
+        r"(?:rules|restrictions|filters|guidelines))\b",
+        r"\b(?:kata|hal|kode|informasi|nilai|angka) yang (?:kamu|anda) (?:diminta|disuruh|dilarang"
+        r"|tidak boleh|harus)"
+        r" (?:untuk )?(?:rahasiakan|merahasiakan|sebutkan|menyebutkan|ungkapkan|mengungkapkan|katakan"
+        r"|mengatakan|sembunyikan)",
+        r"\b(?:bayangkan|andaikan|misalkan|anggap(?:lah)?|pura-pura(?:nya)?|dalam (?:dunia|skenario|cerita) "
+        r"(?:fiksi|khayalan|hipotetis|rekaan))\b[^\n]{0,120}?\b(?:kata sandi|password|kunci rahasia"
+        r"|kode rahasia|prompt "
+        r"sistem|instruksi rahasia|(?:kamu|anda) tidak (?:punya|memiliki) (?:aturan|batasan))",
     ),
     # ---------------------------------------------------------------- output format / encoding
     _rule(
