@@ -30,7 +30,7 @@ accessed: 2026-02-16
 owner: tax.lead@sinarnusantara.co.id
 approved_by: tax.lead@sinarnusantara.co.id
 version: "1.0"
-entities: [SNR]
+entities: []  # applies to every entity: the tests read it as a guest (entities are access)
 access: [everyone]
 review_by: 2027-01-01
 ---
