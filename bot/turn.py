@@ -4,16 +4,22 @@ Every front end (Slack, Teams, CLI chat) calls ``Turn.handle`` with an ``Inbound
 verified platform envelope and renders the ``Reply``.  Nothing here reads identity from the message
 text or from a model: the principal is resolved from ``(platform, tenant, user_id)`` only.
 
-Order of operations (one way, no shortcuts):
+Order of operations (one way, no shortcuts); this is the only place policy lives, for every platform:
 
 1. resolve the principal (identity); unknown users are guests, directory outages fail closed;
-2. inspect the text (guardrails): secrets -> refused, nothing stored; PII -> masked with placeholders
-   stable within the conversation; instruction-like text -> flagged, still treated as data;
-3. answer the masked question (``bot.answer.pipeline``) -- in a shared channel with the channel's
-   common access groups only, the asker's full answer offered privately when it differs;
-4. open a ticket for low-confidence, out-of-scope, advice and protected-determination turns when the
-   principal may escalate (idempotent per thread);
-5. record masked history and an audit record (ids, hashes, statuses; never raw text).
+2. normalise the text (NFKC, zero-width characters removed, Unicode spaces mapped), then inspect it
+   (guardrails): secrets -> refused, nothing stored; PII -> masked with placeholders stable within the
+   conversation; instruction-like text -> flagged, still treated as data;
+3. a reply by the asker to their waiting ticket goes to the ticket (masked); an escalation request
+   ("/ticket", "ya, teruskan ke tim pajak", "please escalate") escalates the thread -- only its asker
+   may, with their own question and evidence; per-person rate limit;
+4. answer the masked question (``bot.answer.pipeline``) for the reader scope of everyone the reply
+   reaches (``InboundMessage.audience``: a shared conversation's common groups and entities), the
+   asker's full answer offered privately when it differs; the turn's ledger records every retrieval;
+5. open a ticket for low-confidence, out-of-scope, advice and protected-determination turns when the
+   principal may escalate (idempotent per thread), with evidence from the ledger filtered to what the
+   tax team may read ("N restricted sources" otherwise);
+6. record masked history, the thread's asker, and an audit record (ids, hashes, statuses; never raw text).
 """
 
 from __future__ import annotations

@@ -290,7 +290,18 @@ def runtime_clients(settings: Settings, turn: TurnService) -> dict[str, Any]:
     if runtime.slack is not None:
         out["web_client"] = runtime.slack
     out.update(redis_backends(settings, runtime.redis))
+    if getattr(turn, "rate_limiter", None) is not None:
+        out["rate_limiter"] = _Unlimited()  # the turn limits every platform; no second count here
     return out
+
+
+class _Unlimited:
+    """The front end's limiter when the turn already rate-limits (policy lives in the turn)."""
+
+    def hit(self, key: str) -> Any:
+        from bot.slack.ratelimit import RateDecision
+
+        return RateDecision(allowed=True, retry_after_seconds=0)
 
 
 def serve(settings: Settings, turn: TurnService, *, socket: bool, port: int = DEFAULT_PORT) -> None:
