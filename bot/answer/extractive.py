@@ -283,14 +283,14 @@ QUESTION_OBJECTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
         ),
     ),
 )
-#: Objects whose own regime a question that does not name them should not get (a general PPN question is
-#: not answered with the 0% export rate, a general service question not with the construction rate).
+#: Special regimes a question that does not name them should not be answered with: a general PPN question
+#: is not answered with the 0% rate for exports.  Patterns match the regime's own rate statement, not an
+#: incidental mention in a list ("jasa teknik, jasa konstruksi, ...").
 _SPECIAL_REGIMES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
-    ("export", re.compile(r"ekspor|export", re.I), re.compile(r"\bekspor\b", re.I)),
     (
-        "construction",
-        re.compile(r"konstruksi|construction|kontraktor|contractor|renovasi|renovation|bangun", re.I),
-        re.compile(r"konstruksi", re.I),
+        "export",
+        re.compile(r"ekspor|export", re.I),
+        re.compile(r"\b0\s*%[^;]{0,200}?\bekspor\b|\bekspor\b[^;]{0,100}?\b0\s*%", re.I),
     ),
 )
 _NEGATED_BEFORE = re.compile(r"(?:kecuali|selain|tidak\s+termasuk|except|other\s+than)\b[^.;|]{0,80}$", re.I)
@@ -337,7 +337,7 @@ def object_match(objects: tuple[str, ...], text: str) -> float:
 
 
 def unasked_regime(question: str, text: str) -> float:
-    """-1 per special regime (export, construction) the text is about and the question does not name."""
+    """-1 per special regime (the 0% export rate) the text states and the question does not name."""
     return -float(
         sum(1 for _, ask, about in _SPECIAL_REGIMES if about.search(text) and not ask.search(question))
     )
