@@ -23,7 +23,7 @@ from typing import Any
 
 from botbuilder.core import InvokeResponse, TurnContext
 from botbuilder.core.teams import TeamsActivityHandler
-from botbuilder.schema import Activity, ActivityTypes, Attachment
+from botbuilder.schema import Activity, ActivityTypes, Attachment, ConversationParameters
 
 from bot.messages import InboundMessage, Reply, TurnService
 from bot.teams import cards
@@ -39,7 +39,14 @@ logger = logging.getLogger(__name__)
 
 ADAPTIVE_CARD_ACTION = "adaptiveCard/action"
 
-#: Posted after a shared-conversation answer when the asker may read more than everyone in it.
+#: Posted after a shared-conversation answer when the asker's fuller answer went to their personal chat.
+PRIVATE_SENT = {
+    "id": "Sebagian sumber hanya boleh dibaca oleh Anda; jawaban lengkap dikirim ke chat pribadi Anda "
+    "dengan dasar.",
+    "en": "Some sources are readable by you but not by everyone here; the full answer was sent to your "
+    "personal chat with dasar.",
+}
+#: Posted instead when the personal chat could not be reached.
 PRIVATE_NOTICE = {
     "id": "Sebagian sumber hanya boleh dibaca oleh Anda, tidak oleh semua anggota percakapan ini. "
     "Tanyakan lagi di chat pribadi dengan dasar untuk jawaban lengkap.",
@@ -198,7 +205,36 @@ class DasarTeamsBot(TeamsActivityHandler):
         await turn_context.send_activity(render_reply_text(reply))
         if reply.private_answer is not None:
             language = str(reply.private_answer.get("language") or "id")
-            await turn_context.send_activity(PRIVATE_NOTICE.get(language, PRIVATE_NOTICE["id"]))
+            private = Reply(
+                answer=reply.private_answer,
+                text=str(reply.private_answer.get("answer") or ""),
+                status=str(reply.private_answer.get("status") or ""),
+            )
+            sent = await self._send_privately(turn_context, tenant, render_reply_text(private))
+            notices = PRIVATE_SENT if sent else PRIVATE_NOTICE
+            await turn_context.send_activity(notices.get(language, notices["id"]))
+
+    async def _send_privately(self, ctx: TurnContext, tenant: str, text: str) -> bool:
+        """The asker's full answer in a personal chat with the bot (never in the shared conversation)."""
+        activity = ctx.activity
+        reference = TurnContext.get_conversation_reference(activity)
+        params = ConversationParameters(
+            is_group=False,
+            bot=activity.recipient,
+            members=[activity.from_property],
+            tenant_id=tenant,
+            channel_data={"tenant": {"id": tenant}},
+        )
+
+        async def deliver(private_ctx: TurnContext) -> None:
+            await private_ctx.send_activity(text)
+
+        try:
+            await ctx.adapter.create_conversation(reference, deliver, params)
+        except Exception as exc:
+            logger.warning("error=%s | private answer could not be delivered", type(exc).__name__)
+            return False
+        return True
 
     async def _audience(self, ctx: TurnContext, tenant: str) -> ReaderScope:
         """The common reader scope of everyone in a group chat or channel (Bot Connector member lookup).

@@ -95,6 +95,11 @@ def test_served_teams_group_chat_gets_only_what_every_member_may_read(
             posted = connector.wait_for_posts(group, 1)
     assert MEMO_NUMBER in alone.body["text"]
     assert [c.conversation_id for c in connector.member_lookups()] == [group]
+    # the tax lead's full answer went to a personal chat created for them, not to the group
+    (created,) = connector.created_conversations()
+    assert [m["aadObjectId"] for m in created.body["members"]] == [AAD["tax.lead"]]
+    private = [p for p in connector.posts() if p.conversation_id == created.conversation_id]
+    assert private and MEMO_NUMBER in private[0].body["text"]
     group_text = " ".join(p.body.get("text") or "" for p in posted)
     assert MEMO_NUMBER not in group_text
     assert "Singapore" not in group_text or "memo" not in group_text.lower()

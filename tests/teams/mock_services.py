@@ -5,7 +5,8 @@ updated activity (``POST /v3/conversations/{id}/activities[/{replyTo}]`` and
 ``PUT /v3/conversations/{id}/activities/{activityId}``) and, like the real service, does NOT
 de-duplicate -- so a test that sees one card proves that *our* side is idempotent.
 
-It also answers the member lookup ``GET /v3/conversations/{id}/members`` from the ``members`` it was given
+It also creates personal conversations (``POST /v3/conversations``, recorded as ``CREATE``) and answers
+the member lookup ``GET /v3/conversations/{id}/members`` from the ``members`` it was given
 (conversation id -> list of ``{"id", "name", "aadObjectId"}``), counting every lookup in ``calls``.
 
 ``MockSlackWebApi`` plays ``https://slack.com/api/`` for ``slack_sdk.WebClient(base_url=...)``
@@ -88,6 +89,14 @@ class _ConnectorHandler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         parts = self._parts()
+        if parts == ["v3", "conversations"]:  # create a personal conversation (proactive 1:1 message)
+            body = self._body()
+            with self.state.lock:
+                self.state.counter += 1
+                conv_id = f"a:personal-{self.state.counter}"
+                self.state.calls.append(Recorded("CREATE", conv_id, None, body))
+            self._reply(201, {"id": conv_id})
+            return
         if len(parts) < 4 or parts[:2] != ["v3", "conversations"] or parts[3] != "activities":
             self._reply(404, {"error": {"code": "NotFound", "message": self.path}})
             return
@@ -147,6 +156,9 @@ class MockBotConnector(_Server):
 
     def puts(self) -> list[Recorded]:
         return [c for c in self.calls if c.method == "PUT"]
+
+    def created_conversations(self) -> list[Recorded]:
+        return [c for c in self.calls if c.method == "CREATE"]
 
     def member_lookups(self) -> list[Recorded]:
         return [c for c in self.calls if c.method == "GET"]
