@@ -9,6 +9,7 @@ lets tests iterate over the table.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -121,6 +122,30 @@ PHONE_SCORE_NATIONAL = 0.6
 
 
 _LENIENCY = int(phonenumbers.Leniency.VALID)
+# what a valid-looking national number in tax text usually is instead: a date, an amount
+_DATE_LIKE = re.compile(r"\d{1,2}[-/. ]\d{1,2}[-/. ](?:\d{4}|\d{2})|\d{4}[-/. ]\d{1,2}[-/. ]\d{1,2}")
+_CURRENCY_BEFORE = re.compile(
+    r"(?:rp|idr|usd|sgd|myr|aud|cny|rmb|jpy|eur|gbp|us\$|\$|€|£|¥)\.?\s*$", re.IGNORECASE
+)
+_AMOUNT_AFTER = re.compile(r"^\s*(?:%|persen|percent|rupiah|juta|miliar|ribu|dollars?)\b", re.IGNORECASE)
+
+
+def plausible_national_phone(text: str, start: int, end: int) -> bool:
+    """Whether a national-format match (no ``+``/``00``) reads as a phone number rather than a figure.
+
+    Rejected: dates (``31-12-2023``), amounts (after a currency, before ``%``/``juta``/``rupiah``, or
+    ending in five zeros), and bare digit runs shorter than ten digits that do not open with a trunk
+    ``0`` (``60000000`` is a valid Singapore number and far more often an amount).
+    """
+    raw = text[start:end].strip()
+    digits = re.sub(r"\D", "", raw)
+    if _DATE_LIKE.fullmatch(raw) or digits.endswith("00000"):
+        return False
+    if _CURRENCY_BEFORE.search(text[max(0, start - 6) : start]) or _AMOUNT_AFTER.search(text[end : end + 12]):
+        return False
+    return not (raw.isdigit() and len(digits) < 10 and not digits.startswith("0"))
+
+
 _PHONE_RECOGNIZER_NAME = "RegionalPhoneRecognizer"
 
 
@@ -161,6 +186,8 @@ class RegionalPhoneRecognizer(PhoneRecognizer):
             for match in phonenumbers.PhoneNumberMatcher(text, region, leniency=_LENIENCY):
                 raw = text[match.start : match.end].lstrip()
                 international = raw.startswith("+") or raw.startswith("00")
+                if not international and not plausible_national_phone(text, match.start, match.end):
+                    continue
                 score = PHONE_SCORE_INTERNATIONAL if international else PHONE_SCORE_NATIONAL
                 key = (match.start, match.end)
                 if key not in seen or seen[key].score < score:

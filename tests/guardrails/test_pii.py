@@ -171,7 +171,7 @@ def test_nitku_and_phone_validators() -> None:
 
 def test_recognizer_table_is_data_and_validated() -> None:
     entities = {spec.entity for spec in load_specs()}
-    assert entities == {"ID_NIK", "ID_NPWP", "ID_NITKU", "PHONE_NUMBER", "BANK_ACCOUNT"}
+    assert entities == {"ID_NIK", "ID_NPWP", "ID_NITKU", "PHONE_NUMBER", "BANK_ACCOUNT", "CREDIT_CARD"}
     with pytest.raises(RecognizerConfigError, match="unknown validator 'nope'"):
         parse_specs(
             {

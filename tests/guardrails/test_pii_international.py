@@ -75,6 +75,8 @@ PHONES = [
     ("Amsterdam 020 123 4567", "020 123 4567"),
     ("Cape Town +27 21 123 4567", "+27 21 123 4567"),
     ("Jakarta 0812-3456-7890", "0812-3456-7890"),
+    ("Singapore desk 6123 4567", "6123 4567"),
+    ("Shenzhen 13812345678", "13812345678"),
 ]
 
 
@@ -87,6 +89,10 @@ UNTOUCHED = [
     "PPh Pasal 21 tahun 2024 atas gaji Rp15.000.000 dibayar tanggal 10-01-2025",
     "Faktur 010.000-23.12345678 sesuai PMK-168/PMK.010/2023",
     "omzet 4800000000 setahun dan SKP 00012/201/23/091/24",
+    "jatuh tempo 30-06-2025, lapor 2025-07-20",
+    "dibayar SGD 61234567 dan Rp 13812345678",
+    "laba 15000000000 dan biaya 61234567 dicatat",
+    "tarif 13812345678 persen",
 ]
 
 
