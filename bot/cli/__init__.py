@@ -16,7 +16,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from bot.cli import ask, chat, doctor, evals, ingest, kb, mask, search, serve, tickets
+from bot.cli import ask, chat, doctor, evals, ingest, kb, law, mask, search, serve, tickets
 from bot.cli.common import CliError, UsageError, console, err_console, print_json, services, settings
 
 __all__ = [
@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 #: Command groups in the order ``dasar --help`` lists them; each module has ``register(subparsers)``.
-GROUPS = (ingest, kb, search, ask, chat, mask, tickets, serve, doctor, evals)
+GROUPS = (ingest, kb, law, search, ask, chat, mask, tickets, serve, doctor, evals)
 
 EPILOG = """examples:
   dasar doctor                      where everything lives, what to run next
