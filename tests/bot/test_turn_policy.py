@@ -177,3 +177,17 @@ def test_rate_limit_is_per_person_in_the_turn(services: Services, tmp_path: Path
     assert t.handle(_msg(AP_CLERK, "Berapa tarif PPN?")).status != "rate_limited"
     assert t.handle(_msg(AP_CLERK, "Berapa tarif PPh 23?", thread="2")).status == "rate_limited"
     assert t.handle(_msg(TAX_LEAD, "Berapa tarif PPh 23?", thread="3")).status != "rate_limited"
+
+
+def test_an_advice_escalation_carries_claims_citations_and_candidates(turn: Turn) -> None:
+    """Finding: an advice escalation carried no claims, citations or candidates."""
+    reply = turn.handle(
+        _msg(
+            "U04FINMGR2", "Metode mana yang sebaiknya kita pilih supaya PPh 23 atas jasa teknik lebih kecil?"
+        )
+    )
+    assert reply.status == "escalated" and reply.ticket_id
+    assert reply.answer["escalation"]["reason"] == "advice"
+    evidence = turn.tickets.get(reply.ticket_id).evidence
+    assert evidence.candidates and evidence.claims and evidence.citations
+    assert all(c["doc_id"] for c in evidence.candidates)
