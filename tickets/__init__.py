@@ -32,7 +32,15 @@ from tickets.model import (
     Ticket,
     TicketEvent,
 )
-from tickets.outbox import DeliveryResult, OutboxMessage, OutboxPolicy, outbox_key
+from tickets.outbox import (
+    DeliveryResult,
+    DeliveryUncertain,
+    OutboxMessage,
+    OutboxPolicy,
+    OutboxStats,
+    outbox_key,
+    outbox_stats,
+)
 from tickets.protocol import FeedbackStore, Outbox, TicketStore
 from tickets.reporting import (
     FeedbackReport,
@@ -51,6 +59,7 @@ __all__ = [
     "TRANSITIONS",
     "AlreadyClaimed",
     "DeliveryResult",
+    "DeliveryUncertain",
     "Evidence",
     "Feedback",
     "FeedbackReport",
@@ -60,6 +69,7 @@ __all__ = [
     "Outbox",
     "OutboxMessage",
     "OutboxPolicy",
+    "OutboxStats",
     "Requester",
     "SqliteTicketStore",
     "StatusAging",
@@ -74,4 +84,5 @@ __all__ = [
     "build_feedback_report",
     "build_report",
     "outbox_key",
+    "outbox_stats",
 ]

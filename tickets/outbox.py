@@ -10,9 +10,20 @@ crashes between the send and the mark, the message is sent again later WITH THE 
 (``f"{ticket_id}:{event_seq}:{channel}"``, also ``OutboxMessage.key``), so the receiving side must
 de-duplicate on that key (e.g. remember keys of posted Teams activities, or use the key as the
 client-side message id).  Messages of one ticket and channel are delivered in event order: a message is
-not due while an earlier message of the same ticket and channel is still pending (a card update never
-overtakes the card post).  Failed sends back off exponentially (``OutboxPolicy``) and become ``dead``
-after ``max_attempts``; dead messages stay in the table for an operator.
+not due while an earlier message of the same ticket and channel is still pending or uncertain (a card
+update never overtakes the card post).  Failed sends back off exponentially (``OutboxPolicy``) and become
+``dead`` after ``max_attempts``; dead messages stay in the table for an operator and are logged at ERROR.
+
+Uncertain deliveries: when the sender cannot tell whether the remote side got the message (the request
+went out, the response was lost) it raises :class:`DeliveryUncertain`.  The message becomes ``uncertain``:
+it is NOT sent again (a second post would be a duplicate card or relay), it stays visible
+(``dasar tickets outbox``, :func:`outbox_stats`) and only an explicit operator action on THAT message
+resolves it -- ``redrive`` (send again) or ``resolve_delivered`` (it did arrive).  No other message's
+success changes it.
+
+Operators: ``Outbox.redrive`` puts a dead or uncertain message back to pending with attempts reset and
+records an ``outbox_redriven`` event on the ticket; :func:`outbox_stats` gives the health endpoint the
+outbox depth, the oldest pending age and the dead and uncertain counts.
 """
 
 from __future__ import annotations
@@ -20,7 +31,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 #: Channels a message can go to.
 CHANNEL_TAX_TEAM = "tax_team"  # the tax team's Teams channel (the ticket card)
@@ -44,7 +55,21 @@ NOTIFY: dict[str, tuple[tuple[str, str], ...]] = {
     "note_added": (_UPDATE,),
 }
 
-OUTBOX_STATUSES: tuple[str, ...] = ("pending", "delivered", "dead")
+OUTBOX_STATUSES: tuple[str, ...] = ("pending", "delivered", "uncertain", "dead")
+
+#: Ticket event recorded when an operator re-drives a message (no notification of its own).
+EVENT_OUTBOX_REDRIVEN = "outbox_redriven"
+#: Ticket event recorded when an operator confirms an uncertain message did arrive.
+EVENT_OUTBOX_RESOLVED = "outbox_resolved"
+
+
+class DeliveryUncertain(Exception):
+    """Raised by a sender when the send may or may not have reached the remote side.
+
+    Example: the Bot Connector POST went out and the connection died before the response (a lost
+    response), or the delivery journal shows an earlier attempt that began and never finished.  The
+    outbox then marks the message ``uncertain`` instead of retrying it (a retry could post twice).
+    """
 
 
 def outbox_key(ticket_id: str, event_seq: int, channel: str) -> str:
@@ -96,6 +121,42 @@ class DeliveryResult:
     delivered: tuple[str, ...] = ()
     failed: tuple[str, ...] = ()
     dead: tuple[str, ...] = ()
+    uncertain: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class OutboxStats:
+    """Numbers for ``/healthz`` and metrics (one cheap aggregate query).
+
+    ``depth`` counts messages not yet delivered and still expected to be (pending + uncertain);
+    ``oldest_pending_age_seconds`` is None when nothing is pending.
+    """
+
+    pending: int
+    uncertain: int
+    dead: int
+    oldest_pending_age_seconds: float | None
+
+    @property
+    def depth(self) -> int:
+        return self.pending + self.uncertain
+
+
+class _HasStats(Protocol):
+    def stats(self, now: dt.datetime) -> OutboxStats: ...
+
+
+class _HasOutbox(Protocol):
+    @property
+    def outbox(self) -> _HasStats: ...
+
+
+def outbox_stats(store: _HasOutbox, now: dt.datetime | None = None) -> OutboxStats:
+    """Outbox depth, oldest pending age, uncertain and dead counts of ``store`` (for the health endpoint).
+
+    Raises :class:`tickets.errors.StoreError` when the database is unreachable (report ``degraded``).
+    """
+    return store.outbox.stats(now or dt.datetime.now(dt.UTC))
 
 
 Sender = Callable[[OutboxMessage], str]

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from tickets.model import Evidence, Feedback, Requester, ThreadRef, Ticket, TicketEvent
-from tickets.outbox import DeliveryResult, OutboxMessage, OutboxPolicy, Sender
+from tickets.outbox import DeliveryResult, OutboxMessage, OutboxPolicy, OutboxStats, Sender
 
 
 @runtime_checkable
@@ -35,6 +35,14 @@ class Outbox(Protocol):
     def mark_failed(self, key: str, error: str, now: dt.datetime) -> OutboxMessage: ...
 
     def deliver_pending(self, sender: Sender, now: dt.datetime, limit: int = 100) -> DeliveryResult: ...
+
+    def mark_uncertain(self, key: str, error: str, now: dt.datetime) -> OutboxMessage: ...
+
+    def redrive(self, key: str, actor: str) -> OutboxMessage: ...
+
+    def resolve_delivered(self, key: str, actor: str, external_ref: str | None = None) -> OutboxMessage: ...
+
+    def stats(self, now: dt.datetime) -> OutboxStats: ...
 
 
 @runtime_checkable

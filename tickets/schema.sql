@@ -68,7 +68,7 @@ CREATE TABLE IF NOT EXISTS ticket_outbox (
     channel         TEXT NOT NULL,
     kind            TEXT NOT NULL,
     payload_json    TEXT NOT NULL,
-    status          TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'dead')),
+    status          TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'uncertain', 'dead')),
     attempts        INTEGER NOT NULL,
     next_attempt_at TEXT NOT NULL,
     created_at      TEXT NOT NULL,

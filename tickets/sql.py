@@ -43,7 +43,18 @@ from tickets.model import (
     to_utc,
     ts_to_text,
 )
-from tickets.outbox import NOTIFY, DeliveryResult, OutboxMessage, OutboxPolicy, Sender, outbox_key
+from tickets.outbox import (
+    EVENT_OUTBOX_REDRIVEN,
+    EVENT_OUTBOX_RESOLVED,
+    NOTIFY,
+    DeliveryResult,
+    DeliveryUncertain,
+    OutboxMessage,
+    OutboxPolicy,
+    OutboxStats,
+    Sender,
+    outbox_key,
+)
 from tickets.workflow import EVENT_EVIDENCE_ADDED, EVENT_NOTE_ADDED, EVENT_OPENED, plan
 
 logger = logging.getLogger(__name__)
@@ -70,6 +81,66 @@ def split_statements(script: str) -> list[str]:
     lines = [ln for ln in script.splitlines() if not ln.lstrip().startswith("--")]
     parts = "\n".join(lines).split(";\n")
     return [p.strip().rstrip(";").strip() for p in parts if p.strip().rstrip(";").strip()]
+
+
+_OUTBOX_DDL = """CREATE TABLE ticket_outbox (
+    msg_key         TEXT PRIMARY KEY,
+    ticket_id       TEXT NOT NULL REFERENCES tickets (id),
+    event_seq       BIGINT NOT NULL,
+    channel         TEXT NOT NULL,
+    kind            TEXT NOT NULL,
+    payload_json    TEXT NOT NULL,
+    status          TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'uncertain', 'dead')),
+    attempts        INTEGER NOT NULL,
+    next_attempt_at TEXT NOT NULL,
+    created_at      TEXT NOT NULL,
+    last_error      TEXT,
+    external_ref    TEXT,
+    delivered_at    TEXT
+)"""
+_OUTBOX_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS ticket_outbox_due ON ticket_outbox (status, next_attempt_at)",
+    "CREATE INDEX IF NOT EXISTS ticket_outbox_order ON ticket_outbox (ticket_id, channel, event_seq)",
+)
+
+
+def migrate_outbox(tx: Tx, dialect: str) -> bool:
+    """Let an older ``ticket_outbox`` (statuses pending/delivered/dead) hold ``uncertain``; True if changed.
+
+    Runs inside the schema transaction.  SQLite cannot alter a CHECK constraint, so the table is rebuilt
+    (rows copied unchanged); PostgreSQL swaps the constraint.
+    """
+    if dialect == "sqlite":
+        row = tx.one("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'ticket_outbox'")
+        if row is None or "'uncertain'" in str(row["sql"]):
+            return False
+        tx.execute("ALTER TABLE ticket_outbox RENAME TO ticket_outbox_old")
+        tx.execute(_OUTBOX_DDL)
+        tx.execute("INSERT INTO ticket_outbox SELECT * FROM ticket_outbox_old")
+        tx.execute("DROP TABLE ticket_outbox_old")
+        for stmt in _OUTBOX_INDEXES:
+            tx.execute(stmt)
+    else:
+        row = tx.one(
+            "SELECT pg_get_constraintdef(c.oid) AS def FROM pg_constraint c "
+            "WHERE c.conrelid = 'ticket_outbox'::regclass AND c.contype = 'c' "
+            "AND position('status' in pg_get_constraintdef(c.oid)) > 0"
+        )
+        if row is None or "uncertain" in str(row["def"]):
+            return False
+        tx.execute("ALTER TABLE ticket_outbox DROP CONSTRAINT IF EXISTS ticket_outbox_status_check")
+        tx.execute(
+            "ALTER TABLE ticket_outbox ADD CONSTRAINT ticket_outbox_status_check "
+            "CHECK (status IN ('pending', 'delivered', 'uncertain', 'dead'))"
+        )
+    logger.info("table=ticket_outbox | schema migrated: outbox messages can be 'uncertain'")
+    return True
+
+
+def _error_type(error: str) -> str:
+    """The exception class name at the head of a stored error (logs never carry message bodies)."""
+    head = error.split(":", 1)[0].strip()
+    return head if head.isidentifier() else "error"
 
 
 class IntegrityConflict(StoreError):
@@ -677,12 +748,15 @@ class SqlOutbox:
         )
 
     def due(self, now: dt.datetime, limit: int = 100) -> list[OutboxMessage]:
-        """Pending messages whose time has come, oldest first, at most one per (ticket, channel) head."""
+        """Pending messages whose time has come, oldest first, at most one per (ticket, channel) head.
+
+        A message waits while an earlier one of its ticket and channel is pending or uncertain.
+        """
         with self._store._tx(write=False) as tx:
             rows = tx.all(
                 self._select() + " WHERE o.status = 'pending' AND o.next_attempt_at <= ? AND NOT EXISTS ("
                 "SELECT 1 FROM ticket_outbox p WHERE p.ticket_id = o.ticket_id AND p.channel = o.channel "
-                "AND p.status = 'pending' AND p.event_seq < o.event_seq) "
+                "AND p.status IN ('pending', 'uncertain') AND p.event_seq < o.event_seq) "
                 "ORDER BY o.created_at, o.ticket_id, o.event_seq, o.channel LIMIT ?",
                 (ts_to_text(now), int(limit)),
             )
@@ -727,11 +801,16 @@ class SqlOutbox:
             n = tx.rowcount(
                 "UPDATE ticket_outbox SET status = 'delivered', external_ref = ?, delivered_at = ?, "
                 "last_error = NULL "
-                "WHERE msg_key = ? AND status <> 'delivered'",
+                "WHERE msg_key = ? AND status IN ('pending', 'dead')",
                 (external_ref, now, key),
             )
-            if n == 0 and tx.one("SELECT msg_key FROM ticket_outbox WHERE msg_key = ?", (key,)) is None:
+            row = None if n else tx.one("SELECT status FROM ticket_outbox WHERE msg_key = ?", (key,))
+            if n == 0 and row is None:
                 raise StoreError(f"outbox message {key} not found")
+        if row is not None and row["status"] == "uncertain":
+            # Only an operator resolves an uncertain message (redrive or resolve_delivered).
+            logger.warning("outbox_key=%s | late success of an uncertain message ignored", key)
+            return
         logger.info("outbox_key=%s | outbox message delivered", key)
 
     def mark_failed(self, key: str, error: str, now: dt.datetime) -> OutboxMessage:
@@ -755,13 +834,147 @@ class SqlOutbox:
                 "WHERE msg_key = ?",
                 (attempts, "dead" if dead else "pending", ts_to_text(next_at), error[:_MAX_ERROR_CHARS], key),
             )
-        logger.info("outbox_key=%s, attempts=%d, dead=%s | outbox send failed", key, attempts, dead)
+        if dead:
+            logger.error(
+                "outbox_key=%s, ticket_id=%s, channel=%s, kind=%s, attempts=%d, error_type=%s | "
+                "outbox message is dead; see `dasar tickets outbox --dead`, re-drive with --redrive",
+                key,
+                msg.ticket_id,
+                msg.channel,
+                msg.kind,
+                attempts,
+                _error_type(error),
+            )
+        else:
+            logger.info("outbox_key=%s, attempts=%d | outbox send failed, will retry", key, attempts)
         return replace(
             msg,
             attempts=attempts,
             status="dead" if dead else "pending",
             next_attempt_at=next_at,
             last_error=error[:_MAX_ERROR_CHARS],
+        )
+
+    def mark_uncertain(self, key: str, error: str, now: dt.datetime) -> OutboxMessage:
+        """The send may have reached the remote side: park the message as ``uncertain`` (never resent).
+
+        Raises:
+            StoreError: unknown key, or the message is not pending.
+        """
+        with self._store._tx() as tx:
+            row = tx.one(self._select() + " WHERE o.msg_key = ?", (key,))
+            if row is None:
+                raise StoreError(f"outbox message {key} not found")
+            msg = _row_to_message(row)
+            if msg.status != "pending":
+                raise StoreError(f"outbox message {key} is {msg.status}, not pending")
+            tx.execute(
+                "UPDATE ticket_outbox SET attempts = ?, status = 'uncertain', next_attempt_at = ?, "
+                "last_error = ? WHERE msg_key = ?",
+                (msg.attempts + 1, ts_to_text(now), error[:_MAX_ERROR_CHARS], key),
+            )
+        logger.warning(
+            "outbox_key=%s, ticket_id=%s, channel=%s, kind=%s, error_type=%s | delivery uncertain: not "
+            "resent; check the channel, then `dasar tickets outbox --redrive` or --resolve",
+            key,
+            msg.ticket_id,
+            msg.channel,
+            msg.kind,
+            _error_type(error),
+        )
+        return replace(
+            msg, attempts=msg.attempts + 1, status="uncertain", last_error=error[:_MAX_ERROR_CHARS]
+        )
+
+    def _operator_event(self, tx: Tx, ticket_id: str, kind: str, actor: str, data: dict[str, Any]) -> None:
+        row = tx.one(
+            "SELECT COALESCE(MAX(seq), 0) AS last FROM ticket_events WHERE ticket_id = ?", (ticket_id,)
+        )
+        seq = int(row["last"]) + 1 if row is not None else 1
+        tx.execute(
+            "INSERT INTO ticket_events (ticket_id, seq, kind, actor, at, data_json) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (ticket_id, seq, kind, actor, ts_to_text(self._store._now()), canonical_json(data)),
+        )
+
+    def redrive(self, key: str, actor: str) -> OutboxMessage:
+        """Send a dead or uncertain message again: back to pending, due now, attempts reset.
+
+        Records an ``outbox_redriven`` event on the ticket (who, which message, what it was).
+        Raises :class:`StoreError` for an unknown key or a message that is pending or delivered.
+        """
+        now = self._store._now()
+        with self._store._tx() as tx:
+            row = tx.one(self._select() + " WHERE o.msg_key = ?", (key,))
+            if row is None:
+                raise StoreError(f"outbox message {key} not found; list them with `dasar tickets outbox`")
+            msg = _row_to_message(row)
+            if msg.status not in ("dead", "uncertain"):
+                raise StoreError(
+                    f"outbox message {key} is {msg.status}; only dead or uncertain messages can be re-driven"
+                )
+            tx.execute(
+                "UPDATE ticket_outbox SET status = 'pending', attempts = 0, next_attempt_at = ? "
+                "WHERE msg_key = ?",
+                (ts_to_text(now), key),
+            )
+            self._operator_event(
+                tx,
+                msg.ticket_id,
+                EVENT_OUTBOX_REDRIVEN,
+                actor,
+                {"key": key, "was": msg.status, "attempts": msg.attempts, "last_error": msg.last_error},
+            )
+        logger.warning(
+            "outbox_key=%s, ticket_id=%s, was=%s, attempts=%d, actor=%s | outbox message re-driven",
+            key,
+            msg.ticket_id,
+            msg.status,
+            msg.attempts,
+            actor,
+        )
+        return replace(msg, status="pending", attempts=0, next_attempt_at=now)
+
+    def resolve_delivered(self, key: str, actor: str, external_ref: str | None = None) -> OutboxMessage:
+        """An operator confirmed an uncertain message did arrive: mark it delivered (event recorded).
+
+        ``external_ref`` is the remote id (e.g. the Teams activity id of the card) if known.
+        """
+        now = self._store._now()
+        with self._store._tx() as tx:
+            row = tx.one(self._select() + " WHERE o.msg_key = ?", (key,))
+            if row is None:
+                raise StoreError(f"outbox message {key} not found; list them with `dasar tickets outbox`")
+            msg = _row_to_message(row)
+            if msg.status != "uncertain":
+                raise StoreError(f"outbox message {key} is {msg.status}; only uncertain ones can be resolved")
+            tx.execute(
+                "UPDATE ticket_outbox SET status = 'delivered', external_ref = ?, delivered_at = ? "
+                "WHERE msg_key = ?",
+                (external_ref, ts_to_text(now), key),
+            )
+            self._operator_event(
+                tx, msg.ticket_id, EVENT_OUTBOX_RESOLVED, actor, {"key": key, "external_ref": external_ref}
+            )
+        logger.warning("outbox_key=%s, actor=%s | uncertain outbox message resolved as delivered", key, actor)
+        return replace(msg, status="delivered", external_ref=external_ref, delivered_at=now)
+
+    def stats(self, now: dt.datetime) -> OutboxStats:
+        """Counts per open status and the oldest pending message's age (see :func:`outbox_stats`)."""
+        with self._store._tx(write=False) as tx:
+            rows = tx.all(
+                "SELECT status, COUNT(*) AS n, MIN(created_at) AS oldest FROM ticket_outbox "
+                "WHERE status IN ('pending', 'uncertain', 'dead') GROUP BY status ORDER BY status"
+            )
+        by = {r["status"]: r for r in rows}
+        oldest = by["pending"]["oldest"] if "pending" in by else None
+        return OutboxStats(
+            pending=int(by["pending"]["n"]) if "pending" in by else 0,
+            uncertain=int(by["uncertain"]["n"]) if "uncertain" in by else 0,
+            dead=int(by["dead"]["n"]) if "dead" in by else 0,
+            oldest_pending_age_seconds=(
+                max((to_utc(now) - text_to_ts(oldest)).total_seconds(), 0.0) if oldest else None
+            ),
         )
 
     def _lease(self, msg: OutboxMessage, now: dt.datetime) -> bool:
@@ -778,7 +991,8 @@ class SqlOutbox:
     def deliver_pending(self, sender: Sender, now: dt.datetime, limit: int = 100) -> DeliveryResult:
         """Send due messages through ``sender`` (at-least-once; see module :mod:`tickets.outbox`).
 
-        Each message is leased, sent, then marked delivered; an ``Exception`` from the sender marks it
+        Each message is leased, sent, then marked delivered; :class:`DeliveryUncertain` from the sender
+        parks it as ``uncertain`` (not resent until an operator acts); another ``Exception`` marks it
         failed (back-off or dead).  A crash (process death, ``BaseException``) after the send but before
         the mark leaves it pending: it is sent again after the lease with the SAME key.  Repeats until
         nothing more is due so a card post and its follow-up updates go out in one call, in order.
@@ -786,6 +1000,7 @@ class SqlOutbox:
         delivered: list[str] = []
         failed: list[str] = []
         dead: list[str] = []
+        uncertain: list[str] = []
         seen: set[str] = set()
         while len(seen) < limit:
             batch = [m for m in self.due(now, limit - len(seen)) if m.key not in seen]
@@ -797,10 +1012,14 @@ class SqlOutbox:
                     continue
                 try:
                     ref = sender(msg)
+                except DeliveryUncertain as exc:
+                    self.mark_uncertain(msg.key, f"{type(exc).__name__}: {exc}", now)
+                    uncertain.append(msg.key)
+                    continue
                 except Exception as exc:
                     after = self.mark_failed(msg.key, f"{type(exc).__name__}: {exc}", now)
                     (dead if after.status == "dead" else failed).append(msg.key)
                     continue
                 self.mark_delivered(msg.key, str(ref))
                 delivered.append(msg.key)
-        return DeliveryResult(tuple(delivered), tuple(failed), tuple(dead))
+        return DeliveryResult(tuple(delivered), tuple(failed), tuple(dead), tuple(uncertain))

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from tickets.errors import StoreError, TicketError
 from tickets.outbox import OutboxPolicy
-from tickets.sql import Clock, IntegrityConflict, SqlTicketStore, Tx, load_schema
+from tickets.sql import Clock, IntegrityConflict, SqlTicketStore, Tx, load_schema, migrate_outbox
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +61,13 @@ class SqliteTicketStore(SqlTicketStore):
             self._conn.executescript(
                 "BEGIN IMMEDIATE;\n" + load_schema() + "\n" + _SQLITE_EXTRA + "\nCOMMIT;"
             )
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                migrate_outbox(Tx(self._conn.cursor()), "sqlite")
+            except BaseException:
+                self._conn.rollback()
+                raise
+            self._conn.commit()
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open ticket database {self.path}: {exc}") from exc
         logger.info("backend=sqlite | ticket store ready")
