@@ -48,6 +48,7 @@ from identity.principal import EVERYONE, Principal, VerifiedEnvelope
 from kb.scope import ReaderScope
 from tickets.model import Evidence, Requester, ThreadRef
 from tools.access import reader_scope, ticket_reader
+from tools.build import build_tools
 from tools.deps import ToolDeps
 from tools.ledger import Ledger
 
@@ -235,7 +236,7 @@ class Turn:
         if reason in AUTO_TICKET_REASONS:
             if self.tickets is not None and principal.may_escalate:
                 ticket_id = self._open_ticket(
-                    message, principal, question, answer, reason or "user_request", evidence
+                    message, principal, question, answer, reason or "user_request", ledger, evidence
                 )
                 extra_text = _TICKET_TEXT[answer.language].format(ticket=ticket_id)
             elif not principal.may_escalate:
@@ -484,15 +485,34 @@ class Turn:
         question: str,
         answer: Answer,
         reason: str,
+        ledger: Ledger,
         evidence: dict[str, Any],
     ) -> str:
+        """Escalate through the ``create_ticket`` closure tool over this turn's ledger (one evidence path)."""
         gap = {
             "low_confidence": f"confidence {answer.confidence.band} ({answer.confidence.score:.2f})",
             "out_of_scope": "question outside the knowledge base's scope",
             "advice": "advice / planning request: needs the tax team's judgement",
             "protected_determination": "protected determination: only the tax team decides",
         }.get(reason, reason)
-        return self._open(message, principal, question, evidence, reason, gap=gap)[0].id
+        deps = ToolDeps(
+            retriever=self.services.retriever,
+            store=self.services.store,
+            default_as_of=self.today(),
+            question_masked=question,
+            tickets=self.tickets,
+            thread=_thread_ref(message),
+            requester=_requester(message, principal),
+            ticket_audience=self.ticket_audience,
+            facts=tuple(e.text for e in self.history.recent(self._key(message)) if e.role == "user")[-5:],
+            topic=evidence.get("topic"),
+        )
+        tools = build_tools(principal, deps, ledger=ledger)
+        outcome = tools.get("create_ticket").invoke({"summary": gap, "reason": reason})
+        opened = [t for t in ledger.tickets if t.action in ("opened", "evidence_added")]
+        if not opened:
+            raise RuntimeError(f"create_ticket did not open a ticket: {outcome.text[:200]}")
+        return opened[-1].ticket_id
 
     def _open(
         self,
@@ -548,6 +568,23 @@ def _viewer(principal: Principal, message: InboundMessage) -> Principal:
     scope = reader_scope(principal, audience=message.audience)
     groups = scope.groups if message.audience_groups is None else scope.groups & message.audience_groups
     return dataclasses.replace(principal, groups=groups | {EVERYONE}, entities=scope.entities)
+
+
+def _thread_ref(message: InboundMessage) -> ThreadRef:
+    return ThreadRef(
+        platform=message.platform, tenant=message.tenant, channel=message.channel, thread_id=message.thread_id
+    )
+
+
+def _requester(message: InboundMessage, principal: Principal) -> Requester:
+    return Requester(
+        principal_id=principal.id,
+        platform=message.platform,
+        tenant=message.tenant,
+        user_id=message.user_id,
+        email=principal.email,
+        display_name=principal.display_name,
+    )
 
 
 def _last_meta(entries: list[HistoryEntry]) -> dict[str, Any]:

@@ -36,6 +36,8 @@ class ToolDeps:
         top_k: Passages per search, clamped to [MIN_TOP_K, MAX_TOP_K].
         audience: The common scope of everyone the reply reaches (a shared channel's members); the tools
             read with the principal's scope narrowed to it (:func:`tools.access.reader_scope`), never wider.
+        facts: Facts the asker gave earlier in the conversation (masked), carried onto a ticket.
+        topic: A short topic for the ticket card (e.g. the lead document's number), optional.
         ticket_audience: Who reads an escalation ticket (the tax team); its evidence shows only what this
             scope opens (default: the ``tax-team`` group with the asker's entities).
     """
@@ -51,6 +53,8 @@ class ToolDeps:
     top_k: int = 5
     audience: ReaderScope | None = None
     ticket_audience: ReaderScope | None = None
+    facts: tuple[str, ...] = ()
+    topic: str | None = None
 
     @property
     def clamped_top_k(self) -> int:

@@ -83,10 +83,11 @@ def make_create_ticket(
             deps.thread,
             deps.requester,
             deps.question_masked,
-            (),
+            deps.facts,
             ledger.evidence(readable),
             gap,
             args.reason,
+            topic=deps.topic,
         )
         ledger.record_ticket(LedgerTicket(ticket.id, "opened" if created else "evidence_added", args.reason))
         if created:
