@@ -1,9 +1,13 @@
-"""``dasar tickets list|show|report``: the tax team lead's view of the escalation queue.
+"""``dasar tickets list|show|report|outbox``: the tax team lead's view of the escalation queue.
 
 Registered by :mod:`bot.cli` through :func:`register`. Numbers come from
 :func:`tickets.reporting.build_report` (one computation for every backend); this module only formats
 them: a rich table, ``--json`` for machines, and ``report --html FILE`` -- a self-contained page with
 inline SVG bar charts (no JavaScript, no CDN, no network) that can be mailed or archived.
+
+``outbox`` is the operator's view of notifications still owed (pending, uncertain, dead) with their age
+and attempts; ``--redrive KEY`` sends a dead or uncertain one again, ``--resolve KEY`` records that an
+uncertain one did arrive (both leave an event on the ticket).
 
 Escalation rate needs the number of questions asked, which the ticket store does not know: pass
 ``--questions N`` (e.g. from the bot's metrics); without it the rate is reported as unknown (null).
@@ -23,7 +27,18 @@ from rich.table import Table
 
 from bot.argtypes import positive_int
 from bot.cli.common import CliError, console, err_console
-from tickets import STATUSES, Ticket, TicketError, TicketReport, TicketStore, build_report
+from tickets import (
+    STATUSES,
+    FeedbackStore,
+    OutboxMessage,
+    Ticket,
+    TicketError,
+    TicketReport,
+    TicketStore,
+    build_feedback_report,
+    build_report,
+)
+from tickets.reporting import feedback_lines, feedback_report_json, with_feedback_section
 
 
 def _now(args: argparse.Namespace) -> dt.datetime:
@@ -229,16 +244,23 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_report(args: argparse.Namespace) -> int:
     store = _store(args)
+    now = _now(args)
     try:
-        rep = build_report(store, _now(args), top_n=args.top)
+        rep = build_report(store, now, top_n=args.top)
+        feedback = build_feedback_report(store, now) if isinstance(store, FeedbackStore) else None
     finally:
         store.shutdown()
     if args.html:
-        Path(args.html).write_text(report_html(rep, args.questions), encoding="utf-8")
-    if args.json:
-        sys.stdout.write(json.dumps(report_json(rep, args.questions), ensure_ascii=False, indent=2) + "\n")
-        return 0
+        page = report_html(rep, args.questions)
+        if feedback is not None:
+            page = with_feedback_section(page, feedback)
+        Path(args.html).write_text(page, encoding="utf-8")
     data = report_json(rep, args.questions)
+    if args.json:
+        if feedback is not None:
+            data["feedback"] = feedback_report_json(feedback)
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        return 0
     table = Table(title=f"ticket aging ({rep.total} tickets)")
     for col in ("status", "count", "oldest", "oldest ticket"):
         table.add_column(col)
@@ -259,13 +281,118 @@ def cmd_report(args: argparse.Namespace) -> int:
         f"median time to answer: {_age(rep.median_time_to_answer_seconds)} over {rep.answered_count} answered"
     )
     console.print("repeated topics: " + (", ".join(f"{t} ({n})" for t, n in rep.top_topics) or "-"))
+    if feedback is not None:
+        for line in feedback_lines(feedback):
+            console.print(line, markup=False, highlight=False)
     if args.html:
         console.print(f"HTML report written to {args.html}")
     return 0
 
 
+_OPEN_OUTBOX = ("pending", "uncertain", "dead")
+
+
+def outbox_message_json(m: OutboxMessage, now: dt.datetime) -> dict[str, Any]:
+    """One outbox message for ``dasar tickets outbox --json`` (no payload: it holds the question)."""
+    return {
+        "key": m.key,
+        "ticket_id": m.ticket_id,
+        "channel": m.channel,
+        "kind": m.kind,
+        "status": m.status,
+        "attempts": m.attempts,
+        "age_seconds": max((now - m.created_at).total_seconds(), 0.0),
+        "created_at": m.created_at.isoformat(),
+        "next_attempt_at": m.next_attempt_at.isoformat() if m.status == "pending" else None,
+        "last_error": m.last_error,
+    }
+
+
+def _actor(args: argparse.Namespace) -> str:
+    import getpass
+
+    if args.actor:
+        return str(args.actor)
+    try:
+        return f"cli:{getpass.getuser()}"
+    except (KeyError, OSError):  # pragma: no cover - no user database (containers)
+        return "cli"
+
+
+def cmd_outbox(args: argparse.Namespace) -> int:
+    store = _store(args)
+    now = _now(args)
+    try:
+        try:
+            if args.redrive or args.resolve:
+                if args.redrive:
+                    before = store.outbox.get(args.redrive)
+                    msg = store.outbox.redrive(args.redrive, _actor(args))
+                    what = (
+                        f"re-driven {msg.key}: pending again, attempts reset "
+                        f"(was {before.status} after {before.attempts} attempt(s))"
+                    )
+                else:
+                    msg = store.outbox.resolve_delivered(args.resolve, _actor(args), args.ref)
+                    what = f"resolved {msg.key}: marked delivered" + (f" as {args.ref}" if args.ref else "")
+                if args.json:
+                    sys.stdout.write(
+                        json.dumps(outbox_message_json(msg, now), ensure_ascii=False, indent=2) + "\n"
+                    )
+                else:
+                    console.print(what, markup=False, highlight=False)
+                return 0
+            statuses = ("dead",) if args.dead else _OPEN_OUTBOX
+            msgs = [m for st in statuses for m in store.outbox.messages(status=st)]
+            stats = store.outbox.stats(now)
+        except TicketError as exc:
+            err_console.print(f"error: {exc}", markup=False)
+            return 2
+    finally:
+        store.shutdown()
+    msgs.sort(key=lambda m: (m.created_at, m.key))
+    if args.json:
+        out = {
+            "pending": stats.pending,
+            "uncertain": stats.uncertain,
+            "dead": stats.dead,
+            "depth": stats.depth,
+            "oldest_pending_age_seconds": stats.oldest_pending_age_seconds,
+            "messages": [outbox_message_json(m, now) for m in msgs],
+        }
+        sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
+        return 0
+    title = (
+        f"{len(msgs)} dead message(s)"
+        if args.dead
+        else f"outbox: {stats.pending} pending, {stats.uncertain} uncertain, {stats.dead} dead"
+    )
+    table = Table(title=title)
+    for col in ("key", "status", "kind", "attempts", "age", "last error"):
+        table.add_column(col)
+    for m in msgs:
+        err = (m.last_error or "-").replace("\n", " ")
+        table.add_row(
+            m.key,
+            m.status,
+            m.kind,
+            str(m.attempts),
+            _age((now - m.created_at).total_seconds()),
+            err if len(err) <= 60 else err[:59] + "\u2026",
+        )
+    console.print(table)
+    if stats.uncertain and not args.dead:
+        console.print(
+            "uncertain: the send may have arrived; check the channel, then --resolve KEY (it did) "
+            "or --redrive KEY (send again)",
+            markup=False,
+            highlight=False,
+        )
+    return 0
+
+
 def register(subparsers: Any) -> None:
-    """Add ``tickets list|show|report`` to the main CLI's subparsers."""
+    """Add ``tickets list|show|report|outbox`` to the main CLI's subparsers."""
     p = subparsers.add_parser("tickets", help="the tax team's escalation queue")
     p.add_argument(
         "--tickets-db", type=Path, default=None, help="ticket database (default: DASAR_TICKETS_DB)"
@@ -291,6 +418,17 @@ def register(subparsers: Any) -> None:
     )
     q.add_argument("--top", type=positive_int, default=5, help="how many repeated topics to list")
     q.set_defaults(func=cmd_report)
+    q = sub.add_parser(
+        "outbox", help="notifications still owed (pending, uncertain, dead); re-drive or resolve one"
+    )
+    q.add_argument("--dead", action="store_true", help="only dead messages")
+    act = q.add_mutually_exclusive_group()
+    act.add_argument("--redrive", metavar="KEY", help="send a dead or uncertain message again")
+    act.add_argument("--resolve", metavar="KEY", help="an uncertain message did arrive: mark it delivered")
+    q.add_argument("--ref", default=None, help="with --resolve: the remote id (e.g. Teams activity id)")
+    q.add_argument("--actor", default=None, help="who acts (recorded on the ticket; default cli:<user>)")
+    q.add_argument("--json", action="store_true")
+    q.set_defaults(func=cmd_outbox)
 
 
 register_ticket_commands = register

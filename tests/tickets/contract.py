@@ -488,6 +488,110 @@ class TicketStoreContract:
         with pytest.raises(StoreError, match="outbox message nope not found"):
             store.outbox.mark_delivered("nope", "x")
 
+    def test_lost_response_stays_uncertain_until_an_operator_acts(self, store: SqlTicketStore) -> None:
+        from tickets import DeliveryUncertain, StoreError, outbox_stats
+
+        t1, _ = store.open_ticket(**open_args(1))
+        store.claim(t1.id, "tax-ana")  # an update_card behind the card post
+        store.open_ticket(**open_args(2))
+        posts: list[str] = []
+
+        def lost_first_card(m: OutboxMessage) -> str:
+            posts.append(m.key)
+            if m.key == "T-000001:1:tax_team":
+                raise DeliveryUncertain("POST sent, connection reset before the response")
+            return f"ext-{m.key}"
+
+        res = store.outbox.deliver_pending(lost_first_card, T0)
+        assert res.uncertain == ("T-000001:1:tax_team",)
+        assert res.delivered == ("T-000002:1:tax_team",)  # another message's success ...
+        msg = store.outbox.get("T-000001:1:tax_team")
+        assert (msg.status, msg.attempts) == ("uncertain", 1)  # ... does not clear the uncertain one
+        assert msg.last_error == "DeliveryUncertain: POST sent, connection reset before the response"
+        # Never re-posted by later runs, and the card update behind it waits too.
+        for days in (1, 30):
+            later = T0 + dt.timedelta(days=days)
+            assert store.outbox.due(later) == []
+            assert store.outbox.deliver_pending(lost_first_card, later) == type(res)()
+        assert posts == ["T-000001:1:tax_team", "T-000002:1:tax_team"]
+        # A stray late success for it is ignored: only an operator resolves an uncertain message.
+        store.outbox.mark_delivered("T-000001:1:tax_team", "late")
+        assert store.outbox.get("T-000001:1:tax_team").status == "uncertain"
+        stats = outbox_stats(store, T0 + dt.timedelta(hours=2))
+        assert (stats.pending, stats.uncertain, stats.dead, stats.depth) == (1, 1, 0, 2)
+        assert stats.oldest_pending_age_seconds == 7200.0  # the waiting update_card
+        with pytest.raises(StoreError, match="is uncertain, not pending"):
+            store.outbox.mark_failed("T-000001:1:tax_team", "x", T0)
+
+        store.outbox.redrive("T-000001:1:tax_team", "ops-budi")
+        again = store.outbox.get("T-000001:1:tax_team")
+        assert (again.status, again.attempts) == ("pending", 0)
+        ev = store.events(t1.id)[-1]
+        assert (ev.kind, ev.actor, ev.data["key"], ev.data["was"]) == (
+            "outbox_redriven",
+            "ops-budi",
+            "T-000001:1:tax_team",
+            "uncertain",
+        )
+        assert store.get(t1.id).status == "claimed"  # an operator event changes no ticket state
+        res3 = store.outbox.deliver_pending(lambda m: f"ext-{m.key}", T0 + dt.timedelta(days=31))
+        assert res3.delivered == ("T-000001:1:tax_team", "T-000001:2:tax_team")
+        assert outbox_stats(store, T0).depth == 0
+
+    def test_resolve_uncertain_as_delivered(self, store: SqlTicketStore) -> None:
+        from tickets import DeliveryUncertain, StoreError
+
+        t, _ = store.open_ticket(**open_args(1))
+
+        def lost(m: OutboxMessage) -> str:
+            raise DeliveryUncertain("timeout after POST")
+
+        store.outbox.deliver_pending(lost, T0)
+        store.open_ticket(**open_args(2))
+        store.outbox.deliver_pending(lambda m: "ok", T0)
+        with pytest.raises(StoreError, match="is delivered; only dead or uncertain"):
+            store.outbox.redrive("T-000002:1:tax_team", "ops")
+        m = store.outbox.resolve_delivered("T-000001:1:tax_team", "ops-budi", "activity-7")
+        assert (m.status, m.external_ref) == ("delivered", "activity-7")
+        assert store.outbox.card_ref(t.id) == "activity-7"
+        assert store.events(t.id)[-1].kind == "outbox_resolved"
+        with pytest.raises(StoreError, match="only uncertain ones can be resolved"):
+            store.outbox.resolve_delivered("T-000001:1:tax_team", "ops-budi")
+        with pytest.raises(StoreError, match="not found"):
+            store.outbox.redrive("T-999999:1:tax_team", "ops")
+
+    def test_dead_letter_logs_error_without_the_body(
+        self, store: SqlTicketStore, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        import logging
+
+        from tickets import outbox_stats
+
+        store.outbox.policy = OutboxPolicy(base_seconds=1, cap_seconds=1, max_attempts=2, lease_seconds=1)
+        t, _ = store.open_ticket(**open_args(1))
+
+        def down(m: OutboxMessage) -> str:
+            raise ConnectionError("HTTP 502 from connector")
+
+        caplog.set_level(logging.INFO, logger="tickets.sql")
+        store.outbox.deliver_pending(down, T0)
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+        res = store.outbox.deliver_pending(down, T0 + dt.timedelta(seconds=5))
+        assert res.dead == ("T-000001:1:tax_team",)
+        errors = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+        assert len(errors) == 1
+        assert errors[0].startswith(
+            "outbox_key=T-000001:1:tax_team, ticket_id=T-000001, channel=tax_team, kind=post_card, "
+            "attempts=2, error_type=ConnectionError | outbox message is dead"
+        )
+        assert t.question_masked not in errors[0] and "HTTP 502" not in errors[0]
+        assert outbox_stats(store, T0).dead == 1
+
+        store.outbox.redrive("T-000001:1:tax_team", "ops-budi")
+        assert [e.kind for e in store.events(t.id)][-1] == "outbox_redriven"
+        assert store.events(t.id)[-1].data["was"] == "dead"
+        assert [m.key for m in store.outbox.due(T0 + dt.timedelta(seconds=10))] == ["T-000001:1:tax_team"]
+
     # -- misc ----------------------------------------------------------------------------------------
     def test_evidence_roundtrip_keeps_dict_content(self, store: SqlTicketStore) -> None:
         ev = Evidence.of(
