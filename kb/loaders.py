@@ -7,6 +7,11 @@ Three input shapes are accepted:
 * the sample-corpus folder layout ``<id>/text.txt + metadata.json`` (+ optional ``source.md``).
 
 Loading is pure: nothing is written here, so a bad file can never leave half a document behind.
+
+YAML is read defensively (:func:`load_yaml_fields`): the event stream is scanned first, in time linear in
+the text, and any anchor (``&a``) or alias (``*a``) is refused with the file and line -- metadata never
+needs them, and nested aliases ("billion laughs") expand a 300-byte front matter into gigabytes.  Nesting
+deeper than :data:`MAX_YAML_DEPTH` is refused too (the constructor recurses).
 """
 
 from __future__ import annotations
@@ -20,11 +25,13 @@ from typing import Any
 
 import yaml
 
-from kb.errors import ExtractionError, IngestError, MetadataError
+from kb.errors import ExtractionError, IngestError, MetadataError, short_text
 from kb.metadata import meta_from_corpus, meta_from_fields
 from kb.model import DocumentMeta
 
 TEXT_SUFFIXES = (".md", ".markdown", ".txt")
+#: Deepest nesting of lists/mappings accepted in front matter or a sidecar (metadata needs 2).
+MAX_YAML_DEPTH = 20
 SIDECAR_SUFFIX = ".meta.yaml"
 
 
@@ -152,6 +159,56 @@ def _load_corpus(folder: Path) -> SourceDocument:
     )
 
 
+def _yaml_problem(path: Path, exc: yaml.YAMLError, first_line: int, what: str) -> MetadataError:
+    mark = getattr(exc, "problem_mark", None)
+    line = mark.line + first_line if mark is not None else None
+    problem = getattr(exc, "problem", None) or "invalid YAML"
+    return MetadataError(path, f"malformed {what}: {short_text(str(problem))}", line=line)
+
+
+def check_yaml_events(path: Path, text: str, *, first_line: int = 1, what: str = "YAML") -> None:
+    """Refuse anchors, aliases and deep nesting by scanning parse events (linear time, nothing built).
+
+    ``first_line`` is the file line of the text's first line, so errors point into the file.
+    """
+    depth = 0
+    refuse = "are not allowed in document metadata -- write the value out"
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            line = event.start_mark.line + first_line if event.start_mark is not None else None
+            name = short_text(str(getattr(event, "anchor", None) or ""))
+            if isinstance(event, yaml.AliasEvent):
+                raise MetadataError(
+                    path, f"{what} uses a YAML alias (*{name}); aliases and anchors {refuse}", line=line
+                )
+            if getattr(event, "anchor", None) is not None:
+                raise MetadataError(
+                    path, f"{what} defines a YAML anchor (&{name}); aliases and anchors {refuse}", line=line
+                )
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_YAML_DEPTH:
+                    raise MetadataError(
+                        path, f"{what} is nested deeper than {MAX_YAML_DEPTH} levels", line=line
+                    )
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError as exc:
+        raise _yaml_problem(path, exc, first_line, what) from None
+
+
+def load_yaml_fields(path: Path, text: str, *, first_line: int = 1, what: str = "YAML") -> Any:
+    """``yaml.safe_load`` after :func:`check_yaml_events`; errors are ``MetadataError`` with file and line."""
+    check_yaml_events(path, text, first_line=first_line, what=what)
+    try:
+        return yaml.safe_load(text) or {}
+    except yaml.YAMLError as exc:
+        raise _yaml_problem(path, exc, first_line, what) from None
+    except (ValueError, OverflowError, RecursionError) as exc:
+        # e.g. an integer of 100 000 digits: Python's int() refuses it inside the constructor.
+        raise MetadataError(path, f"malformed {what}: {short_text(str(exc))}") from None
+
+
 def split_front_matter(path: Path, raw: str) -> tuple[dict[str, Any], str]:
     """Split ``---`` YAML front matter from the body; errors carry the line number in the file."""
     lines = raw.split("\n")
@@ -161,13 +218,7 @@ def split_front_matter(path: Path, raw: str) -> tuple[dict[str, Any], str]:
         end = next(i for i in range(1, len(lines)) if lines[i].strip() in ("---", "..."))
     except StopIteration:
         raise MetadataError(path, "front matter is not closed by a '---' line", line=1) from None
-    try:
-        fields = yaml.safe_load("\n".join(lines[1:end])) or {}
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 2 if mark is not None else None
-        problem = getattr(exc, "problem", None) or "invalid YAML"
-        raise MetadataError(path, f"malformed front matter: {problem}", line=line) from None
+    fields = load_yaml_fields(path, "\n".join(lines[1:end]), first_line=2, what="front matter")
     if not isinstance(fields, dict):
         raise MetadataError(path, "front matter must be a mapping of field: value", line=2)
     body = "\n".join(lines[end + 1 :])
@@ -192,13 +243,7 @@ def _load_pdf(path: Path) -> SourceDocument:
     if not sidecar.is_file():
         raise MetadataError(sidecar, f"sidecar metadata for {path.name} is missing", field="id")
     side_bytes = _read_bytes(sidecar)
-    try:
-        fields = yaml.safe_load(_decode(sidecar, side_bytes)) or {}
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise MetadataError(
-            sidecar, f"malformed YAML: {getattr(exc, 'problem', exc)}", line=mark.line + 1 if mark else None
-        ) from None
+    fields = load_yaml_fields(sidecar, _decode(sidecar, side_bytes), first_line=1, what="YAML")
     meta = meta_from_fields(fields, sidecar)
     data = _read_bytes(path)
     text = _pdf_text(path, data)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from kb.errors import MetadataError
+from kb.errors import MetadataError, short_repr
 from kb.model import DOC_STATUSES, DOC_TYPES, PUBLIC_GROUP, REGULATION_TYPES, DocumentMeta
 from kb.refs import canonical_key, find_doc_refs, key_from_doc_id
 
@@ -71,7 +71,9 @@ def _date(path: Path, field: str, value: Any) -> dt.date | None:
     try:
         return dt.date.fromisoformat(str(value).strip())
     except ValueError:
-        raise MetadataError(path, f"expected an ISO date YYYY-MM-DD, got {value!r}", field=field) from None
+        raise MetadataError(
+            path, f"expected an ISO date YYYY-MM-DD, got {short_repr(value)}", field=field
+        ) from None
 
 
 def _str_list(path: Path, field: str, value: Any) -> tuple[str, ...]:
@@ -80,7 +82,7 @@ def _str_list(path: Path, field: str, value: Any) -> tuple[str, ...]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str | int) for v in value):
-        raise MetadataError(path, f"expected a list of strings, got {value!r}", field=field)
+        raise MetadataError(path, f"expected a list of strings, got {short_repr(value)}", field=field)
     return tuple(str(v).strip() for v in value if str(v).strip())
 
 
@@ -110,18 +112,18 @@ def meta_from_fields(fields: Mapping[str, Any], path: Path) -> DocumentMeta:
     doc_id = str(fields["id"]).strip()
     if not _ID_RE.match(doc_id):
         raise MetadataError(
-            path, f"must be lower-case letters, digits, '.', '_' or '-', got {doc_id!r}", field="id"
+            path, f"must be lower-case letters, digits, '.', '_' or '-', got {short_repr(doc_id)}", field="id"
         )
     doc_type = str(fields["type"]).strip()
     canon_type = {t.lower(): t for t in DOC_TYPES}.get(doc_type.lower())
     if canon_type is None:
         raise MetadataError(
-            path, f"unknown type {doc_type!r} (allowed: {', '.join(DOC_TYPES)})", field="type"
+            path, f"unknown type {short_repr(doc_type)} (allowed: {', '.join(DOC_TYPES)})", field="type"
         )
     status = str(fields.get("status") or "in_force").strip()
     if status not in DOC_STATUSES:
         raise MetadataError(
-            path, f"unknown status {status!r} (allowed: {', '.join(DOC_STATUSES)})", field="status"
+            path, f"unknown status {short_repr(status)} (allowed: {', '.join(DOC_STATUSES)})", field="status"
         )
     dates = {name: _date(path, name, fields.get(name)) for name in _DATE_FIELDS}
     if dates["effective_from"] and dates["effective_to"] and dates["effective_to"] <= dates["effective_from"]:
@@ -137,13 +139,15 @@ def meta_from_fields(fields: Mapping[str, Any], path: Path) -> DocumentMeta:
         if not m:
             raise MetadataError(
                 path,
-                f"expected 'KEY=YYYY-MM-DD' (e.g. 'PMK 81/2024=2025-01-01'), got {item!r}",
+                f"expected 'KEY=YYYY-MM-DD' (e.g. 'PMK 81/2024=2025-01-01'), got {short_repr(item)}",
                 field="related_dates",
             )
         _date(path, "related_dates", m.group("date"))
     official = _opt_str(path, "official_url", fields.get("official_url"))
     if official is not None and not official.startswith("https://"):
-        raise MetadataError(path, f"expected an https:// URL, got {official!r}", field="official_url")
+        raise MetadataError(
+            path, f"expected an https:// URL, got {short_repr(official)}", field="official_url"
+        )
     ocr = fields.get("ocr_noisy", False)
     if not isinstance(ocr, bool):
         raise MetadataError(path, "expected true or false", field="ocr_noisy")
@@ -254,9 +258,15 @@ def meta_from_corpus(raw: Mapping[str, Any], path: Path, folder_id: str) -> Docu
             path, "corpus metadata.json lacks type/number/year/title", field=str(exc)
         ) from None
     if raw.get("id") and raw["id"] != folder_id:
-        raise MetadataError(path, f"id {raw['id']!r} differs from its folder name {folder_id!r}", field="id")
+        raise MetadataError(
+            path,
+            f"id {short_repr(raw['id'])} differs from its folder name {short_repr(folder_id)}",
+            field="id",
+        )
     if key_from_doc_id(folder_id) not in (None, number):
-        raise MetadataError(path, f"folder {folder_id!r} does not match number {number!r}", field="number")
+        raise MetadataError(
+            path, f"folder {short_repr(folder_id)} does not match number {short_repr(number)}", field="number"
+        )
     relations: dict[str, list[str]] = {
         name: list(raw.get(name) or []) for name in ("amends", "amended_by", "revokes", "revoked_by")
     }
@@ -273,7 +283,9 @@ def meta_from_corpus(raw: Mapping[str, Any], path: Path, folder_id: str) -> Docu
             )
         key = find_doc_refs(str(item["number"]))
         if not key:
-            raise MetadataError(path, f"unreadable act number {item['number']!r}", field="absent_relations")
+            raise MetadataError(
+                path, f"unreadable act number {short_repr(item['number'])}", field="absent_relations"
+            )
         relations[item["relation"]].append(key[0].key)
         if item.get("date"):
             related_dates.append(f"{key[0].key}={item['date']}")
