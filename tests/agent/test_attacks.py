@@ -181,10 +181,11 @@ def test_negating_one_of_two_obligations_is_caught() -> None:
     from guardrails.verify import ClaimInput, SourceText, verify_claims
 
     quote = (
-        "(1) Pengusaha yang melakukan penyerahan sebagaimana dimaksud dalam Pasal 4 ayat (1) huruf a, huruf c, "
-        "huruf f, huruf g, dan huruf h, kecuali pengusaha kecil yang batasannya ditetapkan oleh Menteri "
-        "Keuangan, wajib melaporkan usahanya untuk dikukuhkan sebagai Pengusaha Kena Pajak dan wajib memungut, "
-        "menyetor, dan melaporkan Pajak Pertambahan Nilai dan Pajak Penjualan atas Barang Mewah yang terutang."
+        "(1) Pengusaha yang melakukan penyerahan sebagaimana dimaksud dalam Pasal 4 ayat (1) huruf a, "
+        "huruf c, huruf f, huruf g, dan huruf h, kecuali pengusaha kecil yang batasannya ditetapkan oleh "
+        "Menteri Keuangan, wajib melaporkan usahanya untuk dikukuhkan sebagai Pengusaha Kena Pajak dan wajib "
+        "memungut, menyetor, dan melaporkan Pajak Pertambahan Nilai dan Pajak Penjualan atas Barang Mewah "
+        "yang terutang."
     )
     flipped = quote.replace(" wajib melaporkan", " tidak wajib melaporkan")  # UU 42/2009 Pasal 3A ayat (1)
     [verdict] = verify_claims([ClaimInput(flipped, quote, "s")], {"s": SourceText("s", quote)})

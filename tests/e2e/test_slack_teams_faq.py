@@ -1,10 +1,11 @@
-"""End to end with the real turn: a Slack question without a source -> "Ask the tax team" -> ticket -> Teams card
--> claim -> answer -> the Slack thread receives the answer -> FAQ proposed, approved, ingested -> the same Slack
-question is now answered with the FAQ cited.
+"""End to end with the real turn: a Slack question without a source -> "Ask the tax team" -> ticket ->
+Teams card -> claim -> answer -> the Slack thread receives the answer -> FAQ proposed, approved, ingested ->
+the same Slack question is now answered with the FAQ cited.
 
-Everything runs for real on loopback: the bolt app over HTTP with signed requests, the Teams aiohttp bot with Bot
-Framework activities (auth disabled only in this test configuration), a mock Slack Web API and a mock Bot Connector
-recording what was posted, the real index (a writable copy of the session index), tickets and outbox in SQLite.
+Everything runs for real on loopback: the bolt app over HTTP with signed requests, the Teams aiohttp bot with
+Bot Framework activities (auth disabled only in this test configuration), a mock Slack Web API and a mock Bot
+Connector recording what was posted, the real index (a writable copy of the session index), tickets and
+outbox in SQLite.
 """
 
 from __future__ import annotations

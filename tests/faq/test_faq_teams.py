@@ -1,4 +1,4 @@
-"""FAQ through Teams: Propose on the ticket card -> approval card -> approver approves -> answers -> expires."""
+"""FAQ through Teams: Propose on the ticket card -> approval card -> approver approves -> answers, expires."""
 
 from __future__ import annotations
 

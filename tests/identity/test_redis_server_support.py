@@ -33,6 +33,5 @@ def test_missing_binary_skips_locally(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_missing_binary_fails_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(redis_server.shutil, "which", lambda name: None)
     monkeypatch.setenv("CI", "true")
-    with pytest.raises(pytest.fail.Exception, match="CI=true but redis-server not found"):
-        with running_redis():
-            pass
+    with pytest.raises(pytest.fail.Exception, match="CI=true but redis-server not found"), running_redis():
+        pass

@@ -64,7 +64,7 @@ def test_user_not_found_gives_none() -> None:
 
 @pytest.mark.parametrize("fail", [FakeSlackApiError("ratelimited"), ConnectionError("down")])
 def test_other_failures_are_unavailable(fail: Exception) -> None:
-    with pytest.raises(DirectoryUnavailable, match="Slack users.info failed"):
+    with pytest.raises(DirectoryUnavailable, match=r"Slack users\.info failed"):
         SlackWebClientUserInfo(FakeWebClient({}, fail=fail)).email_for("U1")
 
 

@@ -1,4 +1,4 @@
-"""Shared fixtures for tool and agent tests: principals from the sample directory and ToolDeps over the session index."""
+"""Shared fixtures for tool and agent tests: directory principals and ToolDeps over the session index."""
 
 from __future__ import annotations
 
