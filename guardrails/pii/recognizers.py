@@ -122,6 +122,9 @@ PHONE_SCORE_NATIONAL = 0.6
 
 
 _LENIENCY = int(phonenumbers.Leniency.VALID)
+# a run of digits that could hold a phone number: optional "+" or "(", then digits with the separators
+# people type; the matcher decides
+_PHONE_CANDIDATE = re.compile(r"(?:\+|\()?\d[\d \t().\-/]{5,24}\d")
 # what a valid-looking national number in tax text usually is instead: a date, an amount
 _DATE_LIKE = re.compile(r"\d{1,2}[-/. ]\d{1,2}[-/. ](?:\d{4}|\d{2})|\d{4}[-/. ]\d{1,2}[-/. ]\d{1,2}")
 _CURRENCY_BEFORE = re.compile(
@@ -147,6 +150,21 @@ def plausible_national_phone(text: str, start: int, end: int) -> bool:
 
 
 _PHONE_RECOGNIZER_NAME = "RegionalPhoneRecognizer"
+
+
+_THOUSANDS = re.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?")
+_NUMBER_OF_YEAR = re.compile(r"\d{1,5}/(?:19|20)\d\d")  # "010/2023" in a regulation number
+
+
+def _worth_matching(text: str, candidate: re.Match[str]) -> bool:
+    """Skip digit runs that cannot be a phone number before the per-region matchers see them."""
+    raw = candidate.group(0)
+    digits = sum(c.isdigit() for c in raw)
+    if digits < 7 or _THOUSANDS.fullmatch(raw) or _DATE_LIKE.fullmatch(raw) or _NUMBER_OF_YEAR.fullmatch(raw):
+        return False
+    if raw.count(".") >= 3 or (digits > 15 and not re.search(r"\s", raw)):  # NPWP layout, NIK, NITKU
+        return False
+    return not _CURRENCY_BEFORE.search(text[max(0, candidate.start() - 6) : candidate.start()])
 
 
 class RegionalPhoneRecognizer(PhoneRecognizer):
@@ -180,43 +198,61 @@ class RegionalPhoneRecognizer(PhoneRecognizer):
     def analyze(
         self, text: str, entities: list[str], nlp_artifacts: NlpArtifacts | None = None
     ) -> list[RecognizerResult]:
-        """Find phone numbers valid in any supported region (or with an explicit country code)."""
+        """Find phone numbers valid in any supported region (or with an explicit country code).
+
+        The matcher runs per region, so it only sees the digit runs of the text (with one character of
+        context each side): eleven passes over a whole message cost ten times more.
+        """
         seen: dict[tuple[int, int], RecognizerResult] = {}
-        for region in self.supported_regions:
-            for match in phonenumbers.PhoneNumberMatcher(text, region, leniency=_LENIENCY):
-                raw = text[match.start : match.end].lstrip()
-                international = raw.startswith("+") or raw.startswith("00")
-                if not international and not plausible_national_phone(text, match.start, match.end):
-                    continue
-                score = PHONE_SCORE_INTERNATIONAL if international else PHONE_SCORE_NATIONAL
-                key = (match.start, match.end)
-                if key not in seen or seen[key].score < score:
-                    seen[key] = RecognizerResult(
-                        entity_type=self.supported_entities[0],
-                        start=match.start,
-                        end=match.end,
-                        score=score,
-                        analysis_explanation=AnalysisExplanation(
-                            recognizer=type(self).__name__,
-                            original_score=score,
-                            textual_explanation=f"Recognized as {region} region phone number",
-                        ),
-                        recognition_metadata={
-                            RecognizerResult.RECOGNIZER_NAME_KEY: _PHONE_RECOGNIZER_NAME,
-                            RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id,
-                        },
-                    )
+        for candidate in _PHONE_CANDIDATE.finditer(text):
+            if not _worth_matching(text, candidate):
+                continue
+            lo, hi = max(0, candidate.start() - 1), min(len(text), candidate.end() + 1)
+            snippet = text[lo:hi]
+            regions = self.supported_regions[:1] if candidate.group(0)[0] == "+" else self.supported_regions
+            for region in regions:
+                for match in phonenumbers.PhoneNumberMatcher(snippet, region, leniency=_LENIENCY):
+                    self._keep(seen, text, lo + match.start, lo + match.end, region)
         return sorted(seen.values(), key=lambda r: (r.start, r.end))
+
+    def _keep(
+        self, seen: dict[tuple[int, int], RecognizerResult], text: str, start: int, end: int, region: str
+    ) -> None:
+        """Score one match by its form and keep it unless it reads as a date or an amount."""
+        raw = text[start:end].lstrip()
+        international = raw.startswith("+") or raw.startswith("00")
+        if not international and not plausible_national_phone(text, start, end):
+            return
+        score = PHONE_SCORE_INTERNATIONAL if international else PHONE_SCORE_NATIONAL
+        key = (start, end)
+        if key not in seen or seen[key].score < score:
+            seen[key] = RecognizerResult(
+                entity_type=self.supported_entities[0],
+                start=start,
+                end=end,
+                score=score,
+                analysis_explanation=AnalysisExplanation(
+                    recognizer=type(self).__name__,
+                    original_score=score,
+                    textual_explanation=f"Recognized as {region} region phone number",
+                ),
+                recognition_metadata={
+                    RecognizerResult.RECOGNIZER_NAME_KEY: _PHONE_RECOGNIZER_NAME,
+                    RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id,
+                },
+            )
 
 
 _ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
 class AnyCaseIbanRecognizer(IbanRecognizer):
-    """presidio's IBAN recognizer (pattern, country format, mod-97 check) for IBANs typed in any case.
+    """presidio's IBAN recognizer (pattern, country format, mod-97 check) for IBANs typed in lower case too.
 
-    The upstream pattern only knows upper case. Upper-casing ASCII letters keeps every offset (unlike
-    ``str.upper``, which turns "ß" into "SS"), so spans found in the upper-cased text map 1:1 back.
+    The upstream pattern only knows upper case. A second pass runs on the ASCII-upper-cased text (unlike
+    ``str.upper``, which turns "ß" into "SS", it keeps every offset) and keeps a span only when its letters
+    were typed in one case, as people type an IBAN: "de89 3704 ..." is an IBAN, while "CY17 ... 7601 failed"
+    must not swallow the word after it.
     """
 
     def analyze(
@@ -226,14 +262,21 @@ class AnyCaseIbanRecognizer(IbanRecognizer):
         nlp_artifacts: NlpArtifacts | None = None,
         regex_flags: int | None = None,
     ) -> list[RecognizerResult]:
-        """Run the upstream analysis on the ASCII-upper-cased text (same length, same offsets)."""
-        results: list[RecognizerResult] = super().analyze(
-            text.translate(_ASCII_UPPER),
-            entities,
-            nlp_artifacts,  # type: ignore[arg-type]  # presidio accepts None (no context words)
-            regex_flags,  # type: ignore[arg-type]  # None selects the recognizer's own flags
-        )
-        return results
+        """Upstream analysis of the text as typed, plus lower-case IBANs found in the upper-cased text."""
+        found: dict[tuple[int, int], RecognizerResult] = {}
+        for candidate_text in (text, text.translate(_ASCII_UPPER)):
+            results: list[RecognizerResult] = super().analyze(
+                candidate_text,
+                entities,
+                nlp_artifacts,  # type: ignore[arg-type]  # presidio accepts None (no context words)
+                regex_flags,  # type: ignore[arg-type]  # None selects the recognizer's own flags
+            )
+            for result in results:
+                letters = [c for c in text[result.start : result.end] if c.isalpha()]
+                one_case = all(c.isupper() for c in letters) or all(c.islower() for c in letters)
+                if one_case and (result.start, result.end) not in found:
+                    found[(result.start, result.end)] = result
+        return list(found.values())
 
 
 def _require(row: dict[str, Any], key: str, index: int) -> Any:

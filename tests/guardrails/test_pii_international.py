@@ -104,7 +104,9 @@ def test_tax_figures_are_not_phones_or_cards(text: str) -> None:
 def test_iban_in_any_case() -> None:
     assert spans("IBAN DE89 3704 0044 0532 0130 00") == [("IBAN_CODE", "DE89 3704 0044 0532 0130 00")]
     assert spans("iban de89370400440532013000 ya") == [("IBAN_CODE", "de89370400440532013000")]
-    assert spans("rek gb82 West 1234 5698 7654 32") == [("IBAN_CODE", "gb82 West 1234 5698 7654 32")]
+    assert spans("rek gb82 west 1234 5698 7654 32") == [("IBAN_CODE", "gb82 west 1234 5698 7654 32")]
+    # a lower-case word after an upper-case IBAN is not part of it
+    assert spans("IBAN DE89 3704 0044 0532 0130 00 failed") == [("IBAN_CODE", "DE89 3704 0044 0532 0130 00")]
     assert spans("iban de89370400440532013001") == []  # mod-97 fails
 
 
