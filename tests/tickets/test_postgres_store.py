@@ -56,3 +56,29 @@ def test_pg_schema_creation_is_repeatable(pg_dsn: str, clock: FakeClock) -> None
         s1.open_ticket(**open_args(1))
     with PostgresTicketStore(pg_dsn, clock=clock) as s2:
         assert s2.open_ticket(**open_args(2))[0].id == "T-000002"
+
+
+def test_pg_outbox_of_an_older_database_is_migrated(pg_dsn: str, clock: FakeClock) -> None:
+    import psycopg
+
+    from tickets import DeliveryUncertain
+    from tickets.postgres import PostgresTicketStore
+
+    with PostgresTicketStore(pg_dsn, clock=clock) as s:
+        s.open_ticket(**open_args(1))
+    with psycopg.connect(pg_dsn, autocommit=True) as con:  # the constraint as shipped before
+        con.execute("ALTER TABLE ticket_outbox DROP CONSTRAINT ticket_outbox_status_check")
+        con.execute(
+            "ALTER TABLE ticket_outbox ADD CONSTRAINT ticket_outbox_status_check "
+            "CHECK (status IN ('pending', 'delivered', 'dead'))"
+        )
+        with pytest.raises(psycopg.errors.CheckViolation):
+            con.execute("UPDATE ticket_outbox SET status = 'uncertain'")
+
+    def lost(m: object) -> str:
+        raise DeliveryUncertain("response lost")
+
+    with PostgresTicketStore(pg_dsn, clock=clock) as s:
+        assert s.outbox.deliver_pending(lost, clock()).uncertain == ("T-000001:1:tax_team",)
+    with PostgresTicketStore(pg_dsn, clock=clock) as s:
+        assert s.outbox.get("T-000001:1:tax_team").status == "uncertain"

@@ -69,3 +69,41 @@ def test_events_table_is_append_only(tmp_path: Path, clock: FakeClock) -> None:
 def test_unopenable_path_raises_store_error(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="cannot open ticket database"):
         SqliteTicketStore(tmp_path / "missing-dir" / "t.db")
+
+
+def _old_outbox_ddl() -> str:
+    """``ticket_outbox`` as shipped before messages could be 'uncertain'."""
+    from tickets.sql import _OUTBOX_DDL
+
+    assert "'uncertain', " in _OUTBOX_DDL
+    return _OUTBOX_DDL.replace("'uncertain', ", "")
+
+
+def test_outbox_of_an_older_database_is_migrated(tmp_path: Path, clock: FakeClock) -> None:
+    from tickets import DeliveryUncertain
+
+    db = tmp_path / "old.db"
+    with SqliteTicketStore(db, clock=clock) as s:
+        s.open_ticket(**open_args(1))
+    con = sqlite3.connect(db)  # rebuild the outbox with the old CHECK, keeping its row
+    con.executescript(
+        f"ALTER TABLE ticket_outbox RENAME TO o; {_old_outbox_ddl()}; "
+        "INSERT INTO ticket_outbox SELECT * FROM o; DROP TABLE o;"
+    )
+    con.close()
+    with pytest.raises(sqlite3.IntegrityError):  # the old table really refuses the new status
+        c2 = sqlite3.connect(db)
+        try:
+            c2.execute("UPDATE ticket_outbox SET status = 'uncertain'")
+            c2.commit()
+        finally:
+            c2.close()
+    with SqliteTicketStore(db, clock=clock) as s:
+        assert [m.key for m in s.outbox.messages()] == ["T-000001:1:tax_team"]  # rows kept
+
+        def lost(m: object) -> str:
+            raise DeliveryUncertain("response lost")
+
+        assert s.outbox.deliver_pending(lost, clock()).uncertain == ("T-000001:1:tax_team",)
+    with SqliteTicketStore(db, clock=clock) as s:  # opening again is a no-op
+        assert s.outbox.get("T-000001:1:tax_team").status == "uncertain"
