@@ -79,3 +79,55 @@ def write_defaults(params: dict[str, Any], path: Path = CONFIDENCE_PY) -> None:
         if n != 1:
             raise ValueError(f"{path}: no default for {name} to replace")
     path.write_text(text, encoding="utf-8")
+
+
+def replay(report: dict[str, Any], params: dict[str, Any], high: float = 0.9) -> dict[str, Any]:
+    """The headline numbers of ``report`` had the pipeline used the calibration ``params``.
+
+    Exact for the pipeline's rule (an answer with claims whose confidence band is "low" is escalated with
+    ``low_confidence``; advice / protected escalations and answers without claims do not depend on the
+    confidence): the confidence inputs of each row do not depend on the calibration.
+    """
+    from bot.answer.confidence import ConfidenceConfig, combine
+    from bot.evals.answers import ece, risk_coverage
+
+    cfg = ConfidenceConfig(
+        judge_weight=params["judge_weight"],
+        retrieval_weight=params["retrieval_weight"],
+        self_weight=params["self_weight"],
+        bias=params["bias"],
+        medium=params["medium"],
+        high=high,
+    )
+    n = len(report["rows"])
+    ok = usable = answerable = decline = answered_decline = 0
+    points: list[tuple[float, bool]] = []
+    for r in report["rows"]:
+        status = r["status"]
+        exp = r["expected"]
+        if r["lead"] and r["reason"] not in ("advice", "protected_determination"):
+            c = r["confidence"]
+            conf = combine(c["judge"], c["retrieval"], c["self"], cfg)
+            status = "escalated" if conf.band == "low" else "answered"
+            points.append((conf.score, bool(r["lead_correct"])))
+        ok += status in exp
+        answerable += "answered" in exp
+        usable += status == "answered" and bool(r["lead_correct"])
+        if set(exp) <= {"abstained", "escalated", "refused"}:
+            decline += 1
+            answered_decline += status == "answered"
+    return {
+        "items": n,
+        "status_accuracy": round(ok / n, 4) if n else None,
+        "correct_and_usable": round(usable / answerable, 4) if answerable else None,
+        "answered_when_should_decline": round(answered_decline / decline, 4) if decline else None,
+        "ece": ece(points),
+        "risk_coverage": risk_coverage(points, n),
+        "answered_precision": (
+            round(
+                sum(y for p, y in points if p >= cfg.medium) / sum(1 for p, _ in points if p >= cfg.medium), 4
+            )
+            if any(p >= cfg.medium for p, _ in points)
+            else None
+        ),
+    }

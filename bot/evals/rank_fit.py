@@ -6,14 +6,16 @@ question the retriever's own candidate pool (:meth:`kb.retrieve.Retriever.candid
 passage: its features and whether it lies in a gold location.  The check half and outside sets
 (``../shared/eval``) are never read.
 
-Model: a linear score fitted as an L2-regularised conditional logit (softmax over each question's
-candidates, gold passages as the choices: the ranking objective, which ignores what all candidates of a
-question share), then a Platt layer (logistic regression of gold-or-not on that score, pointwise over all
-candidates) so the served score is a probability that the passage answers.  Both by Newton's method in
-numpy: no extra dependency.  The penalty is chosen by 5-fold cross-validation grouped by question (folds
-by question-id hash, so reproducible), on MRR@10 of the gold passage in each held-out question's candidate
-list; the reported CV numbers are for held-out questions only.  ``hybrid`` uses every feature,
-``deterministic`` the same pool built without vectors and the model without the dense features.
+Model: a linear score fitted as a conditional logit (softmax over each question's candidates, gold
+passages as the choices: the ranking objective, which ignores what all candidates of a question share)
+with an L2 penalty towards the hand-set weights it replaces (``HAND_SET``, a prior: 100 questions move
+the weights only as far as they support), then a Platt layer (logistic regression of gold-or-not on that
+score over all candidates) so the served score is a probability that the passage answers.  Both by
+Newton's method in numpy: no extra dependency.  The penalty is chosen by 5-fold cross-validation grouped
+by question (folds by question-id hash, so reproducible), on MRR@10 of the gold passage in each held-out
+question's candidate list capped at 2 passages per document as served; the reported CV numbers are for
+held-out questions only.  ``hybrid`` uses every feature, ``deterministic`` the same pool built without
+vectors and the model without the dense features.
 
 Reproduce::
 
@@ -37,7 +39,15 @@ from bot.evals.split import id_side
 from kb.rank import DENSE_FEATURES, FEATURES, LinearModel, RankModel, vector
 
 ROOT = Path(__file__).resolve().parents[2]
-PENALTIES = (0.3, 1.0, 3.0, 10.0)
+PENALTIES = (0.3, 1.0, 3.0, 10.0, 30.0)
+#: the served ranking keeps at most this many passages per document (kb.retrieve RetrievalConfig.per_doc);
+#: the metrics apply the same cap so the fit is judged on the list users see
+PER_DOC = 2
+#: the hand-set weights are re-rank points (~1 per first rank in a list); on the softmax's logit scale they
+#: are this many times larger (the bootstrap model's scale)
+PRIOR_SCALE = 3.0
+#: question id -> document of each candidate row (filled by :func:`collect`)
+DOCS: dict[str, list[str]] = {}
 #: the hand-set re-rank this model replaced (kb/retrieve.py before issue 12), on the same features: the
 #: "before" of the fit report, scored on the same candidate rows
 HAND_SET: dict[str, float] = {
@@ -96,7 +106,10 @@ def tuning_examples(retrieval_set: Path, answer_set: Path) -> list[Example]:
 
 
 def collect(services: Any, examples: list[Example], mode: str) -> list[tuple[str, np.ndarray, np.ndarray]]:
-    """Per question: (id, feature matrix over its candidates, relevance labels)."""
+    """Per question: (id, feature matrix over its candidates, relevance labels).
+
+    The document of each row goes to ``DOCS`` (for the per-document cap of the metrics).
+    """
     from bot.wiring import search_filter
     from kb.query import understand
 
@@ -111,6 +124,7 @@ def collect(services: Any, examples: list[Example], mode: str) -> list[tuple[str
             continue
         x = np.array([vector(pool.features[c], FEATURES) for c in ids], dtype=np.float64)
         y = np.array([is_relevant(pool.chunks[c], ex.gold) for c in ids], dtype=np.float64)
+        DOCS[ex.id] = [pool.chunks[c].doc_id for c in ids]
         groups.append((ex.id, x, y))
     return groups
 
@@ -134,16 +148,24 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, penalty: float, iters: int = 50) 
 
 
 def fit_conditional_logit(
-    groups: list[tuple[str, np.ndarray, np.ndarray]], penalty: float, iters: int = 60
+    groups: list[tuple[str, np.ndarray, np.ndarray]],
+    penalty: float,
+    prior: np.ndarray | None = None,
+    iters: int = 60,
 ) -> np.ndarray:
-    """Weights maximising sum over questions of mean log softmax-probability of its gold candidates."""
+    """Weights maximising sum over questions of mean log softmax-probability of its gold candidates.
+
+    The L2 penalty pulls towards ``prior`` (the hand-set weights): with little data the fit moves away
+    from them only as far as the tuning questions support.
+    """
     used = [(x, y) for _, x, y in groups if y.any() and not y.all()]
     if not used:
         raise ValueError("no question has both gold and non-gold candidates")
     d = used[0][0].shape[1]
-    w = np.zeros(d)
+    w0 = np.zeros(d) if prior is None else prior
+    w = w0.copy()
     for _ in range(iters):
-        grad = penalty * w
+        grad = penalty * (w - w0)
         hess = np.diag(np.full(d, penalty + 1e-9))
         for x, y in used:
             z = x @ w
@@ -161,12 +183,29 @@ def fit_conditional_logit(
     return w
 
 
-def fit_ranker(groups: list[tuple[str, np.ndarray, np.ndarray]], penalty: float) -> tuple[np.ndarray, float]:
+def fit_ranker(
+    groups: list[tuple[str, np.ndarray, np.ndarray]], penalty: float, prior: np.ndarray | None = None
+) -> tuple[np.ndarray, float]:
     """Conditional-logit weights, then Platt-scaled: ``p = sigmoid(a * (w . x) + b)`` -> ``(a * w, b)``."""
-    w = fit_conditional_logit(groups, penalty)
+    w = fit_conditional_logit(groups, penalty, prior)
     x, y = _stack(groups)
     (a,), b = fit_logistic((x @ w)[:, None], y, 1e-3)
     return a * w, b
+
+
+def _capped(qid: str, order: np.ndarray) -> np.ndarray:
+    """``order`` with every document's candidates after its first PER_DOC dropped (as served)."""
+    docs = DOCS.get(qid)
+    if docs is None:
+        return order
+    seen: dict[str, int] = {}
+    keep = []
+    for i in order:
+        d = docs[int(i)]
+        if seen.get(d, 0) < PER_DOC:
+            seen[d] = seen.get(d, 0) + 1
+            keep.append(i)
+    return np.array(keep, dtype=int)
 
 
 def ranking_metrics(
@@ -174,8 +213,8 @@ def ranking_metrics(
 ) -> dict[str, float]:
     """recall@5 and MRR@10 of the gold passages in each question's candidates (ties by row order)."""
     rec = mrr = 0.0
-    for _, x, y in groups:
-        order = np.argsort(-(x @ w + b), kind="stable")
+    for qid, x, y in groups:
+        order = _capped(qid, np.argsort(-(x @ w + b), kind="stable"))
         ranked = y[order]
         rec += float(ranked[:5].any())
         hits = np.flatnonzero(ranked[:10])
@@ -193,7 +232,7 @@ def _stack(groups: list[tuple[str, np.ndarray, np.ndarray]]) -> tuple[np.ndarray
 
 
 def cross_validate(
-    groups: list[tuple[str, np.ndarray, np.ndarray]], columns: list[int]
+    groups: list[tuple[str, np.ndarray, np.ndarray]], columns: list[int], prior: np.ndarray | None = None
 ) -> tuple[float, dict[str, dict[str, float]]]:
     """The penalty with the best held-out MRR, and the held-out metrics of every penalty."""
     sub = [(q, x[:, columns], y) for q, x, y in groups]
@@ -207,12 +246,12 @@ def cross_validate(
             test = [g for g in sub if _fold(g[0]) == f]
             if not train or not test:
                 continue
-            w, b = fit_ranker(train, penalty)
+            w, b = fit_ranker(train, penalty, prior)
             held.extend(test)
             scores.extend((q, x @ w + b, y) for q, x, y in test)
         rec = mrr = 0.0
-        for _, s, y in scores:
-            ranked = y[np.argsort(-s, kind="stable")]
+        for qid, s, y in scores:
+            ranked = y[_capped(qid, np.argsort(-s, kind="stable"))]
             rec += float(ranked[:5].any())
             hits = np.flatnonzero(ranked[:10])
             mrr += 1.0 / (hits[0] + 1) if hits.size else 0.0
@@ -236,10 +275,11 @@ def fit(services: Any, retrieval_set: Path, answer_set: Path) -> tuple[RankModel
         groups = collect(services, examples, mode)
         names = [f for f in FEATURES if mode == "hybrid" or f not in DENSE_FEATURES]
         columns = [FEATURES.index(f) for f in names]
-        penalty, cv = cross_validate(groups, columns)
+        prior = PRIOR_SCALE * np.array([HAND_SET.get(f, 0.0) for f in names])
+        penalty, cv = cross_validate(groups, columns, prior)
         hand = np.array([HAND_SET.get(f, 0.0) if f in names else 0.0 for f in FEATURES])
         sub = [(q, x[:, columns], y) for q, x, y in groups]
-        w, b = fit_ranker(sub, penalty)
+        w, b = fit_ranker(sub, penalty, prior)
         x, y = _stack(sub)
         p = 1.0 / (1.0 + np.exp(-(x @ w + b)))
         models[mode] = LinearModel(tuple(names), tuple(float(v) for v in w), b)
