@@ -12,6 +12,7 @@ for a connection after ``acquire_timeout_s``.  So while PostgreSQL is down a cal
 :class:`~tickets.errors.StoreError` (never a hang), and the same store object works again as soon as the
 server is back -- no bot restart.  A read that loses its connection mid-flight is retried once on a fresh
 connection; a write is not (it may have committed), the caller gets ``StoreError`` and may retry.
+Once an outage is noticed, calls wait only ``outage_timeout_s`` (1 s) for a connection until one works.
 Error messages name host, port and database, never the password.
 """
 
@@ -88,6 +89,8 @@ class PostgresTicketStore(SqlTicketStore):
         pool_size: most connections held (one per concurrent caller; the bot's worker threads share them).
         connect_timeout_s: how long one connect attempt may take.
         acquire_timeout_s: how long a call waits for a usable connection before :class:`StoreError`.
+        outage_timeout_s: the shorter wait used while the database is known to be down, so a turn that
+            only looks a thread's ticket up is not held up for long during an outage.
     """
 
     def __init__(
@@ -99,6 +102,7 @@ class PostgresTicketStore(SqlTicketStore):
         pool_size: int = 8,
         connect_timeout_s: int = 3,
         acquire_timeout_s: float = 5.0,
+        outage_timeout_s: float = 1.0,
     ) -> None:
         super().__init__(clock=clock, policy=policy)
         try:
@@ -113,6 +117,7 @@ class PostgresTicketStore(SqlTicketStore):
         self._where = describe_dsn(dsn)
         self._secret = _password(dsn)
         self._acquire_timeout_s = acquire_timeout_s
+        self._outage_timeout_s = min(outage_timeout_s, acquire_timeout_s)
         self._outage_since: float | None = None
         self._pool: Any = ConnectionPool(
             dsn,
@@ -191,7 +196,8 @@ class PostgresTicketStore(SqlTicketStore):
         for attempt in range(1, attempts + 1):
             started = False
             try:
-                with self._pool.connection() as conn:
+                wait = self._outage_timeout_s if self._outage_since is not None else None
+                with self._pool.connection(timeout=wait) as conn:
                     self._up()
                     with conn.transaction():
                         started = True

@@ -96,6 +96,8 @@ class TicketStore(Protocol):
 
     def shutdown(self) -> None: ...
 
+    def ping(self) -> None: ...
+
 
 @runtime_checkable
 class FeedbackStore(Protocol):

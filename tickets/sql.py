@@ -283,6 +283,11 @@ class SqlTicketStore(ABC):
     def shutdown(self) -> None:
         """Release the database connection (named so because ``close`` closes a ticket)."""
 
+    def ping(self) -> None:
+        """Cheap health check for ``/healthz``: one trivial query. Raises :class:`StoreError` if down."""
+        with self._tx(write=False) as tx:
+            tx.one("SELECT 1 AS ok")
+
     def __enter__(self) -> SqlTicketStore:
         return self
 
