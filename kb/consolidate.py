@@ -373,6 +373,31 @@ def consolidate(
     )
 
 
+def law_as_of(
+    store: KnowledgeStore,
+    law: str,
+    as_of: dt.date,
+    *,
+    pasal: Iterable[str] = (),
+    groups: frozenset[str] = frozenset({PUBLIC_GROUP}),
+) -> dict[str, Any]:
+    """The agent tool's view: :func:`consolidate` as JSON, optionally only the Pasal named in ``pasal``.
+
+    Pure over the store (reads only).  An unknown law gives ``{"error": ...}`` instead of raising, so a
+    tool call can report it to the model.
+    """
+    try:
+        law_view = consolidate(store, law, as_of, groups=groups)
+    except NotFoundError as exc:
+        return {"error": str(exc), "query": law, "as_of": as_of.isoformat()}
+    out = law_view.to_json()
+    wanted = {p.upper() for p in pasal}
+    if wanted:
+        out["pasal"] = [p.to_json() for p in law_view.pasal if p.pasal.upper() in wanted]
+        out["missing_pasal"] = sorted(wanted - {p.pasal.upper() for p in law_view.pasal}, key=pasal_sort_key)
+    return out
+
+
 def _pasal(
     pasal: str,
     provision: str,

@@ -15,7 +15,14 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from kb.consolidate import ConsolidatedLaw, consolidate, pasal_sort_key, render_html, render_text
+from kb.consolidate import (
+    ConsolidatedLaw,
+    consolidate,
+    law_as_of,
+    pasal_sort_key,
+    render_html,
+    render_text,
+)
 from kb.embed.hashing import HashingEmbedder
 from kb.errors import NotFoundError
 from kb.ingest import ingest_paths
@@ -143,3 +150,14 @@ def test_dasar_law_cli(kb_path: Path, tmp_path: Path, capsys: pytest.CaptureFixt
     assert 'id="pasal-7"' in page.read_text(encoding="utf-8")
     assert main(["law", "UU 99/2001", "--kb", str(kb_path)]) == 2
     assert "no law 'UU 99/2001'" in capsys.readouterr().err
+
+
+def test_the_agent_tool_view_is_json_for_named_pasal(store: SqliteStore) -> None:
+    view = law_as_of(store, "UU PPN", dt.date(2022, 5, 1), pasal=["7", "16g", "99"])
+    assert [p["pasal"] for p in view["pasal"]] == ["7", "16G"] and view["missing_pasal"] == ["99"]
+    assert view["pasal"][0]["source"]["number"] == "UU 7/2021"
+    json.dumps(view)  # serialisable as a tool result
+    missing = law_as_of(store, "UU 99/2001", dt.date(2022, 5, 1))
+    assert "no law 'UU 99/2001'" in missing["error"]
+    # only what the reader may see: a group that reads no document gets no law
+    assert "not readable" in law_as_of(store, "UU PPN", dt.date(2022, 5, 1), groups=frozenset({"x"}))["error"]
