@@ -6,7 +6,9 @@ Public API (PostgreSQL backend is imported lazily from :mod:`tickets.postgres`):
     store = SqliteTicketStore("tickets.db")
     ticket, created = store.open_ticket(thread, requester, question_masked, facts, evidence, gap, "no_source")
     store.claim(ticket.id, "tax-ana"); store.answer(ticket.id, "tax-ana", "...", sources=[...])
-    store.outbox.deliver_pending(sender, now)
+    store.outbox.deliver_pending(sender, now)   # sender raises DeliveryUncertain on a lost response
+    outbox_stats(store)                          # depth, oldest pending age, uncertain, dead (/healthz)
+    store.outbox.redrive(key, "ops")             # a dead or uncertain message, sent again
 
 Modules: ``model`` (records), ``workflow`` (the one transition table), ``protocol`` (TicketStore,
 Outbox), ``sql`` (shared logic), ``sqlite`` (default), ``postgres`` (optional), ``outbox`` (delivery

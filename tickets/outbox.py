@@ -112,6 +112,9 @@ class OutboxMessage:
     last_error: str | None = None
     external_ref: str | None = None
     delivered_at: dt.datetime | None = None
+    redriven_at: dt.datetime | None = None
+    """When an operator last re-drove this message: a sender that finds an unfinished earlier attempt in
+    its own journal raises :class:`DeliveryUncertain` unless this is set (the operator chose to resend)."""
 
 
 @dataclass(frozen=True)

@@ -74,7 +74,8 @@ CREATE TABLE IF NOT EXISTS ticket_outbox (
     created_at      TEXT NOT NULL,
     last_error      TEXT,
     external_ref    TEXT,
-    delivered_at    TEXT
+    delivered_at    TEXT,
+    redriven_at     TEXT
 );
 
 CREATE INDEX IF NOT EXISTS ticket_outbox_due ON ticket_outbox (status, next_attempt_at);

@@ -96,7 +96,8 @@ _OUTBOX_DDL = """CREATE TABLE ticket_outbox (
     created_at      TEXT NOT NULL,
     last_error      TEXT,
     external_ref    TEXT,
-    delivered_at    TEXT
+    delivered_at    TEXT,
+    redriven_at     TEXT
 )"""
 _OUTBOX_INDEXES = (
     "CREATE INDEX IF NOT EXISTS ticket_outbox_due ON ticket_outbox (status, next_attempt_at)",
@@ -104,37 +105,60 @@ _OUTBOX_INDEXES = (
 )
 
 
-def migrate_outbox(tx: Tx, dialect: str) -> bool:
-    """Let an older ``ticket_outbox`` (statuses pending/delivered/dead) hold ``uncertain``; True if changed.
+_OLD_OUTBOX_COLUMNS = (
+    "msg_key, ticket_id, event_seq, channel, kind, payload_json, status, attempts, next_attempt_at, "
+    "created_at, last_error, external_ref, delivered_at"
+)
 
-    Runs inside the schema transaction.  SQLite cannot alter a CHECK constraint, so the table is rebuilt
-    (rows copied unchanged); PostgreSQL swaps the constraint.
+
+def migrate_outbox(tx: Tx, dialect: str) -> bool:
+    """Bring an older ``ticket_outbox`` up to date; True if anything changed.
+
+    Older tables lack the ``uncertain`` status and the ``redriven_at`` column.  Runs inside the schema
+    transaction.  SQLite cannot alter a CHECK constraint, so the table is rebuilt (rows copied
+    unchanged); PostgreSQL swaps the constraint and adds the column.
     """
+    changed = False
     if dialect == "sqlite":
         row = tx.one("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'ticket_outbox'")
-        if row is None or "'uncertain'" in str(row["sql"]):
-            return False
-        tx.execute("ALTER TABLE ticket_outbox RENAME TO ticket_outbox_old")
-        tx.execute(_OUTBOX_DDL)
-        tx.execute("INSERT INTO ticket_outbox SELECT * FROM ticket_outbox_old")
-        tx.execute("DROP TABLE ticket_outbox_old")
-        for stmt in _OUTBOX_INDEXES:
-            tx.execute(stmt)
+        if row is not None and "'uncertain'" not in str(row["sql"]):
+            tx.execute("ALTER TABLE ticket_outbox RENAME TO ticket_outbox_old")
+            tx.execute(_OUTBOX_DDL)
+            tx.execute(
+                f"INSERT INTO ticket_outbox ({_OLD_OUTBOX_COLUMNS}) "
+                f"SELECT {_OLD_OUTBOX_COLUMNS} FROM ticket_outbox_old"
+            )
+            tx.execute("DROP TABLE ticket_outbox_old")
+            for stmt in _OUTBOX_INDEXES:
+                tx.execute(stmt)
+            changed = True
+        columns = {r["name"] for r in tx.all("PRAGMA table_info(ticket_outbox)")}
+        if "redriven_at" not in columns:
+            tx.execute("ALTER TABLE ticket_outbox ADD COLUMN redriven_at TEXT")
+            changed = True
     else:
         row = tx.one(
             "SELECT pg_get_constraintdef(c.oid) AS def FROM pg_constraint c "
             "WHERE c.conrelid = 'ticket_outbox'::regclass AND c.contype = 'c' "
             "AND position('status' in pg_get_constraintdef(c.oid)) > 0"
         )
-        if row is None or "uncertain" in str(row["def"]):
-            return False
-        tx.execute("ALTER TABLE ticket_outbox DROP CONSTRAINT IF EXISTS ticket_outbox_status_check")
-        tx.execute(
-            "ALTER TABLE ticket_outbox ADD CONSTRAINT ticket_outbox_status_check "
-            "CHECK (status IN ('pending', 'delivered', 'uncertain', 'dead'))"
+        if row is not None and "uncertain" not in str(row["def"]):
+            tx.execute("ALTER TABLE ticket_outbox DROP CONSTRAINT IF EXISTS ticket_outbox_status_check")
+            tx.execute(
+                "ALTER TABLE ticket_outbox ADD CONSTRAINT ticket_outbox_status_check "
+                "CHECK (status IN ('pending', 'delivered', 'uncertain', 'dead'))"
+            )
+            changed = True
+        has = tx.one(
+            "SELECT 1 AS x FROM information_schema.columns WHERE table_schema = current_schema() "
+            "AND table_name = 'ticket_outbox' AND column_name = 'redriven_at'"
         )
-    logger.info("table=ticket_outbox | schema migrated: outbox messages can be 'uncertain'")
-    return True
+        if has is None:
+            tx.execute("ALTER TABLE ticket_outbox ADD COLUMN IF NOT EXISTS redriven_at TEXT")
+            changed = True
+    if changed:
+        logger.info("table=ticket_outbox | schema migrated (uncertain status, redriven_at)")
+    return changed
 
 
 def _error_type(error: str) -> str:
@@ -233,6 +257,7 @@ def _row_to_message(row: Any) -> OutboxMessage:
         last_error=row["last_error"],
         external_ref=row["external_ref"],
         delivered_at=text_to_ts(row["delivered_at"]) if row["delivered_at"] else None,
+        redriven_at=text_to_ts(row["redriven_at"]) if row["redriven_at"] else None,
     )
 
 
@@ -749,7 +774,7 @@ class SqlOutbox:
         return (
             "SELECT msg_key, ticket_id, event_seq, channel, kind, payload_json, status, attempts, "
             "next_attempt_at, "
-            "created_at, last_error, external_ref, delivered_at FROM ticket_outbox o"
+            "created_at, last_error, external_ref, delivered_at, redriven_at FROM ticket_outbox o"
         )
 
     def due(self, now: dt.datetime, limit: int = 100) -> list[OutboxMessage]:
@@ -919,9 +944,9 @@ class SqlOutbox:
                     f"outbox message {key} is {msg.status}; only dead or uncertain messages can be re-driven"
                 )
             tx.execute(
-                "UPDATE ticket_outbox SET status = 'pending', attempts = 0, next_attempt_at = ? "
-                "WHERE msg_key = ?",
-                (ts_to_text(now), key),
+                "UPDATE ticket_outbox SET status = 'pending', attempts = 0, next_attempt_at = ?, "
+                "redriven_at = ? WHERE msg_key = ?",
+                (ts_to_text(now), ts_to_text(now), key),
             )
             self._operator_event(
                 tx,
@@ -938,7 +963,7 @@ class SqlOutbox:
             msg.attempts,
             actor,
         )
-        return replace(msg, status="pending", attempts=0, next_attempt_at=now)
+        return replace(msg, status="pending", attempts=0, next_attempt_at=now, redriven_at=now)
 
     def resolve_delivered(self, key: str, actor: str, external_ref: str | None = None) -> OutboxMessage:
         """An operator confirmed an uncertain message did arrive: mark it delivered (event recorded).

@@ -524,8 +524,9 @@ class TicketStoreContract:
             store.outbox.mark_failed("T-000001:1:tax_team", "x", T0)
 
         store.outbox.redrive("T-000001:1:tax_team", "ops-budi")
+        assert msg.redriven_at is None
         again = store.outbox.get("T-000001:1:tax_team")
-        assert (again.status, again.attempts) == ("pending", 0)
+        assert (again.status, again.attempts, again.redriven_at) == ("pending", 0, T0)
         ev = store.events(t1.id)[-1]
         assert (ev.kind, ev.actor, ev.data["key"], ev.data["was"]) == (
             "outbox_redriven",

@@ -74,6 +74,7 @@ def test_pg_outbox_of_an_older_database_is_migrated(pg_dsn: str, clock: FakeCloc
         )
         with pytest.raises(psycopg.errors.CheckViolation):
             con.execute("UPDATE ticket_outbox SET status = 'uncertain'")
+        con.execute("ALTER TABLE ticket_outbox DROP COLUMN redriven_at")
 
     def lost(m: object) -> str:
         raise DeliveryUncertain("response lost")
@@ -82,3 +83,5 @@ def test_pg_outbox_of_an_older_database_is_migrated(pg_dsn: str, clock: FakeCloc
         assert s.outbox.deliver_pending(lost, clock()).uncertain == ("T-000001:1:tax_team",)
     with PostgresTicketStore(pg_dsn, clock=clock) as s:
         assert s.outbox.get("T-000001:1:tax_team").status == "uncertain"
+        assert s.outbox.redrive("T-000001:1:tax_team", "ops").redriven_at == clock()
+        assert s.outbox.get("T-000001:1:tax_team").redriven_at == clock()

@@ -75,12 +75,13 @@ def _old_outbox_ddl() -> str:
     """``ticket_outbox`` as shipped before messages could be 'uncertain'."""
     from tickets.sql import _OUTBOX_DDL
 
-    assert "'uncertain', " in _OUTBOX_DDL
-    return _OUTBOX_DDL.replace("'uncertain', ", "")
+    assert "'uncertain', " in _OUTBOX_DDL and ",\n    redriven_at     TEXT" in _OUTBOX_DDL
+    return _OUTBOX_DDL.replace("'uncertain', ", "").replace(",\n    redriven_at     TEXT", "")
 
 
 def test_outbox_of_an_older_database_is_migrated(tmp_path: Path, clock: FakeClock) -> None:
     from tickets import DeliveryUncertain
+    from tickets.sql import _OLD_OUTBOX_COLUMNS
 
     db = tmp_path / "old.db"
     with SqliteTicketStore(db, clock=clock) as s:
@@ -88,7 +89,7 @@ def test_outbox_of_an_older_database_is_migrated(tmp_path: Path, clock: FakeCloc
     con = sqlite3.connect(db)  # rebuild the outbox with the old CHECK, keeping its row
     con.executescript(
         f"ALTER TABLE ticket_outbox RENAME TO o; {_old_outbox_ddl()}; "
-        "INSERT INTO ticket_outbox SELECT * FROM o; DROP TABLE o;"
+        f"INSERT INTO ticket_outbox SELECT {_OLD_OUTBOX_COLUMNS} FROM o; DROP TABLE o;"
     )
     con.close()
     with pytest.raises(sqlite3.IntegrityError):  # the old table really refuses the new status
@@ -107,3 +108,5 @@ def test_outbox_of_an_older_database_is_migrated(tmp_path: Path, clock: FakeCloc
         assert s.outbox.deliver_pending(lost, clock()).uncertain == ("T-000001:1:tax_team",)
     with SqliteTicketStore(db, clock=clock) as s:  # opening again is a no-op
         assert s.outbox.get("T-000001:1:tax_team").status == "uncertain"
+        assert s.outbox.redrive("T-000001:1:tax_team", "ops").redriven_at == clock()
+        assert s.outbox.get("T-000001:1:tax_team").redriven_at == clock()
