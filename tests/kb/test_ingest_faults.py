@@ -13,6 +13,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -180,12 +181,12 @@ def test_unknown_huge_field_name_is_cut_short(tmp_path: Path) -> None:
 
 
 # -- full disk -----------------------------------------------------------------------------------------
-@pytest.fixture
-def tiny_fs() -> Iterator[Path]:
-    """A 256 KiB tmpfs, or skip when mounting is not allowed here (the hook tests cover that case)."""
+@contextmanager
+def _tmpfs(size: str) -> Iterator[Path]:
+    """A tmpfs of ``size``, or skip when mounting is not allowed here (the hook tests cover that case)."""
     mnt = Path(tempfile.mkdtemp(prefix="dasar-enospc-"))
     done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=256k,mode=0777", "tmpfs", str(mnt)],
+        ["mount", "-t", "tmpfs", "-o", f"size={size},mode=0777", "tmpfs", str(mnt)],
         capture_output=True,
         check=False,
     )
@@ -197,6 +198,20 @@ def tiny_fs() -> Iterator[Path]:
     finally:
         subprocess.run(["umount", "-l", str(mnt)], check=False)
         mnt.rmdir()
+
+
+@pytest.fixture
+def tiny_fs() -> Iterator[Path]:
+    """A 256 KiB tmpfs."""
+    with _tmpfs("256k") as mnt:
+        yield mnt
+
+
+@pytest.fixture
+def small_fs() -> Iterator[Path]:
+    """A 1 MiB tmpfs: room for a knowledge base with one policy, not for a 1 MB document."""
+    with _tmpfs("1m") as mnt:
+        yield mnt
 
 
 def test_atomic_write_on_a_full_tmpfs_keeps_the_old_file(tiny_fs: Path) -> None:
@@ -260,26 +275,26 @@ def test_store_write_error_names_disk_full_and_nothing_else() -> None:
     reason="needs the kb/store/sqlite.py transaction() change in issue 13's report: COMMIT failures "
     "are not yet rolled back and mapped to DiskFullError (today a raw sqlite3.OperationalError escapes)",
 )
-def test_ingest_onto_a_full_disk_is_one_clear_error(tiny_fs: Path, tmp_path: Path) -> None:
+def test_ingest_onto_a_full_disk_is_one_clear_error(small_fs: Path, tmp_path: Path) -> None:
     from kb.store.sqlite import SqliteStore
 
     src = tmp_path / "in"
     src.mkdir()
     _text_file(src, "policy.md", GOOD_POLICY)
-    store = SqliteStore(tiny_fs / "kb.sqlite", embedder_name="hashing-256")
+    store = SqliteStore(small_fs / "kb.sqlite", embedder_name="hashing-256")
     assert ingest_paths([src / "policy.md"], store, HashingEmbedder(), packs=()).added == ["test-policy"]
     big = GOOD_POLICY.replace("test-policy", "big-policy").replace("TST-POL-001", "TST-POL-002")
     body = "\n".join(
-        f"## Bagian {i}\nVendor jasa teknik nomor {i} dipotong PPh 23 2% dari bruto.\n" for i in range(6000)
+        f"## Bagian {i}\nVendor jasa teknik nomor {i} dipotong PPh 23 2% dari bruto.\n" for i in range(15000)
     )
     _text_file(src, "big.md", big + body)
     try:
         with pytest.raises(KbError) as err:
             ingest_paths([src / "big.md"], store, HashingEmbedder(), packs=())
-        assert str(err.value) == f"disk full while writing {tiny_fs / 'kb.sqlite'}; nothing was changed"
+        assert str(err.value) == f"disk full while writing {small_fs / 'kb.sqlite'}; nothing was changed"
     finally:
         store.close()
-    again = SqliteStore(tiny_fs / "kb.sqlite", embedder_name="hashing-256")
+    again = SqliteStore(small_fs / "kb.sqlite", embedder_name="hashing-256")
     try:
         assert [r["id"] for r in again._q("SELECT id FROM documents ORDER BY id")] == ["test-policy"]
     finally:
