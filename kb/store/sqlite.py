@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from kb.errors import NotFoundError, StoreError
+from kb.errors import NotFoundError, StoreError, store_write_error
 from kb.model import Chunk, DocumentMeta, Edge
 from kb.store.protocol import SearchFilter, StoredDocument, corpus_version_of
 from kb.store.visibility import SQLITE, routed_query, visible_documents_query, visible_predicate
@@ -218,17 +218,20 @@ class SqliteStore:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
+                self._conn.execute("COMMIT")
             except sqlite3.Error as exc:
-                self._conn.execute("ROLLBACK")
-                raise StoreError(
-                    f"knowledge-base write failed in {self.path}: {exc}; nothing was changed"
-                ) from exc
+                self._rollback()
+                raise store_write_error(self.path, exc) from exc
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                self._rollback()
                 raise
             else:
-                self._conn.execute("COMMIT")
                 self._matrix = None
+
+    def _rollback(self) -> None:
+        """Undo the open transaction (a failed COMMIT may already have ended it)."""
+        if self._conn.in_transaction:
+            self._conn.execute("ROLLBACK")
 
     def _q(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[sqlite3.Row]:
         with self._lock:

@@ -270,11 +270,6 @@ def test_store_write_error_names_disk_full_and_nothing_else() -> None:
     assert not is_disk_full(OSError(errno.EACCES, "Permission denied"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs the kb/store/sqlite.py transaction() change in issue 13's report: COMMIT failures "
-    "are not yet rolled back and mapped to DiskFullError (today a raw sqlite3.OperationalError escapes)",
-)
 def test_ingest_onto_a_full_disk_is_one_clear_error(small_fs: Path, tmp_path: Path) -> None:
     from kb.store.sqlite import SqliteStore
 
