@@ -21,7 +21,7 @@ if str(ROOT) not in sys.path:
 
 def main(argv: list[str] | None = None) -> int:
     from bot.evals.answers import run_answer_eval
-    from bot.evals.calibrate import fit, rows_for_fit, write_defaults
+    from bot.evals.calibrate import STATUS_FLOOR, fit, rows_for_fit, status_floor_threshold, write_defaults
     from bot.settings import load_settings
     from bot.wiring import Services
 
@@ -43,6 +43,9 @@ def main(argv: list[str] | None = None) -> int:
         services = Services(load_settings(retrieval_mode=args.mode))
         report = run_answer_eval(services, args.set, split="tune", mode=args.mode, runs=1)
     params = fit(rows_for_fit(report))
+    if not params["target_reached"]:
+        params["medium"] = status_floor_threshold(report, params)
+        params["threshold_rule"] = f"target out of reach: highest with tune status accuracy >= {STATUS_FLOOR}"
     print(json.dumps(params, indent=1))
     if args.write:
         write_defaults(params)

@@ -5,9 +5,10 @@ item that produced a leading claim (items escalated for advice or a protected de
 out: their status does not depend on confidence), and fits a logistic regression (Platt scaling) of
 "the leading claim cites a gold provision of an answerable item" on the confidence inputs (judge,
 retrieval, self).  The answer threshold is the lowest score at which at least ``target`` of the tune
-items at or above it are correct (at least MIN_ANSWERED of them); when no score reaches the target, it
-falls back to 0.5 (answer when right is more likely than wrong) and the report says ``target_reached:
-false``.  The check half and outside sets are never read.
+items at or above it are correct (at least MIN_ANSWERED of them).  When no score reaches the target
+(``target_reached: false``), scripts/fit_confidence.py takes the highest threshold at which the tune
+half's status accuracy stays >= 0.95 (:func:`status_floor_threshold`; the issue's floor), else 0.5.
+The check half and outside sets are never read.
 
 Reproduce (after ``scripts/fit_ranker.py``: retrieval quality depends on the ranker)::
 
@@ -28,7 +29,10 @@ ROOT = Path(__file__).resolve().parents[2]
 CONFIDENCE_PY = ROOT / "bot" / "answer" / "confidence.py"
 MIN_ANSWERED = 10
 #: the answer threshold when no score reaches the target precision with MIN_ANSWERED items on the tune half
+#: (and no tune report is given to :func:`status_floor_threshold`)
 FALLBACK_THRESHOLD = 0.5
+#: issue 12: status accuracy on eval/answers.yaml must not fall below this
+STATUS_FLOOR = 0.95
 
 
 def rows_for_fit(report: dict[str, Any]) -> list[tuple[list[float], bool]]:
@@ -131,3 +135,19 @@ def replay(report: dict[str, Any], params: dict[str, Any], high: float = 0.9) ->
             else None
         ),
     }
+
+
+def status_floor_threshold(
+    report: dict[str, Any], params: dict[str, Any], floor: float = STATUS_FLOOR
+) -> float:
+    """When the precision target is out of reach: the highest answer threshold (0.05 steps) at which the tune
+    half's status accuracy stays at or above ``floor`` -- the most abstention the tune half allows without
+    breaking the status-accuracy requirement.  Uses the tune report only.
+    """
+    best = 0.0
+    for step in range(1, 20):
+        t = step / 20
+        acc = replay(report, {**params, "medium": t})["status_accuracy"]
+        if acc is not None and acc >= floor:
+            best = t
+    return best
