@@ -368,6 +368,8 @@ MAX_CLAIMS = 5
 #: Chunk kinds never quoted as an answer (title blocks, signatures).
 SKIP_KINDS = frozenset({"preamble", "closing"})
 MAX_UNIT_CHARS = 700
+#: How far below the best-scored hit a rule may be and still lead because it states the asked fact.
+LEAD_MARGIN = 0.5
 #: A hit is about the question when at least this share of its topic words appear in it.
 MIN_COVERAGE = 0.4
 #: ... and at least this share of the best hit's coverage (drops passages that match only in passing).
@@ -701,9 +703,7 @@ class ExtractiveComposer:
             # a rule with an obligation cue outranks a definition, unless the question asks what a term means
             score += 0.4 if asks_definition(request.question) else -0.1
         kind = asked_fact(request.question)
-        if kind == "rate" and not PERCENT.search(hit.chunk.text):
-            score -= 0.3
-        elif kind == "deadline":
+        if kind == "deadline":
             score += 0.3 if DEADLINE.search(hit.chunk.text) else -0.2
         if hit.doc.layer == "regulation":
             score += 0.15  # what the law says leads; a company document is shown as practice beside it
@@ -755,8 +755,16 @@ class ExtractiveComposer:
 
         kind = asked_fact(request.question)
         lead_pos = 0
-        for pos, (_, (h, _c)) in enumerate(scored[:6]):
-            # the lead quotes the provision that states what was asked, with the fact in the quote
+        top = self._lead_score(scored[0][0], scored[0][1][0], scored[0][1][1], request)
+        for pos, (rank, (h, c)) in enumerate(scored[:6]):
+            # the lead quotes the provision that states what was asked, with the fact in the quote; only
+            # a close runner-up that is a rule (not an elucidation or an example) may replace the top hit
+            if pos and (
+                h.chunk.kind == "penjelasan"
+                or h.chunk.is_example
+                or self._lead_score(rank, h, c, request) < top - LEAD_MARGIN
+            ):
+                continue
             units = picked(h)[:1]
             if units and states_fact(kind, units[0].quote) and not is_padding(units[0].quote):
                 lead_pos = pos

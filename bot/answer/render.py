@@ -381,12 +381,52 @@ def answer_line(
     if len(kinds) > 1:
         return _multi_part(claims, lang, question, conflicts, kinds)
     kind = asked_fact(question) if question else None
+    windows = list(dict.fromkeys(c.applies for c in claims if c.applies))
+    if len(windows) > 1:
+        return _per_window(claims, lang, kind, windows)
     i = _lead_index(claims, conflicts, question)
+    if kind and not _states(claims[i], kind, lang):
+        # the lead does not state the asked fact: a close claim that does answers (never another tax's rule)
+        i = next((j for j in _candidates(claims, conflicts, question) if _states(claims[j], kind, lang)), i)
     lead = claims[i]
     sentence, _rate = _fact_sentence(lead, i + 1, lang, kind)
     premise = _premise(question, lead, lang) if question else ""
     second = _conflict_sentence(lead, claims, conflicts, lang)
     return " ".join(p for p in (premise, sentence, second) if p)
+
+
+def _states(c: ShownClaim, kind: str, lang: str) -> bool:
+    return bool(_rate_phrase(c, lang) if kind == "rate" else _deadline_phrase(c))
+
+
+def _candidates(claims: Sequence[ShownClaim], conflicts: Sequence[Conflict], question: str) -> list[int]:
+    """Claims that may carry the answer, in order: no examples, no conflict losers, no other tax's rule."""
+    losers = {s.doc_id for cf in conflicts for s in cf.sources if cf.preferred and s.doc_id != cf.preferred}
+    asked = set(mentioned_taxes(question))
+    return [
+        j
+        for j, c in enumerate(claims)
+        if not c.is_example
+        and c.role not in ("example", "definition")
+        and c.source.doc_id not in losers
+        and not _other_tax(c, asked)
+    ]
+
+
+def _per_window(claims: Sequence[ShownClaim], lang: str, kind: str | None, windows: Sequence[str]) -> str:
+    """A period that straddles a change of the rule: one sentence per side, each with its dates."""
+    out = []
+    for w in windows:
+        side = [j for j, c in enumerate(claims) if c.applies == w and not c.is_example]
+        if not side:
+            continue
+        j = next((k for k in side if _states(claims[k], kind or "rate", lang)), side[0])
+        sentence, _ = _fact_sentence(claims[j], j + 1, lang, kind)
+        start, _sep, end = w.partition("..")
+        out.append(
+            f"{'From' if lang == 'en' else 'Untuk'} {start} – {end}: {sentence[0].lower()}{sentence[1:]}"
+        )
+    return " ".join(out)
 
 
 _MISSING_PART = {

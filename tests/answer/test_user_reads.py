@@ -261,3 +261,31 @@ def test_general_vat_question_is_not_led_by_the_export_rate(hashing_services: An
     shown = render_terminal(a)
     assert "**" not in shown and shown.count("berdasarkan sumber per") == 1
     _assert_gates(hashing_services, a)
+
+
+def test_a_straddled_period_gets_one_sentence_per_side(hashing_services: Any) -> None:
+    import dataclasses
+
+    svc = hashing_services
+    old = claim(svc, "uu-42-2009", "Tarif Pajak Pertambahan Nilai adalah 10% (sepuluh persen)")
+    new = claim(svc, "uu-7-2021", "a. sebesar 11% (sebelas persen) yang mulai berlaku")
+    old = dataclasses.replace(old, applies="2022-01-01..2022-03-31")
+    new = dataclasses.replace(new, applies="2022-04-01..2022-12-31")
+    line = answer_line([old, new], "id", "Berapa tarif PPN sepanjang 2022?")
+    assert line == (
+        "Untuk 2022-01-01 – 2022-03-31: menurut UU 42/2009, tarifnya 10% [1]. "
+        "Untuk 2022-04-01 – 2022-12-31: menurut UU 7/2021, tarifnya 11% [2]."
+    )
+
+
+def test_when_the_lead_does_not_state_the_rate_the_claim_that_does_answers(hashing_services: Any) -> None:
+    svc = hashing_services
+    scope = claim(
+        svc, "pp-23-2018", "Atas penghasilan dari usaha yang diterima atau diperoleh Wajib Pajak dalam negeri"
+    )
+    rate = claim(svc, "pp-23-2018", "(nol koma lima persen)", at="Pasal 2")
+    assert "persen" not in scope.quote
+    line = answer_line([scope, rate], "id", "UMKM kena PPh final berapa persen?")
+    # the source's OCR reads "0,57o (nol koma lima persen)": the figure is taken as the source spells it
+    assert line.startswith("Menurut PP 23/2018, tarifnya ") and line.endswith(" [2].")
+    assert "0,5%" in line or "nol koma lima persen" in line
