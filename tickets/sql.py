@@ -797,7 +797,7 @@ class SqlOutbox:
         with self._store._tx(write=False) as tx:
             row = tx.one(self._select() + " WHERE o.msg_key = ?", (key,))
         if row is None:
-            raise StoreError(f"outbox message {key} not found")
+            raise StoreError(f"outbox message {key} not found; list them with `dasar tickets outbox`")
         return _row_to_message(row)
 
     def messages(self, ticket_id: str | None = None, status: str | None = None) -> list[OutboxMessage]:

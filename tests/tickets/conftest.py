@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import shutil
+import tempfile
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -71,19 +74,26 @@ _schema_ids = itertools.count(1)
 
 
 @pytest.fixture(scope="session")
-def pg_uri(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """URI of a real PostgreSQL 16 started from the pgserver wheel (once per session)."""
+def pg_uri() -> Iterator[str]:
+    """URI of a real PostgreSQL 16 started from the pgserver wheel (once per session).
+
+    The data directory is NOT under pytest's basetemp: as root, pgserver runs the server as its own
+    system user, and any other pytest run on this machine resets /tmp/pytest-of-<user> to mode 0700,
+    which locks that user out mid-session.
+    """
     pgserver = pytest.importorskip("pgserver")
     pytest.importorskip("psycopg")
+    data = Path(tempfile.mkdtemp(prefix="dasar-pg-"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
-        srv = pgserver.get_server(str(tmp_path_factory.mktemp("pg")), cleanup_mode="stop")
+        srv = pgserver.get_server(str(data), cleanup_mode="stop")
     try:
         yield srv.get_uri()
     finally:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             srv.cleanup()
+        shutil.rmtree(data, ignore_errors=True)
 
 
 @pytest.fixture
