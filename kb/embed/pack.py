@@ -20,15 +20,13 @@ re-normalised on load, which keeps cosine similarity within about 0.003 of the f
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from kb.errors import EmbedderError
+from kb.errors import EmbedderError, write_atomically
 
 MAGIC = b"DASARVEC1\n"
 KEY_BYTES = 16
@@ -173,15 +171,7 @@ def write_pack(path: Path | str, embedder: str, items: Mapping[str, np.ndarray])
         ]
     )
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(blob)
-        os.chmod(tmp, 0o644)  # a shipped data file, readable like the rest of the checkout
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(path, blob)  # all or nothing; a full disk is one DiskFullError line
     return header
 
 

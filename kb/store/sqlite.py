@@ -14,7 +14,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -231,7 +231,8 @@ class SqliteStore:
     def _rollback(self) -> None:
         """Undo the open transaction (a failed COMMIT may already have ended it)."""
         if self._conn.in_transaction:
-            self._conn.execute("ROLLBACK")
+            with suppress(sqlite3.Error):  # a full disk can fail the rollback too; SQLite undoes it on reopen
+                self._conn.execute("ROLLBACK")
 
     def _q(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
