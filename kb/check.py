@@ -25,6 +25,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from kb.linking import doc_lookup
 from kb.metadata import related_date
 from kb.refs import find_doc_refs, key_from_doc_id
 from kb.store.protocol import KnowledgeStore, StoredDocument
@@ -122,17 +123,6 @@ class CheckReport:
         }
 
 
-def _lookup(docs: list[StoredDocument]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for d in docs:
-        out[d.meta.id] = d.meta.id
-        out[d.meta.number] = d.meta.id
-        key = key_from_doc_id(d.meta.id)
-        if key:
-            out.setdefault(key, d.meta.id)
-    return out
-
-
 def _roots(ref: str, by_id: dict[str, StoredDocument], lookup: dict[str, str]) -> set[str]:
     """``ref`` and every act of the knowledge base it reaches through ``amends`` links (its law's chain)."""
     seen: set[str] = set()
@@ -158,7 +148,7 @@ def _claimed_law(location: str, own: str) -> str:
 def check_corpus(store: KnowledgeStore) -> CheckReport:
     """Check every document of ``store``; see the module docstring for what counts as an error."""
     docs = sorted(store.list_documents(), key=lambda d: d.meta.id)
-    lookup = _lookup(docs)
+    lookup = doc_lookup(docs)
     by_id = {d.meta.id: d for d in docs}
     payloads: dict[str, list[tuple[Any, dict[str, Any]]]] = defaultdict(list)
     for chunk, payload in store.iter_parse_payloads():

@@ -20,6 +20,7 @@ import datetime as dt
 import logging
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,7 +48,7 @@ class _Version:
     deleted: bool = False
 
 
-def _doc_lookup(docs: list[StoredDocument]) -> dict[str, str]:
+def doc_lookup(docs: Iterable[StoredDocument]) -> dict[str, str]:
     """Map ids and canonical numbers ("UU 8/1983") to document ids."""
     out: dict[str, str] = {}
     for d in docs:
@@ -129,7 +130,7 @@ def _act_pasal(key: str) -> str | None:
 
 def relink(store: KnowledgeStore) -> None:
     docs = store.list_documents()
-    lookup = _doc_lookup(docs)
+    lookup = doc_lookup(docs)
     doc_by_id = {d.meta.id: d for d in docs}
     eff_to = _effective_to(docs, lookup)
     rows = list(store.iter_parse_payloads())
