@@ -28,6 +28,7 @@ from kb.errors import NotFoundError, StoreError
 from kb.ingest import ingest_paths
 from kb.retrieve import MODES, Retriever
 from kb.store.protocol import KnowledgeStore, SearchFilter
+from tests.kb.test_ingest import GOOD_POLICY
 
 ROOT = Path(__file__).resolve().parents[2]
 REGS = ROOT / "corpus" / "regulations"
@@ -51,28 +52,13 @@ EVERYONE = frozenset({"everyone"})
 TAX_TEAM = frozenset({"everyone", "tax-team", "finance"})
 FINANCE = frozenset({"everyone", "finance", "ap"})
 
-POLICY = """---
-id: contract-policy
-title: Kebijakan Uji Kontrak Penyimpanan
-number: TST-STORE-001
-type: policy
-language: id
-tax_types: [PPh 23]
-effective_from: 2024-01-01
-status: in_force
-owner: tax.lead@example.co.id
-approved_by: cfo@example.co.id
-entities: [SNR]
-access: [finance]
----
-# Kebijakan Uji Kontrak Penyimpanan
-
-## Ruang lingkup
-Vendor jasa teknik dipotong PPh 23 sebesar 2% dari jumlah bruto.
-
-## Dokumen
-Vendor menyerahkan NPWP dan surat keterangan domisili sebelum pembayaran pertama.
-"""
+# the ingest tests' policy under its own id and number, with one more section
+POLICY = (
+    GOOD_POLICY.replace("id: test-policy", "id: contract-policy")
+    .replace("TST-POL-001", "TST-STORE-001")
+    .replace("# Kebijakan Uji\n", "# Kebijakan Uji Kontrak Penyimpanan\n")
+    + "\n## Dokumen\nVendor menyerahkan NPWP dan surat keterangan domisili sebelum pembayaran pertama.\n"
+)
 
 
 def copy_corpus(folder: Path) -> list[Path]:

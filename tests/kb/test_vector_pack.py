@@ -14,34 +14,15 @@ from kb.embed.pack import DEFAULT_PACK, VectorPack, VectorPackError, write_pack
 from kb.ingest import ingest_paths
 from kb.store.sqlite import SqliteStore
 from kb.vector_export import export_vectors, pack_coverage
+from tests.kb.test_ingest import GOOD_POLICY
 
 ROOT = Path(__file__).resolve().parents[2]
 
-POLICY = """---
-id: pack-policy
-title: Kebijakan Uji Paket Vektor
-number: TST-PACK-001
-type: policy
-language: id
-tax_types: [PPh 23]
-effective_from: 2024-01-01
-status: in_force
-owner: tax.lead@example.co.id
-approved_by: cfo@example.co.id
-entities: [SNR]
-access: [finance]
----
-# Kebijakan Uji Paket Vektor
-
-## Tujuan
-Kebijakan ini mengatur pembayaran vendor dalam negeri.
-
-## Ketentuan
-Setiap pembayaran jasa teknik dipotong PPh Pasal 23 sebesar 2% dari jumlah bruto.
-
-## Penutup
-Kebijakan berlaku sejak tanggal ditetapkan.
-"""
+# the ingest tests' policy under its own id and number, with three sections (three chunks)
+POLICY = GOOD_POLICY.replace("id: test-policy", "id: pack-policy").replace("TST-POL-001", "TST-PACK-001") + (
+    "\n## Tujuan\nKebijakan ini mengatur pembayaran vendor dalam negeri.\n"
+    "\n## Penutup\nKebijakan berlaku sejak tanggal ditetapkan.\n"
+)
 
 
 class CountingEmbedder(HashingEmbedder):
