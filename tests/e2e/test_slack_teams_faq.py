@@ -23,7 +23,7 @@ from bot.faq import faq_id_for
 from bot.settings import Settings
 from bot.wiring import Services
 from tests.conftest import DIRECTORY
-from tests.slack.mock_slack import SIGNING_SECRET, MockSlackApi, action_form, event_body, signed_headers
+from tests.slack.mock_slack import SIGNING_SECRET, TEAM, MockSlackApi, action_form, event_body, signed_headers
 from tests.teams.harness import TAX_CHANNEL, TENANT, data, execute_activity, run, running
 from tests.teams.mock_services import MockBotConnector
 
@@ -115,8 +115,9 @@ def test_no_source_question_travels_to_teams_and_comes_back_as_faq(sample_kb: Pa
             value = _buttons(first)["dasar_escalate"]
             payload = {
                 "type": "block_actions",
-                "team": {"id": "T0SINAR01", "domain": "snr"},
-                "user": {"id": FINANCE_MANAGER, "team_id": "T0SINAR01"},
+                # the same workspace as the question: only the asker of this thread may escalate it
+                "team": {"id": TEAM, "domain": "snr"},
+                "user": {"id": FINANCE_MANAGER, "team_id": TEAM},
                 "api_app_id": "A0DASAR",
                 "token": "legacy",
                 "container": {
