@@ -23,6 +23,7 @@ from kb.chunking import CHUNKER_VERSION, chunk_document
 from kb.embed.pack import DEFAULT_PACK, VectorPack, load_packs
 from kb.embed.protocol import Embedder
 from kb.errors import DuplicateError, IngestError
+from kb.impact import Impact, Snapshot, diff, snapshot
 from kb.linking import relink
 from kb.loaders import SourceDocument, discover, iter_loaded
 from kb.model import Chunk, DocumentMeta, Edge, ParsedChunk
@@ -65,6 +66,8 @@ class IngestReport:
     vectors_cached: int = 0
     #: vectors taken from a shipped vector pack (kb.embed.pack) instead of being embedded
     vectors_shipped: int = 0
+    #: chunks whose wording or validity this ingest changed (kb.impact); None when nothing was written
+    impact: Impact | None = None
 
     @property
     def ok(self) -> bool:
@@ -85,6 +88,7 @@ class IngestReport:
             "vectors_embedded": self.vectors_embedded,
             "vectors_cached": self.vectors_cached,
             "vectors_shipped": self.vectors_shipped,
+            "impact": self.impact.to_json() if self.impact is not None else None,
         }
 
 
@@ -264,6 +268,12 @@ def ingest_paths(
     seen_ids: dict[str, str] = {}
     seen_numbers: dict[str, str] = {}
     changed = False
+    before: list[Snapshot] = []
+
+    def before_first_write() -> None:
+        if not before:
+            before.append(snapshot(store))
+
     for item in iter_loaded(candidates):
         if isinstance(item, IngestError):
             report.errors.append(item)
@@ -272,7 +282,17 @@ def ingest_paths(
             continue
         try:
             status = _ingest_one(
-                item, store, embedder, flagger, report, seen_ids, seen_numbers, now, progress, packs
+                item,
+                store,
+                embedder,
+                flagger,
+                report,
+                seen_ids,
+                seen_numbers,
+                now,
+                progress,
+                packs,
+                before_first_write,
             )
         except IngestError as exc:
             report.errors.append(exc)
@@ -282,6 +302,8 @@ def ingest_paths(
             progress.document(item.source_path, status)
     if changed or not store.get_meta("corpus_version"):
         relink(store)
+    if before:
+        report.impact = Impact(tuple(diff(before[0], snapshot(store))))
     logger.info(
         "added=%s, updated=%s, rechunked=%s, unchanged=%s, errors=%s | ingest finished",
         len(report.added),
@@ -304,6 +326,7 @@ def _ingest_one(
     now: Callable[[], dt.datetime] | None,
     progress: Progress | None,
     packs: Sequence[VectorPack] = (),
+    before_write: Callable[[], None] | None = None,
 ) -> str:
     meta = src.meta
     if meta.id in seen_ids:
@@ -363,6 +386,8 @@ def _ingest_one(
         injection_flags=flags,
         chunker_version=CHUNKER_VERSION,
     )
+    if before_write is not None:
+        before_write()
     store.write_document(stored, src.text, src.original, src.original_name, chunks, edges, vectors, payloads)
     report.chunks_written += stored.chunk_count
     if reason:
