@@ -25,6 +25,7 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from bot.messages import TurnService
 from bot.settings import Settings
+from bot.slack.assistant import AssistantDeps, register_assistant
 from bot.slack.audience import ChannelAudience, Resolver
 from bot.slack.dedupe import Deduper, MemoryDeduper
 from bot.slack.errors import SlackConfigError
@@ -239,6 +240,9 @@ def build_slack_app(
         audience=ChannelAudience(client, resolver, settings.slack_audience_ttl_seconds),
     )
     listeners.register(app)
+    register_assistant(
+        app, AssistantDeps(feedback_store=getattr(turn, "tickets", None), turn=turn, dedupe=listeners.dedupe)
+    )
     return SlackFrontEnd(app=app, listeners=listeners, client=client, executor=executor)
 
 

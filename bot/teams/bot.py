@@ -81,6 +81,17 @@ def render_reply_text(reply: Reply) -> str:
     return "\n\n".join(line for line in lines if line)
 
 
+def reply_activity(reply: Reply, *, private: bool = False, restricted: bool = False) -> str | Activity:
+    """An answered reply as the Adaptive Card answer (claims, quotes, citations, AI label, feedback and
+    "Ask the tax team" actions); any other reply (clarify, refusal, ticket notice) as its text."""
+    if reply.status == "answered" and reply.answer.get("claims"):
+        activity = cards.answer_activity(
+            reply.answer, reference=reply.reference_id or "", private=private, restricted=restricted
+        )
+        return cards.to_bot_activity(activity)  # type: ignore[no-any-return,unused-ignore]
+    return render_reply_text(reply)
+
+
 class DasarTeamsBot(TeamsActivityHandler):
     """Bot Framework handler of the tax-team channel and Teams chats.
 
@@ -172,7 +183,7 @@ class DasarTeamsBot(TeamsActivityHandler):
             outcome = await self._run_action(turn_context, action)
             await turn_context.send_activity(outcome.message)
             return
-        text = (activity.text or "").strip()
+        text = S.strip_mentions(activity.text or "")  # "<at>dasar</at> berapa tarif PPN?" -> the question
         if not text:
             return
         if self.turn is None:
@@ -202,7 +213,7 @@ class DasarTeamsBot(TeamsActivityHandler):
         reply = await asyncio.to_thread(self.turn.handle, message)
         if reply.ticket_id:
             await self.flush()
-        await turn_context.send_activity(render_reply_text(reply))
+        await turn_context.send_activity(reply_activity(reply, restricted=reply.private_answer is not None))
         if reply.private_answer is not None:
             language = str(reply.private_answer.get("language") or "id")
             private = Reply(
@@ -210,11 +221,11 @@ class DasarTeamsBot(TeamsActivityHandler):
                 text=str(reply.private_answer.get("answer") or ""),
                 status=str(reply.private_answer.get("status") or ""),
             )
-            sent = await self._send_privately(turn_context, tenant, render_reply_text(private))
+            sent = await self._send_privately(turn_context, tenant, reply_activity(private, private=True))
             notices = PRIVATE_SENT if sent else PRIVATE_NOTICE
             await turn_context.send_activity(notices.get(language, notices["id"]))
 
-    async def _send_privately(self, ctx: TurnContext, tenant: str, text: str) -> bool:
+    async def _send_privately(self, ctx: TurnContext, tenant: str, text: str | Activity) -> bool:
         """The asker's full answer in a personal chat with the bot (never in the shared conversation)."""
         activity = ctx.activity
         reference = TurnContext.get_conversation_reference(activity)

@@ -9,6 +9,7 @@ import json
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -56,6 +57,11 @@ def _member(user: str) -> dict[str, str]:
     return {"id": f"29:{user}", "name": user, "aadObjectId": AAD[user]}
 
 
+def _everything(body: dict[str, Any]) -> str:
+    """All a posted activity shows: its text, card attachments and citation entities."""
+    return json.dumps(body, ensure_ascii=False)
+
+
 def test_served_teams_answers_a_personal_question_with_a_quote(served_kb: Path, tmp_path: Path) -> None:
     """Finding: every personal or channel message returned HTTP 500 ('Turn' object is not callable)."""
     port = free_port()
@@ -67,7 +73,9 @@ def test_served_teams_answers_a_personal_question_with_a_quote(served_kb: Path, 
             question = "Berapa tarif PPN yang berlaku sejak 1 April 2022?"
             assert _post(port, text_activity("ap.clerk", question, connector.url, chat), log) == 201
             (reply,) = connector.wait_for_posts(chat, 1)
-    assert PPN_QUOTE in reply.body["text"]
+    assert PPN_QUOTE in _everything(reply.body)  # the quote sits under its claim in the answer card
+    assert reply.body["attachments"][0]["contentType"] == "application/vnd.microsoft.card.adaptive"
+    assert reply.body["entities"][0]["additionalType"] == ["AIGeneratedContent"]
     assert connector.member_lookups() == []  # a personal chat reaches the asker only
 
 
@@ -93,14 +101,14 @@ def test_served_teams_group_chat_gets_only_what_every_member_may_read(
             )
             assert _post(port, activity, log) == 201
             posted = connector.wait_for_posts(group, 1)
-    assert MEMO_NUMBER in alone.body["text"]
+    assert MEMO_NUMBER in _everything(alone.body)
     assert [c.conversation_id for c in connector.member_lookups()] == [group]
     # the tax lead's full answer went to a personal chat created for them, not to the group
     (created,) = connector.created_conversations()
     assert [m["aadObjectId"] for m in created.body["members"]] == [AAD["tax.lead"]]
     private = [p for p in connector.posts() if p.conversation_id == created.conversation_id]
-    assert private and MEMO_NUMBER in private[0].body["text"]
-    group_text = " ".join(p.body.get("text") or "" for p in posted)
+    assert private and MEMO_NUMBER in _everything(private[0].body)
+    group_text = " ".join(_everything(p.body) for p in posted)
     assert MEMO_NUMBER not in group_text
     assert "Singapore" not in group_text or "memo" not in group_text.lower()
 

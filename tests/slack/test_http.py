@@ -108,11 +108,16 @@ def posted_text(call: Any) -> str:
 
 
 def buttons_of(call: Any) -> dict[str, str]:
-    """action_id -> value of every button in a posted message."""
+    """action_id -> value of every button in a posted message (feedback: ``<action_id>:up``/``:down``)."""
     out = {}
     for block in call.params.get("blocks", []):
-        for element in block.get("elements", []) if block.get("type") == "actions" else []:
-            out[element["action_id"]] = element["value"]
+        kinds = ("actions", "context_actions")
+        for element in block.get("elements", []) if block.get("type") in kinds else []:
+            if element.get("type") == "feedback_buttons":
+                out[element["action_id"] + ":up"] = element["positive_button"]["value"]
+                out[element["action_id"] + ":down"] = element["negative_button"]["value"]
+            else:
+                out[element["action_id"]] = element["value"]
     return out
 
 
@@ -154,9 +159,9 @@ def test_direct_message_is_answered_in_thread_with_blocks_and_working_indicator(
     text = posted_text(post)
     assert "> a. sebesar 11% (sebelas persen) yang mulai berlaku pada tanggal 1 April 2022;" in text
     assert "*UU 7/2021*" in text and "Pasal 7 ayat (1)" in text
-    assert "<https://peraturan.go.id/id/uu-no-7-tahun-2021|sumber>" in text
+    assert "<https://peraturan.go.id/id/uu-no-7-tahun-2021|UU 7/2021 Pasal 7 ayat (1)>" in text
     assert "Berdasarkan sumber per 2024-06-01" in text
-    assert set(buttons_of(post)) == {"dasar_feedback_helpful", "dasar_feedback_not_helpful", "dasar_escalate"}
+    assert set(buttons_of(post)) == {"dasar_feedback:up", "dasar_feedback:down", "dasar_escalate"}
 
     harness.api.wait_for("reactions.remove")
     methods = [c.method for c in harness.api.calls if c.method != "auth.test"]
@@ -301,13 +306,13 @@ def test_ack_is_sent_before_a_slow_turn_finishes(api: MockSlackApi) -> None:
 
 def test_feedback_button_records_the_clicking_user_once(harness: Harness) -> None:
     harness.send_event(dm("Berapa tarif PPN?", "1700000011.000100"), "Ev014")
-    value = buttons_of(harness.api.wait_for("chat.postMessage")[0])["dasar_feedback_helpful"]
-    payload = click_payload("dasar_feedback_helpful", value, user=TAX_ANALYST, action_ts="1700000111.000001")
+    value = buttons_of(harness.api.wait_for("chat.postMessage")[0])["dasar_feedback:up"]
+    payload = click_payload("dasar_feedback", value, user=TAX_ANALYST, action_ts="1700000111.000001")
     assert harness.click(payload) == 200
     assert harness.click(payload) == 200  # redelivery of the same click
     assert (
         harness.click(
-            click_payload("dasar_feedback_helpful", value, user=TAX_ANALYST, action_ts="1700000112.000001")
+            click_payload("dasar_feedback", value, user=TAX_ANALYST, action_ts="1700000112.000001")
         )
         == 200
     )  # second click
@@ -383,7 +388,7 @@ def test_show_more_posts_the_rest_of_a_long_answer(api: MockSlackApi) -> None:
     class LongTurn(FakeTurn):
         def handle(self, message: Any) -> Any:
             reply = super().handle(message)
-            claims = [dict(reply.answer["claims"][0], text=f"Klaim nomor {i}") for i in range(30)]
+            claims = [dict(reply.answer["claims"][0], text=f"Klaim nomor {i}") for i in range(60)]
             return type(reply)(
                 answer=vat_answer(claims=claims), text="x", status="answered", reference_id=reply.reference_id
             )
@@ -393,10 +398,11 @@ def test_show_more_posts_the_rest_of_a_long_answer(api: MockSlackApi) -> None:
         first = harness.api.wait_for("chat.postMessage")[0]
         assert len(first.params["blocks"]) <= 50
         more = buttons_of(first)["dasar_show_more"]
-        assert "Klaim nomor 29" not in posted_text(first)
+        assert "Klaim nomor 59" not in posted_text(first)
         harness.click(click_payload("dasar_show_more", more, user=AP_CLERK, action_ts="1700000140.000001"))
         page = harness.api.wait_for("chat.postMessage", 2)[1]
-        assert "Klaim nomor 29" in posted_text(page)
+        pages = harness.api.calls_of("chat.postMessage")[1:]
+        assert "Klaim nomor 59" in "".join(posted_text(c) for c in pages)
         assert page.params["thread_ts"] == "1700000014.000100"
 
 

@@ -59,11 +59,11 @@ def test_socket_mode_round_trip_acks_answers_and_dedupes_retries() -> None:
 
         # A button click over the socket: the clicking user's feedback is stored.
         value = next(
-            e["value"]
+            e["negative_button"]["value"]
             for b in post.params["blocks"]
-            if b["type"] == "actions"
+            if b["type"] == "context_actions"
             for e in b["elements"]
-            if e["action_id"] == "dasar_feedback_not_helpful"
+            if e["action_id"] == "dasar_feedback"
         )
         click = {
             "type": "block_actions",
@@ -75,9 +75,9 @@ def test_socket_mode_round_trip_acks_answers_and_dedupes_retries() -> None:
             "message": {"ts": "1700000000.000001"},
             "actions": [
                 {
-                    "action_id": "dasar_feedback_not_helpful",
+                    "action_id": "dasar_feedback",
                     "value": value,
-                    "type": "button",
+                    "type": "feedback_buttons",
                     "action_ts": "1700000300.000001",
                     "block_id": "dasar_feedback",
                 }
