@@ -136,6 +136,8 @@ class DasarTeamsBot(TeamsActivityHandler):
 
     # --- card actions --------------------------------------------------------------------------
     async def _run_action(self, ctx: TurnContext, action: CardAction) -> ActionOutcome:
+        if action.verb == cards.ASK_TAX_TEAM and self.turn is not None:
+            return await self._escalate_from_card(ctx)
         principal = self.principal_of(ctx.activity)
         outcome = await asyncio.to_thread(self.actions.handle, principal, action)
         for card in outcome.post_cards:
@@ -148,6 +150,38 @@ class DasarTeamsBot(TeamsActivityHandler):
         if outcome.ok:
             await self.flush()
         return outcome
+
+    async def _escalate_from_card(self, ctx: TurnContext) -> ActionOutcome:
+        """"Ask the tax team" on an answer card: the same as typing /ticket in that conversation.
+
+        The thread, asker and question come from the verified activity and the turn's own history of
+        the conversation, never from the card's data (which the client could forge); the turn decides
+        whether this person may escalate (only the asker, with their question and evidence).
+        """
+        activity = ctx.activity
+        assert self.turn is not None  # noqa: S101 - checked by the caller
+        tenant = tenant_of(activity) or "unknown-tenant"
+        conv = activity.conversation.id if activity.conversation is not None else ""
+        personal = (
+            activity.conversation is None
+            or (activity.conversation.conversation_type or "personal") == "personal"
+        )
+        frm = activity.from_property
+        message = InboundMessage(
+            platform="teams",
+            tenant=tenant,
+            user_id=str(getattr(frm, "aad_object_id", None) or ""),
+            channel=conv,
+            thread_id=conv,
+            message_id=str(activity.id or ""),
+            text="/ticket",
+            is_direct=personal,
+            received_at=self.clock(),
+        )
+        reply = await asyncio.to_thread(self.turn.handle, message)
+        if reply.ticket_id:
+            await self.flush()
+        return ActionOutcome(bool(reply.ticket_id), reply.text)
 
     async def on_invoke_activity(self, turn_context: TurnContext) -> InvokeResponse | None:
         """``adaptiveCard/action`` (Action.Execute): apply, then answer with the refreshed card or a text."""

@@ -162,3 +162,52 @@ def test_served_teams_ticket_replies_are_masked_and_secrets_refused(
     refusal = texts[-1]
     assert "Sinar#2026rahasia" not in " ".join(texts)
     assert "password" in refusal.lower() or "sandi" in refusal.lower(), texts
+
+
+def _actions(node: Any) -> list[dict[str, Any]]:
+    """Every Action.Execute/Submit in a card, however deeply nested."""
+    found: list[dict[str, Any]] = []
+    if isinstance(node, dict):
+        if str(node.get("type", "")).startswith("Action.") and "data" in node:
+            found.append(node)
+        for value in node.values():
+            found.extend(_actions(value))
+    elif isinstance(node, list):
+        for item in node:
+            found.extend(_actions(item))
+    return found
+
+
+def test_served_teams_ask_the_tax_team_button_opens_a_ticket_for_the_asker(
+    served_kb: Path, tmp_path: Path
+) -> None:
+    """The answer card's "Ask the tax team" escalates the asker's own question, with its evidence."""
+    from tests.teams.harness import execute_activity
+    from tickets.factory import open_ticket_store
+
+    port = free_port()
+    log = tmp_path / "teams.log"
+    chat = "a:1personal-ap-clerk-escalate"
+    with MockBotConnector() as connector:
+        env = _env(tmp_path, served_kb, connector, port)
+        with served(["serve", "teams", "--port", str(port)], env, port, log):
+            question = "Berapa tarif PPN yang berlaku sejak 1 April 2022?"
+            assert _post(port, text_activity("ap.clerk", question, connector.url, chat), log) == 201
+            (answer,) = connector.wait_for_posts(chat, 1)
+            card = answer.body["attachments"][0]["content"]
+            assert "ask_tax_team" in json.dumps(card)
+            button = next(
+                a
+                for a in _actions(card)
+                if (a.get("verb") or a.get("data", {}).get("verb")) == "ask_tax_team"
+            )
+            click = execute_activity("ap.clerk", "ask_tax_team", button["data"], connector.url)
+            click["conversation"].update({"id": chat, "conversationType": "personal", "isGroup": False})
+            assert _post(port, click, log) == 200
+    store = open_ticket_store(tmp_path / "tickets.sqlite", None)
+    tickets = store.list()
+    assert len(tickets) == 1
+    (ticket,) = tickets
+    assert "tarif PPN" in ticket.question_masked
+    assert ticket.requester.user_id == AAD["ap.clerk"]
+    assert ticket.evidence.citations or ticket.evidence.candidates
