@@ -46,6 +46,7 @@ from guardrails.injection import normalise
 from guardrails.pii import MaskingSession
 from identity.principal import EVERYONE, Principal, VerifiedEnvelope
 from kb.scope import ReaderScope
+from tickets.errors import StoreError as TicketStoreError
 from tickets.model import Evidence, Requester, ThreadRef
 from tools.access import reader_scope, ticket_reader
 from tools.build import build_tools
@@ -455,7 +456,11 @@ class Turn:
             channel=message.channel,
             thread_id=message.thread_id,
         )
-        ticket = self.tickets.find_by_thread(thread)
+        try:
+            ticket = self.tickets.find_by_thread(thread)
+        except TicketStoreError as exc:  # the ticket store is down: never block an ordinary answer
+            logger.warning("error=%s | ticket store unavailable; answering without ticket follow-up", exc)
+            return None
         if ticket is None or ticket.status not in ("needs_info", "answered"):
             return None
         if ticket.requester.principal_id != principal.id:

@@ -162,7 +162,7 @@ def _source_ref(chunk: Chunk, meta: DocumentMeta) -> SourceRef:
         effective_from=chunk.valid_from or meta.effective_from,
         effective_to=chunk.valid_to or meta.effective_to,
         status=meta.status,
-        url=meta.source_url,
+        url=meta.official_url or meta.source_url,
         ocr_noisy=meta.ocr_noisy,
         chunk_id=chunk.id,
     )
@@ -254,6 +254,8 @@ class _Run:
             failures = list(v.failures)
             ch = chunks.get(draft.source_chunk_id)
             src = sources.get(draft.source_chunk_id)
+            if "KUTIPAN_UNTUK_ASISTEN" in v.codes:  # a sentence addressed to the assistant: withheld, noted
+                self.warn(_w("injection_doc", self.lang))
             if (
                 v.passed
                 and ch is not None

@@ -293,7 +293,11 @@ def deps_from_settings(
             stored = services.store.document_by_number(number)
             if stored is None:
                 return None
-            return {"doc_id": stored.meta.id, "title": stored.meta.title, "url": stored.meta.source_url}
+            return {
+                "doc_id": stored.meta.id,
+                "title": stored.meta.title,
+                "url": stored.meta.official_url or stored.meta.source_url,
+            }
 
     tickets = (
         services.tickets

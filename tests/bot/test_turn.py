@@ -248,3 +248,29 @@ def test_the_model_only_ever_sees_masked_text(services, tmp_path: Path) -> None:
     for raw in (NIK, EMAIL, NPWP):
         assert raw not in shown
     assert "<NIK_1>" in shown or "<EMAIL_1>" in shown
+
+
+def test_a_ticket_store_outage_never_blocks_an_ordinary_answer(services, tmp_path: Path, caplog) -> None:
+    from tickets.errors import StoreError
+
+    class DownTickets(SqliteTicketStore):
+        def find_by_thread(self, thread):  # type: ignore[no-untyped-def]
+            raise StoreError("ticket database at db:5432 is unreachable")
+
+    store = DownTickets(tmp_path / "down.sqlite")
+    turn = Turn(
+        services,
+        resolver=services.resolver(),
+        tickets=store,
+        history=MemoryHistory(),
+        audit=MemoryAuditLog(),
+        today=lambda: dt.date(2026, 11, 30),
+    )
+    with caplog.at_level(logging.WARNING):
+        reply = turn.handle(
+            _msg(services, "ap.clerk@sinarnusantara.co.id", "Berapa tarif PPN sejak April 2022?")
+        )
+    store.shutdown()
+    assert reply.status == "answered"
+    assert any("11%" in c["quote"] for c in reply.answer["claims"])
+    assert "ticket store unavailable" in caplog.text
