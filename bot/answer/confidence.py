@@ -35,13 +35,13 @@ class ConfidenceConfig:
     Defaults: fitted by ``scripts/fit_confidence.py`` (see the module docstring for the data).
     """
 
-    judge_weight: float = 4.5
-    retrieval_weight: float = 3.5
-    self_weight: float = 2.0
-    bias: float = -5.0
+    judge_weight: float = 0.0
+    retrieval_weight: float = 1.9998
+    self_weight: float = 1.1291
+    bias: float = -1.7994
     #: answer threshold: lowest calibrated score with >= ``target_precision`` correct among answered (tune)
-    medium: float = 0.5
-    high: float = 0.92
+    medium: float = 0.35
+    high: float = 0.9
     target_precision: float = 0.9
 
 
