@@ -69,9 +69,9 @@ class DeliveryJournal:
         """Record that a send of ``key`` is about to happen (counts attempts)."""
         with self._lock:
             self._conn.execute(
-                "INSERT INTO delivery_journal (msg_key, state, attempts, updated_at) VALUES (?, 'sending', 1, ?) "
-                "ON CONFLICT(msg_key) DO UPDATE SET attempts = attempts + 1, updated_at = excluded.updated_at "
-                "WHERE state = 'sending'",
+                "INSERT INTO delivery_journal (msg_key, state, attempts, updated_at) "
+                "VALUES (?, 'sending', 1, ?) ON CONFLICT(msg_key) DO UPDATE SET attempts = attempts + 1, "
+                "updated_at = excluded.updated_at WHERE state = 'sending'",
                 (key, _now_text()),
             )
 
@@ -84,6 +84,19 @@ class DeliveryJournal:
                 "external_ref = excluded.external_ref, updated_at = excluded.updated_at",
                 (key, external_ref, _now_text()),
             )
+
+    def state(self, key: str) -> str | None:
+        """``sending`` (an attempt began and never finished), ``sent``, or None (never attempted)."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT state FROM delivery_journal WHERE msg_key = ?", (key,)
+            ).fetchone()
+        return str(row[0]) if row else None
+
+    def abandon(self, key: str) -> None:
+        """Forget an attempt the remote side definitely refused (an error response came back)."""
+        with self._lock:
+            self._conn.execute("DELETE FROM delivery_journal WHERE msg_key = ? AND state = 'sending'", (key,))
 
     def uncertain(self) -> list[str]:
         """Keys whose send started but whose result was never recorded (possible duplicates)."""

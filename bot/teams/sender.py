@@ -14,6 +14,7 @@ state, so a late redelivery cannot roll a card back.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import datetime as dt
 import logging
 from collections.abc import Callable, Coroutine, Mapping
@@ -25,7 +26,7 @@ from bot.teams.connector import BotConnectorGateway
 from bot.teams.errors import DeliveryError
 from bot.teams.journal import DeliveryJournal
 from bot.teams.relay import Relay
-from tickets import OutboxMessage, ThreadRef, TicketStore
+from tickets import DeliveryUncertain, OutboxMessage, ThreadRef, TicketStore
 from tickets.model import text_to_ts
 
 logger = logging.getLogger(__name__)
@@ -115,12 +116,35 @@ class OutboxSender:
             )
             logger.info("outbox_key=%s | card already posted, updated instead", msg.key)
             return known
+        self._begin(msg)
+        try:
+            activity_id = self.run(
+                self.gateway.post(self.tax_channel_id, card=card, channel_data=self._channel_data(msg))
+            )
+        except Exception as exc:
+            self._failed(msg, exc)
+            raise
+        self.journal.record(msg.key, str(activity_id))
+        return str(activity_id)
+
+    def _begin(self, msg: OutboxMessage) -> None:
+        """Journal the attempt; refuse to send again when an earlier attempt may already have posted."""
+        if self.journal.state(msg.key) == "sending" and msg.redriven_at is None:
+            raise DeliveryUncertain(
+                f"an earlier send of {msg.key} started and never finished; it may have been posted "
+                "(check the tax channel, then `dasar tickets outbox --resolve` or `--redrive`)"
+            )
         self.journal.begin(msg.key)
-        activity_id = self.run(
-            self.gateway.post(self.tax_channel_id, card=card, channel_data=self._channel_data(msg))
-        )
-        self.journal.record(msg.key, activity_id)
-        return activity_id
+
+    def _failed(self, msg: OutboxMessage, exc: Exception) -> None:
+        """Classify a failed send: maybe delivered (raises DeliveryUncertain, never resent until an
+        operator acts) or definitely not (the journal forgets the attempt; the caller re-raises and
+        the outbox retries later)."""
+        if _response_was_lost(exc):
+            raise DeliveryUncertain(
+                f"the response to {msg.key} was lost ({type(exc).__name__}); it may have been posted"
+            ) from exc
+        self.journal.abandon(msg.key)  # the remote side answered with an error: nothing was posted
 
     def _update_card(self, msg: OutboxMessage) -> str:
         ref = self.tickets.outbox.card_ref(msg.ticket_id)
@@ -144,9 +168,18 @@ class OutboxSender:
             raise DeliveryError(
                 f"no relay configured for platform {thread.platform!r} (ticket {msg.ticket_id})"
             )
+        self._begin(msg)
+        try:
+            ref = self._send_relay(msg, relay, thread)
+        except Exception as exc:
+            self._failed(msg, exc)
+            raise
+        self.journal.record(msg.key, ref)
+        return ref
+
+    def _send_relay(self, msg: OutboxMessage, relay: Relay, thread: ThreadRef) -> str:
         event = msg.payload["event"]
         tid = msg.ticket_id
-        self.journal.begin(msg.key)
         if msg.kind == "relay_answer":
             text = str(event["data"].get("text") or "")
             sources = event["data"].get("sources") or []
@@ -166,5 +199,31 @@ class OutboxSender:
             ref = relay.relay_notice(
                 thread, S.RELAY_REJECTED.format(ticket_id=tid, text=event["data"].get("reason", ""))
             )
-        self.journal.record(msg.key, ref)
-        return ref
+        return str(ref)
+
+
+def _response_was_lost(exc: BaseException) -> bool:
+    """True when the request may have reached the remote side but its answer never came back.
+
+    A timeout or a connection dropped after sending is such a case (the client libraries wrap it:
+    DeliveryError <- msrest ClientRequestError <- requests ConnectionError <- urllib3 ProtocolError <-
+    http.client RemoteDisconnected); an HTTP error response (the remote side refused) is not.
+    """
+    chain: list[BaseException] = []
+    cur: BaseException | None = exc
+    while cur is not None and all(cur is not seen for seen in chain) and len(chain) < 12:
+        chain.append(cur)
+        inner = getattr(cur, "inner_exception", None)
+        cur = cur.__cause__ or (inner if isinstance(inner, BaseException) else None) or cur.__context__
+    for err in chain:
+        if isinstance(err, TimeoutError | concurrent.futures.TimeoutError | asyncio.TimeoutError):
+            return True
+        if type(err).__name__ in _LOST_RESPONSE_ERRORS:
+            return True
+    return False
+
+
+#: Transport errors that mean "sent, but no answer came back" in aiohttp, requests/urllib3 and http.client.
+_LOST_RESPONSE_ERRORS = frozenset(
+    {"ServerDisconnectedError", "ClientPayloadError", "RemoteDisconnected", "ReadTimeout", "ReadTimeoutError"}
+)

@@ -40,6 +40,9 @@ class _State:
     activities: dict[str, dict[str, Any]] = field(default_factory=dict)
     counter: int = 0
     members: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    #: how many next activity posts are recorded and then answered by closing the connection (a lost
+    #: response: the post happened, the caller never learns it)
+    drop_post_responses: int = 0
 
 
 class _Server:
@@ -106,6 +109,12 @@ class _ConnectorHandler(BaseHTTPRequestHandler):
             act_id = f"act-{self.state.counter}"
             self.state.calls.append(Recorded("POST", parts[2], act_id, body))
             self.state.activities[act_id] = body
+            drop = self.state.drop_post_responses > 0
+            if drop:
+                self.state.drop_post_responses -= 1
+        if drop:
+            self.close_connection = True  # no status line at all: the client sees a dropped connection
+            return
         self._reply(201, {"id": act_id})
 
     def do_GET(self) -> None:

@@ -476,3 +476,27 @@ def test_authentication_is_required_outside_the_test_configuration(tmp_path, con
     both = settings.model_copy(update={"teams_auth_disabled": True})
     with pytest.raises(TeamsConfigError, match="tests only"):
         build_teams_app(both, deps)
+
+
+def test_a_card_post_whose_response_was_lost_stays_uncertain_and_is_not_posted_twice(
+    tmp_path, connector, clock
+) -> None:
+    """Finding: a card post whose response was lost was posted twice, and 'uncertain' was cleared."""
+    deps = _deps(tmp_path, connector, clock)
+    ticket = open_ticket(deps.tickets)
+    key = f"{ticket.id}:1:tax_team"
+    connector.state.drop_post_responses = 1
+
+    async def scenario() -> tuple[object, object]:
+        async with running(make_settings(tmp_path, connector.url), deps) as bot:
+            first = await bot.flush()
+            clock.advance(hours=1)
+            second = await bot.flush()
+            return first, second
+
+    first, second = run(scenario)
+    assert first.uncertain == (key,) and first.delivered == ()
+    assert second.delivered == () and second.uncertain == ()
+    assert len(connector.posts()) == 1  # the one post that reached the channel, never a second
+    statuses = {m.key: m.status for m in deps.tickets.outbox.messages(ticket.id)}
+    assert statuses[key] == "uncertain"
