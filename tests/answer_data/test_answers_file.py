@@ -1,9 +1,10 @@
-"""Consistency checks for the answer evaluation set ``eval/answers.yaml`` and the conflicting petty-cash procedure.
+"""Consistency checks for the answer evaluation set ``eval/answers.yaml`` and the petty-cash procedure.
 
-The answer benchmark scores the whole pipeline against these expectations. If an expectation is itself wrong (a
-quote string that is not in the source, a Pasal that does not exist, a user who could not read the cited document,
-an "access denied" item whose user can in fact read the document) every later measurement is skewed without
-anyone noticing, so the file is checked here against the corpus on every run. No index is built: plain file reads.
+The answer benchmark scores the whole pipeline against these expectations. If an expectation is itself
+wrong (a quote string that is not in the source, a Pasal that does not exist, a user who could not read the
+cited document, an "access denied" item whose user can in fact read the document) every later measurement
+is skewed without anyone noticing, so the file is checked here against the corpus on every run. No index is
+built: plain file reads.
 """
 
 from __future__ import annotations
@@ -115,7 +116,7 @@ def location_text(cite: dict[str, Any]) -> str:
 
 
 def can_read(user: str | None, meta: dict[str, Any]) -> bool:
-    """Mirror of the access rule: a shared group and a shared entity (guests see every entity's public docs)."""
+    """Mirror of the access rule: a shared group and entity (guests see every entity's public docs)."""
     groups = {PUBLIC_GROUP} | set(directory()[user]["groups"] if user else ())
     entities = set(directory()[user]["entities"]) if user else set(meta["entities"])
     return bool(groups & set(meta["access"])) and bool(entities & set(meta["entities"]))
@@ -292,7 +293,7 @@ def test_amendment_items_pin_a_date_and_exclude_the_other_version() -> None:
 def test_revoked_items_never_cite_the_revoked_source() -> None:
     qs = by_category("revoked")
     for q in qs:
-        # A revoked text that is in the corpus must never be cited; one that is absent may only be abstained on
+        # A revoked text in the corpus must never be cited; one that is absent may only be abstained on
         # or explained from the revoking provision.
         assert q["expect"].get("must_not_cite") or "abstained" in statuses(q), q["id"]
     assert any(
