@@ -68,20 +68,23 @@ def _buttons(call) -> dict[str, str]:
 
 
 @pytest.mark.slow
-def test_no_source_question_travels_to_teams_and_comes_back_as_faq(sample_kb: Path, tmp_path: Path) -> None:
+def test_no_source_question_travels_to_teams_and_comes_back_as_faq(
+    behaviour_kb: Path, tmp_path: Path
+) -> None:
     from slack_sdk import WebClient
 
     from bot.slack.app import build_slack_app
     from bot.teams.app import deps_from_settings
 
     kb = tmp_path / "kb.sqlite"
-    _copy_kb(sample_kb, kb)
+    _copy_kb(behaviour_kb, kb)  # a flow test: the hashing-embedder index, not ranking quality
     api = MockSlackApi(members={})
     slack_url = api.start()
     with MockBotConnector() as connector:
         settings = Settings(
             _env_file=None,  # type: ignore[call-arg]
             kb=kb,
+            embedder="hashing-256",
             directory=DIRECTORY,
             tickets_db=tmp_path / "tickets.sqlite",
             audit_log=tmp_path / "audit.jsonl",
