@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup demo doctor test check bench clean
+.PHONY: setup demo doctor test check bench clean teams-package
 
 $(BIN)/dasar: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -31,6 +31,10 @@ check: setup
 
 bench: setup
 	$(BIN)/python bench/bench_kb.py
+
+# The Teams app package (manifest + both icons), validated; the app id comes from DASAR_TEAMS_APP_ID.
+teams-package: setup
+	$(BIN)/python scripts/teams_package.py --out dist/dasar-teams.zip
 
 # Removes the checkout's local state (.dasar/: knowledge base, tickets, audit log, FAQ folder, test vector
 # cache) and build output. State kept elsewhere (DASAR_HOME, XDG_DATA_HOME) is left alone.
