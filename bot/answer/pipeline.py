@@ -461,6 +461,8 @@ def answer_question(
         headline: str | None = None,
         explain_data: dict[str, Any] | None = None,
     ) -> Answer:
+        for unknown in unknowns:  # what is still unknown about the case stays visible, apart from the rule
+            run.warn(unknown)
         text = render(
             status=status,
             language=lang,
@@ -474,6 +476,7 @@ def answer_question(
             escalation_reason=reason,
             low_confidence=reason == "low_confidence",
             headline=headline,
+            question=question,
         )
         run.timings["total_ms"] = (time.perf_counter() - t_start) * 1000
         if ledger is not None:
@@ -626,7 +629,7 @@ def answer_question(
 
     # 7. conflicts, confidence, status
     topic = plan.tax_types[0] if plan.tax_types else "rate"
-    conflicts = conflicts_mod.detect(shown, docs, topic)
+    conflicts = conflicts_mod.detect(shown, docs, topic, language=lang)
     judged = all(a.judged for a in attempts)
     judge_score = sum(c.support_score for c in shown) / len(shown) if judged else None
     top = max((h.score for a in attempts if a.result for h in a.result.results), default=0.0)

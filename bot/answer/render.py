@@ -109,6 +109,10 @@ REASONS: dict[str, dict[str, str]] = {
         "id": "sumbernya tidak berlaku pada tanggal itu",
         "en": "its source was not in force on that date",
     },
+    "KUTIPAN_UNTUK_ASISTEN": {
+        "id": "kutipannya berisi kalimat yang ditujukan kepada asisten, bukan ketentuan",
+        "en": "its quote holds a sentence addressed to the assistant, not a rule",
+    },
     "INSTRUKSI_DALAM_SUMBER": {
         "id": "kutipannya berisi teks berupa instruksi",
         "en": "its quote contains instruction-like text",
