@@ -25,7 +25,7 @@ import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal, cast
 
 from strands import Agent
 from strands.hooks import (
@@ -37,8 +37,9 @@ from strands.hooks import (
     HookRegistry,
 )
 from strands.models import Model
+from strands.types.content import ContentBlock, Message
 
-from bot.answer.protocol import ComposedAnswer, ComposeRequest, DraftClaim
+from bot.answer.protocol import ComposedAnswer, ComposeRequest, DraftClaim, Layer, Role
 from bot.llm.extractive import STATE_AS_OF, STATE_LEDGER
 from guardrails.injection import scan_injection
 from guardrails.verify import ClaimInput, ClaimVerdict, GateFailure, SourceText, SupportJudge, verify_claims
@@ -124,12 +125,13 @@ def parse_composed(text: str) -> ComposedAnswer:
     claims: list[DraftClaim] = []
     for i, raw in enumerate(data["claims"], start=1):
         fields = raw if isinstance(raw, dict) else {}
-        values = [fields.get(k) for k in ("text", "quote", "source_id")]
-        if not all(isinstance(v, str) and v.strip() for v in values):
+        raw_values = [fields.get(k) for k in ("text", "quote", "source_id")]
+        values = [v for v in raw_values if isinstance(v, str) and v.strip()]
+        if len(values) != len(raw_values):
             notes.append(f"claim_{i}_malformed")
             continue
-        layer = fields.get("layer") if fields.get("layer") in LAYERS else "unknown"
-        role = fields.get("role") if fields.get("role") in ROLES else "direct"
+        layer = cast(Layer, fields["layer"]) if fields.get("layer") in LAYERS else "unknown"
+        role = cast(Role, fields["role"]) if fields.get("role") in ROLES else "direct"
         assumption = fields.get("assumption") if isinstance(fields.get("assumption"), str) else None
         claims.append(
             DraftClaim(
@@ -257,12 +259,12 @@ class AgentOutcome:
         return self.ledger.hit_objects()
 
 
-def _history_messages(history: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
+def _history_messages(history: Sequence[tuple[str, str]]) -> list[Message]:
+    out: list[Message] = []
     for role, text in history:
         if role not in ("user", "assistant"):
             raise ValueError(f"history role must be 'user' or 'assistant', got {role!r}")
-        out.append({"role": role, "content": [{"text": text}]})
+        out.append({"role": cast(Literal["user", "assistant"], role), "content": [{"text": text}]})
     return out
 
 
@@ -325,7 +327,7 @@ def _run_loop(
     if not set(allowed) <= set(TOOL_NAMES):
         raise ValueError(f"tools outside the allowed set: {sorted(set(allowed) - set(TOOL_NAMES))}")
     guards = TurnGuards(ledger, allowed, masker)
-    prompt: list[dict[str, Any]] = [{"text": question}]
+    prompt: list[ContentBlock] = [{"text": question}]
     firsts: dict[str, Hit] = {}
     for hit in seed_hits:  # dedupe by chunk id, keep first-seen order
         firsts.setdefault(hit.chunk.id, hit)
@@ -354,12 +356,12 @@ def _run_loop(
     if guards.limit_hit:
         composed = ComposedAnswer(claims=(), self_assessment=0.0, notes=(*composed.notes, guards.limit_hit))
     for claim in composed.claims:
-        hit = ledger.hit(claim.source_chunk_id)
+        cited = ledger.hit(claim.source_chunk_id)
         ledger.record_citation(
             LedgerCitation(
                 source_id=claim.source_chunk_id,
-                doc_id=hit.doc.id if hit else None,
-                location=hit.chunk.location if hit else None,
+                doc_id=cited.doc.id if cited else None,
+                location=cited.chunk.location if cited else None,
                 quote=claim.quote,
                 layer=claim.layer,
             )

@@ -24,6 +24,7 @@ Errors::
 
 from __future__ import annotations
 
+import builtins
 import datetime as dt
 import logging
 import re
@@ -404,11 +405,11 @@ class FaqService:
         logger.info("doc_id=%s | faq approved and ingested", doc_id)
         return approved
 
-    def _topics(self, doc: FaqDoc) -> list[str]:
+    def _topics(self, doc: FaqDoc) -> builtins.list[str]:
         fields, _ = split_front_matter(doc.path, doc.path.read_text(encoding="utf-8"))
         return [str(t) for t in fields.get("topics") or ()]
 
-    def expire_faqs(self, now: dt.datetime) -> list[FaqDoc]:
+    def expire_faqs(self, now: dt.datetime) -> builtins.list[FaqDoc]:
         """Take in-force FAQs past their review date out of the answerable set; remind each owner once.
 
         The status becomes ``quarantined`` (the KB stores but never answers from quarantined documents)

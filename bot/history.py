@@ -39,7 +39,8 @@ class History(Protocol):
 
 
 class MemoryHistory:
-    """In-process history: at most ``max_entries`` per conversation, ``max_age_s`` old, ``max_conversations``."""
+    """In-process history: at most ``max_entries`` per conversation, ``max_age_s`` old,
+    ``max_conversations``."""
 
     def __init__(
         self,

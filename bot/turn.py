@@ -134,9 +134,10 @@ class Turn:
     # --- helpers ---------------------------------------------------------------------------------
 
     def principal_for(self, message: InboundMessage) -> Principal:
-        return self.resolver.resolve(
+        principal: Principal = self.resolver.resolve(
             VerifiedEnvelope(platform=message.platform, tenant=message.tenant, user_id=message.user_id)
         )
+        return principal
 
     def _session(self, key: str) -> MaskingSession:
         """Placeholders stay stable within one conversation; raw values live only in this process's memory."""
@@ -186,7 +187,7 @@ class Turn:
             lang = "en" if _looks_english(message.text) else "id"
             kinds = ", ".join(inspection.refusal_kinds)
             text = _REFUSED_TEXT[lang].format(kinds=kinds)
-            answer = _bare_answer("refused", text, self.today(), self.services.store.corpus_version(), lang)
+            refused = _bare_answer("refused", text, self.today(), self.services.store.corpus_version(), lang)
             self.audit.write(
                 AuditRecord(
                     at=_now(),
@@ -200,7 +201,7 @@ class Turn:
                 )
             )
             logger.info("ref=%s, kinds=%s | message refused: secret", ref, kinds)
-            return Reply(answer=answer, text=text, status="refused", reference_id=ref)
+            return Reply(answer=refused, text=text, status="refused", reference_id=ref)
 
         masked = inspection.masked
         followed = self._ticket_follow_up(message, principal, masked, ref)
@@ -546,6 +547,8 @@ class Turn:
         facts = tuple(e.text for e in self.history.recent(self._key(message)) if e.role == "user")[-5:]
         if evidence.get("restricted"):
             gap = f"{gap}; {evidence['restricted']} restricted sources (not readable by the tax team)"
+        if self.tickets is None:  # callers check first; this keeps the type checker informed
+            raise RuntimeError("no ticket store is configured")
         ticket, created = self.tickets.open_ticket(
             thread,
             requester,

@@ -39,7 +39,50 @@ MIN_SENTENCE_CHARS = 20
 _WORD = re.compile(r"[0-9A-Za-z][0-9A-Za-z%/.-]*")
 _SENTENCE_SPLIT = re.compile(r"(?<=[.;:])\s+(?=[A-Z0-9(\"'])|\n+")
 _STOP = frozenset(
-    ["yang", "dan", "atau", "di", "ke", "dari", "untuk", "dengan", "pada", "dalam", "adalah", "ini", "itu", "apa", "apakah", "berapa", "bagaimana", "kapan", "siapa", "tidak", "atas", "oleh", "sebagai", "juga", "the", "and", "for", "with", "what", "when", "which", "how", "is", "are", "does", "do", "of", "to", "in", "on", "a", "an"]
+    [
+        "yang",
+        "dan",
+        "atau",
+        "di",
+        "ke",
+        "dari",
+        "untuk",
+        "dengan",
+        "pada",
+        "dalam",
+        "adalah",
+        "ini",
+        "itu",
+        "apa",
+        "apakah",
+        "berapa",
+        "bagaimana",
+        "kapan",
+        "siapa",
+        "tidak",
+        "atas",
+        "oleh",
+        "sebagai",
+        "juga",
+        "the",
+        "and",
+        "for",
+        "with",
+        "what",
+        "when",
+        "which",
+        "how",
+        "is",
+        "are",
+        "does",
+        "do",
+        "of",
+        "to",
+        "in",
+        "on",
+        "a",
+        "an",
+    ]
 )
 
 
@@ -182,7 +225,7 @@ class ExtractiveModel(Model):
 def _pipeline_claims(
     question: str, passages: list[FencedPassage], ledger: Any, as_of: dt.date | None
 ) -> list[dict[str, Any]] | None:
-    """Claims from ``bot.answer.extractive.ExtractiveComposer`` over the ledger's hits; None if unavailable."""
+    """Claims of ``bot.answer.extractive.ExtractiveComposer`` over the ledger hits; None if unavailable."""
     try:
         from bot.answer.extractive import ExtractiveComposer  # the pipeline helper's module (optional)
         from bot.answer.protocol import ComposeRequest

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import httpx
 from pydantic import BaseModel
 from strands.models import Model
-from strands.types.content import Message, Messages
+from strands.types.content import ContentBlock, Message, Messages
 from strands.types.exceptions import ModelThrottledException
 from strands.types.tools import ToolSpec
 
@@ -94,7 +94,7 @@ def from_chat_completion(body: Any) -> tuple[Message, dict[str, int]]:
         raise LlmResponseError(
             "endpoint answered without choices[0].message; is it OpenAI-compatible?"
         ) from exc
-    content: list[dict[str, Any]] = []
+    content: list[ContentBlock] = []
     if message.get("content"):
         content.append({"text": str(message["content"])})
     for call in message.get("tool_calls") or []:

@@ -13,7 +13,7 @@ import copy
 import json
 from collections.abc import AsyncGenerator, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, Union
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 from strands.models import Model
@@ -25,15 +25,15 @@ from bot.llm.events import OFFLINE_CONTEXT_WINDOW, message_events
 
 T = TypeVar("T", bound=BaseModel)
 
-Step = Union[Message, str, Callable[[Messages], Message | str]]
+Step = Message | str | Callable[[Messages], Message | str]
 
 
 @dataclass(frozen=True)
 class ScriptedCall:
     """What the model was given on one call (deep copies, safe to inspect later)."""
 
-    messages: list[dict[str, Any]]
-    tool_specs: list[dict[str, Any]]
+    messages: list[Message]
+    tool_specs: list[ToolSpec]
     system_prompt: str | None
 
 

@@ -152,7 +152,9 @@ class HttpServer:
     @property
     def url(self) -> str:
         """``http://host:port/slack/events``."""
-        return f"http://{self.server.server_address[0]}:{self.port}{EVENTS_PATH}"
+        host = self.server.server_address[0]
+        host_text = host.decode() if isinstance(host, bytes) else host
+        return f"http://{host_text}:{self.port}{EVENTS_PATH}"
 
     def close(self) -> None:
         """Stop accepting requests and close the socket."""
@@ -209,9 +211,10 @@ def build_slack_app(
     from slack_sdk import WebClient
 
     secrets = require_settings(settings, socket=socket)
-    client = web_client or WebClient(
-        token=secrets["slack_bot_token"],
-        **({"base_url": settings.slack_api_base_url} if settings.slack_api_base_url else {}),
+    client = web_client or (
+        WebClient(token=secrets["slack_bot_token"], base_url=settings.slack_api_base_url)
+        if settings.slack_api_base_url
+        else WebClient(token=secrets["slack_bot_token"])
     )
     if resolver is None:
         resolver = _default_resolver(settings, client)

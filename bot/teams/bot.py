@@ -59,8 +59,8 @@ def tenant_of(activity: Activity) -> str | None:
     """AAD tenant of an activity (``conversation.tenantId``, else ``channelData.tenant.id``)."""
     if activity.conversation is not None and activity.conversation.tenant_id:
         return str(activity.conversation.tenant_id)
-    data = activity.channel_data if isinstance(activity.channel_data, Mapping) else {}
-    tenant = data.get("tenant") if isinstance(data.get("tenant"), Mapping) else {}
+    data: Mapping[str, Any] = activity.channel_data if isinstance(activity.channel_data, Mapping) else {}
+    tenant: Mapping[str, Any] = data["tenant"] if isinstance(data.get("tenant"), Mapping) else {}
     return str(tenant["id"]) if tenant.get("id") else None
 
 
@@ -92,7 +92,7 @@ def reply_activity(reply: Reply, *, private: bool = False, restricted: bool = Fa
     return render_reply_text(reply)
 
 
-class DasarTeamsBot(TeamsActivityHandler):
+class DasarTeamsBot(TeamsActivityHandler):  # type: ignore[misc]  # botbuilder ships no type information
     """Bot Framework handler of the tax-team channel and Teams chats.
 
     Args:
@@ -152,7 +152,7 @@ class DasarTeamsBot(TeamsActivityHandler):
         return outcome
 
     async def _escalate_from_card(self, ctx: TurnContext) -> ActionOutcome:
-        """"Ask the tax team" on an answer card: the same as typing /ticket in that conversation.
+        """The "Ask the tax team" button on an answer card: the same as typing /ticket in that conversation.
 
         The thread, asker and question come from the verified activity and the turn's own history of
         the conversation, never from the card's data (which the client could forge); the turn decides
@@ -187,8 +187,10 @@ class DasarTeamsBot(TeamsActivityHandler):
         """``adaptiveCard/action`` (Action.Execute): apply, then answer with the refreshed card or a text."""
         if turn_context.activity.name != ADAPTIVE_CARD_ACTION:
             return await super().on_invoke_activity(turn_context)
-        value = turn_context.activity.value if isinstance(turn_context.activity.value, Mapping) else {}
-        act = value.get("action") if isinstance(value.get("action"), Mapping) else {}
+        value: Mapping[str, Any] = (
+            turn_context.activity.value if isinstance(turn_context.activity.value, Mapping) else {}
+        )
+        act: Mapping[str, Any] = value["action"] if isinstance(value.get("action"), Mapping) else {}
         if act.get("type") != "Action.Execute":
             return InvokeResponse(
                 status=int(HTTPStatus.OK),

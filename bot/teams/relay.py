@@ -77,7 +77,8 @@ class TeamsChatRelay:
 
     Args:
         post_text: coroutine factory ``(conversation_id, text) -> activity id`` (the gateway's ``post``).
-        run: runs a coroutine to completion from the sender's thread (see :class:`bot.teams.sender.LoopBridge`).
+        run: runs a coroutine to completion from the sender's thread
+            (see :class:`bot.teams.sender.LoopBridge`).
     """
 
     def __init__(
