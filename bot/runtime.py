@@ -99,14 +99,17 @@ class Runtime:
     def slack(self) -> Any | None:
         """The Slack Web API client (None when no bot token is configured)."""
         if self.slack_client is not None:
+            if hasattr(self.slack_client, "retry_handlers"):  # a real WebClient: same retries as ours
+                from bot.slack.client import with_retries
+
+                with_retries(self.slack_client)
             return self.slack_client
         if self.settings.slack_bot_token is None:
             return None
-        from slack_sdk import WebClient
+        from bot.slack.client import make_web_client
 
         token = self.settings.slack_bot_token.get_secret_value()
-        base_url = self.settings.slack_api_base_url
-        return WebClient(token=token, base_url=base_url) if base_url else WebClient(token=token)
+        return make_web_client(token, self.settings.slack_api_base_url)
 
     # --- identity ----------------------------------------------------------------------------------
     @cached_property

@@ -27,6 +27,7 @@ from bot.messages import TurnService
 from bot.settings import Settings
 from bot.slack.assistant import AssistantDeps, register_assistant
 from bot.slack.audience import ChannelAudience, Resolver
+from bot.slack.client import make_web_client, with_retries
 from bot.slack.dedupe import Deduper, MemoryDeduper
 from bot.slack.errors import SlackConfigError
 from bot.slack.frontend import SlackListeners
@@ -208,13 +209,11 @@ def build_slack_app(
     """
     from slack_bolt import App
     from slack_bolt.error import BoltError
-    from slack_sdk import WebClient
 
     secrets = require_settings(settings, socket=socket)
-    client = web_client or (
-        WebClient(token=secrets["slack_bot_token"], base_url=settings.slack_api_base_url)
-        if settings.slack_api_base_url
-        else WebClient(token=secrets["slack_bot_token"])
+    # every client gets the SDK's retry handlers (429 + Retry-After, 500/503, connection errors)
+    client = with_retries(
+        web_client or make_web_client(secrets["slack_bot_token"], settings.slack_api_base_url)
     )
     if resolver is None:
         resolver = _default_resolver(settings, client)

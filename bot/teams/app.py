@@ -264,11 +264,10 @@ def deps_from_settings(
     relays: dict[str, Relay] = {}
     slack_client = getattr(services, "slack", None) if services is not None else None
     if slack_client is None and settings.slack_bot_token is not None:
-        from slack_sdk import WebClient
+        from bot.slack.client import make_web_client
 
-        base_url = settings.slack_api_base_url
         token = settings.slack_bot_token.get_secret_value()
-        slack_client = WebClient(token=token, base_url=base_url) if base_url else WebClient(token=token)
+        slack_client = make_web_client(token, settings.slack_api_base_url)
     if slack_client is not None:
         from bot.teams.relay import SlackWebRelay
 

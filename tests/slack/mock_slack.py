@@ -44,6 +44,9 @@ class MockSlackApi:
         members: ``conversations.members`` per channel id.
         emails: ``users.info`` email per user id (the identity email fallback).
         fail: Method -> Slack error code to return (``ok: false``), e.g. ``{"chat.postMessage": "..."}``.
+        http_faults: Method -> HTTP statuses for its next calls, consumed in order (``[429, 500]``: the
+            first call gets 429 with ``Retry-After: 1``, the second 500, later ones succeed).  A faulted call
+            is recorded in :attr:`faulted`, not in :attr:`calls` (Slack did not act on it).
     """
 
     def __init__(
@@ -51,12 +54,16 @@ class MockSlackApi:
         members: Mapping[str, list[str]] | None = None,
         emails: Mapping[str, str] | None = None,
         fail: Mapping[str, str] | None = None,
+        http_faults: Mapping[str, list[int]] | None = None,
     ):
         self.members = dict(members or {})
         self.emails = dict(emails or {})
         self.fail = dict(fail or {})
         self.socket_url: str | None = None
         self.calls: list[Call] = []
+        self.http_faults = {k: list(v) for k, v in (http_faults or {}).items()}
+        self.faulted: list[tuple[Call, int]] = []
+        self.retry_after = 1
         self._lock = threading.Lock()
         self._ts = itertools.count(1)
         self._server: ThreadingHTTPServer | None = None
@@ -84,6 +91,19 @@ class MockSlackApi:
                     if isinstance(params.get(key), str):
                         params[key] = json.loads(params[key])
                 method = urllib.parse.urlsplit(self.path).path.rsplit("/", 1)[-1]
+                fault = api.take_fault(method, params)
+                if fault is not None:
+                    body = json.dumps(
+                        {"ok": False, "error": "ratelimited" if fault == 429 else "fatal_error"}
+                    )
+                    self.send_response(fault)
+                    if fault == 429:
+                        self.send_header("Retry-After", str(api.retry_after))
+                    self.send_header("Content-Type", "application/json; charset=utf-8")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body.encode())
+                    return
                 body = json.dumps(api.respond(method, params)).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json; charset=utf-8")
@@ -112,6 +132,16 @@ class MockSlackApi:
             self._server = None
 
     # -- responses ---------------------------------------------------------------------------------
+
+    def take_fault(self, method: str, params: dict[str, Any]) -> int | None:
+        """The HTTP status this call is answered with instead of a result, if a fault is queued."""
+        with self._lock:
+            queue = self.http_faults.get(method)
+            if not queue:
+                return None
+            status = queue.pop(0)
+            self.faulted.append((Call(method, params, time.monotonic()), status))
+            return status
 
     def respond(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         """Record the call and build Slack's answer."""
