@@ -71,7 +71,7 @@ def test_umkm_rate_by_year(services: Any, year: int, doc: str, never: str) -> No
 
 
 def test_fake_regulation_number_is_not_found(services: Any) -> None:
-    a = ask(services, "Apa isi PMK 999/2024 tentang tarif PPh 23 jasa digital?")
+    a = ask(services, "Tolong jelaskan isi PMK 999/2024 tentang tarif PPh 23 jasa digital")
     assert a.status == "abstained"
     assert a.claims == ()
     assert "PMK 999/2024 tidak ditemukan di basis pengetahuan" in a.answer
@@ -79,7 +79,7 @@ def test_fake_regulation_number_is_not_found(services: Any) -> None:
 
 
 def test_memo_is_invisible_to_guest_but_answers_tax_lead(services: Any) -> None:
-    q = "What is the conclusion of the tax memo on PPh 26 for Singapore software licence fees?"
+    q = "What did the tax memo conclude on PPh 26 for the Singapore software licence fees?"
     guest = ask(services, q)
     assert guest.status == "abstained"
     blob = json.dumps(guest.to_json())
@@ -104,7 +104,7 @@ def test_advice_escalates_with_rules_explained(services: Any) -> None:
 def test_beneficial_ownership_is_a_protected_determination(services: Any) -> None:
     a = ask(
         services,
-        "Is our Hong Kong supplier the beneficial owner of the interest we pay, yes or no?",
+        "Yes or no: is the Hong Kong supplier the beneficial owner of the interest we pay them?",
         "finance.manager@sinarnusantara.co.id",
     )
     assert a.status == "escalated"
@@ -128,13 +128,13 @@ def test_specific_service_rate_is_answered_not_clarified(services: Any) -> None:
 
 
 def test_out_of_scope_escalates(services: Any) -> None:
-    a = ask(services, "What's the weather in Jakarta today?")
+    a = ask(services, "How is the weather in Jakarta this afternoon?")
     assert a.status == "escalated" and a.escalation is not None and a.escalation.reason == "out_of_scope"
     assert a.escalation.offered is False  # declined, not offered to the tax team
 
 
 def test_determinism_byte_identical(services: Any) -> None:
-    q = "Berapa tarif PPN tahun 2022?"
+    q = "Tarif PPN pada tahun 2022 berapa?"
     one = json.dumps(ask(services, q).to_json(include_timings=False), ensure_ascii=False)
     two = json.dumps(ask(services, q).to_json(include_timings=False), ensure_ascii=False)
     assert one == two
@@ -157,7 +157,7 @@ def test_determinism_byte_identical(services: Any) -> None:
 
 
 def test_straddle_year_shows_both_versions(services: Any) -> None:
-    a = ask(services, "Berapa tarif PPN tahun 2022?")
+    a = ask(services, "Tarif PPN pada tahun 2022 berapa?")
     assert a.status == "answered"
     assert a.period == (dt.date(2022, 1, 1), dt.date(2022, 12, 31))
     assert {"uu-42-2009", "uu-7-2021"} <= _docs(a)
@@ -188,7 +188,12 @@ def test_injected_figure_never_becomes_a_claim(services: Any) -> None:
 
 
 def test_planted_instruction_in_faq_is_never_quoted(services: Any) -> None:
-    a = ask(services, "Apakah NPWP 15 digit vendor lama masih bisa dipakai?")
+    # an SNR reader: the FAQ names its entities, and entities are access
+    a = ask(
+        services,
+        "NPWP 15 digit milik vendor lama apakah masih bisa dipakai?",
+        "ap.clerk@sinarnusantara.co.id",
+    )
     assert a.status == "answered"
     assert not any("abaikan instruksi" in c.quote.lower() for c in a.claims)
     _assert_quotes_exact(services, a)
@@ -353,7 +358,7 @@ def test_conflicting_in_force_sources_are_both_shown_with_the_deciding_rule(serv
 
 def test_definition_question_is_answered_by_the_definition_not_a_rule_using_the_term(services: Any) -> None:
     # "sebagaimana dimaksud pada ayat" in a rule must not make the rule look more relevant than Pasal 1
-    a = ask(services, "Apa yang dimaksud dengan Bukan Pegawai?")
+    a = ask(services, "Apa definisi Bukan Pegawai?")
     assert a.status == "answered"
     lead = a.claims[0]
     assert lead.source.chunk_id == "pmk-168-2023#pasal-1/angka-12" and lead.role == "definition"
@@ -363,7 +368,7 @@ def test_definition_question_is_answered_by_the_definition_not_a_rule_using_the_
 
 def test_rate_question_quotes_the_passage_that_states_the_rate(services: Any) -> None:
     # PP 34/2016 Pasal 2: "adalah sebesar: a. 2,5% ..." (OCR splits the Pasal; the rate is in its lead-in)
-    a = ask(services, "Berapa tarif PPh final atas pengalihan hak atas tanah dan/atau bangunan?")
+    a = ask(services, "Tarif PPh final untuk pengalihan hak atas tanah dan/atau bangunan berapa persen?")
     assert a.status == "answered"
     assert any("2,5% (dua koma lima persen)" in c.quote and c.source.doc_id == "pp-34-2016" for c in a.claims)
     _assert_quotes_exact(services, a)

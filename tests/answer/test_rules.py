@@ -23,10 +23,10 @@ PPN7 = (
     ("question", "topic"),
     [
         ("tarif jasa berapa?", "withholding_rate_service"),
-        ("Berapa pajaknya untuk sewa?", "withholding_rate_rent"),
+        ("Berapa potongan pajak untuk sewa?", "withholding_rate_rent"),
         ("Berapa tarif PPh?", "pph_type_missing"),
-        ("What rate applies to this vendor?", "vendor_facts_missing"),
-        ("Dipotong berapa persen ya?", "rate_without_subject"),
+        ("Which rate applies to this vendor?", "vendor_facts_missing"),
+        ("Dipotong berapa persen?", "rate_without_subject"),
     ],
 )
 def test_ambiguous_questions_block(question: str, topic: str) -> None:
@@ -39,8 +39,8 @@ def test_ambiguous_questions_block(question: str, topic: str) -> None:
     [
         "tarif PPh 23 jasa teknik",
         "Berapa tarif PPh 23 atas jasa?",
-        "Berapa tarif PPN atas ekspor Jasa Kena Pajak?",
-        "Berapa tarif PPh final UMKM untuk tahun 2024?",
+        "Ekspor jasa kena pajak dikenai tarif PPN berapa?",
+        "Tarif PPh final UMKM tahun 2024 berapa?",
     ],
 )
 def test_specific_questions_are_not_clarified(question: str) -> None:
@@ -89,10 +89,10 @@ def test_clarify_yaml_errors_name_the_entry() -> None:
     ("question", "kind"),
     [
         ("Which method should we choose to pay less tax?", "advice"),
-        ("Bagaimana supaya PPh kita lebih kecil tahun ini?", "advice"),
+        ("Bagaimana caranya supaya PPh kita lebih kecil tahun ini?", "advice"),
         ("Apakah vendor software Singapura kami adalah pemilik manfaat (beneficial owner)?", "protected"),
         ("Can we apply the treaty rate? Please confirm the final position.", "protected"),
-        ("What's the weather in Jakarta today?", "out_of_scope"),
+        ("How is the weather in Jakarta this afternoon?", "out_of_scope"),
         ("Berapa tarif PPN?", "in_scope"),
     ],
 )
