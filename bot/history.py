@@ -82,8 +82,14 @@ class RedisHistory:
         max_entries: int = 20,
         max_age_s: int = 7 * 24 * 3600,
         clock: Callable[[], float] = time.time,
+        health: Any = None,
     ) -> None:
+        if health is None:
+            from bot.slack.redis_backends import RedisHealth
+
+            health = RedisHealth(client)
         self._r = client
+        self.health = health
         self.prefix = prefix
         self.max_entries = max_entries
         self.max_age_s = max_age_s
@@ -96,16 +102,28 @@ class RedisHistory:
         return cls(redis.Redis.from_url(url, socket_timeout=2.0), **kwargs)
 
     def append(self, key: str, entry: HistoryEntry) -> None:
+        """Store one entry; while Redis is down the entry is dropped (the outage is logged once)."""
         name = self.prefix + key
-        pipe = self._r.pipeline()
-        pipe.rpush(name, json.dumps(asdict(entry), ensure_ascii=False))
-        pipe.ltrim(name, -self.max_entries, -1)
-        pipe.expire(name, self.max_age_s)
-        pipe.execute()
+        try:
+            pipe = self._r.pipeline()
+            pipe.rpush(name, json.dumps(asdict(entry), ensure_ascii=False))
+            pipe.ltrim(name, -self.max_entries, -1)
+            pipe.expire(name, self.max_age_s)
+            pipe.execute()
+        except Exception as exc:
+            self.health.failed("history RPUSH", exc)
+            return
+        self.health.succeeded()
 
     def recent(self, key: str) -> list[HistoryEntry]:
+        """The conversation's recent entries; empty while Redis is down (the question stands alone)."""
         cutoff = self._clock() - self.max_age_s
-        raw = self._r.lrange(self.prefix + key, 0, -1)
+        try:
+            raw = self._r.lrange(self.prefix + key, 0, -1)
+        except Exception as exc:
+            self.health.failed("history LRANGE", exc)
+            return []
+        self.health.succeeded()
         out = []
         for item in raw:
             data = json.loads(item)

@@ -96,6 +96,13 @@ class Runtime:
         return redis_client(self.settings.redis_url.get_secret_value())
 
     @cached_property
+    def redis_health(self) -> Any:
+        """The ONE :class:`~bot.slack.redis_backends.RedisHealth` of the process (outages, ``/healthz``)."""
+        from bot.slack.redis_backends import RedisHealth
+
+        return RedisHealth(self.redis)
+
+    @cached_property
     def slack(self) -> Any | None:
         """The Slack Web API client (None when no bot token is configured)."""
         if self.slack_client is not None:
@@ -161,7 +168,7 @@ class Runtime:
         from bot.history import MemoryHistory, RedisHistory
 
         if self.redis is not None:
-            return RedisHistory(self.redis)
+            return RedisHistory(self.redis, health=self.redis_health)
         return MemoryHistory()
 
     @cached_property
@@ -171,9 +178,13 @@ class Runtime:
 
         limit, window = self.settings.slack_rate_limit, self.settings.slack_rate_window_seconds
         if self.redis is not None:
-            from bot.slack.redis_backends import RedisRateLimiter
+            from bot.slack.redis_backends import FallbackRateLimiter, RedisRateLimiter
 
-            return RedisRateLimiter(self.redis, limit, window)
+            return FallbackRateLimiter(
+                RedisRateLimiter(self.redis, limit, window),
+                SlidingWindowLimiter(limit, window),
+                self.redis_health,
+            )
         return SlidingWindowLimiter(limit, window)
 
     # --- the turn ----------------------------------------------------------------------------------

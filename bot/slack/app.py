@@ -32,6 +32,7 @@ from bot.slack.dedupe import Deduper, MemoryDeduper
 from bot.slack.errors import SlackConfigError
 from bot.slack.frontend import SlackListeners
 from bot.slack.ratelimit import RateLimiter, SlidingWindowLimiter
+from bot.slack.redis_backends import RedisHealth
 from bot.slack.state import MemoryThreadState, ThreadState
 
 logger = logging.getLogger(__name__)
@@ -88,7 +89,15 @@ class SlackFrontEnd:
     listeners: SlackListeners
     client: Any
     executor: ThreadPoolExecutor
+    redis_health: RedisHealth | None = None
     _closers: list[Callable[[], None]] = field(default_factory=list)
+
+    def health(self) -> str:
+        """``ok``, or ``degraded: <reason>`` while a shared dependency (Redis) is down and bypassed."""
+        if self.redis_health is None:
+            return "ok"
+        ok, reason = self.redis_health.status()
+        return "ok" if ok else f"degraded: {reason}"
 
     @property
     def wsgi_app(self) -> Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]:
@@ -99,8 +108,9 @@ class SlackFrontEnd:
 
         def application(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
             if environ.get("REQUEST_METHOD") == "GET" and environ.get("PATH_INFO") == HEALTH_PATH:
+                # still 200 when degraded: the process answers (in-process fallbacks), do not restart it
                 start_response("200 OK", [("Content-Type", "text/plain; charset=utf-8")])
-                return [b"ok"]
+                return [self.health().encode()]
             return bolt_handler(environ, start_response)
 
         return application
@@ -188,6 +198,7 @@ def build_slack_app(
     resolver: Resolver | None = None,
     history: ThreadState | None = None,
     socket: bool = False,
+    redis_health: RedisHealth | None = None,
 ) -> SlackFrontEnd:
     """The Slack front end over ``turn``; every backend is injectable, defaults are in-process.
 
@@ -203,6 +214,7 @@ def build_slack_app(
         history: The bot's thread participation + "show more" pages (default :class:`MemoryThreadState`);
             conversation *text* history is the turn's masked store, not this.
         socket: Socket Mode (no signing secret needed) instead of HTTP.
+        redis_health: Outage state of the Redis-backed stores; ``/healthz`` reports ``degraded`` while down.
 
     Raises:
         SlackConfigError: A required token/secret is missing, or Slack rejected the bot token.
@@ -245,7 +257,9 @@ def build_slack_app(
     register_assistant(
         app, AssistantDeps(feedback_store=getattr(turn, "tickets", None), turn=turn, dedupe=listeners.dedupe)
     )
-    return SlackFrontEnd(app=app, listeners=listeners, client=client, executor=executor)
+    return SlackFrontEnd(
+        app=app, listeners=listeners, client=client, executor=executor, redis_health=redis_health
+    )
 
 
 def _default_resolver(settings: Settings, client: Any) -> Resolver:
@@ -262,22 +276,44 @@ def _default_resolver(settings: Settings, client: Any) -> Resolver:
     return PrincipalResolver(YamlDirectory(settings.directory), cache, SlackWebClientUserInfo(client))
 
 
-def redis_backends(settings: Settings, client: Any = None) -> dict[str, Any]:
-    """``dedupe``/``rate_limiter``/``history`` kwargs backed by ``DASAR_REDIS_URL`` (empty if unset).
+def redis_backends(settings: Settings, client: Any = None, health: Any = None) -> dict[str, Any]:
+    """``dedupe``/``rate_limiter``/``history``/``redis_health`` kwargs backed by ``DASAR_REDIS_URL``
+    (empty if unset).  Each store falls back to its in-process twin while Redis fails.
 
-    ``client``: the process's Redis client (``Runtime.redis``); one is built only when none is given.
+    ``client``/``health``: the process's Redis client and health (``Runtime.redis``,
+    ``Runtime.redis_health``); built only when not given.
     """
     if settings.redis_url is None:
         return {}
-    from bot.slack.redis_backends import RedisDeduper, RedisRateLimiter, RedisThreadState, redis_client
+    from bot.slack.redis_backends import (
+        FallbackDeduper,
+        FallbackRateLimiter,
+        FallbackThreadState,
+        RedisDeduper,
+        RedisHealth,
+        RedisRateLimiter,
+        RedisThreadState,
+        redis_client,
+    )
 
     client = client if client is not None else redis_client(settings.redis_url.get_secret_value())
+    health = health if health is not None else RedisHealth(client)
+    limit, window = settings.slack_rate_limit, settings.slack_rate_window_seconds
     return {
-        "dedupe": RedisDeduper(client, settings.slack_dedupe_ttl_seconds),
-        "rate_limiter": RedisRateLimiter(
-            client, settings.slack_rate_limit, settings.slack_rate_window_seconds
+        "dedupe": FallbackDeduper(
+            RedisDeduper(client, settings.slack_dedupe_ttl_seconds),
+            MemoryDeduper(settings.slack_dedupe_ttl_seconds),
+            health,
         ),
-        "history": RedisThreadState(client, settings.slack_thread_ttl_seconds),
+        "rate_limiter": FallbackRateLimiter(
+            RedisRateLimiter(client, limit, window), SlidingWindowLimiter(limit, window), health
+        ),
+        "history": FallbackThreadState(
+            RedisThreadState(client, settings.slack_thread_ttl_seconds),
+            MemoryThreadState(settings.slack_thread_ttl_seconds),
+            health,
+        ),
+        "redis_health": health,
     }
 
 
@@ -295,7 +331,9 @@ def runtime_clients(settings: Settings, turn: TurnService) -> dict[str, Any]:
     out: dict[str, Any] = {"resolver": getattr(turn, "resolver", None) or runtime.shared_resolver}
     if runtime.slack is not None:
         out["web_client"] = runtime.slack
-    out.update(redis_backends(settings, runtime.redis))
+    out.update(
+        redis_backends(settings, runtime.redis, runtime.redis_health if runtime.redis is not None else None)
+    )
     if getattr(turn, "rate_limiter", None) is not None:
         out["rate_limiter"] = _Unlimited()  # the turn limits every platform; no second count here
     return out

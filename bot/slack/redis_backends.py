@@ -9,13 +9,19 @@ answered, share one rate window per user, and remember the threads the bot is in
 from __future__ import annotations
 
 import json
+import logging
 import math
+import threading
 import time
 import uuid
 from typing import Any
 
+from bot.slack.dedupe import Deduper
 from bot.slack.errors import SlackBackendError
-from bot.slack.ratelimit import RateDecision
+from bot.slack.ratelimit import RateDecision, RateLimiter
+from bot.slack.state import ThreadState
+
+logger = logging.getLogger(__name__)
 
 PREFIX = "dasar:slack:"
 
@@ -140,3 +146,171 @@ class RedisThreadState:
         except Exception as exc:
             raise _fail("GET page", exc) from exc
         return None if raw is None else list(json.loads(raw))
+
+
+# -- degrade, don't die: in-process fallbacks while Redis is down -------------------------------------
+
+
+class RedisHealth:
+    """Whether Redis answers, shared by every Redis-backed store of the process and by ``/healthz``.
+
+    A failed call marks an outage (one WARNING when it starts); the next successful call or ``PING``
+    ends it (one WARNING saying Redis is back).  :meth:`status` pings at most once per
+    ``probe_interval`` seconds, so ``/healthz`` notices an outage with no traffic and a recovery
+    with no traffic.
+
+    Args:
+        client: The process's ``redis.Redis`` (``None``: nothing to probe, always ok).
+        probe_interval: Minimum seconds between two ``PING`` from :meth:`status`.
+    """
+
+    def __init__(self, client: Any, *, probe_interval: float = 1.0, clock: Any = time.monotonic):
+        self._client = client
+        self.probe_interval = probe_interval
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._reason: str | None = None
+        self._since: float | None = None
+        self._last_probe = -math.inf
+        self.outages = 0
+
+    @property
+    def down(self) -> bool:
+        """True while an outage is open."""
+        return self._reason is not None
+
+    @property
+    def reason(self) -> str | None:
+        """Why Redis is considered down (operation and error type), or None."""
+        return self._reason
+
+    def failed(self, what: str, exc: BaseException) -> None:
+        """Record a failed Redis call; logs a WARNING only when this opens an outage."""
+        with self._lock:
+            if self._reason is not None:
+                return
+            self._reason = f"redis unavailable ({what}: {type(exc).__name__})"
+            self._since = self._clock()
+            self.outages += 1
+        logger.warning(
+            "operation=%s, error=%s | redis unavailable: in-process fallback for dedupe, rate limit and "
+            "thread state, conversation history empty until it is back",
+            what,
+            type(exc).__name__,
+        )
+
+    def succeeded(self) -> None:
+        """Record a successful Redis call; logs a WARNING only when this closes an outage."""
+        if self._reason is None:  # the common path: no lock
+            return
+        with self._lock:
+            if self._reason is None:
+                return
+            down_for = self._clock() - (self._since or self._clock())
+            self._reason = None
+            self._since = None
+        logger.warning("down_for_s=%.1f | redis is back; shared stores in use again", down_for)
+
+    def status(self) -> tuple[bool, str | None]:
+        """``(ok, reason)`` after a ``PING`` (at most one per ``probe_interval``)."""
+        if self._client is not None and self._clock() - self._last_probe >= self.probe_interval:
+            self._last_probe = self._clock()
+            try:
+                self._client.ping()
+            except Exception as exc:
+                self.failed("PING", exc)
+            else:
+                self.succeeded()
+        reason = self._reason
+        return reason is None, reason
+
+
+class FallbackDeduper:
+    """Redis dedupe, falling back to an in-process one while Redis fails.
+
+    Every key Redis accepted is also claimed in memory, so a Slack retry arriving during an outage
+    of an event answered before it is still recognised (by this process).
+    """
+
+    def __init__(self, primary: RedisDeduper, fallback: Deduper, health: RedisHealth):
+        self.primary = primary
+        self.fallback = fallback
+        self.health = health
+
+    def claim(self, key: str) -> bool:
+        """See :meth:`bot.slack.dedupe.Deduper.claim`; never raises for a Redis fault."""
+        try:
+            claimed = self.primary.claim(key)
+        except SlackBackendError as exc:
+            self.health.failed("SET NX", exc.__cause__ or exc)
+            return self.fallback.claim(key)
+        self.health.succeeded()
+        self.fallback.claim(key)
+        return claimed
+
+
+class FallbackRateLimiter:
+    """Redis rate limit, falling back to an in-process sliding window while Redis fails.
+
+    Every attempt is also counted in memory, so the fallback starts with a warm window.
+    """
+
+    def __init__(self, primary: RedisRateLimiter, fallback: RateLimiter, health: RedisHealth):
+        self.primary = primary
+        self.fallback = fallback
+        self.health = health
+        self.limit = primary.limit
+        self.window_seconds = primary.window_seconds
+
+    def hit(self, key: str) -> RateDecision:
+        """See :meth:`bot.slack.ratelimit.RateLimiter.hit`; never raises for a Redis fault."""
+        try:
+            decision = self.primary.hit(key)
+        except SlackBackendError as exc:
+            self.health.failed("rate script", exc.__cause__ or exc)
+            return self.fallback.hit(key)
+        self.health.succeeded()
+        self.fallback.hit(key)
+        return decision
+
+
+class FallbackThreadState:
+    """Redis thread state, falling back to (and always mirrored into) an in-process one."""
+
+    def __init__(self, primary: RedisThreadState, fallback: ThreadState, health: RedisHealth):
+        self.primary = primary
+        self.fallback = fallback
+        self.health = health
+
+    def _try(self, what: str, call: Any, *args: Any) -> tuple[bool, Any]:
+        try:
+            value = call(*args)
+        except SlackBackendError as exc:
+            self.health.failed(what, exc.__cause__ or exc)
+            return False, None
+        self.health.succeeded()
+        return True, value
+
+    def remember_thread(self, team: str, channel: str, thread_ts: str) -> None:
+        """See :meth:`bot.slack.state.ThreadState.remember_thread`."""
+        self.fallback.remember_thread(team, channel, thread_ts)
+        self._try("SET thread", self.primary.remember_thread, team, channel, thread_ts)
+
+    def in_bot_thread(self, team: str, channel: str, thread_ts: str) -> bool:
+        """See :meth:`bot.slack.state.ThreadState.in_bot_thread`."""
+        ok, value = self._try("EXISTS thread", self.primary.in_bot_thread, team, channel, thread_ts)
+        if ok and value:
+            return True
+        return self.fallback.in_bot_thread(team, channel, thread_ts)
+
+    def put_page(self, key: str, blocks: list[dict[str, Any]]) -> None:
+        """See :meth:`bot.slack.state.ThreadState.put_page`."""
+        self.fallback.put_page(key, blocks)
+        self._try("SET page", self.primary.put_page, key, blocks)
+
+    def get_page(self, key: str) -> list[dict[str, Any]] | None:
+        """See :meth:`bot.slack.state.ThreadState.get_page`."""
+        ok, value = self._try("GET page", self.primary.get_page, key)
+        if ok and value is not None:
+            return list(value)
+        return self.fallback.get_page(key)

@@ -41,9 +41,13 @@ def test_one_redis_client_and_one_resolver_per_process(tmp_path: Path) -> None:
     assert redis is not None
     assert runtime.history._r is redis
     assert runtime.principal_cache._redis is redis
-    assert turn.rate_limiter._client is redis
+    assert turn.rate_limiter.primary._client is redis  # Redis first, the in-process window while it is down
     for name in ("dedupe", "history"):
-        assert clients[name]._client is redis, name
+        assert clients[name].primary._client is redis, name
+    # one outage state for the process: the turn's stores, the Slack stores and /healthz agree
+    health = runtime.redis_health
+    assert clients["redis_health"] is health is runtime.history.health is turn.rate_limiter.health
+    assert clients["dedupe"].health is health
     # the rate limit is the turn's (every platform); the Slack front end does not count a second time
     assert clients["rate_limiter"].hit("x").allowed and type(clients["rate_limiter"]).__name__ == "_Unlimited"
     # the resolver has the Slack e-mail fallback, through the same Web API client
