@@ -7,11 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from bot.argtypes import positive_int
-from bot.cli.common import CliError, console, kb_option, print_json, services
+from bot.cli.common import RETRIEVAL_MODES, CliError, console, kb_option, print_json, services
 
 EVAL_DIR = Path(__file__).resolve().parents[2] / "eval"
 DEFAULT_RETRIEVAL_SET = EVAL_DIR / "retrieval.yaml"
 DEFAULT_ANSWER_SET = EVAL_DIR / "answers.yaml"
+SPLITS = ("all", "tune", "check")
+SPLIT_HELP = "half of a repository set (tune: fitted on; check: held out); outside .jsonl sets run whole"
 
 
 def _existing(path: str, what: str) -> Path:
@@ -36,6 +38,7 @@ def cmd_eval_retrieval(args: argparse.Namespace) -> int:
         k=args.k,
         facqa_limit=args.facqa_limit,
         console=None if args.json else console,
+        split=args.split,
     )
     if args.json:
         print_json(report)
@@ -46,7 +49,7 @@ def cmd_eval_answers(args: argparse.Namespace) -> int:
     from bot.evals.answers import print_report, run_answer_eval
 
     path = _existing(args.set, "answer")
-    report = run_answer_eval(services(args), path)
+    report = run_answer_eval(services(args), path, split=args.split, mode=args.mode)
     if args.json:
         print_json(report)
     else:
@@ -70,6 +73,7 @@ def register(sub: Any) -> None:
     q.add_argument("--facqa", help="also run the facqa_id outside check from this folder")
     q.add_argument("--facqa-limit", type=positive_int, default=200)
     q.add_argument("-k", type=positive_int, default=5)
+    q.add_argument("--split", choices=SPLITS, default="all", help=SPLIT_HELP)
     q.add_argument("--json", action="store_true")
     q.set_defaults(func=cmd_eval_retrieval)
     q = ev.add_parser(
@@ -77,6 +81,13 @@ def register(sub: Any) -> None:
     )
     kb_option(q)
     q.add_argument("--directory", type=Path, help="identity directory YAML")
-    q.add_argument("--set", default=str(DEFAULT_ANSWER_SET), help="answer evaluation set (YAML)")
+    q.add_argument(
+        "--set",
+        default=str(DEFAULT_ANSWER_SET),
+        help="answer evaluation set: our YAML, or a .jsonl set of real questions "
+        "(e.g. ../shared/eval/realworld/dev.jsonl)",
+    )
+    q.add_argument("--split", choices=SPLITS, default="all", help=SPLIT_HELP)
+    q.add_argument("--mode", choices=RETRIEVAL_MODES, help="retrieval mode (default: the configured one)")
     q.add_argument("--json", action="store_true")
     q.set_defaults(func=cmd_eval_answers)
