@@ -53,6 +53,8 @@ class Reply:
     ``unsupported_claims``, ``clarifying_questions``, ``conflicts``, ``confidence``, ``as_of``,
     ``corpus_version``, ``escalation``, ``warnings``, ``timings``).  ``private_answer`` is set when
     the asker could see more than the shared channel: offered by DM/ephemeral, never posted publicly.
+    ``silent`` is True when nothing should be posted: a rate-limit notice was already given to this person
+    in the current window (flood control); ``text`` still holds the notice for callers that print it.
     """
 
     answer: dict[str, Any]
@@ -62,6 +64,7 @@ class Reply:
     private_answer: dict[str, Any] | None = None
     reference_id: str = ""
     extras: dict[str, Any] = field(default_factory=dict)
+    silent: bool = False
 
 
 TurnHandler = Callable[[InboundMessage], Reply]

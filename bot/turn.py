@@ -41,6 +41,7 @@ from bot.answer.pipeline import answer_question
 from bot.audit import AuditLog, AuditRecord, MemoryAuditLog, question_hash
 from bot.history import History, HistoryEntry, MemoryHistory, conversation_key
 from bot.messages import InboundMessage, Reply
+from bot.slack.ratelimit import NoticeGate
 from guardrails.inbound import inspect
 from guardrails.injection import normalise
 from guardrails.pii import MaskingSession
@@ -117,6 +118,7 @@ class Turn:
         max_sessions: int = 5000,
         rate_limiter: Any | None = None,
         ticket_audience: ReaderScope | None = None,
+        notice_gate: NoticeGate | None = None,
     ) -> None:
         self.services = services
         self.resolver = resolver
@@ -129,6 +131,7 @@ class Turn:
         self._sessions_lock = threading.Lock()
         self._max_sessions = max_sessions
         self.rate_limiter = rate_limiter
+        self.notice_gate = notice_gate if notice_gate is not None else NoticeGate()
         self.ticket_audience = ticket_audience
 
     # --- helpers ---------------------------------------------------------------------------------
@@ -411,7 +414,12 @@ class Turn:
             )
         )
         reply = self._notice("rate_limited", text, lang)
-        return dataclasses.replace(reply, reference_id=ref)
+        # flood control: one notice per person per window, the other rejections of that window are silent
+        window = float(getattr(self.rate_limiter, "window_seconds", decision.retry_after_seconds))
+        silent = not self.notice_gate.should_notify(principal.id, window)
+        if silent:
+            logger.info("ref=%s | rate limited, notice already given in this window", ref)
+        return dataclasses.replace(reply, reference_id=ref, silent=silent)
 
     def _evidence(self, ledger: Ledger, asker: Principal) -> dict[str, Any]:
         """The turn's evidence (:meth:`tools.ledger.Ledger.evidence`, the one builder), filtered to what the

@@ -34,7 +34,7 @@ from bot.slack import render
 from bot.slack.audience import ChannelAudience
 from bot.slack.dedupe import Deduper
 from bot.slack.errors import SlackBackendError
-from bot.slack.ratelimit import RateLimiter
+from bot.slack.ratelimit import NoticeGate, RateLimiter
 from bot.slack.state import ThreadState
 from bot.slack.strings import answer_language, normalize_language, t
 from identity.hashing import log_hash
@@ -101,6 +101,7 @@ class SlackListeners:
         self.limiter = limiter
         self.state = state
         self.audience = audience
+        self.notices = NoticeGate()
         self.stats: Counter[str] = Counter()
         self._stats_lock = threading.Lock()
 
@@ -236,6 +237,11 @@ class SlackListeners:
         decision = self.limiter.hit(f"{team}:{user}")
         if not decision.allowed:
             self._count("rate_limited")
+            window = float(getattr(self.limiter, "window_seconds", decision.retry_after_seconds))
+            if not self.notices.should_notify(f"{team}:{user}", window):
+                self._count("notices_suppressed")  # flood control: one notice per user per window
+                logger.info("ref=%s, user_hash=%s | rate limited, notice already given", ref, log_hash(user))
+                return
             logger.info(
                 "ref=%s, user_hash=%s, retry_after=%d | rate limited",
                 ref,
@@ -269,6 +275,9 @@ class SlackListeners:
                 received_at=dt.datetime.now(dt.UTC),
             )
             reply = self.turn.handle(message)
+            if reply.silent:  # the turn already told this person to slow down in this window
+                self._count("notices_suppressed")
+                return
             self._post_reply(
                 client,
                 reply,

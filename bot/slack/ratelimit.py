@@ -63,3 +63,35 @@ class SlidingWindowLimiter:
                 return RateDecision(False, max(1, math.ceil(wait)))
             window.append(now)
             return RateDecision(True)
+
+
+class NoticeGate:
+    """At most one rate-limit notice per key per quiet period (flood control).
+
+    WHY: a user (or a script) sending 40 messages in a minute used to get one notice per rejected
+    message, which is itself a flood.  The first rejection in a window is told when to come back; the
+    rest of that window's rejections are dropped silently.
+
+    Args:
+        clock: Monotonic clock, injectable for tests.
+        max_keys: Bound on remembered keys; the oldest are dropped first when exceeded.
+    """
+
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic, max_keys: int = 100_000):
+        self._clock = clock
+        self._max_keys = max_keys
+        self._until: dict[str, float] = {}  # insertion-ordered: oldest first
+        self._lock = threading.Lock()
+
+    def should_notify(self, key: str, quiet_seconds: float) -> bool:
+        """True (and start a quiet period of ``quiet_seconds``) unless ``key`` was notified in one."""
+        now = self._clock()
+        with self._lock:
+            until = self._until.get(key)
+            if until is not None and until > now:
+                return False
+            self._until.pop(key, None)
+            self._until[key] = now + quiet_seconds
+            while len(self._until) > self._max_keys:
+                del self._until[next(iter(self._until))]
+            return True

@@ -247,6 +247,8 @@ class DasarTeamsBot(TeamsActivityHandler):  # type: ignore[misc]  # botbuilder s
         )
         # Masking, secret refusal, rate limits, ticket follow-ups and escalation rights live in the turn.
         reply = await asyncio.to_thread(self.turn.handle, message)
+        if reply.silent:  # flood control: this person already got the rate-limit notice in this window
+            return
         if reply.ticket_id:
             await self.flush()
         await turn_context.send_activity(reply_activity(reply, restricted=reply.private_answer is not None))
