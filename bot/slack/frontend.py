@@ -34,7 +34,7 @@ from bot.slack import render
 from bot.slack.audience import ChannelAudience
 from bot.slack.dedupe import Deduper
 from bot.slack.errors import SlackBackendError
-from bot.slack.ratelimit import NoticeGate, RateLimiter
+from bot.slack.ratelimit import NoticeGate, RateDecision, RateLimiter
 from bot.slack.state import ThreadState
 from bot.slack.strings import answer_language, normalize_language, t
 from identity.hashing import log_hash
@@ -234,7 +234,11 @@ class SlackListeners:
             self._count("duplicate_messages")
             return
         ref = reference_for(team, channel, ts)
-        decision = self.limiter.hit(f"{team}:{user}")
+        try:
+            decision = self.limiter.hit(f"{team}:{user}")
+        except SlackBackendError as exc:  # a limiter without fallback: fail open, never drop the question
+            logger.warning("ref=%s, error=%s | rate limiter unavailable, not limiting", ref, exc)
+            decision = RateDecision(allowed=True)
         if not decision.allowed:
             self._count("rate_limited")
             window = float(getattr(self.limiter, "window_seconds", decision.retry_after_seconds))

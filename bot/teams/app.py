@@ -75,6 +75,8 @@ class TeamsDeps:
         clock: current time.
         turn: channel-neutral turn handler for ordinary Teams questions, optional.
         poll_seconds: background outbox polling interval; None disables the background worker.
+        redis_health: the process's :class:`~bot.slack.redis_backends.RedisHealth` (``/healthz`` reports
+            ``degraded`` while Redis is down), optional.
     """
 
     tickets: TicketStore
@@ -88,6 +90,7 @@ class TeamsDeps:
     clock: Callable[[], dt.datetime] = utc_now
     turn: TurnService | None = None
     poll_seconds: float | None = 5.0
+    redis_health: Any = None
 
 
 def build_adapter(settings: Settings) -> BotFrameworkAdapter:
@@ -215,7 +218,13 @@ def build_teams_app(settings: Settings, deps: TeamsDeps) -> web.Application:
         return web.Response(status=201)
 
     async def healthz(_: web.Request) -> web.Response:
-        return web.json_response({"ok": True})
+        if deps.redis_health is None:
+            return web.json_response({"ok": True, "status": "ok"})
+        healthy, reason = await asyncio.to_thread(deps.redis_health.status)
+        if healthy:
+            return web.json_response({"ok": True, "status": "ok"})
+        # still serving (in-process fallbacks): degraded, not dead
+        return web.json_response({"ok": True, "status": "degraded", "reason": reason})
 
     async def on_error(ctx: TurnContext, error: Exception) -> None:
         logger.error("error=%s | teams turn failed", type(error).__name__)
@@ -317,6 +326,7 @@ def deps_from_settings(
         clock=now,
         turn=turn,
         poll_seconds=settings.outbox_poll_seconds,
+        redis_health=services.redis_health if getattr(services, "redis", None) is not None else None,
     )
 
 
