@@ -423,6 +423,14 @@ def _structural(chunk: Chunk, doc: DocumentMeta, plan: QueryPlan, intent: _Inten
         elif not law_docs:
             unresolved = 1.0
     x["pasal_named"], x["ayat_named"], x["pasal_hint"], x["pasal_unresolved"] = named, ayat, hint, unresolved
+    # the question writes out a Pasal of this passage's law, and this passage is another Pasal of it
+    x["pasal_other"] = float(
+        not named
+        and any(
+            p.origin == "text" and (base_doc in law_docs or chunk.doc_id in law_docs)
+            for p, law_docs in intent.provision_docs
+        )
+    )
     x["tax_type"] = float(bool(plan.tax_types) and bool(set(plan.tax_types) & set(doc.tax_types)))
     m = _AYAT_NUM.match(chunk.ayat or "")
     x["position"] = 1.0 / max(1, int(m.group())) if m else 1.0

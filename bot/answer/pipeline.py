@@ -50,6 +50,7 @@ from guardrails.verify import (
 )
 from identity.principal import Principal
 from kb.chunking.textspan import example_start
+from kb.lexicon import policy_words
 from kb.model import ANSWERABLE_STATUSES, Chunk, DocumentMeta, Hit
 from kb.query import QueryPlan, understand
 from kb.retrieve import SearchResult, hit_json
@@ -62,22 +63,7 @@ logger = logging.getLogger(__name__)
 
 INSTRUKSI_DALAM_SUMBER = "INSTRUKSI_DALAM_SUMBER"
 ANGKA_DARI_INSTRUKSI = "ANGKA_DARI_INSTRUKSI"
-_POLICY_WORDS = (
-    "memo",
-    "kebijakan perusahaan",
-    "company policy",
-    "our policy",
-    "internal policy",
-    "prosedur internal",
-    "internal procedure",
-    "sop ",
-    "matriks",
-    "matrix",
-    "kebijakan internal",
-    "internal",
-    "tax team",
-    "direview",
-)
+_POLICY_WORDS = policy_words()  # from the one lexicon (kb/data/lexicon.yaml)
 
 W = {
     "ocr": {

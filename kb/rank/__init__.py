@@ -16,6 +16,7 @@ Features (all in [0, 1] except where noted):
   best of the list; cosine similarity);
 * ``named_doc``: the passage belongs to a document the question names;
 * ``pasal_named`` / ``ayat_named``: the question writes out this Pasal (of this law) / this ayat;
+  ``pasal_other``: the question writes out a Pasal of this passage's law, and the passage is another Pasal;
   ``pasal_hint``: the Pasal implied by a tax type ("PPh 23" -> UU PPh Pasal 23); ``pasal_unresolved``: the
   Pasal number matches a "Pasal n" whose law the question leaves open;
 * intents with a structural answer: ``definition`` (a definition for a "what is meant by" question),
@@ -50,6 +51,7 @@ FEATURES: tuple[str, ...] = (
     "rrf_routed",
     "named_doc",
     "pasal_named",
+    "pasal_other",
     "ayat_named",
     "pasal_hint",
     "pasal_unresolved",
