@@ -208,8 +208,10 @@ def embed_chunks(
     todo = {key: inputs[cid] for cid, key in sorted(wanted.items()) if key not in cached}
     keys = sorted(todo)
     done = 0
-    for i in range(0, len(keys), EMBED_BATCH):
-        batch = keys[i : i + EMBED_BATCH]
+    # a remote backend batches and parallelises internally: hand it enough to keep its requests in flight
+    step = max(EMBED_BATCH, getattr(embedder, "batch_size", 0) * getattr(embedder, "max_concurrency", 0))
+    for i in range(0, len(keys), step):
+        batch = keys[i : i + step]
         vecs = embedder.embed_passages([todo[k] for k in batch])
         fresh = {k: v for k, v in zip(batch, vecs, strict=True)}
         store.put_vectors(fresh)  # a cache, safe to keep even if the document write later fails
