@@ -57,5 +57,6 @@ def test_no_eval_question_is_reused_verbatim_in_unit_tests() -> None:
         if path.name == Path(__file__).name:
             continue
         text = _norm(path.read_text(encoding="utf-8"))
-        copied += [f"{path.relative_to(ROOT)}: {q!r} (from {src})" for q, src in questions.items() if q in text]
+        rel = path.relative_to(ROOT)
+        copied += [f"{rel}: {q!r} (from {src})" for q, src in questions.items() if q in text]
     assert copied == [], "\n".join(copied)

@@ -221,7 +221,8 @@ def test_memo_section_named_in_the_other_language_is_found(services) -> None:
 
 @pytest.mark.slow
 def test_definition_question_finds_the_definition_first(services) -> None:
-    # hybrid only: in deterministic mode BM25 still matches "pengertian" in "pengertian penyerahan" (known gap)
+    # hybrid only: in deterministic mode BM25 still matches "pengertian" in "pengertian penyerahan"
+    # (known gap)
     r = services.retriever.search("Apa pengertian Pajak Masukan?", _flt(dt.date(2024, 1, 1)))
     top = r.results[0].chunk
     assert top.kind == "definition" and "Pajak Masukan adalah" in top.text
