@@ -305,7 +305,11 @@ def _fact_sentence(c: ShownClaim, n: int, lang: str, kind: str | None) -> tuple[
 
 
 def _premise(question: str, lead: ShownClaim, lang: str) -> str:
-    """ "Tidak: aturannya 2%, bukan 1%." when the question states a percentage the lead contradicts."""
+    """ "Tidak: aturannya 2%, bukan 1%." when the question asserts a percentage and asks to confirm it
+    ("... 1%, benar kan?") and the lead contradicts it.  A percentage that only describes the asker's
+    situation ("sudah dipotong 10 persen") is not a premise: correcting it would invent a disagreement."""
+    if not _ASK_CONFIRM.search(question):
+        return ""
     asked = _percents(question)
     stated = _percents(lead.quote)
     if not asked or not stated:
@@ -317,9 +321,7 @@ def _premise(question: str, lead: ShownClaim, lang: str) -> str:
         if lang == "en":
             return f"No: the rule says {rule}, not {wrong[0]}."
         return f"Tidak: aturannya {rule}, bukan {wrong[0]}."
-    if _ASK_CONFIRM.search(question):
-        return "Yes." if lang == "en" else "Ya."
-    return ""
+    return "Yes." if lang == "en" else "Ya."
 
 
 def _other_tax(c: ShownClaim, asked: set[str]) -> bool:
