@@ -311,9 +311,7 @@ def test_feedback_button_records_the_clicking_user_once(harness: Harness) -> Non
     assert harness.click(payload) == 200
     assert harness.click(payload) == 200  # redelivery of the same click
     assert (
-        harness.click(
-            click_payload("dasar_feedback", value, user=TAX_ANALYST, action_ts="1700000112.000001")
-        )
+        harness.click(click_payload("dasar_feedback", value, user=TAX_ANALYST, action_ts="1700000112.000001"))
         == 200
     )  # second click
     harness.api.wait_for("chat.postEphemeral")
