@@ -21,8 +21,10 @@ demo: setup
 doctor: setup
 	$(BIN)/dasar doctor
 
+# Tests run in parallel, one worker per core (pytest-xdist); each worker builds its own session indexes.
+PYTEST_WORKERS ?= auto
 test: setup
-	CI=$${CI:-} $(BIN)/python -m pytest -q
+	CI=$${CI:-} $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS)
 
 check: setup
 	$(BIN)/ruff check .
