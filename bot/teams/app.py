@@ -15,10 +15,12 @@ is refused when an app id is configured.
 from __future__ import annotations
 
 import asyncio
+import binascii
 import contextlib
 import datetime as dt
 import json
 import logging
+import uuid
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,11 +28,12 @@ from typing import Any
 
 from aiohttp import web
 from botbuilder.core import BotFrameworkAdapter, BotFrameworkAdapterSettings, TurnContext
-from botbuilder.schema import Activity
+from botbuilder.schema import Activity, ActivityTypes
 
 from bot.faq import FaqService
 from bot.messages import TurnService
 from bot.settings import Settings
+from bot.teams import strings as S
 from bot.teams.actions import ActionHandler
 from bot.teams.bot import DasarTeamsBot
 from bot.teams.connector import BotConnectorGateway
@@ -187,6 +190,7 @@ def build_teams_app(settings: Settings, deps: TeamsDeps) -> web.Application:
 
     async def lifecycle(app: web.Application) -> AsyncIterator[None]:
         runtime = runtime_for(settings, deps, loop=asyncio.get_running_loop())
+        runtime.adapter.on_turn_error = on_error  # a failing turn is logged and apologised for, never a 500
         app[RUNTIME_KEY] = runtime
         stop = asyncio.Event()
         task = None
@@ -213,6 +217,13 @@ def build_teams_app(settings: Settings, deps: TeamsDeps) -> web.Application:
             )
         except PermissionError:
             return web.Response(status=401, text="unauthorized")
+        except Exception as exc:
+            # turn errors are handled by on_error (attached below); what escapes is the token check of a
+            # malformed header (PyJWT DecodeError, a bad base64 segment): that is 401, not a server error
+            if _is_token_error(exc):
+                logger.info("error=%s | teams request with a malformed token refused", type(exc).__name__)
+                return web.Response(status=401, text="unauthorized")
+            raise
         if response is not None:
             return web.json_response(data=response.body, status=response.status)
         return web.Response(status=201)
@@ -227,7 +238,18 @@ def build_teams_app(settings: Settings, deps: TeamsDeps) -> web.Application:
         return web.json_response({"ok": True, "status": "degraded", "reason": reason})
 
     async def on_error(ctx: TurnContext, error: Exception) -> None:
-        logger.error("error=%s | teams turn failed", type(error).__name__)
+        """A turn failed inside the bot: log it (no message text) and apologise to the user.
+
+        Proactive turns (the outbox's ``continue_conversation``) re-raise: their caller classifies the
+        failure (retry, uncertain, dead) and must see it.
+        """
+        if ctx.activity is None or ctx.activity.type not in (ActivityTypes.message, ActivityTypes.invoke):
+            raise error
+        reference = uuid.uuid4().hex[:8]
+        logger.error("error=%s, ref=%s | teams turn failed", type(error).__name__, reference, exc_info=error)
+        if ctx.activity is not None and ctx.activity.type == ActivityTypes.message:
+            with contextlib.suppress(Exception):  # the apology must never raise a second error
+                await ctx.send_activity(S.TURN_FAILED.format(ref=reference))
 
     app.cleanup_ctx.append(lifecycle)
     app.router.add_post("/api/messages", messages)
@@ -354,3 +376,16 @@ async def run_worker(
     stop = asyncio.Event()
     await runtime.worker.run_forever(settings.outbox_poll_seconds, stop)
     return None
+
+
+def _is_token_error(exc: BaseException) -> bool:
+    """A failure of the inbound token check itself (malformed JWT or header), as opposed to a bot error."""
+    seen = 0
+    cur: BaseException | None = exc
+    while cur is not None and seen < 8:
+        module = type(cur).__module__ or ""
+        if module.startswith("jwt") or isinstance(cur, binascii.Error):
+            return True
+        seen += 1
+        cur = cur.__cause__ or cur.__context__
+    return False

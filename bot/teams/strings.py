@@ -248,3 +248,10 @@ def strip_mentions_keep_lines(text: str) -> str:
         for line in (text or "").split("\n")
     ]
     return "\n".join(lines).strip()
+
+
+#: the apology when a turn fails inside the bot (the reference is in the ERROR log line)
+TURN_FAILED = (
+    "Maaf, pesan Anda tidak dapat diproses karena kesalahan di sisi kami (ref {ref}). Silakan coba lagi "
+    "sebentar lagi. / Sorry, your message could not be processed because of an error on our side (ref {ref})."
+)

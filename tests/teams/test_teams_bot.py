@@ -500,3 +500,54 @@ def test_a_card_post_whose_response_was_lost_stays_uncertain_and_is_not_posted_t
     assert len(connector.posts()) == 1  # the one post that reached the channel, never a second
     statuses = {m.key: m.status for m in deps.tickets.outbox.messages(ticket.id)}
     assert statuses[key] == "uncertain"
+
+
+@pytest.mark.parametrize(
+    "authorization",
+    ["Bearer not-a-jwt", "Bearer a.b.c", "Basic dXNlcjpwYXNz", "Bearer", "Bearer eyJhbGciOiJub25lIn0.e30."],
+)
+def test_a_malformed_bearer_token_is_401_not_500(tmp_path, connector, clock, authorization: str) -> None:
+    """Finding: a malformed bearer token got HTTP 500 instead of 401."""
+    from pydantic import SecretStr
+
+    settings = make_settings(tmp_path, connector.url).model_copy(
+        update={
+            "teams_auth_disabled": False,
+            "teams_app_id": "00000000-0000-0000-0000-00000000a99",
+            "teams_app_password": SecretStr("secret"),
+        }
+    )
+    deps = _deps(tmp_path, connector, clock)
+    ticket = open_ticket(deps.tickets)
+
+    async def scenario() -> int:
+        async with running(settings, deps) as bot:
+            activity = execute_activity("tax.lead", "claim", data("claim", ticket.id), connector.url)
+            status, _ = await bot.post(activity, headers={"Authorization": authorization})
+            return status
+
+    assert run(scenario) == 401
+    assert deps.tickets.get(ticket.id).status == "open"
+
+
+def test_a_turn_that_fails_inside_the_bot_gets_an_apology_not_a_500(tmp_path, connector, clock) -> None:
+    """Finding: on_error was never attached, so an exception in a turn became HTTP 500 and silence."""
+
+    class BrokenTurn:
+        def handle(self, message):  # type: ignore[no-untyped-def]
+            raise RuntimeError("index file vanished")
+
+    deps = _deps(tmp_path, connector, clock)
+    deps.turn = BrokenTurn()
+    chat = "a:1personal-broken"
+
+    async def scenario() -> int:
+        async with running(make_settings(tmp_path, connector.url), deps) as bot:
+            status, _ = await bot.post(text_activity("ap.clerk", "Berapa tarif PPN?", connector.url, chat))
+            return status
+
+    status = run(scenario)
+    assert status in (200, 201)
+    (apology,) = [p for p in connector.posts() if p.conversation_id == chat]
+    assert "ref " in apology.body["text"] and "Maaf" in apology.body["text"]
+    assert "index file vanished" not in apology.body["text"]
