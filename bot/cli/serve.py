@@ -12,9 +12,14 @@ import urllib.error
 from pathlib import Path
 from typing import Any
 
-from bot.cli.common import CliError, kb_option, services
+from bot.cli.common import CliError, err_console, kb_option, services
 
 SLACK_PORT = 3000
+
+
+def _report_warm_up(channel: str, took: dict[str, float]) -> None:
+    parts = ", ".join(f"{name} {ms:.0f} ms" for name, ms in took.items())
+    err_console.print(f"dasar serve {channel}: ready: warmed up before serving ({parts})", markup=False)
 
 
 def _serve_slack(args: argparse.Namespace) -> int:
@@ -23,6 +28,7 @@ def _serve_slack(args: argparse.Namespace) -> int:
     svc = services(args)
     require_settings(svc.settings, socket=args.socket)  # the missing tokens first, before anything is built
     turn = svc.turn()
+    _report_warm_up("slack", svc.warm_up())  # /healthz says ready only once a first question is fast
     base = svc.settings.slack_api_base_url or "https://slack.com/api/"
     port = args.port or SLACK_PORT
     try:
@@ -46,6 +52,7 @@ def _serve_teams(args: argparse.Namespace) -> int:
 
     svc = services(args)
     deps = deps_from_settings(svc.settings, services=svc, turn=svc.turn())
+    _report_warm_up("teams", svc.warm_up())  # everything a turn needs is loaded before /healthz answers
     serve_teams(svc.settings, deps, port=args.port or svc.settings.teams_port)
     return 0
 

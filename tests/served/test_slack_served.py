@@ -68,3 +68,10 @@ def test_served_slack_answers_a_dm_with_a_quote_and_dedupes_through_redis(
     first_replies = [p for p in posts if PPN_QUOTE in json.dumps(p.params, ensure_ascii=False)]
     assert len(first_replies) == 1
     assert keys, "the served process kept its state in the real Redis"
+    # ready means ready: the analyzer, model, stores and a search were loaded before /healthz said ok
+    log = (tmp_path / "slack.log").read_text()
+    assert "ready: warmed up before serving" in log
+    assert all(
+        f"{part} " in log.split("ready: warmed up before serving", 1)[1]
+        for part in ("guardrails", "store", "retrieval")
+    )
