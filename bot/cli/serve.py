@@ -12,14 +12,14 @@ import urllib.error
 from pathlib import Path
 from typing import Any
 
-from bot.cli.common import CliError, err_console, kb_option, services
+from bot.cli.common import CliError, console, kb_option, services
 
 SLACK_PORT = 3000
 
 
 def _report_warm_up(channel: str, took: dict[str, float]) -> None:
     parts = ", ".join(f"{name} {ms:.0f} ms" for name, ms in took.items())
-    err_console.print(f"dasar serve {channel}: ready: warmed up before serving ({parts})", markup=False)
+    console.print(f"dasar serve {channel}: ready: warmed up before serving ({parts})", markup=False)
 
 
 def _serve_slack(args: argparse.Namespace) -> int:
