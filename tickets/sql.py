@@ -792,6 +792,21 @@ class SqlOutbox:
             )
         return [_row_to_message(r) for r in rows]
 
+    def _message_for_update(
+        self, tx: Any, key: str, statuses: tuple[str, ...], refusal: str
+    ) -> OutboxMessage:
+        """The message ``key`` inside an open write transaction, when its status allows the change.
+
+        ``refusal`` completes "outbox message <key> ..." with ``{status}`` for any other status.
+        """
+        row = tx.one(self._select() + " WHERE o.msg_key = ?", (key,))
+        if row is None:
+            raise StoreError(f"outbox message {key} not found; list them with `dasar tickets outbox`")
+        msg = _row_to_message(row)
+        if msg.status not in statuses:
+            raise StoreError(f"outbox message {key} " + refusal.format(status=msg.status))
+        return msg
+
     def get(self, key: str) -> OutboxMessage:
         """One message by idempotency key. Raises :class:`StoreError` if absent."""
         with self._store._tx(write=False) as tx:
@@ -850,12 +865,9 @@ class SqlOutbox:
             StoreError: unknown key, or the message is not pending.
         """
         with self._store._tx() as tx:
-            row = tx.one(self._select() + " WHERE o.msg_key = ?", (key,))
-            if row is None:
-                raise StoreError(f"outbox message {key} not found")
-            msg = _row_to_message(row)
-            if msg.status != "pending":
-                raise StoreError(f"outbox message {key} is {msg.status}, not pending; nothing to retry")
+            msg = self._message_for_update(
+                tx, key, ("pending",), "is {status}, not pending; nothing to retry"
+            )
             attempts = msg.attempts + 1
             dead = attempts >= self.policy.max_attempts
             next_at = to_utc(now) + (dt.timedelta(0) if dead else self.policy.delay(attempts))
@@ -892,12 +904,7 @@ class SqlOutbox:
             StoreError: unknown key, or the message is not pending.
         """
         with self._store._tx() as tx:
-            row = tx.one(self._select() + " WHERE o.msg_key = ?", (key,))
-            if row is None:
-                raise StoreError(f"outbox message {key} not found")
-            msg = _row_to_message(row)
-            if msg.status != "pending":
-                raise StoreError(f"outbox message {key} is {msg.status}, not pending")
+            msg = self._message_for_update(tx, key, ("pending",), "is {status}, not pending")
             tx.execute(
                 "UPDATE ticket_outbox SET attempts = ?, status = 'uncertain', next_attempt_at = ?, "
                 "last_error = ? WHERE msg_key = ?",
@@ -935,14 +942,12 @@ class SqlOutbox:
         """
         now = self._store._now()
         with self._store._tx() as tx:
-            row = tx.one(self._select() + " WHERE o.msg_key = ?", (key,))
-            if row is None:
-                raise StoreError(f"outbox message {key} not found; list them with `dasar tickets outbox`")
-            msg = _row_to_message(row)
-            if msg.status not in ("dead", "uncertain"):
-                raise StoreError(
-                    f"outbox message {key} is {msg.status}; only dead or uncertain messages can be re-driven"
-                )
+            msg = self._message_for_update(
+                tx,
+                key,
+                ("dead", "uncertain"),
+                "is {status}; only dead or uncertain messages can be re-driven",
+            )
             tx.execute(
                 "UPDATE ticket_outbox SET status = 'pending', attempts = 0, next_attempt_at = ?, "
                 "redriven_at = ? WHERE msg_key = ?",
@@ -972,12 +977,9 @@ class SqlOutbox:
         """
         now = self._store._now()
         with self._store._tx() as tx:
-            row = tx.one(self._select() + " WHERE o.msg_key = ?", (key,))
-            if row is None:
-                raise StoreError(f"outbox message {key} not found; list them with `dasar tickets outbox`")
-            msg = _row_to_message(row)
-            if msg.status != "uncertain":
-                raise StoreError(f"outbox message {key} is {msg.status}; only uncertain ones can be resolved")
+            msg = self._message_for_update(
+                tx, key, ("uncertain",), "is {status}; only uncertain ones can be resolved"
+            )
             tx.execute(
                 "UPDATE ticket_outbox SET status = 'delivered', external_ref = ?, delivered_at = ? "
                 "WHERE msg_key = ?",
