@@ -19,6 +19,7 @@ re-normalised on load, which keeps cosine similarity within about 0.003 of the f
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -102,20 +103,8 @@ class VectorPack:
         except OSError as exc:
             raise VectorPackError(f"{path}: cannot read the vector pack ({exc.strerror or exc})") from exc
         if not data.startswith(MAGIC):
-            raise VectorPackError(
-                f"{path}: not a dasar vector pack (bad magic); rebuild it with `dasar kb export-vectors`"
-            )
-        end = data.index(b"\n", len(MAGIC))
-        try:
-            raw = json.loads(data[len(MAGIC) : end])
-            header = PackHeader(
-                embedder=str(raw["embedder"]),
-                dim=int(raw["dim"]),
-                count=int(raw["count"]),
-                version=int(raw["version"]),
-            )
-        except (ValueError, KeyError, TypeError) as exc:
-            raise VectorPackError(f"{path}: unreadable vector pack header ({exc})") from exc
+            raise _not_a_pack(path)
+        header, end = _parse_header(path, data)
         if header.version != FORMAT_VERSION:
             raise VectorPackError(
                 f"{path}: vector pack version {header.version} is not supported "
@@ -175,13 +164,59 @@ def write_pack(path: Path | str, embedder: str, items: Mapping[str, np.ndarray])
     return header
 
 
+def _not_a_pack(path: Path) -> VectorPackError:
+    return VectorPackError(
+        f"{path}: not a dasar vector pack (bad magic); rebuild it with `dasar kb export-vectors`"
+    )
+
+
+def _parse_header(path: Path, data: bytes) -> tuple[PackHeader, int]:
+    """The header and the offset of the line end after it (``data`` starts with the magic)."""
+    try:
+        end = data.index(b"\n", len(MAGIC))
+        raw = json.loads(data[len(MAGIC) : end])
+        header = PackHeader(
+            embedder=str(raw["embedder"]),
+            dim=int(raw["dim"]),
+            count=int(raw["count"]),
+            version=int(raw["version"]),
+        )
+    except (ValueError, KeyError, TypeError) as exc:
+        raise VectorPackError(f"{path}: unreadable vector pack header ({exc})") from exc
+    return header, end
+
+
+def read_header(path: Path | str) -> PackHeader | None:
+    """The header of a pack file without reading its vectors (None when it is not a pack)."""
+    path = Path(path)
+    with path.open("rb") as fh:
+        head = fh.read(4096)
+    if not head.startswith(MAGIC):
+        return None
+    return _parse_header(path, head)[0]
+
+
+@functools.lru_cache(maxsize=4)
+def _load_cached(path: str, mtime_ns: int, size: int) -> VectorPack:
+    """One parse per file version and process: ingest runs per FAQ approval and per test call."""
+    return VectorPack.load(path)
+
+
 def load_packs(paths: Iterable[Path | str], embedder: str) -> list[VectorPack]:
-    """The packs among ``paths`` made by ``embedder``; missing default files are simply skipped."""
+    """The packs among ``paths`` made by ``embedder``; missing default files are simply skipped.
+
+    Only a pack's header is read to decide; a matching pack is parsed once per file version.
+    """
     packs: list[VectorPack] = []
     for p in paths:
-        if not Path(p).is_file():
+        path = Path(p)
+        if not path.is_file():
             continue
-        pack = VectorPack.load(p)
-        if pack.embedder == embedder:
-            packs.append(pack)
+        header = read_header(path)
+        if header is None:
+            raise _not_a_pack(path)
+        if header.embedder != embedder:
+            continue
+        stat = path.stat()
+        packs.append(_load_cached(str(path.resolve()), stat.st_mtime_ns, stat.st_size))
     return packs
