@@ -15,6 +15,7 @@ every member may read (failing closed to public documents when the lookup fails)
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable, Mapping
@@ -134,6 +135,25 @@ class DasarTeamsBot(TeamsActivityHandler):  # type: ignore[misc]  # botbuilder s
             )
         return self.resolve_principal(VerifiedEnvelope(platform="teams", tenant=tenant, user_id=str(aad)))
 
+    def _inbound(self, activity: Activity, text: str) -> InboundMessage:
+        """The channel-neutral message of a verified activity (the turn resolves who sent it)."""
+        conv = activity.conversation.id if activity.conversation is not None else ""
+        personal = (
+            activity.conversation is None
+            or (activity.conversation.conversation_type or "personal") == "personal"
+        )
+        return InboundMessage(
+            platform="teams",
+            tenant=tenant_of(activity) or "unknown-tenant",
+            user_id=str(getattr(activity.from_property, "aad_object_id", None) or ""),
+            channel=conv,
+            thread_id=conv,
+            message_id=str(activity.id or ""),
+            text=text,
+            is_direct=personal,
+            received_at=self.clock(),
+        )
+
     # --- card actions --------------------------------------------------------------------------
     async def _run_action(self, ctx: TurnContext, action: CardAction) -> ActionOutcome:
         if action.verb == cards.ASK_TAX_TEAM and self.turn is not None:
@@ -158,26 +178,8 @@ class DasarTeamsBot(TeamsActivityHandler):  # type: ignore[misc]  # botbuilder s
         the conversation, never from the card's data (which the client could forge); the turn decides
         whether this person may escalate (only the asker, with their question and evidence).
         """
-        activity = ctx.activity
         assert self.turn is not None  # noqa: S101 - checked by the caller
-        tenant = tenant_of(activity) or "unknown-tenant"
-        conv = activity.conversation.id if activity.conversation is not None else ""
-        personal = (
-            activity.conversation is None
-            or (activity.conversation.conversation_type or "personal") == "personal"
-        )
-        frm = activity.from_property
-        message = InboundMessage(
-            platform="teams",
-            tenant=tenant,
-            user_id=str(getattr(frm, "aad_object_id", None) or ""),
-            channel=conv,
-            thread_id=conv,
-            message_id=str(activity.id or ""),
-            text="/ticket",
-            is_direct=personal,
-            received_at=self.clock(),
-        )
+        message = self._inbound(ctx.activity, "/ticket")
         reply = await asyncio.to_thread(self.turn.handle, message)
         if reply.ticket_id:
             await self.flush()
@@ -225,26 +227,10 @@ class DasarTeamsBot(TeamsActivityHandler):  # type: ignore[misc]  # botbuilder s
         if self.turn is None:
             await turn_context.send_activity(S.NO_TURN_HANDLER)
             return
-        tenant = tenant_of(activity) or "unknown-tenant"
-        conv = activity.conversation.id if activity.conversation is not None else ""
-        personal = (
-            activity.conversation is None
-            or (activity.conversation.conversation_type or "personal") == "personal"
-        )
-        frm = activity.from_property
-        audience = None if personal else await self._audience(turn_context, tenant)
-        message = InboundMessage(
-            platform="teams",
-            tenant=tenant,
-            user_id=str(getattr(frm, "aad_object_id", None) or ""),
-            channel=conv,
-            thread_id=conv,
-            message_id=str(activity.id or ""),
-            text=text,
-            is_direct=personal,
-            received_at=self.clock(),
-            audience=audience,
-        )
+        message = self._inbound(activity, text)
+        tenant = message.tenant
+        if not message.is_direct:  # a group chat or channel: the members' common scope
+            message = dataclasses.replace(message, audience=await self._audience(turn_context, tenant))
         # Masking, secret refusal, rate limits, ticket follow-ups and escalation rights live in the turn.
         reply = await asyncio.to_thread(self.turn.handle, message)
         if reply.silent:  # flood control: this person already got the rate-limit notice in this window
