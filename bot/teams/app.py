@@ -37,7 +37,7 @@ from bot.teams import strings as S
 from bot.teams.actions import ActionHandler
 from bot.teams.bot import DasarTeamsBot
 from bot.teams.connector import BotConnectorGateway
-from bot.teams.errors import TeamsConfigError
+from bot.teams.errors import TeamsConfigError, exception_chain
 from bot.teams.journal import DeliveryJournal
 from bot.teams.outbox_worker import OutboxWorker
 from bot.teams.relay import Relay, TeamsChannelNotifier, TeamsChatRelay
@@ -380,12 +380,7 @@ async def run_worker(
 
 def _is_token_error(exc: BaseException) -> bool:
     """A failure of the inbound token check itself (malformed JWT or header), as opposed to a bot error."""
-    seen = 0
-    cur: BaseException | None = exc
-    while cur is not None and seen < 8:
-        module = type(cur).__module__ or ""
-        if module.startswith("jwt") or isinstance(cur, binascii.Error):
-            return True
-        seen += 1
-        cur = cur.__cause__ or cur.__context__
-    return False
+    return any(
+        (type(err).__module__ or "").startswith("jwt") or isinstance(err, binascii.Error)
+        for err in exception_chain(exc)
+    )

@@ -33,3 +33,17 @@ class BadActionData(ActionRejected):
 
 class DeliveryError(TeamsError):
     """A remote service refused a post or update; safe to retry (the outbox does)."""
+
+
+def exception_chain(exc: BaseException, limit: int = 12) -> list[BaseException]:
+    """``exc`` and what it wraps (``__cause__``, msrest's ``inner_exception``, ``__context__``), in order.
+
+    The SDKs wrap transport and token errors several layers deep; callers classify by what is inside.
+    """
+    chain: list[BaseException] = []
+    cur: BaseException | None = exc
+    while cur is not None and all(cur is not seen for seen in chain) and len(chain) < limit:
+        chain.append(cur)
+        inner = getattr(cur, "inner_exception", None)
+        cur = cur.__cause__ or (inner if isinstance(inner, BaseException) else None) or cur.__context__
+    return chain

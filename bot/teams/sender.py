@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from bot.teams import cards
 from bot.teams import strings as S
 from bot.teams.connector import BotConnectorGateway
-from bot.teams.errors import DeliveryError
+from bot.teams.errors import DeliveryError, exception_chain
 from bot.teams.journal import DeliveryJournal
 from bot.teams.relay import Relay
 from tickets import DeliveryUncertain, OutboxMessage, ThreadRef, TicketStore
@@ -209,13 +209,7 @@ def _response_was_lost(exc: BaseException) -> bool:
     DeliveryError <- msrest ClientRequestError <- requests ConnectionError <- urllib3 ProtocolError <-
     http.client RemoteDisconnected); an HTTP error response (the remote side refused) is not.
     """
-    chain: list[BaseException] = []
-    cur: BaseException | None = exc
-    while cur is not None and all(cur is not seen for seen in chain) and len(chain) < 12:
-        chain.append(cur)
-        inner = getattr(cur, "inner_exception", None)
-        cur = cur.__cause__ or (inner if isinstance(inner, BaseException) else None) or cur.__context__
-    for err in chain:
+    for err in exception_chain(exc):
         if isinstance(err, TimeoutError | concurrent.futures.TimeoutError | asyncio.TimeoutError):
             return True
         if type(err).__name__ in _LOST_RESPONSE_ERRORS:
