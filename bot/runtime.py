@@ -248,8 +248,9 @@ class Runtime:
 
         timed("guardrails", lambda: inspect("NPWP 01.234.567.8-901.000 tarif PPN?", MaskingSession()))
         timed("store", lambda: self.store.corpus_version())
-        if self.embedder is not None:
-            timed("embedder", lambda: self.embedder.embed_query("tarif PPN") if self.embedder else None)
+        embedder = self.embedder
+        if embedder is not None:
+            timed("embedder", lambda: embedder.embed_query("tarif PPN"))
         flt = SearchFilter.of(ReaderScope.public(dt.date.today()))
         timed("retrieval", lambda: self.retriever.search("tarif PPN", flt))
         timed("directory", lambda: self.shared_resolver)
