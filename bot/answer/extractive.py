@@ -117,6 +117,13 @@ _SPECIAL_REGIMES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
         re.compile(r"ekspor|export", re.I),
         re.compile(r"\b0\s*%[^;]{0,200}?\bekspor\b|\bekspor\b[^;]{0,100}?\b0\s*%", re.I),
     ),
+    (
+        # a percentage *of the tax rate* ("10% dikali 11/12 dari tarif PPN"): a special base that
+        # presupposes the general rate, so it never answers a plain "what is the rate?"
+        "derived_rate",
+        re.compile(r"besaran\s+tertentu|nilai\s+lain|dikali|\b11\s*/\s*12\b|dari\s+tarif", re.I),
+        re.compile(r"\d\s*%\s*(?:\([^)]{0,40}\)\s*)?dikali\b|\d\s*%[^.;]{0,60}?\bdari\s+tarif\b", re.I),
+    ),
 )
 _NEGATED_BEFORE = re.compile(r"(?:kecuali|selain|tidak\s+termasuk|except|other\s+than)\b[^.;|]{0,80}$", re.I)
 
@@ -166,6 +173,19 @@ def unasked_regime(question: str, text: str) -> float:
     return -float(
         sum(1 for _, ask, about in _SPECIAL_REGIMES if about.search(text) and not ask.search(question))
     )
+
+
+def only_unasked_regime_rates(question: str, text: str) -> bool:
+    """The text states percentages, and each of them sits inside a special regime the question does not name
+    (PMK 11/2025's "10% dikali 11/12 dari tarif PPN" for a plain "berapa tarif PPN?"; the general rule's
+    Pasal, which also lists the 0% export rate, still states 11% and 12% outside it)."""
+    if not PERCENT.search(text):
+        return False
+    rest = text
+    for _, ask, about in _SPECIAL_REGIMES:
+        if not ask.search(question):
+            rest = about.sub(" ", rest)
+    return rest != text and not PERCENT.search(rest)
 
 
 def states_fact(kind: str | None, text: str) -> bool:
@@ -532,6 +552,8 @@ class ExtractiveComposer:
             score += 0.3 if DEADLINE.search(hit.chunk.text) else -0.2
         if hit.doc.layer == "regulation":
             score += 0.15  # what the law says leads; a company document is shown as practice beside it
+        if RATE_QUESTION.search(request.question) and only_unasked_regime_rates(request.question, hit.chunk.text):
+            score -= 0.3  # every rate it states belongs to a special regime the question does not name
         if hit.chunk.is_example:
             score -= 0.6  # a worked example illustrates the rule; it never states it first
         if is_padding(hit.chunk.text):
