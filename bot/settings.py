@@ -110,7 +110,8 @@ class Settings(BaseSettings):
     redis_url: SecretStr | None = None
     composer: Literal["extractive", "agent", "bedrock", "openai"] = Field(
         default="extractive",
-        description="extractive (direct), agent (strands loop + extractive model), bedrock, openai",
+        description="extractive (default: the deterministic extractive model in the strands agent loop; "
+        "'agent' is the same), bedrock, openai (an LLM in the same loop)",
     )
     llm_model: str | None = None
     llm_base_url: str | None = None
