@@ -50,6 +50,11 @@ _Q_HEADING = "## Pertanyaan dan jawaban"
 _SRC_HEADING = "## Sumber"
 _Q_LABEL = "**Pertanyaan:**"
 _A_LABEL = "**Jawaban Tim Pajak:**"
+_REVIEW_HEADING = "## Perlu ditinjau"
+#: An approved FAQ whose cited provisions changed: stored as ``status: quarantined`` (so the knowledge
+#: base stops answering from it) with a ``## Perlu ditinjau`` section naming what changed; read back as
+#: this status.
+NEEDS_REVIEW = "needs_review"
 _FALLBACK_ACCESS: tuple[str, ...] = ("tax-team",)
 
 
@@ -95,6 +100,8 @@ class FaqDoc:
     #: Legal entities the FAQ applies to: the intersection of its entity-restricted sources' entities
     #: (entities are access; empty = applies to all).
     entities: tuple[str, ...] = ()
+    #: Why the FAQ needs review (``needs_review`` only): one line per change of a cited provision.
+    review_notes: tuple[str, ...] = ()
 
     @property
     def ticket_id(self) -> str:
@@ -132,6 +139,14 @@ def _source_line(src: Mapping[str, Any]) -> str:
     if url:
         line += f" <{url}>"
     return line
+
+
+def _bullets(body: str, heading: str) -> list[str]:
+    """The ``- `` lines of one ``## `` section of an FAQ body (empty when the section is absent)."""
+    if heading not in body:
+        return []
+    section = body.split(heading, 1)[1].split("\n## ", 1)[0]
+    return [ln[2:].strip() for ln in section.splitlines() if ln.startswith("- ")]
 
 
 def _yaml_date(value: dt.date | None) -> str | None:
@@ -210,16 +225,17 @@ class FaqService:
         )
         if m:
             question, answer = m.group(1).strip(), m.group(2).strip()
-        sources: list[str] = []
-        if _SRC_HEADING in body:
-            tail = body.split(_SRC_HEADING, 1)[1]
-            sources = [ln[2:].strip() for ln in tail.splitlines() if ln.startswith("- ")]
+        sources = _bullets(body, _SRC_HEADING)
+        notes = _bullets(body, _REVIEW_HEADING)
+        status = str(fields.get("status") or "draft")
+        if status == "quarantined" and _REVIEW_HEADING in body:
+            status = NEEDS_REVIEW
         return FaqDoc(
             doc_id=str(fields["id"]),
             path=path,
             number=str(fields["number"]),
             title=str(fields["title"]),
-            status=str(fields.get("status") or "draft"),
+            status=status,
             owner=fields.get("owner"),
             approved_by=fields.get("approved_by") or None,
             effective_from=_parse_date(fields.get("effective_from")),
@@ -231,6 +247,7 @@ class FaqService:
             answer=answer,
             sources=tuple(sources),
             entities=tuple(fields.get("entities") or ()),
+            review_notes=tuple(notes) if status == NEEDS_REVIEW else (),
         )
 
     # --- writing ---------------------------------------------------------------------------------
@@ -242,7 +259,8 @@ class FaqService:
             "type": FAQ_TYPE,
             "jurisdiction": "ID",
             "language": doc.language,
-            "status": doc.status,
+            # needs_review is not a knowledge-base status: the KB keeps the file but never answers from it
+            "status": "quarantined" if doc.status == NEEDS_REVIEW else doc.status,
             "effective_from": _yaml_date(doc.effective_from),
             "effective_to": _yaml_date(doc.effective_to),
             "owner": doc.owner,
@@ -268,6 +286,9 @@ class FaqService:
         ]
         if doc.sources:
             body += [_SRC_HEADING, ""] + [f"- {s}" for s in doc.sources] + [""]
+        if doc.status == NEEDS_REVIEW:
+            notes = doc.review_notes or ("a cited provision changed",)
+            body += [_REVIEW_HEADING, ""] + [f"- {n}" for n in notes] + [""]
         self.faq_dir.mkdir(parents=True, exist_ok=True)
         tmp = doc.path.with_suffix(".md.tmp")
         tmp.write_text("---\n" + front + "---\n" + "\n".join(body), encoding="utf-8")
@@ -388,12 +409,18 @@ class FaqService:
         if not approver.may_approve_faq:
             raise FaqNotPermitted("only an FAQ approver (faq_approver role) can approve an FAQ")
         doc = self.get(doc_id)
-        if doc.status != "draft":
+        if doc.status not in ("draft", NEEDS_REVIEW):
             raise FaqStateError(f"FAQ {doc_id} is {doc.status}, not a draft; nothing to approve")
         today = self.clock().date()
         if doc.review_by is not None and doc.review_by <= today:
             raise FaqStateError(f"FAQ {doc_id} review date {doc.review_by} has passed; set a later review_by")
-        approved = replace(doc, status="in_force", approved_by=_actor_name(approver), effective_from=today)
+        approved = replace(
+            doc,
+            status="in_force",
+            approved_by=_actor_name(approver),
+            effective_from=today,
+            review_notes=(),
+        )
         self._write(approved, topics=self._topics(doc))
         report = ingest_paths(
             [approved.path], self.kb_store, self.embedder, flagger=self.flagger, now=self.clock
@@ -404,6 +431,39 @@ class FaqService:
             raise FaqIngestError(f"FAQ {doc_id} could not be ingested: {detail}")
         logger.info("doc_id=%s | faq approved and ingested", doc_id)
         return approved
+
+    def mark_needs_review(self, doc_id: str, notes: Sequence[str]) -> FaqDoc:
+        """Withdraw an approved FAQ whose cited provisions changed until an approver re-approves it.
+
+        The file gets ``status: quarantined`` and a ``## Perlu ditinjau`` section listing ``notes``, and is
+        re-ingested so the knowledge base stops answering from it; :meth:`approve_faq` puts it back.  Only an
+        in-force FAQ changes; any other is returned as it is (idempotent: a second change adds its notes).
+
+        Raises:
+            FaqNotFound: no such FAQ.
+            FaqIngestError: the knowledge base refused the re-ingest.
+        """
+        doc = self.get(doc_id)
+        if doc.status == NEEDS_REVIEW:
+            merged = tuple(dict.fromkeys((*doc.review_notes, *notes)))
+            if merged != doc.review_notes:
+                doc = replace(doc, review_notes=merged)
+                self._write(doc, topics=self._topics(doc))  # the KB copy is already withdrawn
+            return doc
+        if doc.status != "in_force":
+            return doc
+        withdrawn = replace(doc, status=NEEDS_REVIEW, review_notes=tuple(dict.fromkeys(notes)))
+        self._write(withdrawn, topics=self._topics(doc))
+        report = ingest_paths(
+            [withdrawn.path], self.kb_store, self.embedder, flagger=self.flagger, now=self.clock
+        )
+        if not report.ok:
+            self._write(doc, topics=self._topics(doc))
+            raise FaqIngestError(
+                f"FAQ {doc_id} could not be withdrawn for review: " + "; ".join(str(e) for e in report.errors)
+            )
+        logger.info("doc_id=%s | faq needs review: a cited provision changed", doc_id)
+        return withdrawn
 
     def _topics(self, doc: FaqDoc) -> builtins.list[str]:
         fields, _ = split_front_matter(doc.path, doc.path.read_text(encoding="utf-8"))

@@ -210,6 +210,12 @@ ACTIONS: list[
         kb_maintenance.add_check,
         kb_maintenance.cmd_kb_check,
     ),
+    (
+        "impact",
+        "list approved FAQs, open tickets and recent answers citing provisions that changed",
+        kb_maintenance.add_impact,
+        kb_maintenance.cmd_kb_impact,
+    ),
 ]
 
 

@@ -1,9 +1,11 @@
-"""``dasar kb export-vectors`` and ``dasar kb check``: keep the shipped vectors and the links honest.
+"""``dasar kb export-vectors``, ``check``, ``impact`` and ``cache``: keep vectors, links and answers honest.
 
 ``export-vectors`` rebuilds the vector pack that ships with dasar (``kb/data/vectors/``) from a
 knowledge base ingested with the bundled embedder, so a first ``make demo`` embeds nothing it
 does not have to.  ``check`` lists, for every document, the laws its chunks claim to belong to and the
-links that point at absent acts; it exits 1 when it finds a real inconsistency.
+links that point at absent acts; it exits 1 when it finds a real inconsistency.  ``impact`` lists the
+approved FAQs, open tickets and recent answers citing provisions that changed (:mod:`bot.impact`);
+``cache purge`` empties the answer cache (:mod:`bot.answer_cache`).
 """
 
 from __future__ import annotations
@@ -95,4 +97,86 @@ def add_export_vectors(p: argparse.ArgumentParser) -> None:
 
 
 def add_check(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true")
+
+
+def cmd_kb_impact(args: argparse.Namespace) -> int:
+    """Assess changes since the last assessment, then print the logged impacts since ``--since``."""
+    from bot.cli.kb import open_kb
+    from bot.impact import ImpactLog, catch_up
+
+    s = settings(args)
+    store = open_kb(args)
+    log = ImpactLog(Path(s.home) / "impact.jsonl")
+    context: dict[str, object] = {"audit_log": Path(s.audit_log)}
+    if Path(s.faq_dir).is_dir() and any(Path(s.faq_dir).glob("faq-*.md")):
+        from bot.cli.common import services
+        from bot.faq import FaqService
+        from bot.runtime import injection_flagger
+
+        svc = services(args)  # the embedder is needed to re-ingest withdrawn FAQs
+        context["faqs"] = FaqService(
+            s.faq_dir,
+            store,
+            svc.embedder,
+            review_days=s.faq_review_days,
+            default_access=s.faq_default_access,
+            flagger=injection_flagger,
+        )
+    if s.tickets_url is not None or Path(s.tickets_db).is_file():
+        from bot.settings import secret_or_none
+        from tickets.factory import open_ticket_store
+
+        context["tickets"] = open_ticket_store(s.tickets_db, secret_or_none(s.tickets_url))
+    pending = catch_up(store, log=log, **context)
+    reports = log.since(args.since)
+    if args.json:
+        print_json(
+            {
+                "since": args.since.isoformat() if args.since else None,
+                "baseline": "recorded" if pending is False else "compared",
+                "impacts": reports,
+            }
+        )
+        return 0
+    if pending is False:
+        console.print("No earlier record of the corpus: recorded it now; later changes will be listed.")
+    if not reports:
+        console.print("No corpus change affected an FAQ, ticket or answer" + _since_text(args.since) + ".")
+    for rep in reports:
+        docs = ", ".join(rep.get("documents", [])) or "-"
+        console.print(
+            f"{rep['at']} {rep['trigger']}: {rep['chunks_changed']} passages changed in {docs}", markup=False
+        )
+        for f in rep.get("faqs", []):
+            console.print(
+                f"  FAQ {f['faq_id']} ({f['owner'] or '-'}): {f['status_before']} -> {f['status']}; cites "
+                + "; ".join(f["citations"]),
+                markup=False,
+            )
+        for t in rep.get("tickets", []):
+            console.print(
+                f"  ticket {t['ticket_id']} ({t['status']}, {t['assignee'] or 'unassigned'}): cites "
+                + "; ".join(t["citations"]),
+                markup=False,
+            )
+        for a in rep.get("answers", []):
+            console.print(
+                f"  answer {a['reference_id']} at {a['at']} to {a['principal_id']}: cited "
+                + ", ".join(a["changed_chunks"]),
+                markup=False,
+            )
+        for w in rep.get("warnings", []):
+            console.print(f"  warning: {w}", markup=False)
+    return 0
+
+
+def _since_text(day: object) -> str:
+    return f" since {day}" if day else ""
+
+
+def add_impact(p: argparse.ArgumentParser) -> None:
+    from bot.argtypes import iso_date
+
+    p.add_argument("--since", type=iso_date, metavar="DATE", help="only changes on or after this date")
     p.add_argument("--json", action="store_true")

@@ -1,0 +1,475 @@
+"""Who relied on what a corpus change changed: approved FAQs, open tickets and recent answers.
+
+:mod:`kb.impact` says which chunks an ingest or removal changed (wording, validity window, removed).
+This module finds everything outside the knowledge base that cites them:
+
+* approved (in-force) FAQs whose ``## Sumber`` lines cite a changed provision -- they are withdrawn for
+  review (:meth:`bot.faq.FaqService.mark_needs_review`: status ``needs_review``, no longer answering);
+* open tickets (``open``, ``claimed``, ``needs_info``) whose evidence claims, citations or answer sources
+  cite one (matched by chunk id, else by document and location);
+* answers of the last ``days`` days in the audit log (read only) whose cited chunks changed.
+
+A citation matches a changed chunk when it names the chunk itself, or the same document (canonical number
+or id) and a location that is the chunk's, a part of it or contains it ("Pasal 23" matches a changed
+"Pasal 23 ayat (2)"; "Pasal 23 ayat (1)" does not).  A citation of a whole document matches only when the
+document was removed.  Chunks that were only added cite nothing yet and are ignored.
+
+Each assessment is appended to a JSON-lines :class:`ImpactLog` (``impact.jsonl`` in the data folder) that
+``dasar kb impact`` prints.  The store keeps a baseline snapshot of the corpus (meta ``impact_baseline``):
+:func:`catch_up` assesses whatever changed since the last assessment, so changes made by any ingest,
+removal or FAQ approval are listed even when their command did not call :func:`record` itself.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kb.impact import ChunkChange, ChunkState, Impact, Snapshot, diff, snapshot
+from kb.refs import find_doc_refs, key_from_doc_id, parse_doc_ref
+from kb.store.protocol import KnowledgeStore
+from tickets.model import ACTIVE_STATUSES
+
+logger = logging.getLogger(__name__)
+
+#: Store meta key of the corpus snapshot the last assessment ended with.
+BASELINE_KEY = "impact_baseline"
+#: How far back the audit log counts as "recent answers".
+RECENT_DAYS = 90
+
+
+@dataclass(frozen=True)
+class Changed:
+    """A changed chunk with the document key citations name it by."""
+
+    change: ChunkChange
+    doc_key: str | None
+
+    @property
+    def chunk_id(self) -> str:
+        return self.change.chunk_id
+
+
+@dataclass(frozen=True)
+class Citation:
+    """One thing an FAQ, ticket or answer cites: a chunk id and/or a document with a location."""
+
+    label: str
+    chunk_id: str | None = None
+    doc_id: str | None = None
+    doc_key: str | None = None
+    location: str | None = None
+
+
+def _norm(text: str | None) -> str:
+    return " ".join((text or "").split()).casefold()
+
+
+def _location_related(cited: str, changed: str) -> bool:
+    """Same location, or one is a part of the other ("Pasal 23" / "Pasal 23 ayat (2)")."""
+    a, b = _norm(cited), _norm(changed)
+    return a == b or b.startswith(a + " ") or a.startswith(b + " ")
+
+
+def cites(citation: Citation, changed: Changed) -> bool:
+    """Does ``citation`` rely on the changed chunk (see the module docstring for the rule)?"""
+    ch = changed.change
+    if citation.chunk_id and citation.chunk_id == ch.chunk_id:
+        return True
+    same_doc = (citation.doc_id is not None and citation.doc_id == ch.doc_id) or (
+        citation.doc_key is not None and citation.doc_key == changed.doc_key
+    )
+    if not same_doc:
+        return False
+    if not _norm(citation.location):
+        return ch.kind == "removed"
+    return _location_related(citation.location or "", ch.location)
+
+
+def changed_chunks(impact: Impact, store: KnowledgeStore) -> list[Changed]:
+    """The impact's changes that existing citations may be wrong about (added chunks left out)."""
+    keys: dict[str, str | None] = {}
+    out: list[Changed] = []
+    for c in impact.changes:
+        if c.kind == "added":
+            continue
+        if c.doc_id not in keys:
+            stored = store.get_document(c.doc_id)
+            number = stored.meta.number if stored is not None else None
+            keys[c.doc_id] = (parse_doc_ref(number) if number else None) or key_from_doc_id(c.doc_id)
+        out.append(Changed(c, keys[c.doc_id]))
+    return out
+
+
+# --- citations of FAQs, tickets and answers ------------------------------------------------------------
+
+
+def faq_source_citation(line: str) -> Citation:
+    """``UU 36/2008 Pasal 23 ayat (1): "q" <url>`` -> ``UU 36/2008`` and location ``Pasal 23 ayat (1)``."""
+    head = line.split(': "', 1)[0].split(" <", 1)[0].strip()
+    refs = find_doc_refs(head)
+    if refs and refs[0].start == 0:
+        return Citation(line, doc_key=refs[0].key, location=head[refs[0].end :].strip() or None)
+    first, _, rest = head.partition(" ")
+    return Citation(line, doc_id=first or None, location=rest.strip() or None)  # "<doc_id> <location>"
+
+
+def _dict_citation(item: Mapping[str, Any]) -> Citation:
+    number = item.get("doc_number") or item.get("number") or item.get("ref")
+    chunk_id = item.get("chunk_id") or item.get("source_id")
+    doc_id = item.get("doc_id")
+    label = " ".join(str(x) for x in (number or doc_id or chunk_id or "?", item.get("location") or "") if x)
+    return Citation(
+        label.strip(),
+        chunk_id=str(chunk_id) if chunk_id else None,
+        doc_id=str(doc_id) if doc_id else None,
+        doc_key=parse_doc_ref(str(number)) if number else None,
+        location=str(item["location"]) if item.get("location") else None,
+    )
+
+
+def ticket_citations(ticket: Any) -> list[Citation]:
+    """What a ticket cites: its evidence claims and citations and the tax team's answer sources."""
+    items = [*ticket.evidence.claims, *ticket.evidence.citations, *ticket.answer_sources]
+    return [_dict_citation(i) for i in items]
+
+
+def _matches(citations: Iterable[Citation], changed: Sequence[Changed]) -> tuple[list[str], list[str]]:
+    """(labels of the citations that rely on a change, ids of the changed chunks they rely on)."""
+    labels: dict[str, None] = {}
+    chunks: dict[str, None] = {}
+    for cit in citations:
+        for ch in changed:
+            if cites(cit, ch):
+                labels[cit.label] = None
+                chunks[ch.chunk_id] = None
+    return list(labels), sorted(chunks)
+
+
+# --- the report ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AffectedFaq:
+    faq_id: str
+    number: str
+    title: str
+    owner: str | None
+    status_before: str
+    status: str
+    citations: tuple[str, ...]
+    changed_chunks: tuple[str, ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "faq_id": self.faq_id,
+            "number": self.number,
+            "title": self.title,
+            "owner": self.owner,
+            "status_before": self.status_before,
+            "status": self.status,
+            "citations": list(self.citations),
+            "changed_chunks": list(self.changed_chunks),
+        }
+
+
+@dataclass(frozen=True)
+class AffectedTicket:
+    ticket_id: str
+    status: str
+    assignee: str | None
+    requester: str
+    citations: tuple[str, ...]
+    changed_chunks: tuple[str, ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "ticket_id": self.ticket_id,
+            "status": self.status,
+            "assignee": self.assignee,
+            "requester": self.requester,
+            "citations": list(self.citations),
+            "changed_chunks": list(self.changed_chunks),
+        }
+
+
+@dataclass(frozen=True)
+class AffectedAnswer:
+    reference_id: str
+    at: str
+    principal_id: str
+    status: str
+    question_hash: str
+    changed_chunks: tuple[str, ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "reference_id": self.reference_id,
+            "at": self.at,
+            "principal_id": self.principal_id,
+            "status": self.status,
+            "question_hash": self.question_hash,
+            "changed_chunks": list(self.changed_chunks),
+        }
+
+
+@dataclass(frozen=True)
+class ImpactReport:
+    """One assessed corpus change: what changed and who relied on it."""
+
+    at: str
+    trigger: str
+    impact: Impact
+    faqs: tuple[AffectedFaq, ...] = ()
+    tickets: tuple[AffectedTicket, ...] = ()
+    answers: tuple[AffectedAnswer, ...] = ()
+    warnings: tuple[str, ...] = field(default=())
+
+    def to_json(self) -> dict[str, object]:
+        """Stable field names: at, trigger, documents, provisions, chunks_changed, faqs, tickets, answers."""
+        kb = self.impact.to_json()
+        return {
+            "at": self.at,
+            "trigger": self.trigger,
+            "documents": kb["documents"],
+            "provisions": kb["provisions"],
+            "chunks_changed": kb["chunks_changed"],
+            "by_kind": kb["by_kind"],
+            "faqs": [f.to_json() for f in self.faqs],
+            "tickets": [t.to_json() for t in self.tickets],
+            "answers": [a.to_json() for a in self.answers],
+            "warnings": list(self.warnings),
+        }
+
+
+def _audit_records(path: Path, since: dt.datetime) -> Iterable[dict[str, Any]]:
+    if not path.is_file():
+        return
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            try:
+                rec = json.loads(line)
+                at = dt.datetime.fromisoformat(str(rec.get("at")))
+            except (ValueError, TypeError):
+                continue
+            if at.tzinfo is None:
+                at = at.replace(tzinfo=dt.UTC)
+            if at >= since and rec.get("cited_chunks"):
+                yield rec
+
+
+def assess(
+    impact: Impact,
+    *,
+    store: KnowledgeStore,
+    faqs: Any | None = None,
+    tickets: Any | None = None,
+    audit_log: Path | None = None,
+    now: dt.datetime | None = None,
+    trigger: str = "ingest",
+    apply: bool = True,
+    days: int = RECENT_DAYS,
+) -> ImpactReport:
+    """List the FAQs, open tickets and recent answers citing what ``impact`` changed.
+
+    Args:
+        impact: the chunk changes (``IngestReport.impact`` or a :func:`kb.impact.diff`).
+        store: the knowledge base after the change (document numbers of changed chunks).
+        faqs: a :class:`bot.faq.FaqService`; with ``apply`` its affected in-force FAQs become needs_review.
+        tickets: a ticket store (``tickets.protocol.TicketStore``); only active tickets are listed.
+        audit_log: the JSON-lines audit log (read only).
+        now: the time of the assessment (UTC), for the report and the audit window.
+    """
+    now = now or dt.datetime.now(dt.UTC)
+    changed = changed_chunks(impact, store)
+    changed_docs = {c.change.doc_id for c in changed}
+    warnings: list[str] = []
+    affected_faqs: list[AffectedFaq] = []
+    if faqs is not None and changed:
+        for doc in faqs.list():
+            if doc.status not in ("in_force", "needs_review"):
+                continue
+            labels, chunk_ids = _matches(
+                (faq_source_citation(s) for s in doc.sources),
+                [c for c in changed if c.change.doc_id != doc.doc_id],
+            )
+            if not labels:
+                continue
+            status = doc.status
+            if apply:
+                notes = [
+                    f"{now.date().isoformat()}: {label} changed ({', '.join(sorted(changed_docs))})"
+                    for label in labels
+                ]
+                try:
+                    status = faqs.mark_needs_review(doc.doc_id, notes).status
+                except Exception as exc:  # one FAQ failing must not hide the rest of the report
+                    warnings.append(f"{doc.doc_id}: not withdrawn ({exc})")
+            affected_faqs.append(
+                AffectedFaq(
+                    doc.doc_id,
+                    doc.number,
+                    doc.title,
+                    doc.owner,
+                    doc.status,
+                    status,
+                    tuple(labels),
+                    tuple(chunk_ids),
+                )
+            )
+    affected_tickets: list[AffectedTicket] = []
+    if tickets is not None and changed:
+        for status in ACTIVE_STATUSES:
+            for t in tickets.list(status=status):
+                labels, chunk_ids = _matches(ticket_citations(t), changed)
+                if labels:
+                    affected_tickets.append(
+                        AffectedTicket(
+                            t.id,
+                            t.status,
+                            t.assignee,
+                            t.requester.principal_id,
+                            tuple(labels),
+                            tuple(chunk_ids),
+                        )
+                    )
+        affected_tickets.sort(key=lambda a: a.ticket_id)
+    affected_answers: list[AffectedAnswer] = []
+    if audit_log is not None and changed:
+        ids = {c.chunk_id for c in changed}
+        for rec in _audit_records(audit_log, now - dt.timedelta(days=days)):
+            hit = sorted(ids.intersection(rec.get("cited_chunks") or ()))
+            if hit:
+                affected_answers.append(
+                    AffectedAnswer(
+                        str(rec.get("reference_id")),
+                        str(rec.get("at")),
+                        str(rec.get("principal_id")),
+                        str(rec.get("status")),
+                        str(rec.get("question_hash")),
+                        tuple(hit),
+                    )
+                )
+    logger.info(
+        "trigger=%s, chunks=%s, faqs=%s, tickets=%s, answers=%s | corpus change assessed",
+        trigger,
+        len(changed),
+        len(affected_faqs),
+        len(affected_tickets),
+        len(affected_answers),
+    )
+    return ImpactReport(
+        at=now.isoformat(timespec="seconds"),
+        trigger=trigger,
+        impact=impact,
+        faqs=tuple(affected_faqs),
+        tickets=tuple(affected_tickets),
+        answers=tuple(affected_answers),
+        warnings=tuple(warnings),
+    )
+
+
+# --- the log and the baseline ------------------------------------------------------------------------------
+
+
+class ImpactLog:
+    """Assessed changes, one JSON object per line (``impact.jsonl`` in the data folder)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+
+    def append(self, report: ImpactReport) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(report.to_json(), ensure_ascii=False, sort_keys=False) + "\n")
+
+    def since(self, day: dt.date | None = None) -> list[dict[str, Any]]:
+        """Logged reports on or after ``day`` (all when None), oldest first."""
+        if not self.path.is_file():
+            return []
+        out = []
+        for line in self.path.read_text(encoding="utf-8").splitlines():
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                continue
+            if day is None or str(rec.get("at", ""))[:10] >= day.isoformat():
+                out.append(rec)
+        return out
+
+
+def save_baseline(store: KnowledgeStore, snap: Snapshot | None = None) -> None:
+    """Remember the corpus as it is now (``snap`` or a fresh snapshot) as the next comparison point."""
+    snap = snapshot(store) if snap is None else snap
+    data = {
+        cid: [
+            s.doc_id,
+            s.location,
+            s.provision,
+            s.text_hash,
+            s.valid_from.isoformat() if s.valid_from else None,
+            s.valid_to.isoformat() if s.valid_to else None,
+        ]
+        for cid, s in snap.items()
+    }
+    store.set_meta(BASELINE_KEY, json.dumps(data, ensure_ascii=False, sort_keys=True))
+
+
+def load_baseline(store: KnowledgeStore) -> Snapshot | None:
+    raw = store.get_meta(BASELINE_KEY)
+    if not raw:
+        return None
+    out: Snapshot = {}
+    for cid, (doc_id, location, provision, text_hash, vf, vt) in json.loads(raw).items():
+        out[cid] = ChunkState(
+            doc_id,
+            location,
+            provision,
+            text_hash,
+            dt.date.fromisoformat(vf) if vf else None,
+            dt.date.fromisoformat(vt) if vt else None,
+        )
+    return out
+
+
+def record(
+    impact: Impact | None,
+    *,
+    store: KnowledgeStore,
+    log: ImpactLog,
+    trigger: str = "ingest",
+    **context: Any,
+) -> ImpactReport | None:
+    """Assess an ingest's ``impact`` (see :func:`assess`), log it and move the baseline; None if nothing.
+
+    The call an ingest makes after ``ingest_paths``: ``record(report.impact, store=..., log=..., faqs=...,
+    tickets=..., audit_log=...)``.
+    """
+    report = None
+    if impact is not None and any(c.kind != "added" for c in impact.changes):
+        report = assess(impact, store=store, trigger=trigger, **context)
+        log.append(report)
+    save_baseline(store)
+    return report
+
+
+def catch_up(store: KnowledgeStore, *, log: ImpactLog, **context: Any) -> ImpactReport | bool | None:
+    """Assess every change since the stored baseline (``trigger: catch-up``), log it, move the baseline.
+
+    Returns the report, None when nothing changed, or False when there was no baseline yet (one is
+    recorded now: the first call only starts the record).
+    """
+    before = load_baseline(store)
+    now_snap = snapshot(store)
+    if before is None:
+        save_baseline(store, now_snap)
+        return False
+    changes = diff(before, now_snap)
+    if not changes:
+        return None
+    return record(Impact(tuple(changes)), store=store, log=log, trigger="catch-up", **context)

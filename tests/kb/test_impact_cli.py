@@ -1,0 +1,93 @@
+"""`dasar kb impact`: records a baseline, then lists the FAQ, ticket and answer an amendment affected."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bot.audit import AuditRecord, JsonlAuditLog
+from bot.cli import main
+from bot.faq import FaqService
+from kb.embed.hashing import HashingEmbedder
+from kb.store.sqlite import SqliteStore
+from tests.kb.test_impact_citations import LEAD
+from tickets import SqliteTicketStore
+from tickets.model import Evidence, Requester, ThreadRef
+
+REGS = Path(__file__).resolve().parents[2] / "corpus" / "regulations"
+PASAL7 = "uu-42-2009#pasal-I/angka-8/pasal-7"
+PASAL7_LOC = "Pasal 7 UU 8/1983 (Pasal I angka 8 UU 42/2009)"
+TAX = "tax.analyst@sinarnusantara.co.id"
+
+
+def test_kb_impact_lists_what_an_ingested_amendment_affected(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = tmp_path / "home"
+    monkeypatch.setenv("DASAR_HOME", str(home))
+    monkeypatch.setenv("DASAR_EMBEDDER", "hashing-256")
+    src = tmp_path / "corpus"
+    for doc_id in ("uu-8-1983", "uu-42-2009"):
+        shutil.copytree(REGS / doc_id, src / doc_id)
+    assert main(["ingest", str(src), "--json", "--no-progress"]) == 0
+    capsys.readouterr()
+
+    # an approved FAQ citing UU 42/2009's Pasal 7 (written as the FAQ service writes it), an open ticket
+    now = dt.datetime.now(dt.UTC)
+    store = SqliteStore(home / "kb.sqlite", embedder_name="hashing-256")
+    tickets = SqliteTicketStore(home / "tickets.sqlite")
+    thread = ThreadRef(platform="slack", tenant="T1", channel="C1", thread_id="1700000001.000100")
+    requester = Requester(principal_id="slack:T1:U1", platform="slack", tenant="T1", user_id="U1")
+    t, _ = tickets.open_ticket(thread, requester, "Tarif PPN?", [], Evidence(), "gap", "low_confidence")
+    tickets.claim(t.id, TAX)
+    answered = tickets.answer(
+        t.id, TAX, "Tarif PPN 10%.", [{"number": "UU 42/2009", "location": PASAL7_LOC, "quote": "10%"}]
+    )
+    faqs = FaqService(home / "faq", store, HashingEmbedder())
+    faq_id = faqs.propose_faq(answered, TAX)
+    faqs.approve_faq(faq_id, LEAD)
+    thread2 = ThreadRef(platform="slack", tenant="T1", channel="C1", thread_id="1700000002.000100")
+    cite = {"chunk_id": PASAL7, "doc_id": "uu-42-2009", "doc_number": "UU 42/2009", "location": PASAL7_LOC}
+    t2, _ = tickets.open_ticket(
+        thread2, requester, "Masih 10%?", [], Evidence.of(citations=[cite]), "gap", "low_confidence"
+    )
+    JsonlAuditLog(home / "audit.jsonl").write(
+        AuditRecord(
+            at=now.isoformat(timespec="seconds"),
+            reference_id="ref-1",
+            principal_id="slack:T1:U1",
+            platform="slack",
+            question_hash="h",
+            status="answered",
+            cited_chunks=(PASAL7,),
+        )
+    )
+    store.close()
+    tickets.shutdown()
+
+    assert main(["kb", "impact", "--json"]) == 0  # first run: baseline
+    first = json.loads(capsys.readouterr().out)
+    assert first["baseline"] == "recorded" and first["impacts"] == []
+
+    shutil.copytree(REGS / "uu-7-2021", src / "uu-7-2021")
+    assert main(["ingest", str(src), "--json", "--no-progress"]) == 0
+    capsys.readouterr()
+    assert main(["kb", "impact", "--since", now.date().isoformat(), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["baseline"] == "compared" and len(out["impacts"]) == 1
+    rep = out["impacts"][0]
+    assert set(rep) >= {"at", "trigger", "documents", "provisions", "faqs", "tickets", "answers"}
+    assert [(f["faq_id"], f["status"]) for f in rep["faqs"]] == [(faq_id, "needs_review")]
+    assert [t["ticket_id"] for t in rep["tickets"]] == [t2.id]
+    assert [a["reference_id"] for a in rep["answers"]] == ["ref-1"]
+    assert "uu-8-1983:pasal-7" in rep["provisions"]
+
+    assert main(["kb", "impact"]) == 0  # text form; nothing new, the logged report is shown
+    text = capsys.readouterr().out
+    assert f"FAQ {faq_id}" in text and "in_force -> needs_review" in text and f"ticket {t2.id}" in text
+    assert main(["kb", "impact", "--since", "2999-01-01", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["impacts"] == []
