@@ -2,14 +2,18 @@
 
 WHY one ``App`` for both modes: the listeners, dedupe, rate limit and rendering are identical; only
 the transport differs.  HTTP mode serves bolt's WSGI adapter (``POST /slack/events`` for events
-*and* interactivity, ``GET /healthz``) from a threaded stdlib WSGI server -- the same callable runs
-under gunicorn (``frontend.wsgi_app``).  Bolt's ``RequestVerification`` middleware checks the
+*and* interactivity, ``GET /healthz``, ``GET /metrics``) from a threaded stdlib WSGI server -- the same
+callable runs under gunicorn (``frontend.wsgi_app``).  Bolt's ``RequestVerification`` middleware checks the
 signature and rejects timestamps older than five minutes with 401.  Socket Mode uses bolt's
 built-in ``SocketModeHandler`` (no extra dependency).
 
-Turns run after the ack: bolt's default ``process_before_response=False`` acks Events API deliveries
-before the listener runs in ``listener_executor``; buttons ack in the request and do their work in
-lazy listeners on the same executor.
+Acks never wait behind answers: the app runs with ``process_before_response=True`` and every listener is
+an ``ack`` function plus lazy listeners.  The ack function runs in the HTTP request's own thread (one
+thread per request) or the Socket Mode envelope's, so Slack gets its 200 within milliseconds however many
+answers are queued; the lazy listeners (the turns, button work) run in the bounded answer pool
+(``listener_executor``, ``DASAR_SLACK_WORKERS`` threads).  With bolt's default
+``process_before_response=False`` a button's ack function was itself submitted to that pool and, with
+every worker busy answering, waited past Slack's 3 s (the click failed with HTTP 404 on Slack's side).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from socketserver import ThreadingMixIn
 from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
+from bot import metrics
 from bot.messages import TurnService
 from bot.settings import Settings
 from bot.slack.assistant import AssistantDeps, register_assistant
@@ -39,6 +44,7 @@ logger = logging.getLogger(__name__)
 
 EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
+METRICS_PATH = metrics.METRICS_PATH
 DEFAULT_PORT = 3000
 
 
@@ -90,6 +96,8 @@ class SlackFrontEnd:
     client: Any
     executor: ThreadPoolExecutor
     redis_health: RedisHealth | None = None
+    runtime: Any = None
+    """The process's :class:`bot.runtime.Runtime` (``/metrics`` probes its Redis and ticket store)."""
     _closers: list[Callable[[], None]] = field(default_factory=list)
 
     def health(self) -> str:
@@ -111,9 +119,22 @@ class SlackFrontEnd:
                 # still 200 when degraded: the process answers (in-process fallbacks), do not restart it
                 start_response("200 OK", [("Content-Type", "text/plain; charset=utf-8")])
                 return [self.health().encode()]
+            if environ.get("REQUEST_METHOD") == "GET" and environ.get("PATH_INFO") == METRICS_PATH:
+                return [self.metrics_body(start_response)]
             return bolt_handler(environ, start_response)
 
         return application
+
+    def metrics_body(self, start_response: Callable[..., Any]) -> bytes:
+        """``GET /metrics``: refresh the gauges from the runtime (Redis, ticket store), then render."""
+        if self.runtime is not None:
+            metrics.refresh_from(self.runtime)
+        elif self.redis_health is not None:
+            ok, _ = self.redis_health.status()
+            metrics.METRICS.redis_up.set(1 if ok else 0)
+        body, content_type = metrics.render()
+        start_response("200 OK", [("Content-Type", content_type), ("Content-Length", str(len(body)))])
+        return body
 
     def start_http(self, host: str = "127.0.0.1", port: int = 0) -> HttpServer:
         """Serve HTTP mode in a background thread (``port=0``: a free port); returns the running server."""
@@ -199,6 +220,7 @@ def build_slack_app(
     history: ThreadState | None = None,
     socket: bool = False,
     redis_health: RedisHealth | None = None,
+    runtime: Any = None,
 ) -> SlackFrontEnd:
     """The Slack front end over ``turn``; every backend is injectable, defaults are in-process.
 
@@ -215,6 +237,7 @@ def build_slack_app(
             conversation *text* history is the turn's masked store, not this.
         socket: Socket Mode (no signing secret needed) instead of HTTP.
         redis_health: Outage state of the Redis-backed stores; ``/healthz`` reports ``degraded`` while down.
+        runtime: The process's runtime; ``/metrics`` probes its Redis and ticket store at scrape time.
 
     Raises:
         SlackConfigError: A required token/secret is missing, or Slack rejected the bot token.
@@ -235,7 +258,8 @@ def build_slack_app(
             token=None,  # the client carries the bot token (bolt warns when both are given)
             signing_secret=secrets.get("slack_signing_secret", ""),
             client=client,
-            process_before_response=False,
+            # acks in the request thread, work in lazy listeners on the answer pool (module docstring)
+            process_before_response=True,
             listener_executor=executor,
             request_verification_enabled=True,
         )
@@ -258,7 +282,12 @@ def build_slack_app(
         app, AssistantDeps(feedback_store=getattr(turn, "tickets", None), turn=turn, dedupe=listeners.dedupe)
     )
     return SlackFrontEnd(
-        app=app, listeners=listeners, client=client, executor=executor, redis_health=redis_health
+        app=app,
+        listeners=listeners,
+        client=client,
+        executor=executor,
+        redis_health=redis_health,
+        runtime=runtime,
     )
 
 
@@ -328,7 +357,10 @@ def runtime_clients(settings: Settings, turn: TurnService) -> dict[str, Any]:
     runtime = getattr(turn, "services", None)
     if not isinstance(runtime, Runtime):
         return redis_backends(settings)
-    out: dict[str, Any] = {"resolver": getattr(turn, "resolver", None) or runtime.shared_resolver}
+    out: dict[str, Any] = {
+        "resolver": getattr(turn, "resolver", None) or runtime.shared_resolver,
+        "runtime": runtime,
+    }
     if runtime.slack is not None:
         out["web_client"] = runtime.slack
     out.update(

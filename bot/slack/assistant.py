@@ -361,6 +361,7 @@ def register_assistant(app: Any, deps: AssistantDeps) -> None:
             logger.exception("team=%s, user_hash=%s | feedback failed", team, log_hash(user))
 
     app.middleware(status_middleware)
-    app.event("assistant_thread_started")(on_thread_started)
+    # ack in the request thread, the Slack calls in the answer pool (see bot.slack.app)
+    app.event("assistant_thread_started")(ack=ack_now, lazy=[on_thread_started])
     app.event("assistant_thread_context_changed")(on_context_changed)
     app.action(render.ACTION_FEEDBACK)(ack=ack_now, lazy=[on_feedback])

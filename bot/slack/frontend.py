@@ -1,6 +1,7 @@
 """The Slack listeners: from a verified delivery to a posted, threaded answer -- exactly once.
 
-Flow of a question (runs in bolt's listener executor, *after* the ack was sent)::
+Flow of a question (a lazy listener in the answer pool, *after* the ack was sent; acks run in the request
+thread and never wait for that pool, see :mod:`bot.slack.app`)::
 
     delivery --(global middleware: claim event id / action id; retries and re-deliveries stop here)-->
     trigger? (DM | app_mention | reply in a thread the bot answered in) --> claim the message (channel, ts)
@@ -25,10 +26,12 @@ import json
 import logging
 import re
 import threading
+import time
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from bot import metrics
 from bot.messages import InboundMessage, Reply, TurnService
 from bot.slack import render
 from bot.slack.audience import ChannelAudience
@@ -42,6 +45,8 @@ from identity.hashing import log_hash
 logger = logging.getLogger(__name__)
 
 WORKING_REACTION = "hourglass_flowing_sand"
+RECEIVED_KEY = "dasar_received_monotonic"
+"""Context key: ``time.monotonic()`` when the delivery arrived (bolt copies it into lazy listeners)."""
 _MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
 
 
@@ -108,10 +113,15 @@ class SlackListeners:
     # -- registration ------------------------------------------------------------------------------
 
     def register(self, app: Any) -> None:
-        """Attach the middleware and listeners to a bolt ``App``."""
+        """Attach the middleware and listeners to a bolt ``App``.
+
+        Every listener is ``ack`` + lazy: the ack runs in the request thread (the app uses
+        ``process_before_response=True``), the work in the answer pool, so a busy pool never delays an
+        ack past Slack's 3 s.
+        """
         app.middleware(self._dedupe_middleware)
-        app.event("app_mention")(self._on_mention)
-        app.event("message")(self._on_message)
+        app.event("app_mention")(ack=_ack, lazy=[self._on_mention])
+        app.event("message")(ack=_ack, lazy=[self._on_message])
         for action_id, handler in (
             (render.ACTION_HELPFUL, self._on_helpful),
             (render.ACTION_NOT_HELPFUL, self._on_not_helpful),
@@ -137,9 +147,10 @@ class SlackListeners:
 
     # -- middleware --------------------------------------------------------------------------------
 
-    def _dedupe_middleware(self, body: dict[str, Any], next: Any) -> Any:
+    def _dedupe_middleware(self, body: dict[str, Any], context: Any, next: Any) -> Any:
         from slack_bolt import BoltResponse  # lazy: this module stays importable without bolt
 
+        context[RECEIVED_KEY] = time.monotonic()
         key = delivery_key(body)
         if key is not None:
             self._count("deliveries")
@@ -163,6 +174,7 @@ class SlackListeners:
             text=strip_mentions(event.get("text") or ""),
             is_direct=False,
             bot_user_id=context.bot_user_id,
+            received=context.get(RECEIVED_KEY),
         )
 
     def _on_message(self, event: dict[str, Any], context: Any, client: Any) -> None:
@@ -182,6 +194,7 @@ class SlackListeners:
                 text=strip_mentions(text),
                 is_direct=True,
                 bot_user_id=context.bot_user_id,
+                received=context.get(RECEIVED_KEY),
             )
             return
         thread_ts = event.get("thread_ts")
@@ -202,6 +215,7 @@ class SlackListeners:
             text=strip_mentions(text),
             is_direct=False,
             bot_user_id=bot,
+            received=context.get(RECEIVED_KEY),
         )
 
     def _in_bot_thread(self, team: str, channel: str, thread_ts: str) -> bool:
@@ -228,8 +242,13 @@ class SlackListeners:
         is_direct: bool,
         bot_user_id: str | None,
         react: bool = True,
+        received: float | None = None,
     ) -> None:
-        """Claim the message, rate-limit, run the turn, post the reply (or an apology)."""
+        """Claim the message, rate-limit, run the turn, post the reply (or an apology).
+
+        ``received``: ``time.monotonic()`` at delivery, for the answer latency metric (default: now).
+        """
+        started = received if received is not None else time.monotonic()
         if not self._claim(f"msg:{team}:{channel}:{ts}"):
             self._count("duplicate_messages")
             return
@@ -241,6 +260,7 @@ class SlackListeners:
             decision = RateDecision(allowed=True)
         if not decision.allowed:
             self._count("rate_limited")
+            metrics.record_turn("slack", "rate_limited")
             window = float(getattr(self.limiter, "window_seconds", decision.retry_after_seconds))
             if not self.notices.should_notify(f"{team}:{user}", window):
                 self._count("notices_suppressed")  # flood control: one notice per user per window
@@ -281,6 +301,7 @@ class SlackListeners:
             reply = self.turn.handle(message)
             if reply.silent:  # the turn already told this person to slow down in this window
                 self._count("notices_suppressed")
+                metrics.record_turn("slack", reply.status or "rate_limited")
                 return
             self._post_reply(
                 client,
@@ -293,6 +314,7 @@ class SlackListeners:
                 is_direct=is_direct,
                 ref=ref,
             )
+            metrics.record_turn("slack", reply.status, time.monotonic() - started)
             logger.info(
                 "ref=%s, channel=%s, user_hash=%s, status=%s, direct=%s | answer posted",
                 ref,
@@ -303,6 +325,7 @@ class SlackListeners:
             )
         except Exception:
             self._count("errors")
+            metrics.record_turn("slack", "error", time.monotonic() - started)
             logger.exception(
                 "ref=%s, channel=%s, ts=%s, user_hash=%s | turn failed", ref, channel, ts, log_hash(user)
             )
@@ -447,6 +470,7 @@ class SlackListeners:
             is_direct=click.is_direct,
             bot_user_id=context.bot_user_id,
             react=False,
+            received=context.get(RECEIVED_KEY),
         )
 
     # -- Slack calls -------------------------------------------------------------------------------
@@ -553,7 +577,7 @@ class _Click:
 
 
 def _ack(ack: Any) -> None:
-    """Buttons: ack at once; the lazy listener does the work."""
+    """Ack at once (in the request thread); the lazy listener does the work in the answer pool."""
     ack()
 
 

@@ -64,6 +64,8 @@ class MockSlackApi:
         self.http_faults = {k: list(v) for k, v in (http_faults or {}).items()}
         self.faulted: list[tuple[Call, int]] = []
         self.retry_after = 1
+        self.gates: dict[str, threading.Event] = {}
+        self.held: dict[str, int] = {}
         self._lock = threading.Lock()
         self._ts = itertools.count(1)
         self._server: ThreadingHTTPServer | None = None
@@ -91,6 +93,7 @@ class MockSlackApi:
                     if isinstance(params.get(key), str):
                         params[key] = json.loads(params[key])
                 method = urllib.parse.urlsplit(self.path).path.rsplit("/", 1)[-1]
+                api.pass_gate(method)
                 fault = api.take_fault(method, params)
                 if fault is not None:
                     body = json.dumps(
@@ -130,6 +133,40 @@ class MockSlackApi:
             self._server.shutdown()
             self._server.server_close()
             self._server = None
+
+    # -- gates: hold a method's calls until released (a slow Slack, a busy worker pool) -------------
+
+    def hold(self, method: str) -> None:
+        """Hold every later call of ``method`` (unanswered) until :meth:`release`."""
+        with self._lock:
+            self.gates[method] = threading.Event()
+            self.held[method] = 0
+
+    def release(self, method: str) -> None:
+        """Answer the held calls of ``method`` and stop holding new ones."""
+        with self._lock:
+            gate = self.gates.pop(method, None)
+        if gate is not None:
+            gate.set()
+
+    def pass_gate(self, method: str, limit: float = 60.0) -> None:
+        """Wait while ``method`` is held (at most ``limit`` seconds)."""
+        with self._lock:
+            gate = self.gates.get(method)
+            if gate is not None:
+                self.held[method] += 1
+        if gate is not None:
+            gate.wait(limit)
+
+    def wait_held(self, method: str, count: int, timeout: float = 30.0) -> None:
+        """Poll until ``count`` calls of ``method`` are being held; AssertionError after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while self.held.get(method, 0) < count:
+            if time.monotonic() > deadline:
+                raise AssertionError(
+                    f"expected {count} held {method} call(s), got {self.held.get(method, 0)}"
+                )
+            time.sleep(0.01)
 
     # -- responses ---------------------------------------------------------------------------------
 

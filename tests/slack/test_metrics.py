@@ -1,0 +1,101 @@
+"""``bot.metrics``: what the Slack client and the gauges record, read back from the exposition text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+from prometheus_client.parser import text_string_to_metric_families
+
+from bot import metrics
+from bot.slack.client import make_web_client
+from tests.slack.mock_slack import MockSlackApi
+
+
+def _samples(m: metrics.Metrics | None = None) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    body, content_type = (m or metrics.METRICS).render()
+    assert content_type.startswith("text/plain; version=")
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(body.decode())
+        for s in family.samples
+    }
+
+
+def _get(samples: dict, name: str, **labels: str) -> float:
+    return float(samples.get((name, tuple(sorted(labels.items()))), 0.0))
+
+
+def test_slack_client_counts_retries_and_final_errors_by_method_and_kind() -> None:
+    api = MockSlackApi(http_faults={"chat.postMessage": [429, 500]}, fail={"chat.update": "msg_too_long"})
+    api.retry_after = 0
+    client = make_web_client("xoxb-test-token", api.start())
+    before = _samples()
+    try:
+        client.chat_postMessage(channel="D1", text="x")  # 429, 500, then posted
+        try:
+            client.chat_update(channel="D1", ts="1.2", text="x")
+        except Exception as exc:
+            assert "msg_too_long" in str(exc)
+        else:
+            raise AssertionError("ok: false must raise")
+    finally:
+        api.stop()
+    after = _samples()
+
+    def delta(name: str, **labels: str) -> float:
+        return _get(after, name, **labels) - _get(before, name, **labels)
+
+    retries = "dasar_platform_api_retries_total"
+    errors = "dasar_platform_api_errors_total"
+    assert delta(retries, platform="slack", method="chat.postMessage", kind="rate_limited") == 1
+    assert delta(retries, platform="slack", method="chat.postMessage", kind="server_error") == 1
+    assert delta(errors, platform="slack", method="chat.update", kind="msg_too_long") == 1
+    assert delta(errors, platform="slack", method="chat.postMessage", kind="ratelimited") == 0  # it succeeded
+    assert len(api.calls_of("chat.postMessage")) == 1
+
+
+def test_turns_latency_and_gauges_from_a_runtime(tmp_path: Path) -> None:
+    from tickets.factory import open_ticket_store
+
+    m = metrics.Metrics()
+    m.record_turn("slack", "answered", 1.2)
+    m.record_turn("teams", "refused", 0.3)
+    m.record_api_error("teams", "send_activity", "http_502")
+    store = open_ticket_store(tmp_path / "tickets.sqlite")
+
+    class _Health:
+        def status(self) -> tuple[bool, str | None]:
+            return False, "redis unavailable (PING: ConnectionError)"
+
+    runtime = SimpleNamespace(settings=SimpleNamespace(redis_url="redis://x"), redis_health=_Health())
+    runtime.tickets = store  # an opened store: pinged and its outbox counted
+    m.refresh_from(runtime)
+    samples = _samples(m)
+    assert _get(samples, "dasar_turns_total", platform="slack", status="answered") == 1
+    assert _get(samples, "dasar_turns_total", platform="teams", status="refused") == 1
+    assert _get(samples, "dasar_answer_seconds_count", platform="slack") == 1
+    assert _get(samples, "dasar_answer_seconds_bucket", platform="slack", le="2.0") == 1
+    assert _get(samples, "dasar_answer_seconds_bucket", platform="slack", le="1.0") == 0
+    assert _get(
+        samples, "dasar_platform_api_errors_total", platform="teams", method="send_activity", kind="http_502"
+    )
+    assert _get(samples, "dasar_redis_up") == 0
+    assert _get(samples, "dasar_database_up", database="tickets") == 1
+    assert _get(samples, "dasar_outbox_depth") == 0
+
+    store.shutdown()  # the database is gone: the scrape still renders, with the database down
+    m.refresh_from(runtime)
+    assert _get(_samples(m), "dasar_database_up", database="tickets") == 0
+
+
+def test_outbox_gauges_follow_the_stats() -> None:
+    from tickets.outbox import OutboxStats
+
+    m = metrics.Metrics()
+    m.set_outbox(OutboxStats(pending=3, uncertain=1, dead=2, oldest_pending_age_seconds=42.5))
+    samples = _samples(m)
+    assert _get(samples, "dasar_outbox_depth") == 4
+    assert _get(samples, "dasar_outbox_oldest_pending_age_seconds") == 42.5
+    assert _get(samples, "dasar_outbox_dead_letters") == 2
+    assert _get(samples, "dasar_outbox_uncertain") == 1
