@@ -47,6 +47,9 @@ class MockSlackApi:
         http_faults: Method -> HTTP statuses for its next calls, consumed in order (``[429, 500]``: the
             first call gets 429 with ``Retry-After: 1``, the second 500, later ones succeed).  A faulted call
             is recorded in :attr:`faulted`, not in :attr:`calls` (Slack did not act on it).
+        max_blocks_chars: Slack's budget for one message's ``blocks`` (about 12k characters): a post whose
+            blocks serialize longer is refused with ``msg_blocks_too_long`` and recorded in
+            :attr:`refused`, not in :attr:`calls`.  None: no limit.
     """
 
     def __init__(
@@ -55,6 +58,7 @@ class MockSlackApi:
         emails: Mapping[str, str] | None = None,
         fail: Mapping[str, str] | None = None,
         http_faults: Mapping[str, list[int]] | None = None,
+        max_blocks_chars: int | None = None,
     ):
         self.members = dict(members or {})
         self.emails = dict(emails or {})
@@ -64,6 +68,8 @@ class MockSlackApi:
         self.http_faults = {k: list(v) for k, v in (http_faults or {}).items()}
         self.faulted: list[tuple[Call, int]] = []
         self.retry_after = 1
+        self.max_blocks_chars = max_blocks_chars
+        self.refused: list[Call] = []
         self.gates: dict[str, threading.Event] = {}
         self.held: dict[str, int] = {}
         self._lock = threading.Lock()
@@ -182,6 +188,16 @@ class MockSlackApi:
 
     def respond(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         """Record the call and build Slack's answer."""
+        blocks = params.get("blocks")
+        if (
+            self.max_blocks_chars is not None
+            and method in ("chat.postMessage", "chat.postEphemeral", "chat.update")
+            and blocks
+            and len(json.dumps(blocks, ensure_ascii=False, separators=(",", ":"))) > self.max_blocks_chars
+        ):
+            with self._lock:
+                self.refused.append(Call(method, params, time.monotonic()))
+            return {"ok": False, "error": "msg_blocks_too_long"}
         with self._lock:
             self.calls.append(Call(method, params, time.monotonic()))
             ts = f"1700000000.{next(self._ts):06d}"
