@@ -299,9 +299,12 @@ def _default_resolver(settings: Settings, client: Any) -> Resolver:
 
     cache: Any = MemoryPrincipalCache()
     if settings.redis_url is not None:
+        from bot.slack.redis_backends import FallbackPrincipalCache
         from identity.redis_cache import RedisPrincipalCache
 
-        cache = RedisPrincipalCache.from_url(settings.redis_url.get_secret_value())
+        primary = RedisPrincipalCache.from_url(settings.redis_url.get_secret_value())
+        # a Redis outage: one WARNING per outage (RedisHealth), not one per cache call
+        cache = FallbackPrincipalCache(primary, cache, RedisHealth(primary._redis))
     return PrincipalResolver(YamlDirectory(settings.directory), cache, SlackWebClientUserInfo(client))
 
 

@@ -1,4 +1,5 @@
-"""Redis implementations of the Slack front end's state: dedupe, rate limit, thread state.
+"""Redis implementations of the Slack front end's state: dedupe, rate limit, thread state (and the
+fallback wrapper of the identity principal cache).
 
 WHY Redis: several app processes (or a restarted one) must agree that an event was already
 answered, share one rate window per user, and remember the threads the bot is in.  Imported lazily
@@ -314,3 +315,43 @@ class FallbackThreadState:
         if ok and value is not None:
             return list(value)
         return self.fallback.get_page(key)
+
+
+class FallbackPrincipalCache:
+    """The Redis principal cache (:class:`identity.redis_cache.RedisPrincipalCache`), falling back to (and
+    always mirrored into) an in-process one while Redis fails.
+
+    WHY: the resolver logs a WARNING for every :class:`~identity.errors.PrincipalCacheError` (two per
+    question during an outage: get and set).  This wrapper never raises for a Redis fault; it reports the
+    fault to the process's :class:`RedisHealth` instead (one WARNING when the outage starts, one when it
+    ends, ``/healthz`` degraded meanwhile) and serves the in-process copy.
+    """
+
+    def __init__(self, primary: Any, fallback: Any, health: RedisHealth):
+        self.primary = primary
+        self.fallback = fallback
+        self.health = health
+
+    def get(self, key: str) -> Any:
+        """The cached principal (Redis, or the in-process copy while Redis fails); None on a miss."""
+        from identity.errors import PrincipalCacheError
+
+        try:
+            value = self.primary.get(key)
+        except PrincipalCacheError as exc:
+            self.health.failed("GET principal", exc.__cause__ or exc)
+            return self.fallback.get(key)
+        self.health.succeeded()
+        return value
+
+    def set(self, key: str, principal: Any, ttl: float) -> None:
+        """Store in memory and in Redis (a Redis fault only marks the outage)."""
+        from identity.errors import PrincipalCacheError
+
+        self.fallback.set(key, principal, ttl)
+        try:
+            self.primary.set(key, principal, ttl)
+        except PrincipalCacheError as exc:
+            self.health.failed("SET principal", exc.__cause__ or exc)
+            return
+        self.health.succeeded()

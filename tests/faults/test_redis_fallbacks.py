@@ -12,6 +12,7 @@ from bot.slack.dedupe import MemoryDeduper
 from bot.slack.ratelimit import SlidingWindowLimiter
 from bot.slack.redis_backends import (
     FallbackDeduper,
+    FallbackPrincipalCache,
     FallbackRateLimiter,
     FallbackThreadState,
     RedisDeduper,
@@ -67,3 +68,28 @@ def test_recovery_is_logged_once_and_ends_the_outage(caplog: pytest.LogCaptureFi
     assert health.status() == (True, None) and not health.down
     warnings = _outage_warnings(caplog)
     assert len(warnings) == 2 and "redis is back" in warnings[1], warnings
+
+
+def test_principal_cache_outage_is_one_warning_not_one_per_call(caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 13: a structured WARNING per failed principal-cache call was noise; one per outage now."""
+    from identity.cache import MemoryPrincipalCache
+    from identity.principal import VerifiedEnvelope
+    from identity.redis_cache import RedisPrincipalCache
+    from identity.resolver import PrincipalResolver
+    from identity.yaml_directory import YamlDirectory
+    from tests.conftest import DIRECTORY
+
+    caplog.set_level(logging.DEBUG)
+    client = redis_client(DEAD)
+    health = RedisHealth(client, probe_interval=0.0)
+    cache = FallbackPrincipalCache(RedisPrincipalCache(client), MemoryPrincipalCache(), health)
+    resolver = PrincipalResolver(YamlDirectory(DIRECTORY), cache)
+    envelope = VerifiedEnvelope(platform="slack", tenant="T0SNRTEAM", user_id="U04APCLRK1")
+
+    principals = [resolver.resolve(envelope) for _ in range(5)]
+
+    assert {p.email for p in principals} == {"ap.clerk@sinarnusantara.co.id"} and not principals[0].is_guest
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 1 and "redis unavailable" in warnings[0], warnings
+    assert all("U04APCLRK1" not in r.getMessage() for r in caplog.records)  # ids only as hashes
+    assert health.down and health.outages == 1
