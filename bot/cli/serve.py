@@ -65,7 +65,8 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "serve",
         help="run a chat front end (slack: HTTP or --socket; teams: Bot Framework messaging endpoint)",
-        description="Run a chat front end until interrupted. Both answer GET /healthz. Settings come from "
+        description="Run a chat front end until interrupted. Both answer GET /healthz and GET /metrics "
+        "(Prometheus). Settings come from "
         "DASAR_* variables (see the README's deployment guide).",
     )
     p.add_argument("channel", choices=("slack", "teams"))
@@ -74,7 +75,8 @@ def register(sub: Any) -> None:
         "--port",
         type=int,
         default=None,
-        help=f"HTTP port (slack: {SLACK_PORT}; teams: $DASAR_TEAMS_PORT, 3978)",
+        help=f"HTTP port (slack: {SLACK_PORT}, in Socket Mode only /healthz and /metrics; "
+        "teams: $DASAR_TEAMS_PORT, 3978)",
     )
     kb_option(p)
     p.add_argument("--directory", type=Path, help="identity directory YAML (default: the bundled sample)")

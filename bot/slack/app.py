@@ -108,6 +108,22 @@ class SlackFrontEnd:
         return "ok" if ok else f"degraded: {reason}"
 
     @property
+    def health_wsgi_app(self) -> Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]:
+        """WSGI callable serving only ``GET /healthz`` and ``GET /metrics`` (Socket Mode's health port:
+        no Slack requests arrive over HTTP there, so nothing else is answered)."""
+
+        def application(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+            if environ.get("REQUEST_METHOD") == "GET" and environ.get("PATH_INFO") == HEALTH_PATH:
+                start_response("200 OK", [("Content-Type", "text/plain; charset=utf-8")])
+                return [self.health().encode()]
+            if environ.get("REQUEST_METHOD") == "GET" and environ.get("PATH_INFO") == METRICS_PATH:
+                return [self.metrics_body(start_response)]
+            start_response("404 Not Found", [("Content-Type", "text/plain; charset=utf-8")])
+            return [b"not found"]
+
+        return application
+
+    @property
     def wsgi_app(self) -> Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]:
         """WSGI callable: bolt's handler on :data:`EVENTS_PATH` plus a health check."""
         from slack_bolt.adapter.wsgi import SlackRequestHandler
@@ -136,10 +152,14 @@ class SlackFrontEnd:
         start_response("200 OK", [("Content-Type", content_type), ("Content-Length", str(len(body)))])
         return body
 
-    def start_http(self, host: str = "127.0.0.1", port: int = 0) -> HttpServer:
-        """Serve HTTP mode in a background thread (``port=0``: a free port); returns the running server."""
+    def start_http(self, host: str = "127.0.0.1", port: int = 0, *, health_only: bool = False) -> HttpServer:
+        """Serve HTTP mode in a background thread (``port=0``: a free port); returns the running server.
+
+        ``health_only``: serve just ``/healthz`` and ``/metrics`` (the health port of Socket Mode).
+        """
+        application = self.health_wsgi_app if health_only else self.wsgi_app
         server = make_server(
-            host, port, self.wsgi_app, server_class=_ThreadingWSGIServer, handler_class=_QuietHandler
+            host, port, application, server_class=_ThreadingWSGIServer, handler_class=_QuietHandler
         )
         thread = threading.Thread(
             target=server.serve_forever, kwargs={"poll_interval": 0.1}, name="dasar-slack-http", daemon=True
@@ -147,7 +167,12 @@ class SlackFrontEnd:
         thread.start()
         running = HttpServer(server, thread)
         self._closers.append(running.close)
-        logger.info("host=%s, port=%d, path=%s | slack http mode listening", host, running.port, EVENTS_PATH)
+        if health_only:
+            logger.info("host=%s, port=%d | slack health and metrics listening", host, running.port)
+        else:
+            logger.info(
+                "host=%s, port=%d, path=%s | slack http mode listening", host, running.port, EVENTS_PATH
+            )
         return running
 
     def socket_mode_handler(self, app_token: str, **kwargs: Any) -> Any:
@@ -395,6 +420,7 @@ def serve(settings: Settings, turn: TurnService, *, socket: bool, port: int = DE
     try:
         if socket:
             app_token = require_settings(settings, socket=True)["slack_app_token"]
+            frontend.start_http(settings.slack_http_host, port, health_only=True)  # /healthz, /metrics
             handler = frontend.socket_mode_handler(app_token)
             handler.connect()
             logger.info("mode=socket | slack socket mode connected")

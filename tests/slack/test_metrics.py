@@ -99,3 +99,39 @@ def test_outbox_gauges_follow_the_stats() -> None:
     assert _get(samples, "dasar_outbox_oldest_pending_age_seconds") == 42.5
     assert _get(samples, "dasar_outbox_dead_letters") == 2
     assert _get(samples, "dasar_outbox_uncertain") == 1
+
+
+def test_socket_mode_health_port_serves_only_health_and_metrics() -> None:
+    import urllib.error
+    import urllib.request
+
+    from slack_sdk import WebClient
+
+    from bot.slack.app import build_slack_app
+    from tests.slack.conftest import slack_settings
+    from tests.slack.fake_turn import FakeTurn
+
+    api = MockSlackApi()
+    frontend = build_slack_app(
+        slack_settings(),
+        FakeTurn(),
+        web_client=WebClient(token="xoxb-test-token", base_url=api.start()),
+        socket=True,
+    )
+    server = frontend.start_http("127.0.0.1", 0, health_only=True)
+    base = f"http://127.0.0.1:{server.port}"
+    try:
+        with urllib.request.urlopen(base + "/healthz", timeout=5) as resp:
+            assert resp.read() == b"ok"
+        with urllib.request.urlopen(base + "/metrics", timeout=5) as resp:
+            assert b"# TYPE dasar_turns_total counter" in resp.read()
+        request = urllib.request.Request(base + "/slack/events", data=b"{}", method="POST")
+        try:
+            urllib.request.urlopen(request, timeout=5)
+        except urllib.error.HTTPError as err:
+            assert err.code == 404  # Slack requests come over the socket, never this port
+        else:
+            raise AssertionError("the health port must not take Slack requests")
+    finally:
+        frontend.close()
+        api.stop()
