@@ -5,6 +5,13 @@
 outbox worker runs as a background task of the app (``deps.poll_seconds``; None = no background task,
 tests flush explicitly through :func:`runtime_of`).
 
+Nothing slow runs inside a request (the Bot Service gives up after 10 to 15 s): a question is answered
+after the HTTP response by :class:`~bot.teams.answering.Answerer` (typing indicator, answer worker pool,
+proactive reply with retries), and a card click returns its refreshed card while the outbox delivery it
+causes runs in the background (``OutboxWorker.flush_soon``).  ``TeamsRuntime.settle`` waits for both
+(tests, graceful shutdown).  The adapter is botbuilder's ``CloudAdapter``
+(``ConfigurationBotFrameworkAuthentication``).
+
 Authentication: with ``DASAR_TEAMS_APP_ID`` + ``DASAR_TEAMS_APP_PASSWORD`` (+ ``DASAR_TEAMS_TENANT_ID``
 for a single-tenant app) every inbound activity's ``Authorization: Bearer`` JWT is validated by the
 Bot Framework adapter and outbound calls get AAD tokens.  ``DASAR_TEAMS_AUTH_DISABLED=true`` accepts
@@ -16,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import binascii
+import concurrent.futures
 import contextlib
 import datetime as dt
 import json
@@ -24,10 +32,12 @@ import uuid
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from aiohttp import web
-from botbuilder.core import BotFrameworkAdapter, BotFrameworkAdapterSettings, TurnContext
+from botbuilder.core import TurnContext
+from botbuilder.integration.aiohttp import CloudAdapter, ConfigurationBotFrameworkAuthentication
 from botbuilder.schema import Activity, ActivityTypes
 
 from bot.faq import FaqService
@@ -35,6 +45,7 @@ from bot.messages import TurnService
 from bot.settings import Settings
 from bot.teams import strings as S
 from bot.teams.actions import ActionHandler
+from bot.teams.answering import Answerer, RetryPolicy
 from bot.teams.bot import DasarTeamsBot
 from bot.teams.connector import BotConnectorGateway
 from bot.teams.errors import TeamsConfigError, exception_chain
@@ -80,6 +91,12 @@ class TeamsDeps:
         poll_seconds: background outbox polling interval; None disables the background worker.
         redis_health: the process's :class:`~bot.slack.redis_backends.RedisHealth` (``/healthz`` reports
             ``degraded`` while Redis is down), optional.
+        answer_workers: size of the answer worker pool (questions answered at once; card clicks never
+            wait for it).
+        deduper: claims ``teams:conversation:activity`` keys so a redelivered activity is answered once
+            (``claim(key) -> bool``); an in-process one when None.
+        retry: retry policy of refused answer sends (429, 5xx), the default when None.
+        drain_seconds: on shutdown, how long accepted answers may take to finish and be sent.
     """
 
     tickets: TicketStore
@@ -94,10 +111,20 @@ class TeamsDeps:
     turn: TurnService | None = None
     poll_seconds: float | None = 5.0
     redis_health: Any = None
+    answer_workers: int = 8
+    drain_seconds: float = 60.0
+    deduper: Any = None
+    retry: RetryPolicy | None = None
 
 
-def build_adapter(settings: Settings) -> BotFrameworkAdapter:
-    """The Bot Framework adapter with credentials from settings (see module docstring on auth)."""
+def build_adapter(settings: Settings) -> CloudAdapter:
+    """The Bot Framework ``CloudAdapter`` with credentials from settings (see module docstring on auth).
+
+    Configuration as ``ConfigurationBotFrameworkAuthentication`` reads it: ``APP_ID``/``APP_PASSWORD``,
+    and ``APP_TYPE=SingleTenant`` with ``APP_TENANTID`` when a tenant id is set.  With authentication
+    disabled (tests only) the app id is empty: inbound activities without a token are accepted and
+    outbound calls are anonymous.
+    """
     app_id = settings.teams_app_id or ""
     password = settings.teams_app_password.get_secret_value() if settings.teams_app_password else ""
     if settings.teams_auth_disabled:
@@ -107,26 +134,40 @@ def build_adapter(settings: Settings) -> BotFrameworkAdapter:
                 "DASAR_TEAMS_APP_ID; unset one of them"
             )
         logger.warning("auth=disabled | teams bot accepts unauthenticated activities (tests only)")
-        return BotFrameworkAdapter(BotFrameworkAdapterSettings("", ""))
+        config = SimpleNamespace(APP_TYPE="MultiTenant", APP_ID=None, APP_PASSWORD=None)
+        return CloudAdapter(ConfigurationBotFrameworkAuthentication(config))
     if not app_id or not password:
         raise TeamsConfigError(
             "the Teams bot needs DASAR_TEAMS_APP_ID and DASAR_TEAMS_APP_PASSWORD (Azure Bot "
             "registration); see infra/teams/README.md"
         )
-    return BotFrameworkAdapter(
-        BotFrameworkAdapterSettings(app_id, password, channel_auth_tenant=settings.teams_tenant_id)
+    config = SimpleNamespace(
+        APP_TYPE="SingleTenant" if settings.teams_tenant_id else "MultiTenant",
+        APP_ID=app_id,
+        APP_PASSWORD=password,
+        APP_TENANTID=settings.teams_tenant_id,
     )
+    return CloudAdapter(ConfigurationBotFrameworkAuthentication(config))
 
 
 @dataclass
 class TeamsRuntime:
     """The live objects behind one app/worker (exposed for tests and the standalone worker)."""
 
-    adapter: BotFrameworkAdapter
+    adapter: CloudAdapter
     gateway: BotConnectorGateway
     sender: OutboxSender
     worker: OutboxWorker
     bot: DasarTeamsBot
+    answerer: Answerer | None = None
+    pool: concurrent.futures.ThreadPoolExecutor | None = None
+
+    async def settle(self) -> None:
+        """Wait until every answer and background outbox delivery started so far has finished."""
+        while (self.answerer is not None and self.answerer.pending) or self.worker.busy:
+            if self.answerer is not None:
+                await self.answerer.drain()
+            await self.worker.idle()
 
 
 def runtime_for(
@@ -136,7 +177,7 @@ def runtime_for(
     loop: asyncio.AbstractEventLoop,
     after_send: Callable[[OutboxMessage, str], None] | None = None,
 ) -> TeamsRuntime:
-    """Wire adapter, gateway, sender, worker and bot for an event loop."""
+    """Wire adapter, gateway, sender, worker, answerer and bot for an event loop."""
     adapter = build_adapter(settings)
     gateway = BotConnectorGateway(
         adapter,
@@ -164,15 +205,34 @@ def runtime_for(
     actions = ActionHandler(
         deps.tickets, faq=deps.faq, doc_lookup=deps.doc_lookup, clock=deps.clock, people=deps.people
     )
+    answerer = None
+    pool = None
+    if deps.turn is not None:
+        from bot.slack.dedupe import MemoryDeduper
+
+        pool = concurrent.futures.ThreadPoolExecutor(
+            max_workers=max(1, deps.answer_workers), thread_name_prefix="teams-answer"
+        )
+        answerer = Answerer(
+            gateway=gateway,
+            turn=deps.turn,
+            resolve_principal=deps.resolve_principal,
+            clock=deps.clock,
+            flush_soon=worker.flush_soon,
+            pool=pool,
+            deduper=deps.deduper if deps.deduper is not None else MemoryDeduper(),
+            retry=deps.retry,
+        )
     bot = DasarTeamsBot(
         tickets=deps.tickets,
         actions=actions,
         resolve_principal=deps.resolve_principal,
-        flush=worker.flush,
+        flush_soon=worker.flush_soon,
         turn=deps.turn,
+        answerer=answerer,
         clock=deps.clock,
     )
-    return TeamsRuntime(adapter, gateway, sender, worker, bot)
+    return TeamsRuntime(adapter, gateway, sender, worker, bot, answerer, pool)
 
 
 RUNTIME_KEY: web.AppKey[TeamsRuntime] = web.AppKey("dasar_teams_runtime", TeamsRuntime)
@@ -197,10 +257,15 @@ def build_teams_app(settings: Settings, deps: TeamsDeps) -> web.Application:
         if deps.poll_seconds is not None:
             task = asyncio.create_task(runtime.worker.run_forever(deps.poll_seconds, stop))
         yield
+        # graceful stop: answers already accepted are finished and sent before the loop closes
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(runtime.settle(), timeout=deps.drain_seconds)
         stop.set()
         if task is not None:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        if runtime.pool is not None:
+            runtime.pool.shutdown(wait=False, cancel_futures=True)
 
     async def messages(request: web.Request) -> web.Response:
         if "application/json" not in request.headers.get("Content-Type", ""):
@@ -209,11 +274,13 @@ def build_teams_app(settings: Settings, deps: TeamsDeps) -> web.Application:
             body = await request.json()
         except json.JSONDecodeError:
             return web.Response(status=400, text="malformed JSON")
-        activity = Activity().deserialize(body)
+        activity = Activity().deserialize(body) if isinstance(body, dict) else None
+        if activity is None or not activity.type:
+            return web.Response(status=400, text="not a Bot Framework activity")
         runtime = app[RUNTIME_KEY]
         try:
             response = await runtime.adapter.process_activity(
-                activity, request.headers.get("Authorization", ""), runtime.bot.on_turn
+                request.headers.get("Authorization", ""), activity, runtime.bot.on_turn
             )
         except PermissionError:
             return web.Response(status=401, text="unauthorized")

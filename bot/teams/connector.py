@@ -1,11 +1,20 @@
-"""Outbound calls to the Bot Connector service: post a card/text to a conversation, update a card.
+"""Outbound calls to the Bot Connector service: post, reply, update, typing, member lookup, 1:1 chats.
 
-Proactive messaging the Bot Framework way: build a ``ConversationReference`` for the tax-team channel
-(service URL + conversation id), ``adapter.continue_conversation`` it, and send through the adapter
-with the connector client it created (credentials from the app id/password; with authentication
-disabled -- tests only -- an anonymous identity so no token is requested).  Activities are sent
-without ``replyToId`` so a card becomes a new channel post (``POST /v3/conversations/{id}/activities``),
-and updates are ``PUT /v3/conversations/{id}/activities/{activityId}``.
+Proactive messaging the Bot Framework way (botbuilder-python 4.17 ``CloudAdapter``): every outbound call
+runs inside ``adapter.continue_conversation(reference, callback, bot_app_id=...)``, which builds a turn
+context whose connector client carries the bot's credentials (with authentication disabled -- tests
+only -- ``bot_app_id`` is None and the connector factory sends anonymously, no token is requested).
+
+Two kinds of reference:
+
+* the tax-team channel (service URL + conversation id from settings): cards are posted without
+  ``replyToId`` so each card is a new channel post (``POST /v3/conversations/{id}/activities``), and
+  updates are ``PUT /v3/conversations/{id}/activities/{activityId}``;
+* an asker's conversation, stored from the inbound activity (:func:`reference_of`): the answer is sent
+  after the HTTP response, as a reply to the question (``POST .../activities/{replyToId}``).
+
+Every failure is re-raised as :class:`~bot.teams.errors.DeliveryError` with the original as its cause, so
+callers classify it (:func:`bot.teams.sender._response_was_lost`, :func:`http_status_of`).
 """
 
 from __future__ import annotations
@@ -14,38 +23,73 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from botbuilder.core import BotFrameworkAdapter, TurnContext
+from botbuilder.core import BotAdapter, TurnContext
+from botbuilder.integration.aiohttp import CloudAdapter
 from botbuilder.schema import (
     Activity,
     ActivityTypes,
     Attachment,
     ChannelAccount,
     ConversationAccount,
+    ConversationParameters,
     ConversationReference,
 )
-from botframework.connector.auth import ClaimsIdentity
 
 from bot.teams.cards import CARD_CONTENT_TYPE
-from bot.teams.errors import DeliveryError
+from bot.teams.errors import DeliveryError, exception_chain
 
 logger = logging.getLogger(__name__)
 
 TEAMS_CHANNEL_ID = "msteams"
 
 
+def reference_of(activity: Activity) -> ConversationReference:
+    """The conversation reference of an inbound activity (where a later proactive reply goes)."""
+    return TurnContext.get_conversation_reference(activity)
+
+
+def http_status_of(exc: BaseException) -> int | None:
+    """The HTTP status the Bot Connector answered with, if the failure was an HTTP error response."""
+    for err in exception_chain(exc):
+        response = getattr(err, "response", None)
+        status = getattr(response, "status_code", None) or getattr(response, "status", None)
+        if isinstance(status, int):
+            return status
+    return None
+
+
+def retry_after_of(exc: BaseException) -> float | None:
+    """Seconds from a ``Retry-After`` header of the error response (429/503), if any."""
+    for err in exception_chain(exc):
+        headers = getattr(getattr(err, "response", None), "headers", None)
+        if headers is None:
+            continue
+        try:
+            raw = headers.get("Retry-After")
+        except AttributeError:
+            continue
+        if raw is None:
+            continue
+        try:
+            return max(0.0, float(raw))
+        except (TypeError, ValueError):
+            return None
+    return None
+
+
 class BotConnectorGateway:
     """Posts and updates activities in Teams conversations through one adapter.
 
     Args:
-        adapter: the bot's adapter (shared with the inbound endpoint).
-        service_url: Bot Connector service URL of the tenant.
+        adapter: the bot's ``CloudAdapter`` (shared with the inbound endpoint).
+        service_url: Bot Connector service URL of the tax-team channel's tenant.
         app_id: the bot's Microsoft app id; None when authentication is disabled (tests).
         tenant_id: AAD tenant id (set on the conversation, as Teams expects).
     """
 
     def __init__(
         self,
-        adapter: BotFrameworkAdapter,
+        adapter: CloudAdapter,
         *,
         service_url: str,
         app_id: str | None,
@@ -56,8 +100,17 @@ class BotConnectorGateway:
         self.app_id = app_id or None
         self.tenant_id = tenant_id
 
+    # --- plumbing ------------------------------------------------------------------------------
     def _conversation(self, conversation_id: str) -> ConversationAccount:
         return ConversationAccount(id=conversation_id, is_group=True, tenant_id=self.tenant_id)
+
+    def _channel_reference(self, conversation_id: str) -> ConversationReference:
+        return ConversationReference(
+            channel_id=TEAMS_CHANNEL_ID,
+            service_url=self.service_url,
+            conversation=self._conversation(conversation_id),
+            bot=ChannelAccount(id=self.app_id or "dasar"),
+        )
 
     def _activity(
         self,
@@ -80,33 +133,24 @@ class BotConnectorGateway:
             from_property=ChannelAccount(id=self.app_id or "dasar"),
         )
 
-    async def _in_conversation(
-        self, conversation_id: str, fn: Callable[[TurnContext], Awaitable[Any]]
+    async def _continue(
+        self, reference: ConversationReference, fn: Callable[[TurnContext], Awaitable[Any]]
     ) -> Any:
-        ref = ConversationReference(
-            channel_id=TEAMS_CHANNEL_ID,
-            service_url=self.service_url,
-            conversation=self._conversation(conversation_id),
-            bot=ChannelAccount(id=self.app_id or "dasar"),
-        )
+        """Run ``fn`` in a proactive turn of ``reference``; any failure becomes a DeliveryError."""
         result: dict[str, Any] = {}
 
         async def callback(ctx: TurnContext) -> None:
             result["value"] = await fn(ctx)
 
         try:
-            if self.app_id:
-                await self.adapter.continue_conversation(ref, callback, bot_id=self.app_id)
-            else:
-                await self.adapter.continue_conversation(
-                    ref, callback, claims_identity=ClaimsIdentity({}, True)
-                )
+            await self.adapter.continue_conversation(reference, callback, bot_app_id=self.app_id)
         except DeliveryError:
             raise
         except Exception as exc:
             raise DeliveryError(f"Bot Connector call failed: {type(exc).__name__}: {exc}") from exc
         return result.get("value")
 
+    # --- the tax-team channel (outbox) -----------------------------------------------------------
     async def post(
         self,
         conversation_id: str,
@@ -124,7 +168,7 @@ class BotConnectorGateway:
                 raise DeliveryError("Bot Connector returned no activity id")
             return str(responses[0].id)
 
-        activity_id = await self._in_conversation(conversation_id, send)
+        activity_id = await self._continue(self._channel_reference(conversation_id), send)
         logger.info("activity_id=%s | posted to teams conversation", activity_id)
         return str(activity_id)
 
@@ -148,5 +192,77 @@ class BotConnectorGateway:
         async def put(ctx: TurnContext) -> None:
             await ctx.adapter.update_activity(ctx, activity)
 
-        await self._in_conversation(conversation_id, put)
+        await self._continue(self._channel_reference(conversation_id), put)
         logger.info("activity_id=%s | updated teams card", activity_id)
+
+    # --- an asker's conversation (answers after the HTTP response) --------------------------------
+    async def _send_addressed(self, ctx: TurnContext, activity: Activity) -> str:
+        responses = await ctx.adapter.send_activities(ctx, [activity])
+        return str(getattr(responses[0], "id", "") or "") if responses else ""
+
+    async def reply(self, reference: ConversationReference, message: str | Activity) -> str:
+        """Send ``message`` into the referenced conversation as a reply to its question; returns the id."""
+        activity = _addressed(message, reference, reply_to=reference.activity_id)
+
+        async def send(ctx: TurnContext) -> str:
+            return await self._send_addressed(ctx, activity)
+
+        return str(await self._continue(reference, send))
+
+    async def typing(self, reference: ConversationReference) -> None:
+        """Show the typing indicator in the referenced conversation."""
+        activity = _addressed(Activity(type=ActivityTypes.typing), reference, reply_to=reference.activity_id)
+
+        async def send(ctx: TurnContext) -> None:
+            await self._send_addressed(ctx, activity)
+
+        await self._continue(reference, send)
+
+    async def members(self, reference: ConversationReference) -> list[Any]:
+        """The members of the referenced conversation (``GET /v3/conversations/{id}/members``)."""
+
+        async def lookup(ctx: TurnContext) -> list[Any]:
+            client = ctx.turn_state.get(BotAdapter.BOT_CONNECTOR_CLIENT_KEY)
+            if client is None:
+                raise DeliveryError("no connector client in the proactive turn")
+            return list(await client.conversations.get_conversation_members(reference.conversation.id))
+
+        return list(await self._continue(reference, lookup))
+
+    async def send_personal(
+        self, reference: ConversationReference, member: ChannelAccount, tenant: str, message: str | Activity
+    ) -> None:
+        """Create (or reopen) the personal chat of ``member`` with the bot and send ``message`` there."""
+        params = ConversationParameters(
+            is_group=False,
+            bot=reference.bot,
+            members=[member],
+            tenant_id=tenant,
+            channel_data={"tenant": {"id": tenant}},
+        )
+
+        async def deliver(ctx: TurnContext) -> None:
+            # a new chat: no replyToId (the create activity's id is made up by the SDK)
+            created = TurnContext.get_conversation_reference(ctx.activity)
+            await self._send_addressed(ctx, _addressed(message, created, reply_to=None))
+
+        try:
+            await self.adapter.create_conversation(
+                self.app_id,
+                deliver,
+                params,
+                channel_id=reference.channel_id or TEAMS_CHANNEL_ID,
+                service_url=reference.service_url,
+            )
+        except Exception as exc:
+            raise DeliveryError(f"Bot Connector call failed: {type(exc).__name__}: {exc}") from exc
+
+
+def _addressed(
+    message: str | Activity, reference: ConversationReference, *, reply_to: str | None
+) -> Activity:
+    """``message`` as an activity addressed to ``reference`` (``replyToId`` exactly ``reply_to``)."""
+    activity = Activity(type=ActivityTypes.message, text=message) if isinstance(message, str) else message
+    TurnContext.apply_conversation_reference(activity, reference)
+    activity.reply_to_id = reply_to
+    return activity

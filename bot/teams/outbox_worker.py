@@ -44,6 +44,8 @@ class OutboxWorker:
         self.clock = clock
         self.faq = faq
         self._wake = asyncio.Event()
+        self._soon: asyncio.Task[None] | None = None
+        self._again = False
 
     def run_once(self) -> DeliveryResult:
         """Deliver everything due now (blocking; call it off the event loop the sender bridges to)."""
@@ -60,6 +62,37 @@ class OutboxWorker:
     async def flush(self) -> DeliveryResult:
         """Deliver what is due now from async code (runs :meth:`run_once` in a thread)."""
         return await asyncio.to_thread(self.run_once)
+
+    def flush_soon(self) -> None:
+        """Deliver in the background, now (after a card action or a new ticket); never waits.
+
+        Single flight: a request while a delivery runs makes exactly one more run after it (so a change
+        made during a run is delivered), however many requests came in.  Call from the event loop.
+        """
+        if self._soon is not None and not self._soon.done():
+            self._again = True
+            return
+        self._soon = asyncio.get_running_loop().create_task(self._flush_until_quiet())
+
+    async def _flush_until_quiet(self) -> None:
+        while True:
+            self._again = False
+            try:
+                await self.flush()
+            except Exception as exc:  # the message stays pending; the next run retries it
+                logger.warning("error=%s | background outbox run failed", type(exc).__name__)
+            if not self._again:
+                return
+
+    @property
+    def busy(self) -> bool:
+        """A background delivery started by :meth:`flush_soon` is running."""
+        return self._soon is not None and not self._soon.done()
+
+    async def idle(self) -> None:
+        """Wait until no background delivery started by :meth:`flush_soon` is running."""
+        while self._soon is not None and not self._soon.done():
+            await asyncio.wait({self._soon})
 
     def wake(self) -> None:
         """Ask the background loop for an immediate run (after a card action)."""

@@ -6,6 +6,8 @@ Authentication is disabled only by the explicit test setting (``DASAR_TEAMS_AUTH
 from __future__ import annotations
 
 import json
+import threading
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -38,7 +40,7 @@ def _env(tmp_path: Path, kb: Path, connector: MockBotConnector, port: int) -> di
     )
 
 
-def _post(port: int, activity: dict, log: Path | None = None) -> int:
+def _post(port: int, activity: dict, log: Path | None = None, timeout: float = 240) -> int:
     req = urllib.request.Request(
         f"http://127.0.0.1:{port}/api/messages",
         data=json.dumps(activity).encode(),
@@ -46,7 +48,7 @@ def _post(port: int, activity: dict, log: Path | None = None) -> int:
         method="POST",
     )
     try:
-        with urllib.request.urlopen(req, timeout=240) as resp:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
             return resp.status
     except urllib.error.HTTPError as exc:
         tail = log.read_text()[-3000:] if log is not None and log.exists() else ""
@@ -100,7 +102,7 @@ def test_served_teams_group_chat_gets_only_what_every_member_may_read(
                 "tax.lead", question, connector.url, group, conversation_type="groupChat"
             )
             assert _post(port, activity, log) == 201
-            posted = connector.wait_for_posts(group, 1)
+            posted = connector.wait_for_posts(group, 2)  # the answer, then the "sent privately" notice
     assert MEMO_NUMBER in _everything(alone.body)
     assert [c.conversation_id for c in connector.member_lookups()] == [group]
     # the tax lead's full answer went to a personal chat created for them, not to the group
@@ -147,13 +149,20 @@ def test_served_teams_ticket_replies_are_masked_and_secrets_refused(
         if url:
             env["DASAR_TICKETS_URL"] = url
         with served(["serve", "teams", "--port", str(port)], env, port, log):
+
+            def own() -> list[str]:  # the turn's replies in the chat (not the relayed tax-team answer)
+                texts = [p.body.get("text") or "" for p in connector.posts() if p.conversation_id == chat]
+                return [t for t in texts if not t.startswith("*Jawaban Tim Pajak")]
+
             reply = f"NIK vendor {nik}, rekening BCA {account}, telepon {phone}."
             assert _post(port, text_activity("ap.clerk", reply, connector.url, chat), log) == 201
-            # the POST returns after the turn replied: its confirmation is already recorded
-            confirmations = [p for p in connector.posts() if ticket.id in (p.body.get("text") or "")]
+            # the reply comes after the HTTP response: wait for it
+            connector.wait_until(lambda: len(own()) >= 1, "the follow-up confirmation")
+            confirmations = [t for t in own() if ticket.id in t]
             secret = "password: Sinar#2026rahasia untuk portal DJP"
             assert _post(port, text_activity("ap.clerk", secret, connector.url, chat), log) == 201
-            texts = [p.body.get("text") or "" for p in connector.posts() if p.conversation_id == chat]
+            connector.wait_until(lambda: len(own()) >= 2, "the refusal")
+            texts = own()
     stored = json.dumps([e.data for e in store.events(ticket.id)], ensure_ascii=False, default=str)
     assert "NIK vendor" in stored  # the reply was recorded ...
     for raw in (nik, account, phone, "Sinar#2026rahasia"):
@@ -211,3 +220,62 @@ def test_served_teams_ask_the_tax_team_button_opens_a_ticket_for_the_asker(
     assert "tarif PPN" in ticket.question_masked
     assert ticket.requester.user_id == AAD["ap.clerk"]
     assert ticket.evidence.citations or ticket.evidence.candidates
+
+
+def test_served_teams_responds_at_once_then_types_then_answers(served_kb: Path, tmp_path: Path) -> None:
+    """Finding: questions ran inside the HTTP request, where the Bot Service gives up after 10 to 15 s.
+
+    The stand-in connector holds its response to the typing indicator: the bot's HTTP response still
+    comes back (an inline answer could not: it would wait behind the held typing call), no answer exists
+    yet, and the answer follows once the typing call completes.
+    """
+    port = free_port()
+    log = tmp_path / "teams.log"
+    chat = "a:1personal-ap-clerk-async"
+    gate = threading.Event()
+    with MockBotConnector() as connector:
+        connector.state.typing_gate = gate
+        env = _env(tmp_path, served_kb, connector, port)
+        with served(["serve", "teams", "--port", str(port)], env, port, log):
+            question = "Berapa tarif PPN yang berlaku sejak 1 April 2022?"
+            started = time.monotonic()
+            assert (
+                _post(port, text_activity("ap.clerk", question, connector.url, chat), log, timeout=30) == 201
+            )
+            responded = time.monotonic() - started
+            at_response = [p for p in connector.posts() if p.conversation_id == chat]
+            connector.wait_until(lambda: len(connector.typings()) == 1, "the typing indicator")
+            gate.set()
+            (answer,) = connector.wait_for_posts(chat, 1)
+            answered = time.monotonic() - started
+    assert at_response == []
+    calls = [c for c in connector.calls if c.conversation_id == chat]
+    assert [c.body["type"] for c in calls] == ["typing", "message"]
+    assert PPN_QUOTE in _everything(answer.body)
+    assert responded < answered
+    print(f"teams served: HTTP response {responded * 1000:.0f} ms, answer posted {answered * 1000:.0f} ms")
+
+
+def test_served_teams_answers_exactly_once_through_connector_faults(served_kb: Path, tmp_path: Path) -> None:
+    """A 500, a 429 and a lost response from the Bot Connector: each question gets exactly one answer."""
+    port = free_port()
+    log = tmp_path / "teams.log"
+    question = "Berapa tarif PPN yang berlaku sejak 1 April 2022?"
+    with MockBotConnector() as connector:
+        env = _env(tmp_path, served_kb, connector, port)
+        with served(["serve", "teams", "--port", str(port)], env, port, log):
+            for chat, fault in (("a:chat-500", "500"), ("a:chat-429", "429"), ("a:chat-lost", "lost")):
+                if fault == "lost":
+                    connector.state.drop_post_responses = 1
+                else:
+                    connector.state.fail_posts = [int(fault)]
+                assert _post(port, text_activity("ap.clerk", question, connector.url, chat), log) == 201
+                connector.wait_for_posts(chat, 1)
+            # the bot has finished with all three (its graceful stop drains accepted answers) ...
+    # ... and each chat holds exactly one answer, with its quote
+    for chat in ("a:chat-500", "a:chat-429", "a:chat-lost"):
+        (answer,) = [p for p in connector.posts() if p.conversation_id == chat]
+        assert PPN_QUOTE in _everything(answer.body)
+    assert sorted(r.method for r in connector.refused()) == ["REFUSED 429", "REFUSED 500"]
+    assert connector.state.drop_post_responses == 0
+    assert "response lost" in log.read_text()

@@ -208,12 +208,23 @@ class Bot:
     def runtime(self):
         return runtime_of(self.server.app)
 
-    async def post(self, activity: dict[str, Any], headers: dict[str, str] | None = None) -> tuple[int, Any]:
+    async def post(
+        self, activity: dict[str, Any], headers: dict[str, str] | None = None, *, settle: bool = True
+    ) -> tuple[int, Any]:
+        """POST an activity; with ``settle`` also wait for the work it started after the response (the
+        answer, the outbox delivery), so scenarios run step by step."""
         async with self.session.post(
             self.server.make_url("/api/messages"), json=activity, headers=headers or {}
         ) as resp:
             body = await resp.json() if resp.content_type == "application/json" else await resp.text()
-            return resp.status, body
+            status = resp.status
+        if settle and status < 300:
+            await self.settle()
+        return status, body
+
+    async def settle(self) -> None:
+        """Wait until every answer and background outbox delivery started so far has finished."""
+        await self.runtime.settle()
 
     async def flush(self) -> Any:
         return await self.runtime.worker.flush()

@@ -9,6 +9,10 @@ It also creates personal conversations (``POST /v3/conversations``, recorded as 
 the member lookup ``GET /v3/conversations/{id}/members`` from the ``members`` it was given
 (conversation id -> list of ``{"id", "name", "aadObjectId"}``), counting every lookup in ``calls``.
 
+Faults: ``state.drop_post_responses`` (record a post, then drop the connection: a lost response),
+``state.fail_posts`` (refuse the next message posts with 429/500, nothing posted) and
+``state.typing_gate`` (hold the response to a typing indicator until the test releases it).
+
 ``MockSlackWebApi`` plays ``https://slack.com/api/`` for ``slack_sdk.WebClient(base_url=...)``
 (``chat.postMessage`` only), the same technique slack-bolt's own tests use.
 """
@@ -40,9 +44,15 @@ class _State:
     activities: dict[str, dict[str, Any]] = field(default_factory=dict)
     counter: int = 0
     members: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    #: how many next activity posts are recorded and then answered by closing the connection (a lost
-    #: response: the post happened, the caller never learns it)
+    #: how many next message posts (typing excluded) are recorded and then answered by closing the
+    #: connection (a lost response: the post happened, the caller never learns it)
     drop_post_responses: int = 0
+    #: HTTP statuses for the next message posts (typing excluded), e.g. ``[500]`` or ``[429]``: such a
+    #: post is refused (recorded in ``refused``, not in ``calls``); 429 carries ``Retry-After: 0``
+    fail_posts: list[int] = field(default_factory=list)
+    refused: list[Recorded] = field(default_factory=list)
+    #: when given, a typing activity is recorded at once but its response waits until the event is set
+    typing_gate: threading.Event | None = None
 
 
 class _Server:
@@ -104,17 +114,35 @@ class _ConnectorHandler(BaseHTTPRequestHandler):
             self._reply(404, {"error": {"code": "NotFound", "message": self.path}})
             return
         body = self._body()
+        typing = body.get("type") == "typing"
+        with self.state.lock:
+            refuse = self.state.fail_posts.pop(0) if self.state.fail_posts and not typing else None
+            if refuse is not None:
+                self.state.refused.append(Recorded(f"REFUSED {refuse}", parts[2], None, body))
+        if refuse is not None:
+            raw = json.dumps({"error": {"code": "ServiceError", "message": f"stand-in {refuse}"}}).encode()
+            self.send_response(refuse)
+            if refuse == 429:
+                self.send_header("Retry-After", "0")
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(raw)))
+            self.end_headers()
+            self.wfile.write(raw)
+            return
         with self.state.lock:
             self.state.counter += 1
             act_id = f"act-{self.state.counter}"
             self.state.calls.append(Recorded("POST", parts[2], act_id, body))
             self.state.activities[act_id] = body
-            drop = self.state.drop_post_responses > 0
+            drop = self.state.drop_post_responses > 0 and not typing
             if drop:
                 self.state.drop_post_responses -= 1
         if drop:
             self.close_connection = True  # no status line at all: the client sees a dropped connection
             return
+        gate = self.state.typing_gate
+        if typing and gate is not None:
+            gate.wait(240)  # the typing response waits until the test opens the gate
         self._reply(201, {"id": act_id})
 
     def do_GET(self) -> None:
@@ -161,7 +189,16 @@ class MockBotConnector(_Server):
             return list(self.state.calls)
 
     def posts(self) -> list[Recorded]:
-        return [c for c in self.calls if c.method == "POST"]
+        """Posted messages (typing indicators are not messages: see :meth:`typings`)."""
+        return [c for c in self.calls if c.method == "POST" and c.body.get("type") != "typing"]
+
+    def typings(self) -> list[Recorded]:
+        return [c for c in self.calls if c.method == "POST" and c.body.get("type") == "typing"]
+
+    def refused(self) -> list[Recorded]:
+        """Posts answered with an error status from ``fail_posts`` (nothing was posted)."""
+        with self.state.lock:
+            return list(self.state.refused)
 
     def puts(self) -> list[Recorded]:
         return [c for c in self.calls if c.method == "PUT"]
@@ -183,6 +220,16 @@ class MockBotConnector(_Server):
                 return found
             if time.monotonic() > deadline:
                 raise AssertionError(f"{len(found)}/{count} posts to {conversation_id} within {timeout}s")
+            time.sleep(0.05)
+
+    def wait_until(self, ready: Any, what: str, timeout: float = 240.0) -> None:
+        """Block until ``ready()`` is true (an event the test waits for, not a sleep)."""
+        import time
+
+        deadline = time.monotonic() + timeout
+        while not ready():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"not within {timeout}s: {what}")
             time.sleep(0.05)
 
     def current(self, activity_id: str) -> dict[str, Any]:
