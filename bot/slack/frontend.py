@@ -354,10 +354,12 @@ class SlackListeners:
         rendered = render.render_reply(reply, language=language, thread_ts=thread_ts, reference=reference)
         for i, page in enumerate(rendered.pages, start=1):
             self.state.put_page(f"{reference}:{i}", page)
+        if not is_direct:
+            # before the post: a follow-up sent the moment the answer shows is already in a bot thread
+            self.state.remember_thread(team, channel, thread_ts)
         self._post(client, channel, thread_ts, rendered)
         self._count("answers_posted")
         if not is_direct:
-            self.state.remember_thread(team, channel, thread_ts)
             for private in render.render_private(
                 reply, language=language, thread_ts=thread_ts, reference=reference
             ):
