@@ -7,10 +7,10 @@ The app id defaults to ``DASAR_TEAMS_APP_ID``.  Before writing the zip the manif
 * always: the checks Teams' upload makes that matter here (required fields, GUIDs, name/description
   lengths, accent colour, bot scopes, both icons present with the right size, the outline icon white on
   transparent);
-* and against the Teams manifest JSON schema of the declared ``manifestVersion`` when a copy of it is
-  available (``--schema FILE``, or ``$DASAR_SCHEMA_DIR/teams/v<version>/MicrosoftTeams.schema.json``,
-  or the same path under ``../shared/schemas`` next to the checkout).  The schema is public data from
-  Microsoft and is not committed here.
+* and against the Teams manifest JSON schema of the declared ``manifestVersion`` (``--schema FILE``, or
+  ``teams/v<version>/MicrosoftTeams.schema.json`` under ``$DASAR_SCHEMA_DIR``, ``../shared/schemas`` next to
+  the checkout, or ``infra/teams/schemas`` -- the vendored copy of Microsoft's MIT-licensed v1.17 schema,
+  see ``infra/teams/schemas/README.md``).
 
 Exit status 0 and the zip path on stdout, or 1 with every problem on stderr.
 """
@@ -43,6 +43,7 @@ def schema_dirs() -> list[Path]:
     if os.environ.get("DASAR_SCHEMA_DIR"):
         dirs.append(Path(os.environ["DASAR_SCHEMA_DIR"]))
     dirs.append(ROOT.parent / "shared" / "schemas")
+    dirs.append(TEAMS_DIR / "schemas")  # the vendored copy (MIT, see its README.md)
     return dirs
 
 

@@ -1,15 +1,17 @@
 """Teams cards and the app package, validated.
 
 Every card (ticket cards in every status, the FAQ card, answer cards for the representative set) is
-checked (1) by a hand-written Adaptive Cards 1.5 element/property table, always, and (2) against the
-official Adaptive Cards JSON schema of its declared version when a copy is available
-(``$DASAR_SCHEMA_DIR/adaptive-cards/<version>/adaptive-card.json`` or ``../shared/schemas/...``; the
-schema is Microsoft's public data and is not committed here).  Cards stay under Teams' ~28 KB cap.
+checked (1) by a hand-written Adaptive Cards 1.5 element/property table and (2) against the official
+Adaptive Cards JSON schema of its declared version, vendored in ``tests/teams/data/adaptive-cards/``
+(Microsoft's MIT-licensed schema, see ``tests/teams/data/README.md``; a missing copy fails, never skips).
+Cards stay under Teams' ~28 KB cap.  The app package validates against the vendored Teams manifest schema.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import functools
 import importlib.util
 import json
 import re
@@ -124,22 +126,30 @@ def check_v15(card: dict[str, Any]) -> None:
     walk(card)
 
 
+SCHEMA_DATA = Path(__file__).resolve().parent / "data"
+
+
+@functools.cache
 def schema_validator(version: str) -> Any:
-    path = teams_package.find_schema(f"adaptive-cards/{version}.0/adaptive-card.json")
-    if path is None:
-        return None
-    jsonschema = pytest.importorskip("jsonschema")
+    """The validator of the official Adaptive Cards schema of ``version`` (the vendored copy)."""
+    import jsonschema
+
+    path = SCHEMA_DATA / "adaptive-cards" / f"{version}.0" / "adaptive-card.json"
+    assert path.is_file(), f"no Adaptive Cards {version} schema at {path} (see tests/teams/data/README.md)"
     schema = json.loads(path.read_text(encoding="utf-8"))
     return jsonschema.validators.validator_for(schema)(schema)
+
+
+def schema_errors(card: dict[str, Any]) -> list[str]:
+    validator = schema_validator(card["version"])
+    return [f"{list(e.absolute_path)}: {e.message[:300]}" for e in validator.iter_errors(card)]
 
 
 def validate_card(card: dict[str, Any]) -> None:
     check_v15(card)
     assert len(json.dumps(card, ensure_ascii=False, separators=(",", ":")).encode()) <= cards.MAX_CARD_BYTES
-    validator = schema_validator(card["version"])
-    if validator is not None:
-        errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(card)]
-        assert not errors, errors
+    errors = schema_errors(card)
+    assert not errors, errors
 
 
 # -- fixtures ------------------------------------------------------------------------------------
@@ -182,11 +192,51 @@ def principal() -> Principal:
 # -- tests -----------------------------------------------------------------------------------------
 
 
+def test_the_vendored_schema_is_1_5_and_refuses_what_1_5_does_not_allow() -> None:
+    """The validation can fail: the 1.6 ``metadata`` property (the finding of issue 14), an unknown
+    element, a wrong enum value and a missing required property are all refused by the 1.5 schema."""
+    good = {"type": "AdaptiveCard", "version": "1.5", "body": [{"type": "TextBlock", "text": "x"}]}
+    assert schema_errors(good) == []
+    metadata = dict(good, metadata={"webUrl": "https://example.test"})
+    unknown = dict(good, body=[{"type": "Badge", "text": "x"}])
+    weight = dict(good, body=[{"type": "TextBlock", "text": "x", "weight": "heavy"}])
+    no_url = dict(good, actions=[{"type": "Action.OpenUrl", "title": "x"}])  # url is required
+    for card in (metadata, unknown, weight, no_url):
+        assert schema_errors(card), card
+    schema = json.loads((SCHEMA_DATA / "adaptive-cards" / "1.5.0" / "adaptive-card.json").read_text())
+    assert "Action.Execute" in schema["definitions"] and "Table" in schema["definitions"]
+    assert (SCHEMA_DATA / "adaptive-cards" / "LICENSE").read_text().startswith("MIT License")
+
+
 def test_ticket_and_faq_cards_declare_1_5_and_validate(store: SqliteTicketStore) -> None:
     for ticket in tickets_in_every_status(store):
         card = cards.ticket_card(ticket, T0 + dt.timedelta(hours=3))
         assert "metadata" not in card
         validate_card(card)
+    from bot.faq import FaqDoc
+
+    draft = FaqDoc(
+        doc_id="faq-t-000001",
+        path=Path("faq/faq-t-000001.md"),
+        number="FAQ-T-000001",
+        title="Tarif PPh 23 jasa angkutan",
+        status="draft",
+        owner="tax.lead@sinarnusantara.co.id",
+        approved_by=None,
+        effective_from=None,
+        effective_to=None,
+        review_by=dt.date(2026, 9, 1),
+        access=("internal",),
+        language="id",
+        question="Berapa tarif PPh 23 atas jasa angkutan?",
+        answer="2% dari jumlah bruto.",
+        sources=("UU 36/2008 Pasal 23 ayat (1)",),
+    )
+    approved = dataclasses.replace(draft, status="approved", approved_by="tax.lead@sinarnusantara.co.id")
+    for doc in (draft, approved):
+        card = cards.faq_card(doc)
+        validate_card(card)
+    assert cards.verbs_of(cards.faq_card(draft)) == [cards.APPROVE_FAQ]
 
 
 def test_answer_cards_for_the_representative_set_validate() -> None:
@@ -353,12 +403,19 @@ def test_teams_package_builds_and_validates(tmp_path: Path) -> None:
         assert teams_package.png_info(zf.read("color.png"))[:2] == (192, 192)
         assert teams_package.png_info(zf.read("outline.png"))[:2] == (32, 32)
     assert manifest["id"] == manifest["bots"][0]["botId"] == "11111111-2222-3333-4444-555555555555"
+    assert with_schema  # validated against the Teams manifest schema of its manifestVersion
+    schema = teams_package.find_schema(f"teams/v{manifest['manifestVersion']}/MicrosoftTeams.schema.json")
+    assert schema is not None
+    assert json.loads(schema.read_text())["properties"]["manifestVersion"]["const"] == "1.17"
     assert teams_package.validate(manifest) == []
+    assert teams_package.check_schema(manifest, schema) == []
     bad = dict(manifest, id="not-a-guid", accentColor="blue")
     problems = teams_package.validate(bad, schema=None)
     assert any("id must be a GUID" in p for p in problems) and any("accentColor" in p for p in problems)
-    if with_schema:
-        assert any(p.startswith("schema: id") for p in problems)
+    assert any(p.startswith("schema: id") for p in problems)
+    assert any(
+        p.startswith("schema: (root)") for p in teams_package.check_schema(dict(manifest, x=1), schema)
+    )
     with pytest.raises(ValueError, match="GUID"):
         teams_package.build_package("x", tmp_path / "bad.zip")
 
