@@ -8,6 +8,8 @@
   :func:`register_assistant` does this in a middleware for user messages in DM threads (the answer
   itself still comes from the front end's message listener); :func:`searching` is the same call for
   other paths.  Outside assistant threads Slack refuses these calls, which is logged and ignored.
+  The middleware runs before the ack, so its calls go through :func:`status_client`: one attempt with a
+  short timeout, never the retry handlers (a 429 with ``Retry-After: 30`` would hold the ack 30 s).
 * ``feedback_buttons`` clicks (:data:`bot.slack.render.ACTION_FEEDBACK`) -> one
   :class:`tickets.model.Feedback` row in the ticket store (clicking user from the verified request,
   answer reference / status / confidence band / corpus version from the button value), and the
@@ -192,6 +194,31 @@ def is_assistant_question(event: Mapping[str, Any]) -> bool:
     )
 
 
+STATUS_TIMEOUT_S = 1
+"""Socket timeout of the pre-ack status calls (the ack must reach Slack within 3 s)."""
+
+
+def status_client(client: Any) -> Any:
+    """A copy of the request's ``WebClient`` for calls made before the ack: one attempt, at most
+    :data:`STATUS_TIMEOUT_S` per socket operation, no retries (failures are still counted in metrics)."""
+    from slack_sdk import WebClient
+
+    from bot.slack.client import ErrorObserver
+
+    if not isinstance(client, WebClient):
+        return client  # a test double
+    return WebClient(
+        token=client.token,
+        base_url=client.base_url,
+        timeout=STATUS_TIMEOUT_S,
+        ssl=client.ssl,
+        proxy=client.proxy,
+        headers=client.headers,
+        logger=client.logger,
+        retry_handlers=[ErrorObserver()],
+    )
+
+
 def on_question_event(body: Mapping[str, Any], client: Any, deps: AssistantDeps) -> bool:
     """Status (and first-question title) for a question in an assistant thread; False if not one."""
     event = body.get("event") or {}
@@ -347,7 +374,7 @@ def register_assistant(app: Any, deps: AssistantDeps) -> None:
 
     def status_middleware(body: dict[str, Any], client: Any, next: Callable[[], Any]) -> Any:
         try:
-            on_question_event(body, client, deps)
+            on_question_event(body, status_client(client), deps)  # before the ack: bounded, no retries
         except Exception:
             logger.exception("assistant status middleware failed; answering anyway")
         return next()
