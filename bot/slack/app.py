@@ -32,7 +32,7 @@ from bot.messages import TurnService
 from bot.settings import Settings
 from bot.slack.assistant import AssistantDeps, register_assistant
 from bot.slack.audience import ChannelAudience, Resolver
-from bot.slack.client import make_web_client, with_retries
+from bot.slack.client import make_web_client, silence_body_logging, with_retries
 from bot.slack.dedupe import Deduper, MemoryDeduper
 from bot.slack.errors import SlackConfigError
 from bot.slack.frontend import SlackListeners
@@ -415,6 +415,7 @@ def serve(settings: Settings, turn: TurnService, *, socket: bool, port: int = DE
         SlackConfigError: Missing/invalid tokens, named by variable.
     """
     require_settings(settings, socket=socket)  # fail before touching Redis or Slack
+    silence_body_logging()  # the SDK's DEBUG records carry message bodies
     frontend = build_slack_app(settings, turn, socket=socket, **runtime_clients(settings, turn))
     stop = threading.Event()
     try:

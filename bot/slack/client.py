@@ -20,6 +20,7 @@ client it builds for every request, so listener calls are counted too.
 from __future__ import annotations
 
 import json
+import logging
 from typing import TYPE_CHECKING, Any
 
 from slack_sdk.http_retry.builtin_handlers import (
@@ -123,6 +124,21 @@ def _failure_kind(response: HttpResponse | None, error: Exception | None) -> str
     if response.status_code >= 400:
         return f"http_{response.status_code}"
     return None
+
+
+BODY_LOGGERS = ("slack_sdk", "slack_bolt")
+"""Libraries whose DEBUG records carry request and response bodies (message text, blocks)."""
+
+
+def silence_body_logging() -> None:
+    """Raise :data:`BODY_LOGGERS` to INFO: ``-v`` (root DEBUG) must not put message text in the logs.
+
+    Our own loggers keep DEBUG; theirs log ids, hashes and sizes only.
+    """
+    for name in BODY_LOGGERS:
+        lib = logging.getLogger(name)
+        if lib.getEffectiveLevel() < logging.INFO:
+            lib.setLevel(logging.INFO)
 
 
 def retry_handlers(max_retries: int = MAX_RETRIES) -> list[RetryHandler]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot import metrics
@@ -135,3 +136,26 @@ def test_socket_mode_health_port_serves_only_health_and_metrics() -> None:
     finally:
         frontend.close()
         api.stop()
+
+
+def test_debug_logs_of_the_slack_libraries_carry_no_message_text(caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    from bot.slack.client import BODY_LOGGERS, silence_body_logging
+
+    secret_text = "NPWP saya 01.234.567.8-901.000, tolong cek"
+    api = MockSlackApi()
+    client = make_web_client("xoxb-test-token", api.start())
+    levels = {name: logging.getLogger(name).level for name in BODY_LOGGERS}
+    caplog.set_level(logging.DEBUG)  # what `dasar -v serve slack` sets on the root logger
+    try:
+        client.chat_postMessage(channel="D1", text=secret_text)
+        assert any(secret_text in r.getMessage() for r in caplog.records)  # the SDK does log bodies
+        caplog.clear()
+        silence_body_logging()
+        client.chat_postMessage(channel="D1", text=secret_text)
+        assert not any(secret_text in r.getMessage() for r in caplog.records)
+    finally:
+        api.stop()
+        for name, level in levels.items():
+            logging.getLogger(name).setLevel(level)
