@@ -188,22 +188,20 @@ class Runtime:
         return SlidingWindowLimiter(limit, window)
 
     # --- the turn ----------------------------------------------------------------------------------
-    def composer_factory(self) -> Callable[[Principal], Any] | None:
-        """None for the direct extractive composer; otherwise a per-turn strands ``AgentComposer``.
+    def composer_factory(self) -> Callable[[Principal], Any]:
+        """A per-turn strands ``AgentComposer`` over the principal's closure tools, for every composer.
 
-        ``agent`` runs the same extractive composer as a deterministic strands model over the same tools
-        (offline); ``bedrock`` / ``openai`` put an LLM in that seat. Every path ends in the same gates.
+        ``extractive`` (default) and ``agent`` put the deterministic extractive model in the loop (offline);
+        ``bedrock`` / ``openai`` put an LLM in the same seat. Every path ends in the same gates.
         """
         kind = self.settings.composer
-        if kind == "extractive":
-            return None
         from bot.agent import AgentComposer
         from bot.llm.extractive import ExtractiveModel
         from bot.llm.factory import make_model
         from tools.deps import ToolDeps
 
         def factory(principal: Principal) -> Any:
-            model = ExtractiveModel() if kind == "agent" else make_model(self.settings)
+            model = ExtractiveModel() if kind in ("extractive", "agent") else make_model(self.settings)
             deps = ToolDeps(retriever=self.retriever, store=self.store, default_as_of=dt.date.today())
             return AgentComposer(model, principal, deps)
 

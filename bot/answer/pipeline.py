@@ -25,7 +25,7 @@ from bot.answer import conflicts as conflicts_mod
 from bot.answer import scope as scope_mod
 from bot.answer.confidence import NO_CONFIDENCE, ConfidenceConfig, combine, retrieval_quality
 from bot.answer.errors import ComposerError
-from bot.answer.extractive import ExtractiveComposer, coverage, question_concepts
+from bot.answer.extractive import coverage, question_concepts
 from bot.answer.model import (
     Answer,
     ClarifyingQuestion,
@@ -201,9 +201,19 @@ class _Run:
 
     # -- verification ----------------------------------------------------------------------
 
+    def _shown_ids(self, hits: Sequence[Hit], context: Sequence[Hit]) -> frozenset[str]:
+        """What the composer saw: the request's passages plus whatever its own tool calls returned."""
+        extra = getattr(self.composer, "shown_chunk_ids", None)
+        more = extra() if callable(extra) else ()
+        return frozenset({h.chunk.id for h in (*hits, *context)} | set(more))
+
     def verify(
-        self, drafts: Sequence[DraftClaim], as_of: dt.date
+        self, drafts: Sequence[DraftClaim], as_of: dt.date, shown: frozenset[str] | None = None
     ) -> tuple[list[ShownClaim], list[UnsupportedClaim], bool]:
+        """The one verification of every composer's claims (quote, number, support, access, period,
+        instruction gates).  ``shown``: the chunk ids the composer was given this turn; a claim citing
+        any other readable chunk counts as citing no source (a model cites only what it saw), and one
+        citing a chunk the reader may not open fails the access gate either way."""
         flt = self.search_filter(as_of)
         scope = flt.scope
         ids = sorted({d.source_chunk_id for d in drafts})
@@ -222,6 +232,8 @@ class _Run:
                 and meta.status in ANSWERABLE_STATUSES
                 and meta.quarantine_reason is None
             )
+            if readable and shown is not None and cid not in shown:
+                continue  # readable but never shown to the composer: cited from memory, counts as absent
             in_effect = cid in visible
             if not in_effect and not ch.indexed and readable:
                 if vis_docs is None:
@@ -352,7 +364,9 @@ class _Run:
             self.warn(_w("injection_doc", self.lang))
         t = time.perf_counter()
         shown, unsupported, judged = (
-            self.verify(composed.claims, as_of) if composed.claims else ([], [], True)
+            self.verify(composed.claims, as_of, self._shown_ids(hits, context))
+            if composed.claims
+            else ([], [], True)
         )
         self.timings["verify_ms"] = self.timings.get("verify_ms", 0.0) + (time.perf_counter() - t) * 1000
         return _Attempt(as_of, result, composed, shown, unsupported, judged)
@@ -406,7 +420,8 @@ def answer_question(
         principal: who asks; access comes from here only.
         services: ``bot.wiring.Services`` (store, retriever, aliases).
         as_of: explicit transaction date; default: the date in the question, else ``today``.
-        composer: drafts claims; default :class:`ExtractiveComposer`.
+        composer: drafts claims; default the extractive model in the strands agent loop
+            (:func:`bot.agent.extractive_agent`), the one answer path every model takes.
         judge: support judge for the gates; default the lexical judge.
         mode: retrieval mode override (hybrid, bm25, dense, deterministic).
         explain: attach retrieval explain data to the answer.
@@ -420,7 +435,11 @@ def answer_question(
     """
     t_start = time.perf_counter()
     cfg = config or PipelineConfig()
-    run = _Run(question, principal, services, composer or ExtractiveComposer(), judge, mode, cfg)
+    if composer is None:
+        from bot.agent import extractive_agent  # the agent module builds on this package's protocol
+
+        composer = extractive_agent(principal, services, today or dt.date.today(), mode=mode)
+    run = _Run(question, principal, services, composer, judge, mode, cfg)
     run.ledger = ledger
     plan = understand(question, aliases=services.aliases)
     lang = plan.language

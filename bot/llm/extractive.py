@@ -13,6 +13,7 @@ passes the ledger through ``invocation_state``), else a minimal verbatim-sentenc
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import re
@@ -33,6 +34,8 @@ T = TypeVar("T", bound=BaseModel)
 #: invocation_state keys the agent fills for the extractive model.
 STATE_LEDGER = "dasar_ledger"
 STATE_AS_OF = "dasar_as_of"
+#: The pipeline's ComposeRequest (plan, ranked hits, graph context) when the loop composes for it.
+STATE_REQUEST = "dasar_request"
 
 MAX_CLAIMS = 3
 MIN_SENTENCE_CHARS = 20
@@ -166,6 +169,11 @@ class ExtractiveModel(Model):
         searched = any(
             "toolUse" in b and b["toolUse"]["name"] == "search_kb" for m in tail for b in m.get("content", [])
         )
+        request = (state or {}).get(STATE_REQUEST)
+        if request is not None and self.use_pipeline_composer and len(blocks) > 1 and not searched:
+            # the pipeline already retrieved and fenced the passages into the prompt: a well-behaved model
+            # answers from them instead of searching again, and composes exactly what the pipeline would
+            return _message(_request_claims(request, blocks[1:]))
         if not searched and "search_kb" in tool_names and question.strip():
             return {
                 "role": "assistant",
@@ -188,8 +196,7 @@ class ExtractiveModel(Model):
         passages = [p for t in texts for p in parse_passages(t)]
         claims = self._compose(question, passages, state or {})
         score = round(min(0.9, 0.3 + 0.2 * len(claims)), 2) if claims else 0.0
-        body = json.dumps({"claims": claims, "self_assessment": score}, ensure_ascii=False)
-        return {"role": "assistant", "content": [{"text": body}]}
+        return _message({"claims": claims, "self_assessment": score})
 
     def _compose(
         self, question: str, passages: list[FencedPassage], state: Mapping[str, Any]
@@ -222,6 +229,38 @@ class ExtractiveModel(Model):
         yield {"output": output_model.model_validate_json(message["content"][0]["text"])}
 
 
+def _message(body: Mapping[str, Any]) -> Message:
+    return {"role": "assistant", "content": [{"text": json.dumps(body, ensure_ascii=False)}]}
+
+
+def _claim_json(c: Any) -> dict[str, Any]:
+    return {
+        "text": c.text,
+        "quote": c.quote,
+        "source_id": c.source_chunk_id,
+        "layer": c.layer,
+        "assumption": c.assumption,
+        "role": c.role,
+        "is_example": c.is_example,
+    }
+
+
+def _request_claims(request: Any, fenced: list[str]) -> dict[str, Any]:
+    """The extractive composer over the pipeline's request, restricted to the passages fenced into the
+    prompt (the model may cite nothing it was not shown); claims, self-assessment and notes as JSON."""
+    from bot.answer.extractive import ExtractiveComposer
+
+    shown = {p.id for t in fenced for p in parse_passages(t)}
+    hits = tuple(h for h in request.hits if h.chunk.id in shown)
+    context = tuple(h for h in request.context if h.chunk.id in shown)
+    composed = ExtractiveComposer().compose(dataclasses.replace(request, hits=hits, context=context))
+    return {
+        "claims": [_claim_json(c) for c in composed.claims],
+        "self_assessment": composed.self_assessment,
+        "notes": list(composed.notes),
+    }
+
+
 def _pipeline_claims(
     question: str, passages: list[FencedPassage], ledger: Any, as_of: dt.date | None
 ) -> list[dict[str, Any]] | None:
@@ -244,14 +283,4 @@ def _pipeline_claims(
         question=question, language=plan.language, as_of=as_of or dt.date.today(), plan=plan, hits=tuple(hits)
     )
     composed = ExtractiveComposer().compose(request)
-    return [
-        {
-            "text": c.text,
-            "quote": c.quote,
-            "source_id": c.source_chunk_id,
-            "layer": c.layer,
-            "assumption": c.assumption,
-            "role": c.role,
-        }
-        for c in composed.claims
-    ]
+    return [_claim_json(c) for c in composed.claims]

@@ -50,3 +50,19 @@ def first_with(passages: list[FencedPassage], needle: str) -> FencedPassage:
         if needle in p.text:
             return p
     raise AssertionError(f"no passage contains {needle!r}: {[p.id for p in passages]}")
+
+
+def answer_with(model: Any, question: str, principal: Any, deps: Any, *, as_of: Any = None) -> Any:
+    """The pipeline's answer with ``model`` in the agent loop: the one verification decides what is shown."""
+    import datetime as dt
+    from types import SimpleNamespace
+
+    from bot.agent import AgentComposer
+    from bot.answer.pipeline import answer_question
+    from kb.query import AliasDictionary
+
+    services = SimpleNamespace(store=deps.store, retriever=deps.retriever, aliases=AliasDictionary.load())
+    when = as_of or deps.default_as_of or dt.date(2026, 3, 1)
+    return answer_question(
+        question, principal, services, composer=AgentComposer(model, principal, deps), as_of=when
+    )

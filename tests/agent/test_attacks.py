@@ -1,8 +1,8 @@
 """Scripted-model attacks through the real agent loop: every one fails the gates.
 
 Each script searches with the real tool, then "answers" with a forged claim computed from what it was
-shown.  Verification runs after the loop whatever the model said (:func:`bot.agent.verify_outcome`); the
-same scripts also go through the grounded-answer pipeline as an :class:`AgentComposer`.
+shown.  The pipeline's one verification runs after the loop whatever the model said (the scripts run as
+the pipeline's :class:`AgentComposer`, with the turn's closure tools or with seeded passages only).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.agent import AgentComposer, run_agent, verify_outcome
+from bot.agent import AgentComposer
 from bot.llm import ScriptedModel, tool_call
 from guardrails.verify import (
     ANGKA_TANPA_DASAR,
@@ -22,7 +22,7 @@ from guardrails.verify import (
     SUMBER_TIDAK_ADA,
     SUMBER_TIDAK_BOLEH_DIBACA,
 )
-from tests.agent.scripts import first_with, obey, sentence_with
+from tests.agent.scripts import answer_with, first_with, obey, sentence_with
 from tools import FencedPassage
 
 MEMO = "memo-pph26-sg-software"
@@ -63,11 +63,11 @@ def _negation_flipped(passages: list[FencedPassage]) -> list[dict[str, Any]]:
     p, quote = next(
         (p, q)
         for p in passages
-        if " wajib " in p.text
-        for q in [sentence_with(p.text, " wajib ")]
-        if q.count("wajib") == 1
+        if " wajib me" in p.text
+        for q in [sentence_with(p.text, " wajib me")]
+        if q.lower().count("wajib") == 1
     )
-    return [{"text": quote.replace(" wajib ", " tidak wajib ", 1), "quote": quote, "source_id": p.id}]
+    return [{"text": quote.replace(" wajib me", " tidak wajib me", 1), "quote": quote, "source_id": p.id}]
 
 
 def _control(passages: list[FencedPassage]) -> list[dict[str, Any]]:
@@ -92,55 +92,53 @@ def _script(query: dict[str, Any], build: Callable[..., Any]) -> ScriptedModel:
     return ScriptedModel([tool_call("search_kb", query), obey(build)])
 
 
+WHEN = dt.date(2022, 5, 1)
+
+
+def _withheld_codes(answer: Any) -> list[tuple[str, ...]]:
+    return [u.codes for u in answer.unsupported_claims]
+
+
 @pytest.mark.parametrize("name", sorted(ATTACKS))
 def test_scripted_attack_fails_the_gates(people, make_deps, name: str) -> None:
     query, build, code = ATTACKS[name]
-    deps = make_deps()
-    outcome = run_agent("Berapa tarif PPN?", people["clerk"], deps, _script(query, build))
-    assert len(outcome.composed.claims) == 1, outcome.composed.notes
-    [verdict] = verify_outcome(outcome, people["clerk"], deps)
-    assert not verdict.passed
-    assert code in verdict.codes, verdict.codes
-    assert [c.passed for c in outcome.ledger.citations] == [False]
+    model = _script(query, build)
+    answer = answer_with(model, "Berapa tarif PPN?", people["clerk"], make_deps(), as_of=WHEN)
+    assert answer.claims == (), [c.quote for c in answer.claims]
+    assert any(code in codes for codes in _withheld_codes(answer)), _withheld_codes(answer)
 
 
 def test_control_claim_with_exact_quote_passes(people, make_deps) -> None:
-    deps = make_deps()
-    outcome = run_agent("Berapa tarif PPN?", people["clerk"], deps, _script(PPN_QUERY, _control))
-    [verdict] = verify_outcome(outcome, people["clerk"], deps)
-    assert verdict.passed and verdict.support == "entailed"
-    assert "11%" in outcome.composed.claims[0].quote
+    model = _script(PPN_QUERY, _control)
+    answer = answer_with(model, "Berapa tarif PPN?", people["clerk"], make_deps(), as_of=WHEN)
+    assert [c.quote for c in answer.claims] and "11%" in answer.claims[0].quote
+    assert answer.claims[0].support == "entailed" and not answer.unsupported_claims
 
 
 def test_citing_a_chunk_the_user_cannot_read_fails(people, make_deps, services) -> None:
-    deps = make_deps()
     model = _script({"query": "PPh 26 software licence Singapore"}, _memo_claim(services))
-    outcome = run_agent("PPh 26 software?", people["guest"], deps, model)
-    [verdict] = verify_outcome(outcome, people["guest"], deps)
-    assert not verdict.passed and SUMBER_TIDAK_BOLEH_DIBACA in verdict.codes
+    answer = answer_with(model, "PPh 26 software?", people["guest"], make_deps())
+    assert answer.claims == ()
+    # withheld by the access gate; the pipeline does not even confirm that the restricted memo exists
+    restricted = {SUMBER_TIDAK_BOLEH_DIBACA, SUMBER_TIDAK_ADA}
+    assert any(restricted & set(codes) for codes in _withheld_codes(answer)), _withheld_codes(answer)
+    assert MEMO not in answer.to_json().__repr__()
     # the same claim from tax.lead, who was shown the memo, passes: the gate is about the reader
-    lead_outcome = run_agent(
-        "PPh 26 software?",
-        people["lead"],
-        deps,
-        _script(
-            {"query": "PPh 26 software licence fee Singapore vendor DGT form treaty rate"},
-            _memo_claim(services),
-        ),
+    lead_model = _script(
+        {"query": "PPh 26 software licence fee Singapore vendor DGT form treaty rate"}, _memo_claim(services)
     )
-    [lead_verdict] = verify_outcome(lead_outcome, people["lead"], deps)
-    assert lead_verdict.passed, lead_verdict.codes
+    lead = answer_with(lead_model, "PPh 26 software?", people["lead"], make_deps())
+    assert [c.source.doc_id for c in lead.claims] == [MEMO], _withheld_codes(lead)
 
 
 def test_readable_chunk_never_shown_this_turn_counts_as_absent(people, make_deps, services) -> None:
     """A model may cite only what the tools gave it this turn, not ids it remembers or guesses."""
-    deps = make_deps()
     chunk = next(c for c in services.store.chunks_of("uu-7-2021") if "11%" in c.text)
     quote = sentence_with(chunk.text, "11%")
     model = ScriptedModel([obey(lambda _p: [{"text": quote, "quote": quote, "source_id": chunk.id}])])
-    outcome = run_agent("tarif?", people["lead"], deps, model)
-    [verdict] = verify_outcome(outcome, people["lead"], deps)
-    assert SUMBER_TIDAK_ADA in verdict.codes
+    answer = answer_with(model, "Kapan batas waktu lapor SPT?", people["lead"], make_deps())
+    assert answer.claims == ()
+    assert any(SUMBER_TIDAK_ADA in codes for codes in _withheld_codes(answer)), _withheld_codes(answer)
 
 
 # --- the same scripts through the grounded-answer pipeline -------------------------------------

@@ -11,7 +11,7 @@ from identity.principal import Principal
 from kb.query import understand
 from kb.store.protocol import SearchFilter
 from tests.agent.scripts import first_with, obey, sentence_with
-from tools import FENCE_HEADER, ToolDeps, parse_passages
+from tools import FENCE_HEADER, TOOL_NAMES, ToolDeps, parse_passages
 
 GUEST = Principal.guest("cli", "local", "anonymous")
 QUESTION = "Berapa tarif PPN atas penyerahan dalam negeri?"
@@ -31,7 +31,7 @@ def _request(deps: ToolDeps) -> ComposeRequest:
     )
 
 
-def test_seeded_passages_are_fenced_and_only_search_kb_is_offered(planted_deps: ToolDeps) -> None:
+def test_seeded_passages_are_fenced_and_the_closure_tools_are_offered(planted_deps: ToolDeps) -> None:
     request = _request(planted_deps)
     assert request.hits
     model = ScriptedModel(
@@ -54,7 +54,7 @@ def test_seeded_passages_are_fenced_and_only_search_kb_is_offered(planted_deps: 
     composed = composer.compose(request)
 
     first = model.calls[0]
-    assert [s["name"] for s in first.tool_specs] == ["search_kb"]
+    assert [s["name"] for s in first.tool_specs] == list(TOOL_NAMES)
     question_block, seeded_block = first.messages[0]["content"]
     assert question_block == {"text": QUESTION}
     assert seeded_block["text"].startswith(FENCE_HEADER)
@@ -65,7 +65,7 @@ def test_seeded_passages_are_fenced_and_only_search_kb_is_offered(planted_deps: 
     outcome = composer.last_outcome
     assert outcome is not None
     assert [(c.name, c.outcome) for c in outcome.ledger.calls] == [
-        ("create_ticket", "not_allowed"),
+        ("create_ticket", "denied"),  # offered, but this principal may not escalate here
         ("search_kb", "ok"),
     ]
     assert {h.call for h in outcome.ledger.hits} >= {0}

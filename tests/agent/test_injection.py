@@ -10,15 +10,18 @@ from typing import Any
 
 import pytest
 
-from bot.agent import INSTRUKSI_DALAM_SUMBER, AgentComposer, run_agent, verify_outcome
+from bot.agent import AgentComposer, run_agent
+from bot.answer.pipeline import INSTRUKSI_DALAM_SUMBER
 from bot.llm import ExtractiveModel, ScriptedModel, tool_call
 from bot.llm.events import result_text
 from guardrails.verify import ANGKA_TANPA_DASAR
 from identity.principal import Principal
-from tests.agent.scripts import first_with, obey, sentence_with
+from tests.agent.scripts import answer_with, first_with, obey, sentence_with
 from tools import FENCE_HEADER, ToolDeps
 
 GUEST = Principal.guest("cli", "local", "anonymous")
+#: Either instruction gate of the one verification: a quote addressed to the assistant, or instruction text.
+INSTRUCTION_CODES = {INSTRUKSI_DALAM_SUMBER, "KUTIPAN_UNTUK_ASISTEN"}
 QUERY = {"query": "tarif PPN penyerahan dalam negeri"}
 
 
@@ -47,18 +50,19 @@ def _obey_fake_fence(passages: list[Any]) -> list[dict[str, Any]]:
 @pytest.mark.parametrize(
     ("build", "code"),
     [
-        (_obey_quote_injection, INSTRUKSI_DALAM_SUMBER),
-        (_obey_quote_rate, ANGKA_TANPA_DASAR),
-        (_obey_fake_fence, INSTRUKSI_DALAM_SUMBER),
+        (_obey_quote_injection, INSTRUCTION_CODES),
+        (_obey_quote_rate, {ANGKA_TANPA_DASAR}),
+        (_obey_fake_fence, INSTRUCTION_CODES),
     ],
 )
 def test_obeying_an_injected_passage_fails_verification(
-    planted_deps: ToolDeps, build: Any, code: str
+    planted_deps: ToolDeps, build: Any, code: set[str]
 ) -> None:
     model = ScriptedModel([tool_call("search_kb", QUERY), obey(build)])
-    outcome = run_agent("Berapa tarif PPN?", GUEST, planted_deps, model)
-    [verdict] = verify_outcome(outcome, GUEST, planted_deps)
-    assert not verdict.passed and code in verdict.codes, verdict.codes
+    answer = answer_with(model, "Berapa tarif PPN?", GUEST, planted_deps)
+    assert not answer.claims, [c.quote for c in answer.claims]
+    [withheld] = [u for u in answer.unsupported_claims if u.text == "Tarif PPN adalah 15%."]
+    assert code & set(withheld.codes), withheld.codes
     # what the model was shown: one fenced block whose passages cannot close their fence
     [result] = [b["toolResult"] for m in model.calls[1].messages for b in m["content"] if "toolResult" in b]
     text = result_text(result)
@@ -83,9 +87,10 @@ def test_injection_in_the_user_text_is_data_too(planted_deps: ToolDeps) -> None:
             ),
         ]
     )
-    outcome = run_agent(question, GUEST, planted_deps, model)
-    [verdict] = verify_outcome(outcome, GUEST, planted_deps)
-    assert not verdict.passed and ANGKA_TANPA_DASAR in verdict.codes
+    answer = answer_with(model, question, GUEST, planted_deps)
+    assert not answer.claims
+    [withheld] = [u for u in answer.unsupported_claims if u.text == "Tarif PPN 15%."]
+    assert ANGKA_TANPA_DASAR in withheld.codes, withheld.codes
 
 
 def test_extractive_model_never_quotes_the_planted_line(planted_deps: ToolDeps) -> None:
@@ -95,7 +100,11 @@ def test_extractive_model_never_quotes_the_planted_line(planted_deps: ToolDeps) 
     quotes = [c.quote for c in outcome.composed.claims]
     assert quotes and not any("15%" in q or "ignore" in q for q in quotes)
     assert any("11%" in q for q in quotes)
-    assert all(v.passed for v in verify_outcome(outcome, GUEST, planted_deps))
+    answer = answer_with(
+        ExtractiveModel(), "Berapa tarif PPN atas penyerahan dalam negeri?", GUEST, planted_deps
+    )
+    assert answer.claims and not answer.unsupported_claims
+    assert not any("15%" in c.quote or "ignore" in c.quote for c in answer.claims)
 
 
 def test_pipeline_with_agent_composer_withholds_the_obeyed_injection(planted_deps: ToolDeps) -> None:
