@@ -399,6 +399,7 @@ class SlackListeners:
         click = _Click.of(body, context)
         try:
             reply = self.turn.escalate(click.message(), None)
+            metrics.record_turn("slack", reply.status)
             ticket = reply.ticket_id or (reply.answer.get("escalation") or {}).get("ticket_id")
             language = answer_language(reply.answer) if reply.answer.get("language") else click.language
             if not ticket:
@@ -434,6 +435,7 @@ class SlackListeners:
                     render.render_notice(t("escalate_already", language, ticket=render.escape(ticket))),
                 )
         except Exception:
+            metrics.record_turn("slack", "error")
             self._button_failed(client, click, "escalate")
 
     def _on_show_more(self, body: dict[str, Any], context: Any, client: Any) -> None:
