@@ -448,9 +448,13 @@ def record(
     """Assess an ingest's ``impact`` (see :func:`assess`), log it and move the baseline; None if nothing.
 
     The call an ingest makes after ``ingest_paths``: ``record(report.impact, store=..., log=..., faqs=...,
-    tickets=..., audit_log=...)``.
+    tickets=..., audit_log=..., answer_cache=...)``; an ``answer_cache``
+    (:class:`bot.answer_cache.AnswerCache`) drops the cached answers citing the changed documents.
     """
+    cache = context.pop("answer_cache", None)
     report = None
+    if impact is not None and cache is not None and impact.doc_ids:
+        cache.purge_documents(impact.doc_ids)
     if impact is not None and any(c.kind != "added" for c in impact.changes):
         report = assess(impact, store=store, trigger=trigger, **context)
         log.append(report)

@@ -33,11 +33,12 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from bot.answer.model import Answer
 from bot.answer.pipeline import answer_question
+from bot.answer_cache import AnswerCache
 from bot.audit import AuditLog, AuditRecord, MemoryAuditLog, question_hash
 from bot.history import History, HistoryEntry, MemoryHistory, conversation_key
 from bot.messages import InboundMessage, Reply
@@ -119,6 +120,7 @@ class Turn:
         rate_limiter: Any | None = None,
         ticket_audience: ReaderScope | None = None,
         notice_gate: NoticeGate | None = None,
+        answer_cache: AnswerCache | None = None,
     ) -> None:
         self.services = services
         self.resolver = resolver
@@ -133,6 +135,9 @@ class Turn:
         self.rate_limiter = rate_limiter
         self.notice_gate = notice_gate if notice_gate is not None else NoticeGate()
         self.ticket_audience = ticket_audience
+        #: Verified answers served again for the same masked question, reader scope, date and corpus
+        #: (None: every question is answered afresh).
+        self.answer_cache = answer_cache
 
     # --- helpers ---------------------------------------------------------------------------------
 
@@ -163,6 +168,32 @@ class Turn:
         )
 
     def _answer(
+        self, question: str, principal: Principal, as_of: dt.date | None, ledger: Ledger | None = None
+    ) -> Answer:
+        """The answer for ``principal``: from the answer cache when it holds this question for this reader,
+        date and corpus, else answered afresh (and cached when verified)."""
+        cache = self.answer_cache
+        if cache is None:
+            return self._answer_fresh(question, principal, as_of, ledger)
+        day = as_of or self.today()
+        t0 = time.perf_counter()
+        cached = cache.get(question, principal, day)
+        if cached is not None:
+            return cached.with_timings({"cache_ms": _ms(t0), "total_ms": _ms(t0)})
+        answer = self._answer_fresh(question, principal, as_of, ledger)
+        cache.put(question, principal, day, answer)
+        return answer
+
+    def purge_answer_cache(self, doc_ids: Iterable[str] | None = None) -> int:
+        """Drop cached answers citing ``doc_ids`` (all when None); 0 without a cache. For FAQ and corpus
+        changes made inside this process (ingest and ``dasar kb cache purge`` reach the cache directly)."""
+        if self.answer_cache is None:
+            return 0
+        if doc_ids is None:
+            return self.answer_cache.purge()
+        return self.answer_cache.purge_documents(doc_ids)
+
+    def _answer_fresh(
         self, question: str, principal: Principal, as_of: dt.date | None, ledger: Ledger | None = None
     ) -> Answer:
         composer = self.composer_factory(principal) if self.composer_factory else None

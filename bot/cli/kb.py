@@ -216,6 +216,12 @@ ACTIONS: list[
         kb_maintenance.add_impact,
         kb_maintenance.cmd_kb_impact,
     ),
+    (
+        "cache",
+        "purge cached answers (all, or with --doc those citing documents)",
+        kb_maintenance.add_cache,
+        kb_maintenance.cmd_kb_cache,
+    ),
 ]
 
 

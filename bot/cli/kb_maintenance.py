@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from bot.cli.common import CliError, console, print_json, settings
 
@@ -128,6 +129,7 @@ def cmd_kb_impact(args: argparse.Namespace) -> int:
         from tickets.factory import open_ticket_store
 
         context["tickets"] = open_ticket_store(s.tickets_db, secret_or_none(s.tickets_url))
+    context["answer_cache"] = answer_cache(s, store)
     pending = catch_up(store, log=log, **context)
     reports = log.since(args.since)
     if args.json:
@@ -179,4 +181,41 @@ def add_impact(p: argparse.ArgumentParser) -> None:
     from bot.argtypes import iso_date
 
     p.add_argument("--since", type=iso_date, metavar="DATE", help="only changes on or after this date")
+    p.add_argument("--json", action="store_true")
+
+
+def answer_cache(s: Any, store: Any) -> Any:
+    """The answer cache the turn uses: Redis when ``DASAR_REDIS_URL`` is set, else the knowledge store."""
+    from bot.answer_cache import AnswerCache
+
+    redis = None
+    if s.redis_url is not None:
+        from bot.slack.redis_backends import redis_client
+
+        redis = redis_client(s.redis_url.get_secret_value())
+    return AnswerCache(store, redis=redis)
+
+
+def cmd_kb_cache(args: argparse.Namespace) -> int:
+    """``dasar kb cache purge [--doc ID ...]``: drop cached answers (all, or those citing the documents)."""
+    from bot.cli.kb import open_kb
+
+    store = open_kb(args)
+    cache = answer_cache(settings(args), store)
+    if args.doc:
+        removed = cache.purge_documents(args.doc)
+        scope = "citing " + ", ".join(args.doc)
+    else:
+        removed = cache.purge()
+        scope = "all"
+    if args.json:
+        print_json({"purged": scope, "entries": removed, "generation": cache.generation()})
+    else:
+        console.print(f"Purged cached answers ({scope}): {removed} entries.", markup=False)
+    return 0
+
+
+def add_cache(p: argparse.ArgumentParser) -> None:
+    p.add_argument("operation", choices=["purge"], help="purge: drop cached answers")
+    p.add_argument("--doc", nargs="+", metavar="DOC_ID", help="only the answers citing these documents")
     p.add_argument("--json", action="store_true")
