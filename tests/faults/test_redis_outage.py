@@ -72,6 +72,18 @@ def _health(port: int) -> str:
         return str(resp.read().decode())
 
 
+def _redis_up(port: int) -> float:
+    """``dasar_redis_up`` from ``GET /metrics`` (the scrape probes Redis)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as resp:
+        text = resp.read().decode()
+    (sample,) = [
+        s for f in text_string_to_metric_families(text) for s in f.samples if s.name == "dasar_redis_up"
+    ]
+    return float(sample.value)
+
+
 def _wait_health(port: int, prefix: str, timeout: float = 30.0) -> str:
     deadline = time.monotonic() + timeout
     while True:
@@ -111,6 +123,7 @@ def test_redis_killed_mid_run_degrades_answers_and_recovers(served_kb: Path, tmp
             served(["serve", "slack", "--port", str(port)], env, port, log),
         ):
             assert _health(port) == "ok"
+            assert _redis_up(port) == 1.0
             assert _send(port, QUESTION, "1772700000.000100", "EvRedis1") == 200
             assert PPN_QUOTE in _reply_to(api, "1772700000.000100")
 
@@ -121,12 +134,14 @@ def test_redis_killed_mid_run_degrades_answers_and_recovers(served_kb: Path, tmp
             assert PPN_QUOTE in during, during  # answered from the in-process fallbacks
             degraded = _wait_health(port, "degraded")
             assert degraded.startswith("degraded: redis unavailable"), degraded
+            assert _redis_up(port) == 0.0  # operators see the outage in the metrics too
             # a second question in the same outage: answered, and no second outage warning
             assert _send(port, QUESTION, "1772700002.000100", "EvRedis3") == 200
             assert PPN_QUOTE in _reply_to(api, "1772700002.000100")
 
             with redis_on(redis_port, tmp_path):
                 assert _wait_health(port, "ok") == "ok"
+                assert _redis_up(port) == 1.0
                 assert _send(port, QUESTION, "1772700003.000100", "EvRedis4") == 200
                 assert PPN_QUOTE in _reply_to(api, "1772700003.000100")
                 keys = [k.decode() for k in redis.Redis.from_url(redis_url).keys("*")]
