@@ -33,8 +33,24 @@ def _text(call: Any) -> str:
     return json.dumps(call.params.get("blocks", []), ensure_ascii=False) + call.params.get("text", "")
 
 
+def _retries() -> dict[str, float]:
+    """``dasar_platform_api_retries_total`` of chat.postMessage by kind (the process's metrics)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    from bot import metrics
+
+    body, _ = metrics.render()
+    return {
+        s.labels["kind"]: s.value
+        for f in text_string_to_metric_families(body.decode())
+        for s in f.samples
+        if s.name == "dasar_platform_api_retries_total" and s.labels.get("method") == "chat.postMessage"
+    }
+
+
 def _answer_once_after(faults: list[int]) -> tuple[MockSlackApi, float]:
     api = MockSlackApi(http_faults={"chat.postMessage": faults})
+    before = _retries()
     for harness in build_harness(api, FakeTurn()):
         t0 = time.monotonic()
         assert harness.send_event(_dm("Berapa tarif PPN sekarang?", "1700000101.000100"), "EvF01") == 200
@@ -48,6 +64,11 @@ def _answer_once_after(faults: list[int]) -> tuple[MockSlackApi, float]:
         assert "Maaf, terjadi kesalahan" not in _text(posts[0])
         assert [status for _, status in harness.api.faulted] == faults
         assert harness.frontend.listeners.stats["errors"] == 0
+        after = _retries()
+        kinds = {429: "rate_limited", 500: "server_error"}
+        for kind in set(kinds.values()):  # operators see each retry on /metrics
+            expected = sum(1 for status in faults if kinds[status] == kind)
+            assert after.get(kind, 0.0) - before.get(kind, 0.0) == expected, (kind, before, after)
         return api, elapsed
     raise AssertionError("harness did not start")
 
