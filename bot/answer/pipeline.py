@@ -208,10 +208,10 @@ class _Run:
         return frozenset({h.chunk.id for h in (*hits, *context)} | set(more))
 
     def verify(
-        self, drafts: Sequence[DraftClaim], as_of: dt.date, shown: frozenset[str] | None = None
+        self, drafts: Sequence[DraftClaim], as_of: dt.date, given: frozenset[str] | None = None
     ) -> tuple[list[ShownClaim], list[UnsupportedClaim], bool]:
         """The one verification of every composer's claims (quote, number, support, access, period,
-        instruction gates).  ``shown``: the chunk ids the composer was given this turn; a claim citing
+        instruction gates).  ``given``: the chunk ids the composer was given this turn; a claim citing
         any other readable chunk counts as citing no source (a model cites only what it saw), and one
         citing a chunk the reader may not open fails the access gate either way."""
         flt = self.search_filter(as_of)
@@ -232,7 +232,7 @@ class _Run:
                 and meta.status in ANSWERABLE_STATUSES
                 and meta.quarantine_reason is None
             )
-            if readable and shown is not None and cid not in shown:
+            if readable and given is not None and cid not in given:
                 continue  # readable but never shown to the composer: cited from memory, counts as absent
             in_effect = cid in visible
             if not in_effect and not ch.indexed and readable:
