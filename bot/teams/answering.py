@@ -34,6 +34,7 @@ import concurrent.futures
 import dataclasses
 import datetime as dt
 import logging
+import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -41,12 +42,20 @@ from typing import Any, Protocol
 
 from botbuilder.schema import Activity, ChannelAccount, ConversationReference
 
+from bot import metrics
 from bot.messages import InboundMessage, Reply, TurnService
 from bot.teams import cards
 from bot.teams import strings as S
-from bot.teams.connector import BotConnectorGateway, http_status_of, reference_of, retry_after_of
+from bot.teams.connector import (
+    BotConnectorGateway,
+    failure_kind,
+    http_status_of,
+    reference_of,
+    response_was_lost,
+    retry_after_of,
+    retry_kind,
+)
 from bot.teams.errors import DeliveryError
-from bot.teams.sender import _response_was_lost
 from identity.principal import Principal, VerifiedEnvelope
 from kb.scope import ReaderScope
 from tools.access import reader_scope
@@ -206,7 +215,10 @@ class Answerer:
             logger.info("activity_id=%s | redelivered teams activity ignored", activity.id)
             return False
         message = inbound_message(activity, text, self.clock())
-        task = asyncio.get_running_loop().create_task(self._answer(reference_of(activity), activity, message))
+        received = time.monotonic()
+        task = asyncio.get_running_loop().create_task(
+            self._answer(reference_of(activity), activity, message, received)
+        )
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return True
@@ -225,7 +237,7 @@ class Answerer:
 
     # --- the job -------------------------------------------------------------------------------
     async def _answer(
-        self, reference: ConversationReference, activity: Activity, message: InboundMessage
+        self, reference: ConversationReference, activity: Activity, message: InboundMessage, received: float
     ) -> None:
         try:
             typing = asyncio.ensure_future(self._typing(reference))
@@ -245,14 +257,17 @@ class Answerer:
                 "error=%s, ref=%s | teams turn failed", type(exc).__name__, reference_id, exc_info=exc
             )
             await self._deliver(reference, S.TURN_FAILED.format(ref=reference_id), what="apology")
+            metrics.record_turn("teams", "error", time.monotonic() - received)
             return
         if reply.silent:  # flood control: this person already got the rate-limit notice in this window
+            metrics.record_turn("teams", reply.status or "rate_limited")
             return
         if reply.ticket_id:
             self.flush_soon()
         await self._deliver(
             reference, reply_activity(reply, restricted=reply.private_answer is not None), what="answer"
         )
+        metrics.record_turn("teams", reply.status, time.monotonic() - received)
         if reply.private_answer is not None:
             await self._send_private(reference, activity, message.tenant, reply.private_answer)
 
@@ -260,6 +275,7 @@ class Answerer:
         try:
             await self.gateway.typing(reference)
         except Exception as exc:  # best effort: the answer still follows
+            metrics.record_api_error("teams", "typing", failure_kind(exc))
             logger.info("error=%s | teams typing indicator not sent", type(exc).__name__)
 
     async def _audience(self, reference: ConversationReference, tenant: str) -> ReaderScope:
@@ -271,6 +287,7 @@ class Answerer:
         try:
             members = await self.gateway.members(reference)
         except Exception as exc:
+            metrics.record_api_error("teams", "get_conversation_members", failure_kind(exc))
             logger.warning("error=%s | teams member lookup failed; answering for a guest audience", exc)
             return ReaderScope.public()
         readers: list[ReaderScope] = []
@@ -307,6 +324,7 @@ class Answerer:
             reply_activity(private, private=True),
             what="private answer",
             send=lambda message: self.gateway.send_personal(reference, member, tenant, message),
+            method="create_conversation",
         )
         notices = PRIVATE_SENT if sent else PRIVATE_NOTICE
         await self._deliver(reference, notices.get(language, notices["id"]), what="private notice")
@@ -318,6 +336,7 @@ class Answerer:
         *,
         what: str,
         send: Callable[[str | Activity], Awaitable[Any]] | None = None,
+        method: str = "send_activity",
     ) -> bool:
         """Send ``message`` once: retried while the connector says "not now", never resent after a lost
         response.  True when it was (or may have been) delivered."""
@@ -329,7 +348,8 @@ class Answerer:
                 return True
             except DeliveryError as exc:
                 status = http_status_of(exc)
-                if _response_was_lost(exc):
+                if response_was_lost(exc):
+                    metrics.record_api_error("teams", method, "response_lost")
                     logger.error(
                         "conversation=%s, error=%s | teams %s may have been delivered (response lost); "
                         "not sent again",
@@ -339,6 +359,7 @@ class Answerer:
                     )
                     return True
                 if not _retryable(exc) or attempt + 1 == self.retry.attempts:
+                    metrics.record_api_error("teams", method, failure_kind(exc))
                     logger.error(
                         "conversation=%s, status=%s, attempts=%d | teams %s could not be delivered",
                         conv,
@@ -348,6 +369,7 @@ class Answerer:
                     )
                     return False
                 delay = self.retry.delay(attempt, exc)
+                metrics.record_api_retry("teams", method, retry_kind(exc))
                 logger.warning(
                     "conversation=%s, status=%s, attempt=%d, retry_in=%.1fs | teams %s refused; retrying",
                     conv,

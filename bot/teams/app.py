@@ -1,9 +1,9 @@
 """Composition of the Teams front end: ``TeamsDeps`` in, an aiohttp application out.
 
 ``build_teams_app(settings, deps)`` returns the ``aiohttp.web.Application`` serving ``POST /api/messages``
-(Bot Framework activities) and ``GET /healthz``; ``serve(settings, deps, port=...)`` runs it.  The
-outbox worker runs as a background task of the app (``deps.poll_seconds``; None = no background task,
-tests flush explicitly through :func:`runtime_of`).
+(Bot Framework activities), ``GET /healthz`` and ``GET /metrics`` (Prometheus, :mod:`bot.metrics`);
+``serve(settings, deps, port=...)`` runs it.  The outbox worker runs as a background task of the app
+(``deps.poll_seconds``; None = no background task, tests flush explicitly through :func:`runtime_of`).
 
 Nothing slow runs inside a request (the Bot Service gives up after 10 to 15 s): a question is answered
 after the HTTP response by :class:`~bot.teams.answering.Answerer` (typing indicator, answer worker pool,
@@ -40,6 +40,7 @@ from botbuilder.core import TurnContext
 from botbuilder.integration.aiohttp import CloudAdapter, ConfigurationBotFrameworkAuthentication
 from botbuilder.schema import Activity, ActivityTypes
 
+from bot import metrics
 from bot.faq import FaqService
 from bot.messages import TurnService
 from bot.settings import Settings
@@ -304,6 +305,18 @@ def build_teams_app(settings: Settings, deps: TeamsDeps) -> web.Application:
         # still serving (in-process fallbacks): degraded, not dead
         return web.json_response({"ok": True, "status": "degraded", "reason": reason})
 
+    async def metrics_endpoint(_: web.Request) -> web.Response:
+        """``GET /metrics``: Prometheus exposition (turns, answer latency, Bot Connector errors and retries,
+        outbox depth/oldest/dead/uncertain, Redis and ticket database up), gauges probed at scrape time."""
+        probe = SimpleNamespace(
+            settings=SimpleNamespace(redis_url="configured" if deps.redis_health is not None else None),
+            redis_health=deps.redis_health,
+            tickets=deps.tickets,
+        )
+        await asyncio.to_thread(metrics.refresh_from, probe)
+        body, content_type = metrics.render()
+        return web.Response(body=body, headers={"Content-Type": content_type})
+
     async def on_error(ctx: TurnContext, error: Exception) -> None:
         """A turn failed inside the bot: log it (no message text) and apologise to the user.
 
@@ -321,6 +334,7 @@ def build_teams_app(settings: Settings, deps: TeamsDeps) -> web.Application:
     app.cleanup_ctx.append(lifecycle)
     app.router.add_post("/api/messages", messages)
     app.router.add_get("/healthz", healthz)
+    app.router.add_get(metrics.METRICS_PATH, metrics_endpoint)
     return app
 
 

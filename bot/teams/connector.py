@@ -14,11 +14,13 @@ Two kinds of reference:
   after the HTTP response, as a reply to the question (``POST .../activities/{replyToId}``).
 
 Every failure is re-raised as :class:`~bot.teams.errors.DeliveryError` with the original as its cause, so
-callers classify it (:func:`bot.teams.sender._response_was_lost`, :func:`http_status_of`).
+callers classify it (:func:`response_was_lost`, :func:`http_status_of`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -75,6 +77,46 @@ def retry_after_of(exc: BaseException) -> float | None:
         except (TypeError, ValueError):
             return None
     return None
+
+
+def response_was_lost(exc: BaseException) -> bool:
+    """True when the request may have reached the remote side but its answer never came back.
+
+    A timeout or a connection dropped after sending is such a case (the client libraries wrap it:
+    DeliveryError <- msrest ClientRequestError <- requests ConnectionError <- urllib3 ProtocolError <-
+    http.client RemoteDisconnected); an HTTP error response (the remote side refused) is not.
+    """
+    for err in exception_chain(exc):
+        if isinstance(err, TimeoutError | concurrent.futures.TimeoutError | asyncio.TimeoutError):
+            return True
+        if type(err).__name__ in _LOST_RESPONSE_ERRORS:
+            return True
+    return False
+
+
+#: Transport errors that mean "sent, but no answer came back" in aiohttp, requests/urllib3 and http.client.
+_LOST_RESPONSE_ERRORS = frozenset(
+    {"ServerDisconnectedError", "ClientPayloadError", "RemoteDisconnected", "ReadTimeout", "ReadTimeoutError"}
+)
+
+
+def failure_kind(exc: BaseException) -> str:
+    """A metrics label for a failed Bot Connector call (no ids, no text): ``response_lost``,
+    ``http_<status>`` or the transport error's class."""
+    if response_was_lost(exc):
+        return "response_lost"
+    status = http_status_of(exc)
+    if status is not None:
+        return f"http_{status}"
+    return type(exc.__cause__ or exc).__name__
+
+
+def retry_kind(exc: BaseException) -> str:
+    """The retry label, named as the Slack client names them: rate_limited, server_error, connection_error."""
+    status = http_status_of(exc)
+    if status == 429:
+        return "rate_limited"
+    return "server_error" if status is not None else "connection_error"
 
 
 class BotConnectorGateway:

@@ -14,16 +14,16 @@ state, so a late redelivery cannot roll a card back.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import datetime as dt
 import logging
 from collections.abc import Callable, Coroutine, Mapping
 from typing import Any, TypeVar
 
+from bot import metrics
 from bot.teams import cards
 from bot.teams import strings as S
-from bot.teams.connector import BotConnectorGateway
-from bot.teams.errors import DeliveryError, exception_chain
+from bot.teams.connector import BotConnectorGateway, failure_kind, response_was_lost
+from bot.teams.errors import DeliveryError
 from bot.teams.journal import DeliveryJournal
 from bot.teams.relay import Relay
 from tickets import DeliveryUncertain, OutboxMessage, ThreadRef, TicketStore
@@ -93,10 +93,27 @@ class OutboxSender:
         }.get(msg.kind)
         if handler is None:
             raise DeliveryError(f"unknown outbox message kind {msg.kind!r}; upgrade the Teams worker")
-        ref = handler(msg)
+        try:
+            ref = handler(msg)
+        except DeliveryUncertain as exc:
+            if exc.__cause__ is not None and self._to_teams(msg):  # this attempt's response was lost
+                metrics.record_api_error("teams", msg.kind, "response_lost")
+            raise
+        except DeliveryError as exc:  # the remote side refused; the outbox retries later
+            if self._to_teams(msg):  # (a Slack relay's errors are counted by the Slack client)
+                metrics.record_api_error("teams", msg.kind, failure_kind(exc))
+            raise
         if self.after_send is not None:
             self.after_send(msg, ref)
         return ref
+
+    @staticmethod
+    def _to_teams(msg: OutboxMessage) -> bool:
+        """The message goes through the Bot Connector (cards; relays to a Teams asker)."""
+        if msg.kind in ("post_card", "update_card"):
+            return True
+        thread = (msg.payload.get("ticket") or {}).get("thread") or {}
+        return str(thread.get("platform") or "") == "teams"
 
     def _channel_data(self, msg: OutboxMessage) -> dict[str, Any]:
         # Carried on the activity so the key is visible on the receiving side (support, audits).
@@ -140,7 +157,7 @@ class OutboxSender:
         """Classify a failed send: maybe delivered (raises DeliveryUncertain, never resent until an
         operator acts) or definitely not (the journal forgets the attempt; the caller re-raises and
         the outbox retries later)."""
-        if _response_was_lost(exc):
+        if response_was_lost(exc):
             raise DeliveryUncertain(
                 f"the response to {msg.key} was lost ({type(exc).__name__}); it may have been posted"
             ) from exc
@@ -200,24 +217,3 @@ class OutboxSender:
                 thread, S.RELAY_REJECTED.format(ticket_id=tid, text=event["data"].get("reason", ""))
             )
         return str(ref)
-
-
-def _response_was_lost(exc: BaseException) -> bool:
-    """True when the request may have reached the remote side but its answer never came back.
-
-    A timeout or a connection dropped after sending is such a case (the client libraries wrap it:
-    DeliveryError <- msrest ClientRequestError <- requests ConnectionError <- urllib3 ProtocolError <-
-    http.client RemoteDisconnected); an HTTP error response (the remote side refused) is not.
-    """
-    for err in exception_chain(exc):
-        if isinstance(err, TimeoutError | concurrent.futures.TimeoutError | asyncio.TimeoutError):
-            return True
-        if type(err).__name__ in _LOST_RESPONSE_ERRORS:
-            return True
-    return False
-
-
-#: Transport errors that mean "sent, but no answer came back" in aiohttp, requests/urllib3 and http.client.
-_LOST_RESPONSE_ERRORS = frozenset(
-    {"ServerDisconnectedError", "ClientPayloadError", "RemoteDisconnected", "ReadTimeout", "ReadTimeoutError"}
-)
