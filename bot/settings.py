@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field, SecretStr, ValidationError
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -175,6 +175,94 @@ class Settings(BaseSettings):
     faq_default_access: tuple[str, ...] = Field(
         default=("finance",), description="access groups of a FAQ whose cited documents are all public"
     )
+    # --- remote embedders (kb/embed: openai_compat, bedrock); read by kb.embed.factory via embed_options ---
+    embed_provider: Literal["openai", "bedrock"] | None = Field(
+        default=None,
+        description="remote embedding provider; with DASAR_EMBED_MODEL it replaces DASAR_EMBEDDER "
+        "(openai = any OpenAI-compatible /v1/embeddings endpoint)",
+    )
+    embed_model: str | None = Field(
+        default=None,
+        validate_default=True,
+        description="model of DASAR_EMBED_PROVIDER (text-embedding-3-small, titan-v2, ...)",
+    )
+    embed_base_url: str | None = Field(
+        default=None, description="OpenAI-compatible endpoint up to and including /v1"
+    )
+    embed_api_key: SecretStr | None = Field(default=None, description="bearer key of the endpoint")
+    embed_dim: int | None = Field(default=None, ge=1, description="vector size (default: asked once)")
+    embed_dimensions: int | None = Field(
+        default=None, ge=1, description="ask the provider for shortened vectors (OpenAI, Titan v2)"
+    )
+    embed_query_prefix: str | None = Field(default=None, description="text put before queries")
+    embed_passage_prefix: str | None = Field(default=None, description="text put before passages")
+    embed_batch: int | None = Field(default=None, ge=1, le=4096, description="texts per request")
+    embed_concurrency: int | None = Field(default=None, ge=1, le=256, description="requests in flight")
+    embed_retries: int | None = Field(default=None, ge=0, le=100, description="retries on 429/5xx")
+    embed_timeout: float | None = Field(default=None, gt=0, description="seconds per request")
+    bedrock_region: str | None = Field(default=None, description="AWS region of Bedrock (else AWS_REGION)")
+    answer_cache: bool = Field(
+        default=True, description="serve repeat questions from the answer cache (Redis when configured)"
+    )
+    answer_cache_ttl_seconds: int = Field(
+        default=7 * 86400, ge=60, description="lifetime of a cached answer in Redis"
+    )
+
+    @field_validator("embed_model")
+    @classmethod
+    def _model_goes_with_provider(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is not None and not value.strip():
+            raise ValueError("must name a model")
+        if "embed_provider" not in info.data:
+            return value  # the provider itself is invalid: that error is the one reported
+        provider = info.data["embed_provider"]
+        if provider is not None and value is None:
+            raise ValueError(f"DASAR_EMBED_PROVIDER={provider} needs DASAR_EMBED_MODEL")
+        if provider is None and value is not None:
+            raise ValueError("needs DASAR_EMBED_PROVIDER (openai or bedrock)")
+        return value
+
+    @field_validator("embed_base_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise ValueError("must be an http:// or https:// URL (up to and including /v1)")
+        return value
+
+    def embedder_name(self) -> str:
+        """The embedder to build: ``<provider>:<model>`` with DASAR_EMBED_PROVIDER, else ``embedder``."""
+        if self.embed_provider and self.embed_model:
+            return f"{self.embed_provider}:{self.embed_model.strip()}"
+        return self.embedder
+
+    def embed_options(self) -> dict[str, Any]:
+        """The remote embedder's options for :func:`kb.embed.factory.make_embedder` (only those set; the
+        factory falls back to the environment and checks every value)."""
+        name = self.embedder_name()
+        if name.startswith("openai:"):
+            options: dict[str, Any] = {
+                "base_url": self.embed_base_url,
+                "api_key": secret_or_none(self.embed_api_key),
+                "dim": self.embed_dim,
+                "dimensions": self.embed_dimensions,
+                "query_prefix": self.embed_query_prefix,
+                "passage_prefix": self.embed_passage_prefix,
+                "batch_size": self.embed_batch,
+                "max_concurrency": self.embed_concurrency,
+                "max_retries": self.embed_retries,
+                "timeout": self.embed_timeout,
+            }
+        elif name.startswith("bedrock:"):
+            options = {
+                "region": self.bedrock_region,
+                "dimensions": self.embed_dimensions,
+                "batch_size": self.embed_batch,
+                "max_concurrency": self.embed_concurrency,
+                "max_retries": self.embed_retries,
+            }
+        else:
+            return {}
+        return {k: v for k, v in options.items() if v is not None}
 
 
 class SettingsError(ValueError):

@@ -24,7 +24,8 @@ def cmd_kb_export_vectors(args: argparse.Namespace) -> int:
     from kb.vector_export import export_vectors, pack_coverage
 
     store = open_kb(args)
-    embedder_name = make_embedder(settings(args).embedder).name  # the name only; no model is loaded
+    s = settings(args)
+    embedder_name = make_embedder(s.embedder_name(), s.embed_options()).name  # the name only; nothing loaded
     out = Path(args.out) if args.out else DEFAULT_PACK
     report = export_vectors(store, embedder_name, out)
     result: dict[str, object] = report.to_json()
