@@ -20,7 +20,11 @@ Delivery never loses or duplicates an answer (:meth:`Answerer._deliver`):
 * a lost response (the request reached the connector, the answer never came back) is NOT resent: the
   message may already be in the chat, so sending again could duplicate it; logged at ERROR with its
   reference;
+* a refused card (400, 413 too large) is sent once more as plain text (answer, quotes, sources);
 * any other refusal (403 bot removed, 404 conversation gone) is logged at ERROR.
+
+Metrics (:mod:`bot.metrics`): every question is a ``dasar_turns_total{platform="teams"}`` with its latency
+from delivery to reply; final send failures and retries are counted by method and kind.
 
 Every question gets an answer or an apology: a turn that raises sends ``TURN_FAILED`` with a reference.
 A redelivered activity (the same conversation and activity id, e.g. the Bot Service retrying) is answered
@@ -135,6 +139,22 @@ def reply_activity(reply: Reply, *, private: bool = False, restricted: bool = Fa
         )
         return cards.to_bot_activity(activity)  # type: ignore[no-any-return,unused-ignore]
     return render_reply_text(reply)
+
+
+#: Statuses with which the Bot Connector refuses a message itself (400 bad card, 413 too large): the
+#: answer is then sent again as plain text.
+CARD_REFUSED = frozenset({400, 413})
+
+
+@dataclass(frozen=True)
+class Sent:
+    """The outcome of one :meth:`Answerer._deliver`: truthy when (maybe) delivered."""
+
+    ok: bool
+    status: int | None = None  # the HTTP status that refused it for good
+
+    def __bool__(self) -> bool:
+        return self.ok
 
 
 class Deduper(Protocol):
@@ -264,9 +284,12 @@ class Answerer:
             return
         if reply.ticket_id:
             self.flush_soon()
-        await self._deliver(
-            reference, reply_activity(reply, restricted=reply.private_answer is not None), what="answer"
-        )
+        rendered = reply_activity(reply, restricted=reply.private_answer is not None)
+        sent = await self._deliver(reference, rendered, what="answer")
+        if not sent and sent.status in CARD_REFUSED and not isinstance(rendered, str):
+            # the card itself was refused (too large, or a client-side schema change): the same answer
+            # as text, so the asker still gets the quotes and sources
+            await self._deliver(reference, render_reply_text(reply), what="answer as text")
         metrics.record_turn("teams", reply.status, time.monotonic() - received)
         if reply.private_answer is not None:
             await self._send_private(reference, activity, message.tenant, reply.private_answer)
@@ -337,15 +360,15 @@ class Answerer:
         what: str,
         send: Callable[[str | Activity], Awaitable[Any]] | None = None,
         method: str = "send_activity",
-    ) -> bool:
+    ) -> Sent:
         """Send ``message`` once: retried while the connector says "not now", never resent after a lost
-        response.  True when it was (or may have been) delivered."""
+        response.  Truthy when it was (or may have been) delivered; else carries the refusing status."""
         do_send = send or (lambda m: self.gateway.reply(reference, m))
         conv = reference.conversation.id if reference.conversation is not None else "-"
         for attempt in range(self.retry.attempts):
             try:
                 await do_send(message)
-                return True
+                return Sent(True)
             except DeliveryError as exc:
                 status = http_status_of(exc)
                 if response_was_lost(exc):
@@ -357,7 +380,7 @@ class Answerer:
                         type(exc.__cause__ or exc).__name__,
                         what,
                     )
-                    return True
+                    return Sent(True)
                 if not _retryable(exc) or attempt + 1 == self.retry.attempts:
                     metrics.record_api_error("teams", method, failure_kind(exc))
                     logger.error(
@@ -367,7 +390,7 @@ class Answerer:
                         attempt + 1,
                         what,
                     )
-                    return False
+                    return Sent(False, status)
                 delay = self.retry.delay(attempt, exc)
                 metrics.record_api_retry("teams", method, retry_kind(exc))
                 logger.warning(
@@ -379,4 +402,4 @@ class Answerer:
                     what,
                 )
                 await self.sleep(delay)
-        return False
+        return Sent(False)

@@ -264,3 +264,29 @@ def test_card_clicks_do_not_wait_for_busy_answer_workers_or_the_outbox(
         0
     ] == (f"Ticket {ticket.id}: Answered")
     assert S.TURN_FAILED not in " ".join(p.body.get("text") or "" for p in connector.posts())
+
+
+def test_a_refused_answer_card_is_sent_again_as_text(tmp_path: Path, connector: MockBotConnector) -> None:
+    """Teams refuses a card it cannot take (413 too large, 400 bad card): the asker still gets the answer,
+    with its quote and source, as text -- once."""
+    from tests.slack.fake_turn import vat_answer
+
+    class CardTurn:
+        def handle(self, message: InboundMessage) -> Reply:
+            answer = vat_answer()
+            return Reply(answer=answer, text=answer["answer"], status="answered", reference_id="R1")
+
+    connector.state.fail_posts = [413]
+    deps = make_deps(tmp_path, connector.url, FakeClock(), turn=CardTurn(), retry=FAST)
+
+    async def scenario() -> None:
+        async with running(make_settings(tmp_path, connector.url), deps) as bot:
+            await bot.post(text_activity("ap.clerk", "Tarif PPN?", connector.url, CHAT))
+
+    run(scenario)
+    (refused,) = connector.refused()
+    assert refused.body["attachments"][0]["contentType"] == cards.CARD_CONTENT_TYPE
+    (text,) = [p.body for p in connector.posts() if p.conversation_id == CHAT]
+    assert "attachments" not in text or not text["attachments"]
+    claim = vat_answer()["claims"][0]
+    assert claim["quote"] in text["text"]
