@@ -18,10 +18,11 @@ equal), duplicate answers (must be 0).  Exit status 1 when a target is missed.
 (configured by ``DASAR_*`` variables only, as in ``tests/served``) over a knowledge base of the sample
 corpus (built with the hashing embedder unless ``--kb``), with a throw-away Redis and the stand-in Slack
 API.  ``--questions`` real tax questions from distinct directory users are fired at
-``--real-concurrency``, with a feedback click on an earlier answer after every fifth question (clicks
-must be acked while the answer pool is busy).  Printed next to the fake-turn figures: event and click ack
-p50/p99, time-to-reply p50/p95 (delivery sent to ``chat.postMessage`` received by the stand-in) and
-answers per second.  Questions are written for this bench from the corpus topics (no evaluation set).
+``--real-concurrency`` (answer cache off unless ``--answer-cache``), with a feedback click on an earlier
+answer after every fifth question (clicks must be acked while the answer pool is busy).  Printed next to
+the fake-turn figures: event and click ack p50/p99, time-to-reply p50/p95 (delivery sent to
+``chat.postMessage`` received by the stand-in) and answers per second.  Questions are written for this
+bench from the corpus topics (no evaluation set).
 """
 
 from __future__ import annotations
@@ -312,6 +313,7 @@ def run_real(args: argparse.Namespace) -> tuple[dict[str, float], bool]:
                     DASAR_SLACK_WORKERS=str(args.workers),
                     DASAR_SLACK_RATE_LIMIT="100000",
                     DASAR_REDIS_URL=redis_url,
+                    DASAR_ANSWER_CACHE="true" if args.answer_cache else "false",
                 )
                 t0 = time.perf_counter()
                 with served(["serve", "slack", "--port", str(port)], env, port, tmp_path / "slack.log"):
@@ -380,7 +382,8 @@ def _drive_real(args: argparse.Namespace, api: MockSlackApi, port: int) -> tuple
     apologies = sum("SLK-" in json.dumps(p.params, ensure_ascii=False) for p in posts)
     print(
         f"real: {asked} questions + {len(clicks)} feedback clicks at concurrency {args.real_concurrency}, "
-        f"{args.workers} workers, sent in {fired_s:.1f} s; {len(firsts)} answered, {apologies} apologies, "
+        f"{args.workers} workers, answer cache {'on' if args.answer_cache else 'off'}, "
+        f"sent in {fired_s:.1f} s; {len(firsts)} answered, {apologies} apologies, "
         f"non-200 acks {bad or 'none'}"
     )
     figures = {
@@ -441,6 +444,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--kb", type=Path, default=None, help="--real: an existing knowledge base")
     parser.add_argument("--embedder", default="hashing-256", help="--real: the knowledge base's embedder")
+    parser.add_argument(
+        "--answer-cache",
+        action="store_true",
+        help="--real: keep the answer cache on (default off: every question is composed, the worst case)",
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.events <= 5000 or not 1 <= args.concurrency <= 200:
         parser.error("--events must be 1..5000 and --concurrency 1..200")
