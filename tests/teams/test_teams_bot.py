@@ -551,3 +551,43 @@ def test_a_turn_that_fails_inside_the_bot_gets_an_apology_not_a_500(tmp_path, co
     (apology,) = [p for p in connector.posts() if p.conversation_id == chat]
     assert "ref " in apology.body["text"] and "Maaf" in apology.body["text"]
     assert "index file vanished" not in apology.body["text"]
+
+
+def test_the_adapter_is_cloud_adapter_with_configuration_authentication(tmp_path, connector) -> None:
+    """Issue 14: CloudAdapter (botbuilder-integration-aiohttp), not the older BotFrameworkAdapter; a
+    tenant id makes the app single-tenant; the test-only switch disables authentication."""
+    import inspect
+
+    from botbuilder.core import BotFrameworkAdapter
+    from botbuilder.integration.aiohttp import CloudAdapter, ConfigurationBotFrameworkAuthentication
+    from pydantic import SecretStr
+
+    import bot.teams.app as teams_app
+    import bot.teams.connector as teams_connector
+    from bot.teams.app import build_adapter
+
+    disabled = build_adapter(make_settings(tmp_path, connector.url))
+    assert isinstance(disabled, CloudAdapter) and not isinstance(disabled, BotFrameworkAdapter)
+    assert isinstance(disabled.bot_framework_authentication, ConfigurationBotFrameworkAuthentication)
+    configured = make_settings(tmp_path, connector.url).model_copy(
+        update={
+            "teams_auth_disabled": False,
+            "teams_app_id": "00000000-0000-0000-0000-00000000a99",
+            "teams_app_password": SecretStr("secret"),
+        }
+    )
+    adapter = build_adapter(configured)
+    factory = adapter.bot_framework_authentication._inner._credentials_factory._inner
+    assert (factory.app_id, factory.tenant_id) == (
+        "00000000-0000-0000-0000-00000000a99",
+        configured.teams_tenant_id,
+    )
+    for module in (teams_app, teams_connector):
+        assert "BotFrameworkAdapter" not in inspect.getsource(module)
+
+    credentials = disabled.bot_framework_authentication._inner._credentials_factory
+
+    async def auth_disabled() -> bool:
+        return bool(await credentials.is_authentication_disabled())
+
+    assert run(auth_disabled)
