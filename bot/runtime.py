@@ -130,9 +130,13 @@ class Runtime:
         from identity.cache import MemoryPrincipalCache
 
         if self.redis is not None:
+            from bot.slack.redis_backends import FallbackPrincipalCache
             from identity.redis_cache import RedisPrincipalCache
 
-            return RedisPrincipalCache(self.redis)
+            # one WARNING per Redis outage (not per lookup), an in-process copy meanwhile
+            return FallbackPrincipalCache(
+                RedisPrincipalCache(self.redis), MemoryPrincipalCache(), self.redis_health
+            )
         return MemoryPrincipalCache()
 
     @cached_property
