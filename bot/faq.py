@@ -55,6 +55,11 @@ _REVIEW_HEADING = "## Perlu ditinjau"
 #: base stops answering from it) with a ``## Perlu ditinjau`` section naming what changed; read back as
 #: this status.
 NEEDS_REVIEW = "needs_review"
+#: What the owner of a withdrawn FAQ is told (through the :class:`Notifier`: the tax-team channel in Teams).
+FAQ_NEEDS_REVIEW_REMINDER = (
+    "FAQ {doc_id} ({title}) no longer answers questions: a provision it cites changed ({changes}). "
+    "Owner {owner}: please review it; an FAQ approver re-approves it when it is still right."
+)
 _FALLBACK_ACCESS: tuple[str, ...] = ("tax-team",)
 
 
@@ -438,6 +443,7 @@ class FaqService:
         The file gets ``status: quarantined`` and a ``## Perlu ditinjau`` section listing ``notes``, and is
         re-ingested so the knowledge base stops answering from it; :meth:`approve_faq` puts it back.  Only an
         in-force FAQ changes; any other is returned as it is (idempotent: a second change adds its notes).
+        The owner is reminded through the :class:`Notifier` once, when the FAQ is withdrawn.
 
         Raises:
             FaqNotFound: no such FAQ.
@@ -463,6 +469,17 @@ class FaqService:
                 f"FAQ {doc_id} could not be withdrawn for review: " + "; ".join(str(e) for e in report.errors)
             )
         logger.info("doc_id=%s | faq needs review: a cited provision changed", doc_id)
+        if self.notifier is not None:
+            text = FAQ_NEEDS_REVIEW_REMINDER.format(
+                doc_id=doc_id,
+                title=doc.title,
+                changes="; ".join(withdrawn.review_notes),
+                owner=doc.owner or "-",
+            )
+            try:
+                self.notifier.remind_owner(withdrawn, text)
+            except Exception as exc:  # the FAQ is withdrawn either way; the impact log lists it
+                logger.warning("doc_id=%s, error=%s | faq owner not reminded", doc_id, type(exc).__name__)
         return withdrawn
 
     def _topics(self, doc: FaqDoc) -> builtins.list[str]:

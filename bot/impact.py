@@ -4,9 +4,11 @@
 This module finds everything outside the knowledge base that cites them:
 
 * approved (in-force) FAQs whose ``## Sumber`` lines cite a changed provision -- they are withdrawn for
-  review (:meth:`bot.faq.FaqService.mark_needs_review`: status ``needs_review``, no longer answering);
+  review (:meth:`bot.faq.FaqService.mark_needs_review`: status ``needs_review``, no longer answering) and
+  their owner is reminded through the FAQ service's notifier (the tax-team channel in Teams);
 * open tickets (``open``, ``claimed``, ``needs_info``) whose evidence claims, citations or answer sources
-  cite one (matched by chunk id, else by document and location);
+  cite one (matched by chunk id, else by document and location) -- each gets a note, which updates its
+  card in the tax-team channel through the ticket outbox;
 * answers of the last ``days`` days in the audit log (read only) whose cited chunks changed.
 
 A citation matches a changed chunk when it names the chunk itself, or the same document (canonical number
@@ -41,6 +43,12 @@ logger = logging.getLogger(__name__)
 BASELINE_KEY = "impact_baseline"
 #: How far back the audit log counts as "recent answers".
 RECENT_DAYS = 90
+#: Who writes the note on an affected ticket, and what it says (the card shows notes to the tax team).
+NOTE_ACTOR = "dasar"
+TICKET_NOTE = (
+    "Knowledge-base change / perubahan basis pengetahuan: {citations} changed with {documents}. "
+    "Check this ticket's evidence before answering."
+)
 
 
 @dataclass(frozen=True)
@@ -287,7 +295,8 @@ def assess(
     """
     now = now or dt.datetime.now(dt.UTC)
     changed = changed_chunks(impact, store)
-    changed_docs = {c.change.doc_id for c in changed}
+    # the documents the change wrote or removed (validity-only changes are their consequences)
+    changed_docs = {c.doc_id for c in impact.changes if c.kind != "validity"} or set(impact.doc_ids)
     warnings: list[str] = []
     affected_faqs: list[AffectedFaq] = []
     if faqs is not None and changed:
@@ -303,7 +312,7 @@ def assess(
             status = doc.status
             if apply:
                 notes = [
-                    f"{now.date().isoformat()}: {label} changed ({', '.join(sorted(changed_docs))})"
+                    f"{now.date().isoformat()}: {label} changed with {', '.join(sorted(changed_docs))}"
                     for label in labels
                 ]
                 try:
@@ -327,6 +336,14 @@ def assess(
         for status in ACTIVE_STATUSES:
             for t in tickets.list(status=status):
                 labels, chunk_ids = _matches(ticket_citations(t), changed)
+                if labels and apply:
+                    note = TICKET_NOTE.format(
+                        citations="; ".join(labels), documents=", ".join(sorted(changed_docs))
+                    )
+                    try:  # a note updates the ticket's card in the tax-team channel (outbox note_added)
+                        t = tickets.add_note(t.id, NOTE_ACTOR, note)
+                    except Exception as exc:
+                        warnings.append(f"{t.id}: no note added ({type(exc).__name__})")
                 if labels:
                     affected_tickets.append(
                         AffectedTicket(

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.audit import AuditRecord, JsonlAuditLog
-from bot.faq import NEEDS_REVIEW, FaqService, FaqStateError
+from bot.faq import NEEDS_REVIEW, FaqDoc, FaqService, FaqStateError
 from bot.impact import ImpactLog, catch_up, faq_source_citation, record
 from identity.principal import Principal
 from kb.embed.hashing import HashingEmbedder
@@ -53,6 +53,16 @@ def _requester(user: str) -> Requester:
     return Requester(principal_id=f"slack:T1:{user}", platform="slack", tenant="T1", user_id=user)
 
 
+class Recorder:
+    """The FAQ service's notifier (the tax-team channel in Teams)."""
+
+    def __init__(self) -> None:
+        self.reminders: list[tuple[str, str | None, str]] = []
+
+    def remind_owner(self, doc: FaqDoc, text: str) -> None:
+        self.reminders.append((doc.doc_id, doc.owner, text))
+
+
 class World:
     """A temporary knowledge base, ticket store, FAQ folder and audit log over real corpus text."""
 
@@ -63,7 +73,8 @@ class World:
         self.store = SqliteStore(tmp / "kb.sqlite", embedder_name=EMBEDDER.name)
         assert ingest_paths([self.src], self.store, EMBEDDER).ok
         self.tickets = SqliteTicketStore(tmp / "tickets.sqlite", clock=lambda: NOW)
-        self.faqs = FaqService(tmp / "faq", self.store, EMBEDDER, clock=lambda: NOW)
+        self.notifier = Recorder()
+        self.faqs = FaqService(tmp / "faq", self.store, EMBEDDER, clock=lambda: NOW, notifier=self.notifier)
         self.audit_path = tmp / "audit.jsonl"
         self.log = ImpactLog(tmp / "impact.jsonl")
 
@@ -179,9 +190,18 @@ def test_an_amending_act_withdraws_the_faq_and_lists_the_ticket_and_answer(world
     # the FAQ file says needs_review and the knowledge base no longer answers from it; the other stays
     assert world.faqs.get(faq_hit).status == NEEDS_REVIEW
     assert "UU 42/2009" in world.faqs.get(faq_hit).review_notes[0]
+    assert world.faqs.get(faq_hit).review_notes[0].endswith("changed with uu-7-2021")
     assert world.store.get_document(faq_hit).quarantine_reason is not None
     assert world.faqs.get(faq_miss).status == "in_force"
     assert world.store.get_document(faq_miss).quarantine_reason is None
+
+    # the owner is reminded once; the affected ticket's card gets a note through the outbox, no other does
+    assert [(d, o) for d, o, _ in world.notifier.reminders] == [(faq_hit, TAX)]
+    assert "UU 42/2009 Pasal 7 UU 8/1983" in world.notifier.reminders[0][2]
+    notes = [e for e in world.tickets.events(ticket_hit) if e.kind == "note_added"]
+    assert len(notes) == 1 and "uu-7-2021" in notes[0].data["note"]
+    assert [m.kind for m in world.tickets.outbox.messages(ticket_hit)][-1] == "update_card"
+    assert not [e for e in world.tickets.events(ticket_miss) if e.kind == "note_added"]
 
     # logged for `dasar kb impact`; nothing left to catch up; an approver can put the FAQ back
     logged = world.log.since(NOW.date())
