@@ -327,3 +327,21 @@ class AnswerCache:
                 "hit_rate": round(self.hits / total, 4) if total else 0.0,
                 "saved_ms": round(self.saved_ms, 2),
             }
+
+
+def answer_cache_for(settings: Any, store: KnowledgeStore, redis: Any | None = None) -> AnswerCache | None:
+    """The deployment's cache: None with ``DASAR_ANSWER_CACHE=false``; Redis when ``DASAR_REDIS_URL`` is set
+    (``redis``: the process's client, else one is made), else the knowledge store.  The namespace is the
+    composer, so answers of the extractive path and of an LLM never share entries."""
+    if not getattr(settings, "answer_cache", True):
+        return None
+    if redis is None and settings.redis_url is not None:
+        from bot.slack.redis_backends import redis_client
+
+        redis = redis_client(settings.redis_url.get_secret_value())
+    return AnswerCache(
+        store,
+        redis=redis,
+        ttl_seconds=int(getattr(settings, "answer_cache_ttl_seconds", 7 * 86400)),
+        namespace=str(getattr(settings, "composer", "")),
+    )

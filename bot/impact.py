@@ -494,3 +494,48 @@ def catch_up(store: KnowledgeStore, *, log: ImpactLog, **context: Any) -> Impact
     if not changes:
         return None
     return record(Impact(tuple(changes)), store=store, log=log, trigger="catch-up", **context)
+
+
+# --- wiring from a runtime ------------------------------------------------------------------------------
+
+
+def log_for(settings: Any) -> ImpactLog:
+    """The impact log of a deployment: ``impact.jsonl`` in its data folder."""
+    return ImpactLog(Path(settings.home) / "impact.jsonl")
+
+
+def context_for(runtime: Any, store: KnowledgeStore | None = None) -> dict[str, Any]:
+    """What :func:`assess` reads and updates, from a :class:`bot.runtime.Runtime`: the FAQ service (only when
+    FAQ files exist: it needs the embedder to re-ingest withdrawn FAQs), the ticket store (only when one is
+    configured or its file exists), the audit log and the answer cache."""
+    from bot.answer_cache import answer_cache_for
+
+    s = runtime.settings
+    store = store if store is not None else runtime.store
+    context: dict[str, Any] = {"audit_log": Path(s.audit_log)}
+    faq_dir = Path(s.faq_dir)
+    if faq_dir.is_dir() and any(faq_dir.glob("faq-*.md")):
+        from bot.faq import FaqService
+        from bot.runtime import injection_flagger
+
+        context["faqs"] = FaqService(
+            faq_dir,
+            store,
+            runtime.embedder,
+            review_days=s.faq_review_days,
+            default_access=s.faq_default_access,
+            flagger=injection_flagger,
+        )
+    if s.tickets_url is not None or Path(s.tickets_db).is_file():
+        context["tickets"] = runtime.tickets
+    cache = getattr(runtime, "answer_cache", None)
+    context["answer_cache"] = cache if cache is not None else answer_cache_for(s, store)
+    return context
+
+
+def record_ingest(impact: Impact | None, runtime: Any) -> ImpactReport | None:
+    """After ``ingest_paths`` in a command or worker: assess, notify, log, purge cached answers.
+
+    ``dasar ingest`` calls ``record_ingest(report.impact, svc)`` and prints the result's ``to_json()``.
+    """
+    return record(impact, store=runtime.store, log=log_for(runtime.settings), **context_for(runtime))

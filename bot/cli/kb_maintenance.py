@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from bot.cli.common import CliError, console, print_json, settings
 
@@ -104,33 +103,14 @@ def add_check(p: argparse.ArgumentParser) -> None:
 
 def cmd_kb_impact(args: argparse.Namespace) -> int:
     """Assess changes since the last assessment, then print the logged impacts since ``--since``."""
+    from bot.cli.common import services
     from bot.cli.kb import open_kb
-    from bot.impact import ImpactLog, catch_up
+    from bot.impact import catch_up, context_for, log_for
 
     s = settings(args)
     store = open_kb(args)
-    log = ImpactLog(Path(s.home) / "impact.jsonl")
-    context: dict[str, object] = {"audit_log": Path(s.audit_log)}
-    if Path(s.faq_dir).is_dir() and any(Path(s.faq_dir).glob("faq-*.md")):
-        from bot.cli.common import services
-        from bot.faq import FaqService
-        from bot.runtime import injection_flagger
-
-        svc = services(args)  # the embedder is needed to re-ingest withdrawn FAQs
-        context["faqs"] = FaqService(
-            s.faq_dir,
-            store,
-            svc.embedder,
-            review_days=s.faq_review_days,
-            default_access=s.faq_default_access,
-            flagger=injection_flagger,
-        )
-    if s.tickets_url is not None or Path(s.tickets_db).is_file():
-        from bot.settings import secret_or_none
-        from tickets.factory import open_ticket_store
-
-        context["tickets"] = open_ticket_store(s.tickets_db, secret_or_none(s.tickets_url))
-    context["answer_cache"] = answer_cache(s, store)
+    log = log_for(s)
+    context = context_for(services(args), store)  # clients are built lazily, the embedder only for FAQs
     pending = catch_up(store, log=log, **context)
     reports = log.since(args.since)
     if args.json:
@@ -185,24 +165,14 @@ def add_impact(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true")
 
 
-def answer_cache(s: Any, store: Any) -> Any:
-    """The answer cache the turn uses: Redis when ``DASAR_REDIS_URL`` is set, else the knowledge store."""
-    from bot.answer_cache import AnswerCache
-
-    redis = None
-    if s.redis_url is not None:
-        from bot.slack.redis_backends import redis_client
-
-        redis = redis_client(s.redis_url.get_secret_value())
-    return AnswerCache(store, redis=redis)
-
-
 def cmd_kb_cache(args: argparse.Namespace) -> int:
     """``dasar kb cache purge [--doc ID ...]``: drop cached answers (all, or those citing the documents)."""
+    from bot.answer_cache import AnswerCache, answer_cache_for
     from bot.cli.kb import open_kb
 
     store = open_kb(args)
-    cache = answer_cache(settings(args), store)
+    s = settings(args)
+    cache = answer_cache_for(s, store) or AnswerCache(store)  # purge even when caching is switched off
     if args.doc:
         removed = cache.purge_documents(args.doc)
         scope = "citing " + ", ".join(args.doc)

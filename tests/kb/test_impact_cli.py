@@ -91,3 +91,50 @@ def test_kb_impact_lists_what_an_ingested_amendment_affected(
     assert f"FAQ {faq_id}" in text and "in_force -> needs_review" in text and f"ticket {t2.id}" in text
     assert main(["kb", "impact", "--since", "2999-01-01", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["impacts"] == []
+
+
+def test_record_ingest_is_the_one_call_an_ingest_makes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.impact import record_ingest
+    from bot.settings import load_settings
+    from bot.wiring import Services
+    from kb.ingest import ingest_paths
+
+    home = tmp_path / "home"
+    monkeypatch.setenv("DASAR_HOME", str(home))
+    monkeypatch.setenv("DASAR_EMBEDDER", "hashing-256")
+    src = tmp_path / "corpus"
+    for doc_id in ("uu-8-1983", "uu-42-2009", "uu-7-2021"):
+        shutil.copytree(REGS / doc_id, src / doc_id)
+    assert main(["ingest", str(src), "--json", "--no-progress"]) == 0
+    capsys.readouterr()
+    svc = Services(load_settings(), create_kb=True)
+    chunk = "uu-7-2021#pasal-4/angka-2/pasal-7"
+    cite = {
+        "chunk_id": chunk,
+        "doc_id": "uu-7-2021",
+        "location": "Pasal 7 UU 8/1983 (Pasal 4 angka 2 UU 7/2021)",
+    }
+    thread = ThreadRef(platform="slack", tenant="T1", channel="C1", thread_id="1700000003.000100")
+    requester = Requester(principal_id="slack:T1:U3", platform="slack", tenant="T1", user_id="U3")
+    t, _ = svc.tickets.open_ticket(
+        thread, requester, "PPN 12%?", [], Evidence.of(claims=[cite]), "gap", "low_confidence"
+    )
+    assert record_ingest(None, svc) is None  # nothing written: nothing to assess (the baseline is set)
+
+    # a corrected text of UU 7/2021 (the OCR'd "Januari2025" fixed) rewords its restated Pasal 7
+    text = src / "uu-7-2021" / "text.txt"
+    text.write_text(text.read_text(encoding="utf-8").replace("Januari2025", "Januari 2025"), encoding="utf-8")
+    report = ingest_paths([src], svc.store, svc.embedder)
+    assert report.updated == ["uu-7-2021"]
+    out = record_ingest(report.impact, svc)
+    assert out is not None and out.trigger == "ingest"
+    assert [(a.ticket_id, a.changed_chunks) for a in out.tickets] == [(t.id, (chunk,))]
+    assert any(
+        c["change"] == "wording" and c["chunk_id"] == chunk for c in report.impact.to_json()["changes"]
+    )
+    assert main(["kb", "impact", "--json"]) == 0  # already recorded: listed once, nothing new to catch up
+    listed = json.loads(capsys.readouterr().out)["impacts"]
+    assert [r["trigger"] for r in listed] == ["ingest"] and listed[0]["tickets"][0]["ticket_id"] == t.id
+    svc.store.close()
