@@ -29,7 +29,7 @@ import hashlib
 import json
 import logging
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from bot.answer.model import (
@@ -173,14 +173,14 @@ class AnswerCache:
 
     def __init__(
         self,
-        store: KnowledgeStore,
+        store: KnowledgeStore | Callable[[], KnowledgeStore],
         *,
         redis: Any | None = None,
         ttl_seconds: int = 7 * 86400,
         prefix: str = "dasar:answer:",
         namespace: str = "",
     ) -> None:
-        self.store = store
+        self._store = store
         self.redis = redis
         self.ttl_seconds = ttl_seconds
         self.prefix = prefix
@@ -190,6 +190,14 @@ class AnswerCache:
         self.misses = 0
         self.puts = 0
         self.saved_ms = 0.0
+
+    @property
+    def store(self) -> KnowledgeStore:
+        """The knowledge store (a callable given to the constructor is called on first use, so a front end
+        can build its turn before the knowledge base is opened)."""
+        if callable(self._store) and not hasattr(self._store, "corpus_version"):
+            self._store = self._store()
+        return self._store  # type: ignore[return-value]
 
     # --- keys ------------------------------------------------------------------------------------------
     def generation(self) -> int:
@@ -329,10 +337,13 @@ class AnswerCache:
             }
 
 
-def answer_cache_for(settings: Any, store: KnowledgeStore, redis: Any | None = None) -> AnswerCache | None:
+def answer_cache_for(
+    settings: Any, store: KnowledgeStore | Callable[[], KnowledgeStore], redis: Any | None = None
+) -> AnswerCache | None:
     """The deployment's cache: None with ``DASAR_ANSWER_CACHE=false``; Redis when ``DASAR_REDIS_URL`` is set
-    (``redis``: the process's client, else one is made), else the knowledge store.  The namespace is the
-    composer, so answers of the extractive path and of an LLM never share entries."""
+    (``redis``: the process's client, else one is made), else the knowledge store (or a callable giving it,
+    called on first use).  The namespace is the composer, so answers of the extractive path and of an LLM
+    never share entries."""
     if not getattr(settings, "answer_cache", True):
         return None
     if redis is None and settings.redis_url is not None:

@@ -69,9 +69,9 @@ def test_kb_impact_lists_what_an_ingested_amendment_affected(
     store.close()
     tickets.shutdown()
 
-    assert main(["kb", "impact", "--json"]) == 0  # first run: baseline
+    assert main(["kb", "impact", "--json"]) == 0  # first run: the baseline (unless ingest recorded one)
     first = json.loads(capsys.readouterr().out)
-    assert first["baseline"] == "recorded" and first["impacts"] == []
+    assert first["impacts"] == []
 
     shutil.copytree(REGS / "uu-7-2021", src / "uu-7-2021")
     assert main(["ingest", str(src), "--json", "--no-progress"]) == 0
