@@ -231,7 +231,12 @@ class Answerer:
         Returns False (nothing scheduled) for a redelivery of an activity already being answered.
         """
         conv = activity.conversation.id if activity.conversation is not None else ""
-        if activity.id and not self.deduper.claim(f"teams:{conv}:{activity.id}"):
+        try:
+            first = not activity.id or self.deduper.claim(f"teams:{conv}:{activity.id}")
+        except Exception as exc:  # a shared deduper that is down: answering twice beats never
+            logger.warning("error=%s | teams deduper unavailable, answering anyway", type(exc).__name__)
+            first = True
+        if not first:
             logger.info("activity_id=%s | redelivered teams activity ignored", activity.id)
             return False
         message = inbound_message(activity, text, self.clock())
