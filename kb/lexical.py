@@ -54,7 +54,9 @@ def _is_acronym(tok: str, question: str) -> bool:
     return bool(re.search(rf"\b{re.escape(tok.upper())}\b", question)) and len(tok) >= 2
 
 
-def question_concepts(plan: QueryPlan, question: str | None = None) -> list[Concept]:
+def question_concepts(
+    plan: QueryPlan, question: str | None = None, *, keep_named_refs: bool = False
+) -> list[Concept]:
     """Topic concepts of the question, each a set of alternative phrases (stem tuples).
 
     A concept is mentioned by a text when every stem of one of its phrases occurs in it: "PPN" is
@@ -62,7 +64,9 @@ def question_concepts(plan: QueryPlan, question: str | None = None) -> list[Conc
     """
     generic = lexicon.generic_words()
     en_id = lexicon.default().en_id
-    ref_tokens = {t for ref in plan.doc_refs for t in tokenize(ref)}
+    # retrieval drops the words of a named document ("PMK 168/2023": routing already found it); the
+    # composer keeps them, so a passage of another document does not cover the question as well
+    ref_tokens = set() if keep_named_refs else {t for ref in plan.doc_refs for t in tokenize(ref)}
     concepts: list[Concept] = []
     covered: set[str] = set()
     for exp in plan.expansions:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kb.dates import parse_indonesian_date
+from kb.metadata import related_date
 from kb.model import Chunk, Edge
 from kb.refs import find_doc_refs, key_from_doc_id
 from kb.store.protocol import KnowledgeStore, StoredDocument
@@ -77,7 +78,8 @@ def _chain_root(doc_id: str, doc_by_id: dict[str, StoredDocument], lookup: dict[
 
 
 def _effective_to(docs: list[StoredDocument], lookup: dict[str, str]) -> dict[str, dt.date | None]:
-    """A revoked document stops at its revoker's start; explicit ``effective_to`` wins when earlier."""
+    """A revoked document stops at its revoker's start (an absent revoker's recorded date); explicit
+    ``effective_to`` wins when earlier."""
     starts = {d.meta.id: d.meta.effective_from for d in docs if d.quarantine_reason is None}
     revokers: dict[str, set[str]] = defaultdict(set)
     for d in docs:
@@ -95,6 +97,13 @@ def _effective_to(docs: list[StoredDocument], lookup: dict[str, str]) -> dict[st
     out: dict[str, dt.date | None] = {}
     for d in docs:
         candidates: list[dt.date] = [s for r in revokers.get(d.meta.id, ()) if (s := starts.get(r))]
+        # a revoking act that is not in the knowledge base still ends the document on the date metadata
+        # records for it (UU 11/2020 stops at Perppu 2/2022, 2022-12-30): never shown as current after it
+        candidates += [
+            when
+            for ref in d.meta.revoked_by
+            if lookup.get(ref) is None and (when := related_date(d.meta, ref)) is not None
+        ]
         if d.meta.effective_to:
             candidates.append(d.meta.effective_to)
         out[d.meta.id] = min(candidates) if candidates else None

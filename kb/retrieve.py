@@ -194,12 +194,19 @@ class Retriever:
         results: list[Hit] = []
         # at most ``per_doc`` chunks per document -- unless the question names a single document, in
         # which case the user has chosen the scope and its best passages may fill the list
+        # (a Pasal the question writes out counts the same way: all its ayat may be listed, so "tarif PPh
+        # Pasal 23" is not left with the no-NPWP surcharge and the delegation ayat while the rates ayat waits)
         cap_exempt = set(pool.named_docs) if len(pool.named_docs) == 1 else set()
         for score, cid in scored:
             if cid not in visible:
                 continue
             chunk = chunks[cid]
-            if chunk.doc_id not in cap_exempt and per_doc[chunk.doc_id] >= self.config.per_doc:
+            named_pasal = pool.features.get(cid, {}).get("pasal_named", 0.0) > 0
+            if (
+                chunk.doc_id not in cap_exempt
+                and not named_pasal
+                and per_doc[chunk.doc_id] >= self.config.per_doc
+            ):
                 continue
             per_doc[chunk.doc_id] += 1
             results.append(Hit(chunk, docs[chunk.doc_id], round(score, 6), tuple(pool.via[cid])))

@@ -26,10 +26,11 @@ from bot.answer.conflicts import mentioned_taxes
 from bot.answer.protocol import ComposedAnswer, ComposeRequest, DraftClaim, Role
 from guardrails.injection import scan_injection
 from guardrails.verify import extract_figures, normalize_ws
+from kb import lexical
 from kb.dates import MONTHS
-from kb.lexicon import en_id, generic_words
+from kb.lexical import Concept, coverage
 from kb.model import Hit
-from kb.query import STOPWORDS, asks_definition, tokenize
+from kb.query import asks_definition
 
 #: Words that make a unit state a rate or an obligation (lead candidates).
 CUE = re.compile(
@@ -43,12 +44,6 @@ PERCENT = re.compile(r"\d\s*%")
 EXCEPTION = re.compile(
     r"\bkecuali\b|\bdikecualikan\b|\btidak\s+termasuk\b|\bexcept\b|\bunless\b|\bnot\s+apply\b", re.I
 )
-#: Question words that say nothing about the topic (kept out of relevance coverage).
-GENERIC: frozenset[str] = generic_words()  # from the one lexicon (kb/data/lexicon.yaml)
-#: English question words -> Indonesian stems that mention the same thing in the (Indonesian) sources.
-#: English words with no entry are ignored for relevance of an English question (the dense retriever
-#: already matched across languages); Indonesian questions use every word.
-EN_ID: dict[str, tuple[str, ...]] = en_id()  # the reviewed lexicon (kb/data/lexicon.yaml)
 
 #: What a question asks for (the fact the leading quote must contain).
 ASK_DEADLINE = re.compile(
@@ -69,6 +64,8 @@ PADDING = re.compile(
     re.I,
 )
 EXAMPLE_TEXT = re.compile(r"^\s*(?:contoh|misalnya|ilustrasi|example)\b", re.I)
+#: The placeholder parties of a worked example ("PT A", "Tuan D", "Nyonya B"): a rule never names them.
+HYPOTHETICAL_PARTY = re.compile(r"\b(?:PT|CV|Tuan|Nyonya|Nona|Sdr|Bapak|Ibu)\.?\s+[A-Z]\b(?![.\w])")
 
 #: Objects a question can name, and how a passage states that it is about the same object.  The
 #: provision whose scope is the named object leads, not a general rule that mentions it only in an
@@ -123,6 +120,13 @@ _SPECIAL_REGIMES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
         "derived_rate",
         re.compile(r"besaran\s+tertentu|nilai\s+lain|dikali|\b11\s*/\s*12\b|dari\s+tarif", re.I),
         re.compile(r"\d\s*%\s*(?:\([^)]{0,40}\)\s*)?dikali\b|\d\s*%[^.;]{0,60}?\bdari\s+tarif\b", re.I),
+    ),
+    (
+        # the surcharge for a payee without an NPWP ("lebih tinggi 100% daripada tarif"): a rate on top
+        # of the rule's rate, never the rate a plain question asks for
+        "no_npwp_surcharge",
+        re.compile(r"npwp|nomor\s+pokok|lebih\s+tinggi|surcharge|without\s+(?:a\s+)?tax\s+id", re.I),
+        re.compile(r"lebih\s+tinggi\s+\d+\s*%|\d+\s*%\s*(?:\([^)]{0,40}\)\s*)?lebih\s+tinggi", re.I),
     ),
 )
 _NEGATED_BEFORE = re.compile(r"(?:kecuali|selain|tidak\s+termasuk|except|other\s+than)\b[^.;|]{0,80}$", re.I)
@@ -197,9 +201,14 @@ def states_fact(kind: str | None, text: str) -> bool:
     return True
 
 
+def _illustrates(hit: Hit) -> bool:
+    """A worked example: flagged by the chunker, or naming the placeholder parties of one."""
+    return hit.chunk.is_example or bool(HYPOTHETICAL_PARTY.search(hit.chunk.text))
+
+
 def is_padding(text: str) -> bool:
     """Never a leading claim: "Cukup jelas.", transitional lead-ins, amendment formulae, examples."""
-    return bool(PADDING.search(text) or EXAMPLE_TEXT.search(text))
+    return bool(PADDING.search(text) or EXAMPLE_TEXT.search(text) or HYPOTHETICAL_PARTY.search(text))
 
 
 _ITEM = re.compile(r"^(?:[a-z]\.|\d{1,2}\.|[-*•])\s+")
@@ -231,95 +240,10 @@ class Unit:
     date: dt.date | None = None
 
 
-def _stem(tok: str) -> str:
-    for suf in ("nya", "kan", "an", "s"):
-        if len(tok) > len(suf) + 3 and tok.endswith(suf):
-            return tok[: -len(suf)]
-    return tok
-
-
-Concept = frozenset[tuple[str, ...]]
-#: Marker phrase of a concept that only English passages can mention.
-EN_ONLY: tuple[str, ...] = ("\x00en",)
-
-
 def question_concepts(request: ComposeRequest) -> list[Concept]:
-    """Topic concepts of the question, each a set of alternative phrases (stem tuples).
-
-    A concept is mentioned by a text when every stem of one of its phrases occurs in it: "PPN" is
-    mentioned by "PPN" or by "Pajak Pertambahan Nilai" (alias expansion), but not by "pajak" alone.
-    """
-    plan = request.plan
-    concepts: list[Concept] = []
-    covered: set[str] = set()
-    for exp in plan.expansions:
-        toks = [t for t in tokenize(exp.term) if t not in STOPWORDS]
-        if not toks:
-            continue
-        covered.update(toks)
-        if all(t in GENERIC for t in toks):
-            continue
-        alts = {tuple(_stem(t) for t in toks)}
-        for added in exp.added:
-            phrase = tuple(_stem(t) for t in tokenize(added) if t not in STOPWORDS)
-            if phrase:
-                alts.add(phrase)
-        concepts.append(frozenset(alts))
-    span = plan.as_of_span
-    text = request.question
-    if span:
-        text = text[: span[0]] + " " + text[span[1] :]
-    english = plan.language == "en"
-    for tok in tokenize(text):
-        if tok in STOPWORDS or tok in GENERIC or tok in covered or tok.isdigit() or len(tok) < 3:
-            continue
-        covered.add(tok)
-        if english:
-            if tok not in EN_ID:
-                if _is_acronym(tok, request.question):
-                    concepts.append(frozenset({(_stem(tok),)}))
-                else:  # counts only against English passages (internal memos, policies)
-                    concepts.append(frozenset({(_stem(tok),), EN_ONLY}))
-                continue
-            alts = {(_stem(tok),), *(tuple(_stem(t) for t in tokenize(w)) for w in EN_ID[tok])}
-            concepts.append(frozenset(alts))
-            continue
-        concepts.append(frozenset({(_stem(tok),)}))
-    return concepts
-
-
-def _is_acronym(tok: str, question: str) -> bool:
-    """An all-caps word as written in the question (SNR, NITKU): a name, the same in both languages."""
-    return bool(re.search(rf"\b{re.escape(tok.upper())}\b", question)) and len(tok) >= 2
-
-
-def _stems(text: str) -> set[str]:
-    return {_stem(t) for t in tokenize(text)}
-
-
-def _has(stem: str, stems: set[str]) -> bool:
-    return stem in stems or (
-        len(stem) >= 4 and any(s.startswith(stem) and len(s) - len(stem) <= 3 for s in stems)
-    )
-
-
-def coverage(concepts: list[Concept], text: str, language: str | None = None) -> float:
-    """Share of the question's concepts the text mentions (0.0 when there are none).
-
-    ``language`` is the passage's; English-only concepts (untranslated English words) count only
-    against English passages (``language`` None counts everything).
-    """
-    if language not in (None, "en"):
-        concepts = [c for c in concepts if EN_ONLY not in c]
-    if not concepts:
-        return 0.0
-    stems = _stems(text)
-    hit = sum(
-        1
-        for c in concepts
-        if any(all(_has(s, stems) for s in phrase if s) for phrase in c if phrase != EN_ONLY)
-    )
-    return hit / len(concepts)
+    """Topic concepts of the question (:func:`kb.lexical.question_concepts`, the one implementation),
+    keeping the words of a named document."""
+    return lexical.question_concepts(request.plan, request.question, keep_named_refs=True)
 
 
 def _item_date(text: str) -> dt.date | None:
@@ -552,10 +476,12 @@ class ExtractiveComposer:
             score += 0.3 if DEADLINE.search(hit.chunk.text) else -0.2
         if hit.doc.layer == "regulation":
             score += 0.15  # what the law says leads; a company document is shown as practice beside it
-        if RATE_QUESTION.search(request.question) and only_unasked_regime_rates(request.question, hit.chunk.text):
+        if RATE_QUESTION.search(request.question) and only_unasked_regime_rates(
+            request.question, hit.chunk.text
+        ):
             score -= 0.3  # every rate it states belongs to a special regime the question does not name
-        if hit.chunk.is_example:
-            score -= 0.6  # a worked example illustrates the rule; it never states it first
+        if hit.chunk.is_example or HYPOTHETICAL_PARTY.search(hit.chunk.text):
+            score -= 0.6  # a worked example (or a passage naming "PT A") illustrates the rule; never first
         if is_padding(hit.chunk.text):
             score -= 1.0
         asked_taxes = set(mentioned_taxes(request.question))
@@ -582,6 +508,10 @@ class ExtractiveComposer:
         relevant = [(h, c) for h, c in relevant if c >= floor]
         if not relevant:
             return ComposedAnswer((), 0.0, ("no_relevant_passage",))
+        if all(_illustrates(h) for h, _ in relevant):
+            # worked examples illustrate a rule; with no rule among the passages, quoting one would answer
+            # with a made-up case ("PT A membuat Faktur Pajak pengganti pada ...")
+            return ComposedAnswer((), 0.0, ("only_examples",))
         scored = sorted(
             enumerate(relevant), key=lambda t: (-self._lead_score(t[0], t[1][0], t[1][1], request), t[0])
         )

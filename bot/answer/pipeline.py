@@ -25,7 +25,7 @@ from bot.answer import conflicts as conflicts_mod
 from bot.answer import scope as scope_mod
 from bot.answer.confidence import NO_CONFIDENCE, ConfidenceConfig, combine, retrieval_quality
 from bot.answer.errors import ComposerError
-from bot.answer.extractive import coverage, question_concepts
+from bot.answer.extractive import question_concepts
 from bot.answer.model import (
     Answer,
     ClarifyingQuestion,
@@ -50,6 +50,7 @@ from guardrails.verify import (
 )
 from identity.principal import Principal
 from kb.chunking.textspan import example_start
+from kb.lexical import coverage
 from kb.lexicon import policy_words
 from kb.model import ANSWERABLE_STATUSES, Chunk, DocumentMeta, Hit
 from kb.query import QueryPlan, understand
@@ -97,6 +98,10 @@ W = {
     "retry": {
         "id": "Pencarian diulang sekali dengan istilah yang diperluas.",
         "en": "The search was retried once with expanded terms.",
+    },
+    "which_law": {
+        "id": "{p} dari undang-undang mana yang Anda maksud: KUP, PPN, atau PPh?",
+        "en": "{p} of which law do you mean: KUP (tax procedures), PPN (VAT) or PPh (income tax)?",
     },
     "as_of_default": {
         "id": "Tanggal transaksi tidak disebut; dipakai tanggal hari ini ({d}).",
@@ -525,7 +530,8 @@ def answer_question(
         }
 
     # 2. scope: protected determinations and out-of-scope questions escalate
-    has_signal = bool(plan.tax_types or plan.doc_refs or plan.provisions)
+    # a reviewed tax term of the alias dictionary ("faktur pajak", "bupot", "SPT") is a tax signal too
+    has_signal = bool(plan.tax_types or plan.doc_refs or plan.provisions or plan.expansions)
     verdict = scope_mod.classify(question, has_tax_signal=has_signal)
     if verdict.kind == "out_of_scope":
         return finish("escalated", reason="out_of_scope")
@@ -567,7 +573,12 @@ def answer_question(
         if (lo and as_of_date < lo) or (hi and as_of_date >= hi):
             run.warn(_w("not_in_force", lang, n=meta.number, d=as_of_date.isoformat(), s=meta.status))
 
-    # 4. clarify when the rule depends on facts the question leaves out
+    # 4. clarify when the rule depends on facts the question leaves out: first which law a bare
+    #    "Pasal n" belongs to (KUP, PPN and PPh each have one), then the facts the rule depends on
+    if plan.needs_law and verdict.kind == "in_scope":
+        p = plan.ambiguous_provisions[0]
+        which = _w("which_law", lang, p=f"Pasal {p.pasal}")
+        return finish("clarify", questions=[ClarifyingQuestion("law", which, ("KUP", "PPN", "PPh"))])
     specific = bool(plan.doc_refs or any(p.origin == "text" for p in plan.provisions))
     cr = clarify_mod.check(
         question, has_date=explicit or plan.as_of is not None, tax_types=plan.tax_types, specific=specific

@@ -168,6 +168,32 @@ def test_padding_never_leads() -> None:
     assert is_padding("Pada saat Peraturan Pemerintah ini mulai berlaku:")
     assert is_padding("Contoh: servis AC oleh CV Sejuk Abadi Rp2.000.000.")
     assert not is_padding("c. sebesar 2% (dua persen) dari jumlah bruto atas:")
+    # the placeholder parties of a worked example, wherever the unit starts
+    assert is_padding(
+        "Atas kesalahan tersebut, PT A melakukan pembetulan Faktur Pajak pada tanggal 20 September."
+    )
+    assert is_padding("Tuan D menerima gaji Rp9.500.000,00 selama bulan Januari.")
+    assert not is_padding("PT SNR memotong PPh Pasal 23 sebesar 2%.")
+
+
+def test_passages_that_are_all_worked_examples_give_no_claims(hashing_services: Any) -> None:
+    from bot.answer.extractive import ExtractiveComposer
+    from bot.answer.protocol import ComposeRequest
+    from kb.model import Hit
+    from kb.query import understand
+
+    svc = hashing_services
+    docs = svc.retriever.documents()
+    examples = [
+        c
+        for c in svc.store.chunks_of("pp-44-2022", indexed_only=True)
+        if "PT A" in c.text and "Faktur Pajak pengganti" in c.text
+    ]
+    assert examples, "the sample corpus's PP 44/2022 elucidation has a worked example about PT A"
+    q = "Faktur Pajak pengganti dibuat kapan?"
+    hits = tuple(Hit(c, docs["pp-44-2022"], 0.5, ("bm25",)) for c in examples[:2])
+    composed = ExtractiveComposer().compose(ComposeRequest(q, "id", TODAY, understand(q), hits))
+    assert composed.claims == () and composed.notes == ("only_examples",)
 
 
 # -- 3. the right regime leads; 5. advice, missing facts, out of scope (whole pipeline) ------------
@@ -289,3 +315,41 @@ def test_when_the_lead_does_not_state_the_rate_the_claim_that_does_answers(hashi
     # the source's OCR reads "0,57o (nol koma lima persen)": the figure is taken as the source spells it
     assert line.startswith("Menurut PP 23/2018, tarifnya ") and line.endswith(" [2].")
     assert "0,5%" in line or "nol koma lima persen" in line
+
+
+def test_plain_vat_rate_question_is_led_by_the_law_not_a_special_base(hashing_services: Any) -> None:
+    """PMK 11/2025's "10% dikali 11/12 dari tarif PPN" is a special base that presupposes the rate."""
+    from bot.answer.extractive import only_unasked_regime_rates
+
+    special = claim(hashing_services, "pmk-11-2025", "dikali 11/12")
+    assert only_unasked_regime_rates("Berapa tarif PPN?", special.quote)
+    assert not only_unasked_regime_rates("Berapa besaran tertentu PPN agen asuransi?", special.quote)
+    a = ask(hashing_services, "Berapa tarif PPN?", user=None)
+    assert a.status == "answered"
+    assert a.claims[0].source.doc_id == "uu-7-2021" and "12% (dua belas persen)" in a.claims[0].quote
+    assert a.answer.startswith("Menurut UU 7/2021, tarifnya 12% [1].")
+
+
+def test_pasal_23_rate_question_is_not_answered_with_the_no_npwp_surcharge(hashing_services: Any) -> None:
+    a = ask(hashing_services, "Berapa tarif PPh Pasal 23?", user=None)
+    assert a.status == "answered"
+    lead = a.claims[0]
+    assert "Pasal 23 ayat (1)" in lead.source.location and "lebih tinggi" not in lead.quote
+    assert "100%" not in a.answer.split("\n")[0]
+    # the surcharge is still shown, as the condition it is, when the question names the missing NPWP
+    b = ask(hashing_services, "Berapa tarif PPh Pasal 23 kalau vendor tidak punya NPWP?", user=None)
+    assert any("lebih tinggi 100%" in c.quote for c in b.claims)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Apa isi Pasal 9?", "Pasal 9 dari undang-undang mana yang Anda maksud"),
+        ("What does Pasal 7 ayat 1 say?", "Pasal 7 of which law do you mean"),
+    ],
+)
+def test_a_bare_pasal_asks_which_law(hashing_services: Any, question: str, expected: str) -> None:
+    a = ask(hashing_services, question, user=None)
+    assert a.status == "clarify" and not a.claims
+    [q] = a.clarifying_questions
+    assert q.question.startswith(expected) and q.options == ("KUP", "PPN", "PPh")

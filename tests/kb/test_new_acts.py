@@ -156,3 +156,15 @@ def test_pmk_54_2025_no_longer_ends_pmk_11_2025(tmp_path: Path) -> None:
     provisions = {c.provision for c in store.chunks_of("pmk-54-2025") if c.provision}
     assert "PMK 81/2024:pasal-1" in provisions
     assert not any(p.startswith("pmk-11-2025:") for p in provisions)
+
+
+def test_an_absent_revoking_act_ends_the_document_on_its_recorded_date(tmp_path: Path) -> None:
+    """UU 11/2020 is revoked by Perppu 2/2022 (not in the corpus, dated 2022-12-30 in its metadata)."""
+    store = _kb(tmp_path, "uu-6-1983", "uu-11-2020")
+    doc = store.get_document("uu-11-2020")
+    assert doc is not None and doc.meta.status == "revoked"
+    assert doc.effective_to == dt.date(2022, 12, 30)
+    kup13 = "uu-6-1983:pasal-13"
+    assert {c.split("#")[0] for c in _wording(store, kup13, dt.date(2021, 4, 1))} == {"uu-11-2020"}
+    # after the revocation the Cipta Kerja wording never answers as current
+    assert not any(c.startswith("uu-11-2020#") for c in _wording(store, kup13, dt.date(2023, 6, 1)))
