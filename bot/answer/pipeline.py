@@ -52,6 +52,7 @@ from identity.principal import Principal
 from kb.chunking.textspan import example_start
 from kb.lexical import coverage
 from kb.lexicon import policy_words
+from kb.metadata import related_date
 from kb.model import ANSWERABLE_STATUSES, Chunk, DocumentMeta, Hit
 from kb.query import QueryPlan, understand
 from kb.retrieve import SearchResult, hit_json
@@ -102,6 +103,12 @@ W = {
     "which_law": {
         "id": "{p} dari undang-undang mana yang Anda maksud: KUP, PPN, atau PPh?",
         "en": "{p} of which law do you mean: KUP (tax procedures), PPN (VAT) or PPh (income tax)?",
+    },
+    "amended_absent": {
+        "id": "{n} diubah oleh {a} pada {d}, yang tidak ada di basis pengetahuan: rumusan yang "
+        "berlaku sekarang mungkin berbeda dari kutipan; periksa {a}.",
+        "en": "{n} was amended by {a} on {d}, which is not in the knowledge base: the wording in "
+        "force now may differ from the quote; check {a}.",
     },
     "as_of_default": {
         "id": "Tanggal transaksi tidak disebut; dipakai tanggal hari ini ({d}).",
@@ -629,6 +636,9 @@ def answer_question(
         meta = docs.get(c.source.doc_id)
         if meta and meta.type == "PMK" and meta.number.endswith("/2025") and meta.status == "draft":
             run.warn(_w("prepromulgation", lang, n=meta.number))
+        if meta:
+            for ref, when in _absent_amenders(meta, services.store, as_of_date):
+                run.warn(_w("amended_absent", lang, n=meta.number, a=ref, d=when.isoformat()))
     explain_data = _explain(attempts) if explain else None
 
     if not shown:
@@ -703,6 +713,17 @@ def _citation(c: ShownClaim, passed: bool) -> LedgerCitation:
         layer=c.layer,
         passed=passed,
     )
+
+
+def _absent_amenders(meta: DocumentMeta, store: Any, as_of: dt.date) -> list[tuple[str, dt.date]]:
+    """Amending acts metadata records for ``meta`` that are not in the knowledge base and took effect by
+    ``as_of`` (their date from ``related_dates``): the quoted wording may no longer be current."""
+    out = []
+    for ref in meta.amended_by:
+        when = related_date(meta, ref)
+        if when is not None and when <= as_of and store.document_by_number(ref) is None:
+            out.append((ref, when))
+    return out
 
 
 def _withheld(u: UnsupportedClaim) -> LedgerCitation:

@@ -168,3 +168,37 @@ def test_an_absent_revoking_act_ends_the_document_on_its_recorded_date(tmp_path:
     assert {c.split("#")[0] for c in _wording(store, kup13, dt.date(2021, 4, 1))} == {"uu-11-2020"}
     # after the revocation the Cipta Kerja wording never answers as current
     assert not any(c.startswith("uu-11-2020#") for c in _wording(store, kup13, dt.date(2023, 6, 1)))
+
+
+def test_an_absent_amending_act_is_said_in_the_answer_after_its_date(tmp_path: Path) -> None:
+    """Issue 12 item 6: the quoted wording is not presented as current after an absent amender's date."""
+    from types import SimpleNamespace
+
+    from bot.answer.pipeline import answer_question
+    from identity.principal import Principal
+    from kb.query import AliasDictionary
+    from kb.retrieve import RetrievalConfig, Retriever
+
+    src = tmp_path / "regs" / "pmk-168-2023"
+    shutil.copytree(REGS / "pmk-168-2023", src)
+    meta = json.loads((src / "metadata.json").read_text())
+    meta["absent_relations"] = [
+        {"relation": "amended_by", "number": "PMK 999/2025", "date": "2025-06-01", "note": "test: not in KB"}
+    ]
+    (src / "metadata.json").write_text(json.dumps(meta), encoding="utf-8")
+    store = SqliteStore(tmp_path / "kb.sqlite", embedder_name="hashing-256")
+    assert ingest_paths([tmp_path / "regs"], store, HashingEmbedder()).ok
+    retriever = Retriever(store, HashingEmbedder(), config=RetrievalConfig(mode="deterministic"))
+    services = SimpleNamespace(store=store, retriever=retriever, aliases=AliasDictionary.load())
+    guest = Principal.guest("cli", "local", "anonymous")
+    question = "Kapan PMK 168/2023 mulai berlaku?"
+    later = answer_question(question, guest, services, as_of=dt.date(2026, 1, 5))
+    assert later.status == "answered", later.status
+    said = [w for w in later.warnings if "PMK 999/2025" in w]
+    assert said == [
+        "PMK 168/2023 diubah oleh PMK 999/2025 pada 2025-06-01, yang tidak ada di basis pengetahuan: rumusan "
+        "yang berlaku sekarang mungkin berbeda dari kutipan; periksa PMK 999/2025."
+    ]
+    before = answer_question(question, guest, services, as_of=dt.date(2025, 1, 5))
+    assert not [w for w in before.warnings if "PMK 999/2025" in w]
+    store.close()
