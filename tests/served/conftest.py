@@ -8,6 +8,7 @@ deployment would, configured through ``DASAR_*`` variables only, against loopbac
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import socket
 import subprocess
@@ -20,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from bot.settings import REPO_ROOT, SAMPLE_DIRECTORY
+from tests.tickets.conftest import pg_uri  # noqa: F401 (fixture: one PostgreSQL 16 per session, pgserver)
 
 CORPUS = REPO_ROOT / "corpus"
 SERVED_DOCS = (
@@ -43,6 +45,21 @@ def served_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert [str(e) for e in report.errors] == []
     store.close()
     return path
+
+
+_served_schemas = itertools.count(1)
+
+
+def fresh_pg_schema(uri: str) -> str:
+    """A DSN on a new, empty schema of the session's PostgreSQL: what ``DASAR_TICKETS_URL`` of one served
+    process points at (each process its own schema, so ticket numbers and contents never mix)."""
+    import psycopg
+    from psycopg.conninfo import make_conninfo
+
+    name = f"served_{os.getpid()}_{next(_served_schemas)}"
+    with psycopg.connect(uri, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {name}")
+    return make_conninfo(uri, options=f"-c search_path={name}")
 
 
 def free_port() -> int:

@@ -1,0 +1,256 @@
+"""``dasar serve slack`` as a process, escalating to the tax team, against BOTH ticket stores.
+
+One process per store (SQLite file; PostgreSQL 16 from the pgserver wheel through ``DASAR_TICKETS_URL``),
+a real redis-server, signed Events API and interactivity requests, the stand-in Slack Web API.  The tests
+read the ticket store the process wrote, and what the process sent to Slack.
+
+Findings guarded (issue 11):
+- in a channel, a bystander's "Ask the tax team" click opened a ticket in the bystander's name with an
+  empty question, and the real asker was then told it was already with the tax team;
+- a ``/ticket``-style escalation after an in-domain question carried 0 retrieval candidates.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.served.conftest import base_env, free_port, fresh_pg_schema, served
+from tests.served.test_slack_served import _send
+from tests.slack.mock_slack import (
+    BOT_USER,
+    SIGNING_SECRET,
+    TEAM,
+    Call,
+    MockSlackApi,
+    action_form,
+    signed_headers,
+)
+from tests.slack.test_http import buttons_of, click_payload, mention, posted_text
+from tests.support.redis_server import running_redis
+
+AP_CLERK = (
+    "U04APCLRK1"  # ap.clerk: groups [ap, finance], entities [SNR], role requester (corpus/directory.yaml)
+)
+FIN_MANAGER = "U04FINMGR2"  # finance.manager: a bystander in the channel, also a requester
+CHANNEL = "C0FINSERVE"
+DM = "D0APSERVE1"
+PPH23_QUESTION = "Berapa tarif PPh 23 atas jasa teknik?"
+#: UU 36/2008 amends Pasal 23 UU PPh (the 2% rate for services): the sample KB's source for this question.
+PPH_LAW = "uu-36-2008"
+
+
+@dataclass
+class SlackServed:
+    """One running ``dasar serve slack`` and how to reach what it wrote."""
+
+    backend: str
+    port: int
+    api: MockSlackApi
+    open_store: Callable[[], Any]
+    log: Path
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def slack_with_tickets(
+    request: pytest.FixtureRequest, served_kb: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[SlackServed]:
+    """``dasar serve slack`` with Redis and the ticket store of ``request.param`` (one process per store)."""
+    from tickets.factory import open_ticket_store
+
+    backend = str(request.param)
+    tmp_path = tmp_path_factory.mktemp(f"served-slack-tickets-{backend}")
+    url = fresh_pg_schema(request.getfixturevalue("pg_uri")) if backend == "postgres" else None
+    api = MockSlackApi(members={CHANNEL: [AP_CLERK, FIN_MANAGER, BOT_USER]})
+    slack_url = api.start()
+    port = free_port()
+    log = tmp_path / "slack.log"
+    try:
+        with running_redis() as redis_url:
+            env = base_env(
+                tmp_path,
+                served_kb,
+                DASAR_SLACK_BOT_TOKEN="xoxb-test-token",
+                DASAR_SLACK_SIGNING_SECRET=SIGNING_SECRET,
+                DASAR_SLACK_API_BASE_URL=slack_url,
+                DASAR_SLACK_HTTP_HOST="127.0.0.1",
+                DASAR_SLACK_RATE_LIMIT="100",
+                DASAR_REDIS_URL=redis_url,
+            )
+            if url:
+                env["DASAR_TICKETS_URL"] = url
+            with served(["serve", "slack", "--port", str(port)], env, port, log):
+                yield SlackServed(
+                    backend=backend,
+                    port=port,
+                    api=api,
+                    open_store=lambda: open_ticket_store(tmp_path / "tickets.sqlite", url),
+                    log=log,
+                )
+    finally:
+        api.stop()
+
+
+@pytest.fixture
+def store(slack_with_tickets: SlackServed) -> Iterator[Any]:
+    """The ticket store the served process writes to, opened by the test (same file / same schema)."""
+    opened = slack_with_tickets.open_store()
+    try:
+        yield opened
+    finally:
+        opened.shutdown()
+
+
+def _click(served: SlackServed, payload: dict[str, Any]) -> int:
+    body = action_form(payload)
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{served.port}/slack/events",
+        data=body.encode(),
+        headers=signed_headers(body, content_type="application/x-www-form-urlencoded"),
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            return int(resp.status)
+    except urllib.error.HTTPError as err:
+        return int(err.code)
+
+
+def _in_thread(method: str, served: SlackServed, channel: str, root: str) -> list[Call]:
+    return [
+        c
+        for c in served.api.calls_of(method)
+        if c.params.get("channel") == channel and c.params.get("thread_ts") == root
+    ]
+
+
+def _wait_in_thread(
+    served: SlackServed, method: str, channel: str, root: str, count: int, **match: str
+) -> list[Call]:
+    found = served.api.wait_for(
+        method,
+        count,
+        timeout=180,
+        where=lambda c: (
+            c.params.get("channel") == channel
+            and c.params.get("thread_ts") == root
+            and all(c.params.get(k) == v for k, v in match.items())
+        ),
+    )
+    return found
+
+
+def _assert_real_candidates(ticket: Any, kb: Path) -> None:
+    """The ticket carries retrieval candidates: real chunks of the served KB, UU 36/2008 among them."""
+    from kb.store.sqlite import SqliteStore
+
+    candidates = ticket.evidence.candidates
+    assert candidates, f"no retrieval candidates in the ticket's evidence: {ticket.evidence}"
+    ids = [str(c["chunk_id"]) for c in candidates]
+    kb_store = SqliteStore(kb)
+    try:
+        chunks = kb_store.get_chunks(ids)
+    finally:
+        kb_store.close()
+    assert set(chunks) == set(ids), f"candidates not in the KB: {sorted(set(ids) - set(chunks))}"
+    assert all(chunks[c["chunk_id"]].doc_id == c["doc_id"] for c in candidates)
+    assert PPH_LAW in {c["doc_id"] for c in candidates}, [c["doc_id"] for c in candidates]
+    assert all(isinstance(c.get("score"), int | float) for c in candidates)
+
+
+def test_served_slack_only_the_asker_can_escalate_a_channel_question(
+    slack_with_tickets: SlackServed, store: Any, served_kb: Path
+) -> None:
+    """Finding: a bystander's click opened a ticket in the bystander's name with an empty question, and
+    the real asker was then told it was already with the tax team."""
+    served = slack_with_tickets
+    root = "1772900000.000100"
+    assert _send(served.port, mention(PPH23_QUESTION, root, channel=CHANNEL), "EvEsc1") == 200
+    (answer,) = _wait_in_thread(served, "chat.postMessage", CHANNEL, root, 1)
+    buttons = buttons_of(answer)
+    assert "dasar_escalate" in buttons, (posted_text(answer)[:2000], served.log.read_text()[-2000:])
+    assert store.list() == []  # an in-domain answer: no ticket of its own
+
+    # a bystander in the channel clicks "Ask the tax team" under the clerk's answer
+    message_ts = "1700000000.000001"
+    bystander = click_payload(
+        "dasar_escalate",
+        buttons["dasar_escalate"],
+        user=FIN_MANAGER,
+        channel=CHANNEL,
+        message_ts=message_ts,
+        thread_ts=root,
+        action_ts="1772900010.000001",
+    )
+    assert _click(served, bystander) == 200
+    (refusal,) = _wait_in_thread(served, "chat.postEphemeral", CHANNEL, root, 1, user=FIN_MANAGER)
+    assert "Hanya orang yang mengajukan pertanyaan ini" in posted_text(refusal)
+    assert store.list() == []  # the turn decided (it told the bystander): no ticket in anyone's name
+    assert len(_in_thread("chat.postMessage", served, CHANNEL, root)) == 1  # nothing public either
+
+    # the asker clicks it: one ticket, theirs, with their question and what retrieval found
+    asker = click_payload(
+        "dasar_escalate",
+        buttons["dasar_escalate"],
+        user=AP_CLERK,
+        channel=CHANNEL,
+        message_ts=message_ts,
+        thread_ts=root,
+        action_ts="1772900020.000001",
+    )
+    assert _click(served, asker) == 200
+    posts = _wait_in_thread(served, "chat.postMessage", CHANNEL, root, 2)
+    (ticket,) = store.list()
+    confirmation = posted_text(posts[1])
+    assert ticket.id in confirmation and "tim pajak" in confirmation
+    assert ticket.requester.user_id == AP_CLERK
+    assert ticket.requester.platform == "slack" and ticket.requester.tenant == TEAM
+    assert ticket.requester.email == "ap.clerk@sinarnusantara.co.id"
+    assert ticket.question_masked == PPH23_QUESTION
+    assert (ticket.thread.channel, ticket.thread.thread_id) == (CHANNEL, root)
+    assert ticket.reason == "user_request"
+    _assert_real_candidates(ticket, served_kb)
+    # the bystander was never told anything in the asker's name, and the asker got no "already" notice
+    ephemerals = _in_thread("chat.postEphemeral", served, CHANNEL, root)
+    assert [c.params["user"] for c in ephemerals] == [FIN_MANAGER]
+
+
+def test_served_slack_escalation_phrase_in_a_dm_carries_retrieval_candidates(
+    slack_with_tickets: SlackServed, store: Any, served_kb: Path
+) -> None:
+    """Finding: a ``/ticket`` escalation after an in-domain question carried 0 retrieval candidates.
+
+    Slack has no ``/ticket`` slash command here; the chat phrase does what ``/ticket`` does (``bot.turn``),
+    typed as a reply in the thread of the answer."""
+    from tickets import ThreadRef
+
+    served = slack_with_tickets
+    root = "1772900100.000100"
+    question = {"type": "message", "channel_type": "im", "channel": DM, "user": AP_CLERK, "ts": root}
+    assert _send(served.port, {**question, "text": PPH23_QUESTION}, "EvEscDm1") == 200
+    (answer,) = _wait_in_thread(served, "chat.postMessage", DM, root, 1)
+    assert "dasar_escalate" in buttons_of(answer)
+    assert store.find_by_thread(ThreadRef("slack", TEAM, DM, root)) is None
+
+    follow = {
+        **question,
+        "text": "tolong eskalasi ke tim pajak",
+        "ts": "1772900100.000200",
+        "thread_ts": root,
+    }
+    assert _send(served.port, follow, "EvEscDm2") == 200
+    posts = _wait_in_thread(served, "chat.postMessage", DM, root, 2)
+    ticket = store.find_by_thread(ThreadRef("slack", TEAM, DM, root))
+    assert ticket is not None, json.dumps([c.params for c in posts], ensure_ascii=False)[:2000]
+    assert ticket.id in posted_text(posts[1])
+    assert ticket.requester.user_id == AP_CLERK
+    assert ticket.question_masked == PPH23_QUESTION  # the question, not the escalation phrase
+    assert ticket.reason == "user_request"
+    _assert_real_candidates(ticket, served_kb)
