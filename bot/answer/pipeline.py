@@ -537,8 +537,7 @@ def answer_question(
         }
 
     # 2. scope: protected determinations and out-of-scope questions escalate
-    # a reviewed tax term of the alias dictionary ("faktur pajak", "bupot", "SPT") is a tax signal too
-    has_signal = bool(plan.tax_types or plan.doc_refs or plan.provisions or plan.expansions)
+    has_signal = bool(plan.tax_types or plan.doc_refs or plan.provisions)
     verdict = scope_mod.classify(question, has_tax_signal=has_signal)
     if verdict.kind == "out_of_scope":
         return finish("escalated", reason="out_of_scope")
