@@ -44,7 +44,9 @@ from bot.answer.model import (
     UnsupportedClaim,
 )
 from identity.principal import Principal
+from kb.model import Hit
 from kb.store.protocol import KnowledgeStore
+from tools.ledger import Ledger, LedgerCitation
 
 logger = logging.getLogger(__name__)
 
@@ -356,3 +358,30 @@ def answer_cache_for(
         ttl_seconds=int(getattr(settings, "answer_cache_ttl_seconds", 7 * 86400)),
         namespace=str(getattr(settings, "composer", "")),
     )
+
+
+def replay_into(ledger: Ledger, answer: Answer, store: KnowledgeStore) -> None:
+    """Record a cached answer's sources in the turn's ledger, as the answering run would have.
+
+    The turn builds its escalation evidence from the ledger (a later "please escalate" in the thread files
+    it on the ticket); without this a question served from the cache would leave the ticket empty.
+    """
+    seq = ledger.record_call("answer_cache", {"chunks": [c.source.chunk_id for c in answer.claims]}, ok=True)
+    chunks = store.get_chunks(sorted({c.source.chunk_id for c in answer.claims}))
+    hits: list[Hit] = []
+    for claim in answer.claims:
+        chunk = chunks.get(claim.source.chunk_id)
+        stored = store.get_document(claim.source.doc_id) if chunk is not None else None
+        if chunk is not None and stored is not None:
+            hits.append(Hit(chunk=chunk, doc=stored.meta, score=1.0, via=("answer_cache",)))
+        ledger.record_citation(
+            LedgerCitation(
+                source_id=claim.source.chunk_id,
+                doc_id=claim.source.doc_id,
+                location=claim.source.location,
+                quote=claim.quote,
+                layer=claim.layer,
+                passed=True,
+            )
+        )
+    ledger.record_hits(hits, seq)

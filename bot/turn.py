@@ -38,7 +38,7 @@ from typing import Any
 
 from bot.answer.model import Answer
 from bot.answer.pipeline import answer_question
-from bot.answer_cache import AnswerCache
+from bot.answer_cache import AnswerCache, replay_into
 from bot.audit import AuditLog, AuditRecord, MemoryAuditLog, question_hash
 from bot.history import History, HistoryEntry, MemoryHistory, conversation_key
 from bot.messages import InboundMessage, Reply
@@ -179,6 +179,8 @@ class Turn:
         t0 = time.perf_counter()
         cached = cache.get(question, principal, day)
         if cached is not None:
+            if ledger is not None:  # the thread's escalation evidence, as the answering run records it
+                replay_into(ledger, cached, self.services.store)
             return cached.with_timings({"cache_ms": _ms(t0), "total_ms": _ms(t0)})
         answer = self._answer_fresh(question, principal, as_of, ledger)
         cache.put(question, principal, day, answer)
@@ -390,14 +392,25 @@ class Turn:
             return self._notice("abstained", _NOTHING_TO_ESCALATE[lang], lang)
         masked_note = inspect(normalise(note), self._session(key)).masked if note else None
         evidence = meta.get("evidence") or {}
-        ticket, created = self._open(
+        carried = Ledger()
+        carried.carry(
+            Evidence.of(
+                claims=evidence.get("claims", ()),
+                citations=evidence.get("citations", ()),
+                candidates=evidence.get("candidates", ()),
+            ),
+            restricted=int(evidence.get("restricted") or 0),
+        )
+        ticket_id, created = self._file_ticket(
             message,
             principal,
             question,
-            evidence,
+            carried,
             "user_request",
-            gap=masked_note or "requester asked for the tax team",
+            masked_note or "requester asked for the tax team",
+            evidence.get("topic"),
         )
+        ticket = self.tickets.get(ticket_id)
         if created:
             text_out = _TICKET_TEXT[lang].format(ticket=ticket.id)
         elif question.strip() != ticket.question_masked.strip():
@@ -533,13 +546,30 @@ class Turn:
         ledger: Ledger,
         evidence: dict[str, Any],
     ) -> str:
-        """Escalate through the ``create_ticket`` closure tool over this turn's ledger (one evidence path)."""
+        """Escalate a question the turn could not answer (no source, low confidence, advice ...)."""
         gap = {
             "low_confidence": f"confidence {answer.confidence.band} ({answer.confidence.score:.2f})",
             "out_of_scope": "question outside the knowledge base's scope",
             "advice": "advice / planning request: needs the tax team's judgement",
             "protected_determination": "protected determination: only the tax team decides",
         }.get(reason, reason)
+        ticket_id, _created = self._file_ticket(
+            message, principal, question, ledger, reason, gap, evidence.get("topic")
+        )
+        return ticket_id
+
+    def _file_ticket(
+        self,
+        message: InboundMessage,
+        principal: Principal,
+        question: str,
+        ledger: Ledger,
+        reason: str,
+        gap: str,
+        topic: str | None,
+    ) -> tuple[str, bool]:
+        """The one way a ticket is opened: the ``create_ticket`` closure tool over ``ledger`` (one evidence
+        builder, filtered to what the tax team may read).  Returns the ticket id and whether it is new."""
         deps = ToolDeps(
             retriever=self.services.retriever,
             store=self.services.store,
@@ -550,59 +580,14 @@ class Turn:
             requester=_requester(message, principal),
             ticket_audience=self.ticket_audience,
             facts=tuple(e.text for e in self.history.recent(self._key(message)) if e.role == "user")[-5:],
-            topic=evidence.get("topic"),
+            topic=topic,
         )
         tools = build_tools(principal, deps, ledger=ledger)
-        outcome = tools.get("create_ticket").invoke({"summary": gap, "reason": reason})
+        outcome = tools.get("create_ticket").invoke({"summary": gap[:1000], "reason": reason})
         opened = [t for t in ledger.tickets if t.action in ("opened", "evidence_added")]
         if not opened:
             raise RuntimeError(f"create_ticket did not open a ticket: {outcome.text[:200]}")
-        return opened[-1].ticket_id
-
-    def _open(
-        self,
-        message: InboundMessage,
-        principal: Principal,
-        question: str,
-        evidence: dict[str, Any],
-        reason: str,
-        *,
-        gap: str,
-    ) -> tuple[Any, bool]:
-        thread = ThreadRef(
-            platform=message.platform,
-            tenant=message.tenant,
-            channel=message.channel,
-            thread_id=message.thread_id,
-        )
-        requester = Requester(
-            principal_id=principal.id,
-            platform=message.platform,
-            tenant=message.tenant,
-            user_id=message.user_id,
-            email=principal.email,
-            display_name=principal.display_name,
-        )
-        facts = tuple(e.text for e in self.history.recent(self._key(message)) if e.role == "user")[-5:]
-        if evidence.get("restricted"):
-            gap = f"{gap}; {evidence['restricted']} restricted sources (not readable by the tax team)"
-        if self.tickets is None:  # callers check first; this keeps the type checker informed
-            raise RuntimeError("no ticket store is configured")
-        ticket, created = self.tickets.open_ticket(
-            thread,
-            requester,
-            question,
-            facts,
-            Evidence(
-                claims=tuple(evidence.get("claims", ())),
-                citations=tuple(evidence.get("citations", ())),
-                candidates=tuple(evidence.get("candidates", ())),
-            ),
-            gap,
-            reason,
-            topic=evidence.get("topic"),
-        )
-        return ticket, created
+        return opened[-1].ticket_id, opened[-1].action == "opened"
 
 
 # --- small pure helpers ------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import pytest
 from bot.answer_cache import AnswerCache, answer_from_json, cacheable
 from bot.audit import MemoryAuditLog
 from bot.cli import main
-from bot.history import MemoryHistory
+from bot.history import MemoryHistory, conversation_key
 from bot.messages import InboundMessage
 from bot.settings import Settings
 from bot.turn import Turn
@@ -73,6 +73,14 @@ def _ask(svc: Any, turn: Turn, email: str, text: str, thread: str) -> Any:
     return turn.handle(msg)
 
 
+def _evidence(svc: Any, turn: Turn, email: str, thread: str) -> dict[str, Any]:
+    entry = svc.directory.lookup_email(email)
+    key = conversation_key("slack", "T0SINAR01", entry.slack_id, thread)
+    meta = next(e.meta for e in reversed(turn.history.recent(key)) if e.role == "assistant" and e.meta)
+    evidence: dict[str, Any] = json.loads(meta)["evidence"]
+    return evidence
+
+
 def _deterministic(answer: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in answer.items() if k != "timings"}
 
@@ -96,6 +104,10 @@ def test_repeat_question_is_served_from_the_cache_and_never_to_another_reader(wo
     assert "cache_ms" in again.answer["timings"] and "cache_ms" not in first.answer["timings"]
     assert _deterministic(again.answer) == _deterministic(first.answer)
     assert turn.audit.records[-1].cited_chunks == turn.audit.records[0].cited_chunks
+    # the thread keeps the same escalation evidence (a later "please escalate" files it on the ticket)
+    first_ev, again_ev = (_evidence(svc, turn, "tax.lead@sinarnusantara.co.id", t) for t in ("t1", "t2"))
+    assert again_ev["claims"] and again_ev["claims"] == first_ev["claims"]
+    assert {c["chunk_id"] for c in again_ev["citations"]} == {c["chunk_id"] for c in first_ev["citations"]}
 
     # an AP clerk (no tax-team group) asks the same: not a hit, and the restricted memo is not cited
     clerk = _ask(svc, turn, "ap.clerk@sinarnusantara.co.id", QUESTION, "t3")
