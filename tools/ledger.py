@@ -90,6 +90,8 @@ class Ledger:
         self._citations: list[LedgerCitation] = []
         self._tickets: list[LedgerTicket] = []
         self._calls: list[LedgerToolCall] = []
+        self._carried: Evidence = Evidence()
+        self._carried_restricted = 0
 
     # --- writers -----------------------------------------------------------------------------
 
@@ -125,6 +127,14 @@ class Ledger:
         """Replace drafted citations (e.g. with their gate outcome filled in)."""
         with self._lock:
             self._citations = list(citations)
+
+    def carry(self, evidence: Evidence, restricted: int = 0) -> None:
+        """Evidence an earlier turn of the thread gathered (already filtered for the ticket's audience, with
+        the count it withheld): an escalation asked for later ("Ask the tax team", "tolong eskalasi") files it
+        through ``create_ticket`` like an escalation decided inside the turn."""
+        with self._lock:
+            self._carried = evidence
+            self._carried_restricted = max(0, int(restricted))
 
     def record_ticket(self, ticket: LedgerTicket) -> None:
         with self._lock:
@@ -210,13 +220,20 @@ class Ledger:
             }
             for h in hits
         ]
-        return Evidence.of(claims=claims, citations=cited, candidates=candidates)
+        with self._lock:
+            carried = self._carried
+        return Evidence.of(
+            claims=[*carried.claims, *claims],
+            citations=[*carried.citations, *cited],
+            candidates=[*carried.candidates, *candidates],
+        )
 
     def restricted_sources(self, readable: Callable[[str], bool]) -> int:
         """How many documents this turn found that ``readable`` keeps from the ticket's audience."""
         with self._lock:
             docs = {h.doc_id for h in self._hits.values()} | {c.doc_id for c in self._citations if c.doc_id}
-        return sum(1 for d in docs if not readable(d))
+            carried = self._carried_restricted
+        return carried + sum(1 for d in docs if not readable(d))
 
     def to_json(self) -> dict[str, Any]:
         """JSON-able snapshot for the audit log (no raw question text, tool arguments only hashed)."""

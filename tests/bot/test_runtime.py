@@ -40,7 +40,7 @@ def test_one_redis_client_and_one_resolver_per_process(tmp_path: Path) -> None:
     redis = runtime.redis
     assert redis is not None
     assert runtime.history._r is redis
-    assert runtime.principal_cache._redis is redis
+    assert runtime.principal_cache.primary._redis is redis  # behind the in-process fallback
     assert turn.rate_limiter.primary._client is redis  # Redis first, the in-process window while it is down
     for name in ("dedupe", "history"):
         assert clients[name].primary._client is redis, name
