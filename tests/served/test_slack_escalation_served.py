@@ -217,9 +217,41 @@ def test_served_slack_only_the_asker_can_escalate_a_channel_question(
     assert (ticket.thread.channel, ticket.thread.thread_id) == (CHANNEL, root)
     assert ticket.reason == "user_request"
     _assert_real_candidates(ticket, served_kb)
-    # the bystander was never told anything in the asker's name, and the asker got no "already" notice
+    # the asker got no "already with the tax team" notice: only the bystander was told anything privately
     ephemerals = _in_thread("chat.postEphemeral", served, CHANNEL, root)
     assert [c.params["user"] for c in ephemerals] == [FIN_MANAGER]
+
+    # the asker clicks again: the same ticket, told privately, nothing new in public
+    again = click_payload(
+        "dasar_escalate",
+        buttons["dasar_escalate"],
+        user=AP_CLERK,
+        channel=CHANNEL,
+        message_ts=message_ts,
+        thread_ts=root,
+        action_ts="1772900030.000001",
+    )
+    assert _click(served, again) == 200
+    (already,) = _wait_in_thread(served, "chat.postEphemeral", CHANNEL, root, 1, user=AP_CLERK)
+    assert ticket.id in posted_text(already)
+    # the bystander types the escalation phrase in the thread instead: refused, the ticket stays the asker's
+    typed = {
+        "type": "message",
+        "channel_type": "channel",
+        "channel": CHANNEL,
+        "user": FIN_MANAGER,
+        "text": "tolong eskalasi ke tim pajak",
+        "ts": "1772900040.000100",
+        "thread_ts": root,
+    }
+    assert _send(served.port, typed, "EvEsc2") == 200
+    posts = _wait_in_thread(served, "chat.postMessage", CHANNEL, root, 3)
+    assert "Hanya orang yang mengajukan pertanyaan ini" in posted_text(posts[2])
+    (still,) = store.list()
+    assert (still.id, still.requester.user_id, still.question_masked) == (ticket.id, AP_CLERK, PPH23_QUESTION)
+    events = store.events(ticket.id)
+    assert [e.kind for e in events] == ["opened"], [(e.kind, e.actor) for e in events]
+    assert len(_in_thread("chat.postMessage", served, CHANNEL, root)) == 3
 
 
 def test_served_slack_escalation_phrase_in_a_dm_carries_retrieval_candidates(

@@ -8,6 +8,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,11 +21,11 @@ AP_CLERK = "U04APCLRK1"  # corpus/directory.yaml
 DM = "D0APCLERK1"
 
 
-def _dm(text: str, ts: str) -> dict:
+def _dm(text: str, ts: str) -> dict[str, Any]:
     return {"type": "message", "channel_type": "im", "channel": DM, "user": AP_CLERK, "text": text, "ts": ts}
 
 
-def _send(port: int, event: dict, event_id: str, *, retry: int | None = None) -> int:
+def _send(port: int, event: dict[str, Any], event_id: str, *, retry: int | None = None) -> int:
     body = json.dumps(event_body(event, event_id))
     req = urllib.request.Request(
         f"http://127.0.0.1:{port}/slack/events",
@@ -33,7 +34,7 @@ def _send(port: int, event: dict, event_id: str, *, retry: int | None = None) ->
         method="POST",
     )
     with urllib.request.urlopen(req, timeout=30) as resp:
-        return resp.status
+        return int(resp.status)
 
 
 def test_served_slack_answers_a_dm_with_a_quote_and_dedupes_through_redis(
@@ -64,7 +65,10 @@ def test_served_slack_answers_a_dm_with_a_quote_and_dedupes_through_redis(
                 second = _dm("Berapa tarif PPh 23 atas jasa?", "1772600001.000100")
                 assert _send(port, second, "EvServed2") == 200
                 posts = api.wait_for("chat.postMessage", 2, timeout=120)
-                keys = [k.decode() for k in redis.Redis.from_url(redis_url).keys("*")]
+                keys = [
+                    k.decode() if isinstance(k, bytes) else str(k)
+                    for k in redis.Redis.from_url(redis_url).keys("*")
+                ]
     finally:
         api.stop()
     assert reply.params["channel"] == DM
@@ -202,7 +206,7 @@ def test_a_click_is_acked_while_every_answer_worker_is_busy(slack_process: tuple
     assert thanks.params["channel"] == DM
 
 
-def _feedback_value(params: dict) -> str:
+def _feedback_value(params: dict[str, Any]) -> str:
     for block in params.get("blocks", []):
         for element in block.get("elements", []) if isinstance(block.get("elements"), list) else []:
             if element.get("type") == "feedback_buttons":
