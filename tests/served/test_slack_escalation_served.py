@@ -147,22 +147,36 @@ def _wait_in_thread(
     return found
 
 
-def _assert_real_candidates(ticket: Any, kb: Path) -> None:
-    """The ticket carries retrieval candidates: real chunks of the served KB, UU 36/2008 among them."""
+def _assert_evidence(ticket: Any, kb: Path) -> None:
+    """The ticket carries the turn's evidence: retrieval candidates (real chunks of the served KB, UU 36/2008
+    among them), the citation and the verified claim the answer stood on."""
     from kb.store.sqlite import SqliteStore
 
-    candidates = ticket.evidence.candidates
-    assert candidates, f"no retrieval candidates in the ticket's evidence: {ticket.evidence}"
-    ids = [str(c["chunk_id"]) for c in candidates]
+    evidence = ticket.evidence
+    assert evidence.candidates, f"no retrieval candidates in the ticket's evidence: {evidence}"
+    ids = {str(c["chunk_id"]) for c in (*evidence.candidates, *evidence.citations)}
     kb_store = SqliteStore(kb)
     try:
-        chunks = kb_store.get_chunks(ids)
+        chunks = kb_store.get_chunks(sorted(ids))
     finally:
         kb_store.close()
-    assert set(chunks) == set(ids), f"candidates not in the KB: {sorted(set(ids) - set(chunks))}"
-    assert all(chunks[c["chunk_id"]].doc_id == c["doc_id"] for c in candidates)
-    assert PPH_LAW in {c["doc_id"] for c in candidates}, [c["doc_id"] for c in candidates]
-    assert all(isinstance(c.get("score"), int | float) for c in candidates)
+    assert set(chunks) == ids, f"evidence chunks not in the KB: {sorted(ids - set(chunks))}"
+    assert all(
+        chunks[c["chunk_id"]].doc_id == c["doc_id"] for c in (*evidence.candidates, *evidence.citations)
+    )
+    assert PPH_LAW in {c["doc_id"] for c in evidence.candidates}, [c["doc_id"] for c in evidence.candidates]
+    assert all(isinstance(c.get("score"), int | float) for c in evidence.candidates)
+    # what the answer stood on: the Pasal 23 citation of UU 36/2008 and its verified 2% quote for jasa teknik
+    assert any(c["doc_id"] == PPH_LAW and "Pasal 23" in str(c["location"]) for c in evidence.citations), (
+        evidence.citations
+    )
+    assert any(
+        c["doc_id"] == PPH_LAW
+        and c["passed"]
+        and "2% (dua persen)" in c["quote"]
+        and "jasa teknik" in c["quote"]
+        for c in evidence.claims
+    ), evidence.claims
 
 
 def test_served_slack_only_the_asker_can_escalate_a_channel_question(
@@ -216,7 +230,7 @@ def test_served_slack_only_the_asker_can_escalate_a_channel_question(
     assert ticket.question_masked == PPH23_QUESTION
     assert (ticket.thread.channel, ticket.thread.thread_id) == (CHANNEL, root)
     assert ticket.reason == "user_request"
-    _assert_real_candidates(ticket, served_kb)
+    _assert_evidence(ticket, served_kb)
     # the asker got no "already with the tax team" notice: only the bystander was told anything privately
     ephemerals = _in_thread("chat.postEphemeral", served, CHANNEL, root)
     assert [c.params["user"] for c in ephemerals] == [FIN_MANAGER]
@@ -285,4 +299,4 @@ def test_served_slack_escalation_phrase_in_a_dm_carries_retrieval_candidates(
     assert ticket.requester.user_id == AP_CLERK
     assert ticket.question_masked == PPH23_QUESTION  # the question, not the escalation phrase
     assert ticket.reason == "user_request"
-    _assert_real_candidates(ticket, served_kb)
+    _assert_evidence(ticket, served_kb)
