@@ -367,7 +367,8 @@ class Turn:
             return self._notice("abstained", _NO_ESCALATE_TEXT[lang], lang)
         thread = _last_meta(self.history.recent(self._thread_key(message)))
         own = _last_meta(self.history.recent(key))
-        if thread.get("asker") and thread["asker"] != principal.id:
+        asked_here = bool(own.get("question"))  # the clicker asked a question of their own in this thread
+        if not asked_here and thread.get("asker") and thread["asker"] != principal.id:
             logger.info("status=escalation_refused | only the asker may escalate this thread")
             self.audit.write(
                 AuditRecord(
@@ -380,7 +381,7 @@ class Turn:
                 )
             )
             return self._notice("abstained", _NOT_ASKER_TEXT[lang], lang)
-        meta = thread or own
+        meta = own if asked_here else thread
         text = normalise(message.text or "")
         typed = (
             ""

@@ -309,11 +309,6 @@ def test_served_slack_escalation_phrase_in_a_dm_carries_retrieval_candidates(
     _assert_evidence(ticket, served_kb)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="product bug: bot/turn.py Turn.escalate refuses anyone but the thread's LAST asker, so a "
-    "follow-up by someone else in the thread takes the asker's own button away (see the report)",
-)
 def test_served_slack_asker_can_escalate_after_someone_else_asked_in_the_thread(
     slack_with_tickets: SlackServed, store: Any, served_kb: Path
 ) -> None:
