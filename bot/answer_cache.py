@@ -30,6 +30,7 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from bot.answer.model import (
@@ -161,6 +162,14 @@ def cacheable(answer: Answer) -> bool:
     return answer.status == "answered" and bool(answer.claims) and answer.escalation is None
 
 
+@dataclass(frozen=True)
+class CachedAnswer:
+    """A cache hit: the answer and the passages (chunk id, score) its run retrieved, in retrieval order."""
+
+    answer: Answer
+    hits: tuple[tuple[str, float], ...] = ()
+
+
 class AnswerCache:
     """Get and put verified answers; purge all or by document.
 
@@ -225,6 +234,11 @@ class AnswerCache:
     # --- get / put ---------------------------------------------------------------------------------------
     def get(self, question: str, principal: Principal, as_of: dt.date) -> Answer | None:
         """The cached answer, or None (counted as a miss)."""
+        entry = self.lookup(question, principal, as_of)
+        return entry.answer if entry is not None else None
+
+    def lookup(self, question: str, principal: Principal, as_of: dt.date) -> CachedAnswer | None:
+        """The cached answer with the passages its run retrieved, or None (counted as a miss)."""
         key = self.key(question, principal, as_of)
         try:
             raw = self._read(key)
@@ -239,19 +253,33 @@ class AnswerCache:
         if raw is None:
             return None
         data = json.loads(raw)
-        answer = answer_from_json(data["answer"])
+        entry = CachedAnswer(
+            answer_from_json(data["answer"]),
+            tuple((str(cid), float(score)) for cid, score in data.get("hits") or ()),
+        )
         with self._lock:
             self.saved_ms += float(data.get("took_ms") or 0.0)
-        return answer
+        return entry
 
-    def put(self, question: str, principal: Principal, as_of: dt.date, answer: Answer) -> bool:
-        """Cache ``answer`` when it is verified (:func:`cacheable`); True when stored."""
+    def put(
+        self,
+        question: str,
+        principal: Principal,
+        as_of: dt.date,
+        answer: Answer,
+        ledger: Ledger | None = None,
+    ) -> bool:
+        """Cache ``answer`` when it is verified (:func:`cacheable`); True when stored.
+
+        ``ledger``: the run's ledger; the passages it retrieved are kept (ids and scores) so a hit gives the
+        thread the same escalation evidence (:func:`replay_into`)."""
         if not cacheable(answer):
             return False
         key = self.key(question, principal, as_of)
         payload = json.dumps(
             {
                 "answer": answer.to_json(include_timings=False),
+                "hits": [[h.chunk_id, h.score] for h in ledger.hits] if ledger is not None else [],
                 "took_ms": round(float(answer.timings.get("total_ms", 0.0)), 2),
             },
             ensure_ascii=False,
@@ -360,20 +388,32 @@ def answer_cache_for(
     )
 
 
-def replay_into(ledger: Ledger, answer: Answer, store: KnowledgeStore) -> None:
-    """Record a cached answer's sources in the turn's ledger, as the answering run would have.
+def replay_into(ledger: Ledger, cached: CachedAnswer, store: KnowledgeStore) -> None:
+    """Record a cached answer's retrieved passages and citations in the turn's ledger, as its run did.
 
     The turn builds its escalation evidence from the ledger (a later "please escalate" in the thread files
-    it on the ticket); without this a question served from the cache would leave the ticket empty.
+    it on the ticket); without this a question served from the cache would leave the ticket empty.  The
+    passages were readable by this reader scope when cached (the scope is part of the key); ones that no
+    longer exist are skipped.
     """
-    seq = ledger.record_call("answer_cache", {"chunks": [c.source.chunk_id for c in answer.claims]}, ok=True)
-    chunks = store.get_chunks(sorted({c.source.chunk_id for c in answer.claims}))
+    answer = cached.answer
+    scores = dict(cached.hits)
+    order = list(dict.fromkeys([*scores, *(c.source.chunk_id for c in answer.claims)]))
+    seq = ledger.record_call("answer_cache", {"chunks": order}, ok=True)
+    chunks = store.get_chunks(order)
+    docs: dict[str, Any] = {}
     hits: list[Hit] = []
+    for cid in order:
+        chunk = chunks.get(cid)
+        if chunk is None:
+            continue
+        if chunk.doc_id not in docs:
+            docs[chunk.doc_id] = store.get_document(chunk.doc_id)
+        stored = docs[chunk.doc_id]
+        if stored is not None:
+            hits.append(Hit(chunk=chunk, doc=stored.meta, score=scores.get(cid, 1.0), via=("answer_cache",)))
+    ledger.record_hits(hits, seq)
     for claim in answer.claims:
-        chunk = chunks.get(claim.source.chunk_id)
-        stored = store.get_document(claim.source.doc_id) if chunk is not None else None
-        if chunk is not None and stored is not None:
-            hits.append(Hit(chunk=chunk, doc=stored.meta, score=1.0, via=("answer_cache",)))
         ledger.record_citation(
             LedgerCitation(
                 source_id=claim.source.chunk_id,
@@ -384,4 +424,3 @@ def replay_into(ledger: Ledger, answer: Answer, store: KnowledgeStore) -> None:
                 passed=True,
             )
         )
-    ledger.record_hits(hits, seq)

@@ -177,13 +177,13 @@ class Turn:
             return self._answer_fresh(question, principal, as_of, ledger)
         day = as_of or self.today()
         t0 = time.perf_counter()
-        cached = cache.get(question, principal, day)
+        cached = cache.lookup(question, principal, day)
         if cached is not None:
-            if ledger is not None:  # the thread's escalation evidence, as the answering run records it
+            if ledger is not None:  # the thread's escalation evidence, as the answering run recorded it
                 replay_into(ledger, cached, self.services.store)
-            return cached.with_timings({"cache_ms": _ms(t0), "total_ms": _ms(t0)})
+            return cached.answer.with_timings({"cache_ms": _ms(t0), "total_ms": _ms(t0)})
         answer = self._answer_fresh(question, principal, as_of, ledger)
-        cache.put(question, principal, day, answer)
+        cache.put(question, principal, day, answer, ledger)
         return answer
 
     def purge_answer_cache(self, doc_ids: Iterable[str] | None = None) -> int:

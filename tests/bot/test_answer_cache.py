@@ -108,6 +108,8 @@ def test_repeat_question_is_served_from_the_cache_and_never_to_another_reader(wo
     first_ev, again_ev = (_evidence(svc, turn, "tax.lead@sinarnusantara.co.id", t) for t in ("t1", "t2"))
     assert again_ev["claims"] and again_ev["claims"] == first_ev["claims"]
     assert {c["chunk_id"] for c in again_ev["citations"]} == {c["chunk_id"] for c in first_ev["citations"]}
+    assert [c["chunk_id"] for c in again_ev["candidates"]] == [c["chunk_id"] for c in first_ev["candidates"]]
+    assert len(first_ev["candidates"]) > len(first_ev["citations"])  # retrieval candidates, not only cited
 
     # an AP clerk (no tax-team group) asks the same: not a hit, and the restricted memo is not cited
     clerk = _ask(svc, turn, "ap.clerk@sinarnusantara.co.id", QUESTION, "t3")
