@@ -64,27 +64,26 @@ def _handler(ep: Endpoint) -> type[BaseHTTPRequestHandler]:
                 status = ep.failures.pop(0) if ep.failures else 200
                 ep.in_flight += 1
                 ep.max_in_flight = max(ep.max_in_flight, ep.in_flight)
-            try:
-                if self.path != "/v1/embeddings":
-                    self._send(404, {"error": "not found"})
-                elif status != 200:
-                    self._send(status, {"error": {"message": "slow down"}}, {"Retry-After": "0"})
-                elif body.get("model") == "bad-model":
-                    self._send(400, {"error": {"message": "model not found"}})
-                else:
-                    ep.release.wait(0.05)  # overlap concurrent requests so max_in_flight is observable
-                    vecs = _ref(body["input"]) * 3.0  # unnormalised: the client must normalise
-                    data = [
-                        {"object": "embedding", "index": i, "embedding": v.tolist()}
-                        for i, v in enumerate(vecs)
-                    ]
-                    self._send(200, {"object": "list", "data": data[::-1], "model": body["model"]})
-            finally:
-                with ep.lock:
-                    ep.in_flight -= 1
+            if self.path != "/v1/embeddings":
+                self._send(404, {"error": "not found"})
+            elif status != 200:
+                self._send(status, {"error": {"message": "slow down"}}, {"Retry-After": "0"})
+            elif body.get("model") == "bad-model":
+                self._send(400, {"error": {"message": "model not found"}})
+            else:
+                ep.release.wait(0.05)  # overlap concurrent requests so max_in_flight is observable
+                vecs = _ref(body["input"]) * 3.0  # unnormalised: the client must normalise
+                data = [
+                    {"object": "embedding", "index": i, "embedding": v.tolist()} for i, v in enumerate(vecs)
+                ]
+                self._send(200, {"object": "list", "data": data[::-1], "model": body["model"]})
 
         def _send(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
             raw = json.dumps(payload).encode()
+            # leave the in-flight count before the client can see the response: otherwise its next request
+            # may arrive while this thread still counts itself (a race that showed max_in_flight 3 under load)
+            with ep.lock:
+                ep.in_flight -= 1
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(raw)))

@@ -191,7 +191,7 @@ def test_an_absent_amending_act_is_said_in_the_answer_after_its_date(tmp_path: P
     retriever = Retriever(store, HashingEmbedder(), config=RetrievalConfig(mode="deterministic"))
     services = SimpleNamespace(store=store, retriever=retriever, aliases=AliasDictionary.load())
     guest = Principal.guest("cli", "local", "anonymous")
-    question = "Kapan PMK 168/2023 mulai berlaku?"
+    question = "Sejak tanggal berapa PMK 168/2023 berlaku?"
     later = answer_question(question, guest, services, as_of=dt.date(2026, 1, 5))
     assert later.status == "answered", later.status
     said = [w for w in later.warnings if "PMK 999/2025" in w]
