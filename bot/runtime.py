@@ -60,7 +60,14 @@ class Runtime:
     def embedder(self) -> Embedder | None:
         if self.settings.retrieval_mode == "deterministic" and self.settings.embedder == "none":
             return None
-        return make_embedder(self.settings.embedder)
+        return make_embedder(self.settings.embedder_name(), self.settings.embed_options())
+
+    @cached_property
+    def answer_cache(self) -> Any | None:
+        """The Turn's answer cache (None with ``DASAR_ANSWER_CACHE=false``): Redis when configured."""
+        from bot.answer_cache import answer_cache_for
+
+        return answer_cache_for(self.settings, lambda: self.store, self.redis)  # the KB opens on first use
 
     @cached_property
     def store(self) -> KnowledgeStore:
@@ -225,6 +232,7 @@ class Runtime:
             audit=log,  # type: ignore[arg-type]
             composer_factory=self.composer_factory(),
             rate_limiter=self.rate_limiter,
+            answer_cache=self.answer_cache,
         )
 
     def warm_up(self) -> dict[str, float]:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from identity.principal import Principal
 from tools.access import DocumentArgs, PermissionArgs, make_check_document_access, make_check_permission
 from tools.deps import ToolDeps
+from tools.law import LawArgs, make_law_as_of
 from tools.ledger import Ledger
 from tools.search import SearchArgs, make_search_kb
 from tools.strict import StrictTool
@@ -16,6 +17,7 @@ from tools.ticketing import CreateTicketArgs, UpdateTicketArgs, make_create_tick
 #: Every tool name a turn may call; anything else is cancelled by the agent's allow-list hook.
 TOOL_NAMES: tuple[str, ...] = (
     "search_kb",
+    "law_as_of",
     "check_document_access",
     "check_permission",
     "create_ticket",
@@ -74,12 +76,13 @@ def build_tools(principal: Principal, deps: ToolDeps, *, ledger: Ledger | None =
         ledger: Ledger to record into (a fresh one by default).
 
     Returns:
-        The tools (search_kb, check_document_access, check_permission, create_ticket, update_ticket) and
-        their ledger.
+        The tools (search_kb, law_as_of, check_document_access, check_permission, create_ticket,
+        update_ticket) and their ledger.
     """
     ledger = ledger if ledger is not None else Ledger()
     tools = (
         StrictTool("search_kb", SearchArgs, make_search_kb(principal, deps), ledger),
+        StrictTool("law_as_of", LawArgs, make_law_as_of(principal, deps), ledger),
         StrictTool(
             "check_document_access", DocumentArgs, make_check_document_access(principal, deps), ledger
         ),

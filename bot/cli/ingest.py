@@ -37,9 +37,19 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     else:
         with progress:
             report = ingest_paths(args.paths, store, embedder, flagger=injection_flagger, progress=progress)
+    from bot.impact import record_ingest
+
+    affected = record_ingest(report.impact, svc)  # FAQs to review, open tickets, recent answers; cache purge
     stats = store.stats()
     if args.json:
-        print_json({"kb": str(store.path), **report.to_json(), "stats": stats})
+        print_json(
+            {
+                "kb": str(store.path),
+                **report.to_json(),
+                "stats": stats,
+                "affected": affected.to_json() if affected is not None else None,
+            }
+        )
         return 0 if report.ok else 1
     for err in report.errors:
         err_console.print(f"error: {err}", markup=False, soft_wrap=True)
@@ -57,6 +67,13 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         f"{stats['edges']} edges, {stats['quarantined']} quarantined",
         markup=False,
     )
+    if affected is not None and (affected.faqs or affected.tickets or affected.answers):
+        console.print(
+            f"  affected: {len(affected.faqs)} FAQs withdrawn for review, "
+            f"{len(affected.tickets)} open tickets, {len(affected.answers)} recent answers "
+            "(see `dasar kb impact`)",
+            markup=False,
+        )
     for doc_id, reason in sorted(report.quarantined.items()):
         console.print(f"  quarantined {doc_id}: {reason} (stored, never used to answer)", markup=False)
     for doc_id, rules in sorted(report.flagged.items()):

@@ -20,6 +20,7 @@ PROBES = (
 
 EXPECTED_PROPERTIES = {
     "search_kb": {"query", "as_of", "tax_type"},
+    "law_as_of": {"law", "as_of", "pasal"},
     "check_document_access": {"doc_id"},
     "check_permission": {"action"},
     "create_ticket": {"summary", "reason"},
