@@ -18,8 +18,8 @@ from bot.cli.common import console, kb_option, print_json, reject_yaml_aliases
 
 #: extra -> modules it provides (checked with importlib.util.find_spec: nothing is imported).
 EXTRA_MODULES: dict[str, tuple[str, ...]] = {
-    "slack": ("slack_bolt", "slack_sdk"),
-    "teams": ("botbuilder", "aiohttp"),
+    "slack": ("slack_bolt", "slack_sdk", "prometheus_client"),
+    "teams": ("botbuilder.core", "botbuilder.integration.aiohttp", "aiohttp", "prometheus_client"),
     "redis": ("redis",),
     "postgres": ("psycopg", "pgvector"),
     "agent": ("strands",),
