@@ -33,9 +33,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kb.errors import NotFoundError
+from kb.linking import doc_lookup
 from kb.metadata import related_date
 from kb.model import PUBLIC_GROUP, Chunk
-from kb.refs import find_doc_refs, key_from_doc_id
+from kb.refs import find_doc_refs
 from kb.store.protocol import KnowledgeStore, StoredDocument
 
 #: Names of the three base tax laws (the packaged alias dictionary adds more when it loads).
@@ -190,17 +191,6 @@ def pasal_sort_key(pasal: str) -> tuple[int, str]:
     return (int(m.group(1)), m.group(2)) if m else (10**6, pasal)
 
 
-def _lookup(docs: Iterable[StoredDocument]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for d in docs:
-        out[d.meta.id] = d.meta.id
-        out[d.meta.number] = d.meta.id
-        key = key_from_doc_id(d.meta.id)
-        if key:
-            out.setdefault(key, d.meta.id)
-    return out
-
-
 def _alias_docs() -> dict[str, str]:
     """Law names of the packaged alias dictionary ("UU PPN" -> "UU 8/1983"), lower-cased."""
     out = dict(LAW_NAMES)
@@ -219,7 +209,7 @@ def _alias_docs() -> dict[str, str]:
 def resolve_law(store: KnowledgeStore, law: str) -> StoredDocument:
     """The stored base act ``law`` names: a nickname ("UU PPN"), a number ("UU 8/1983") or an id."""
     docs = store.list_documents()
-    lookup = _lookup(docs)
+    lookup = doc_lookup(docs)
     by_id = {d.meta.id: d for d in docs}
     name = " ".join(law.strip().split())
     candidates = [name, name.lower()]
@@ -309,7 +299,7 @@ def consolidate(
     docs = [
         d for d in store.list_documents() if d.quarantine_reason is None and set(d.meta.access) & set(groups)
     ]
-    lookup = _lookup(store.list_documents())
+    lookup = doc_lookup(store.list_documents())
     if base.meta.id not in {d.meta.id for d in docs}:
         raise NotFoundError(f"{base.meta.number} is not readable here (quarantined or restricted)")
     chain = _chain(base, docs, lookup)
