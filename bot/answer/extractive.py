@@ -480,7 +480,7 @@ class ExtractiveComposer:
             request.question, hit.chunk.text
         ):
             score -= 0.3  # every rate it states belongs to a special regime the question does not name
-        if hit.chunk.is_example or HYPOTHETICAL_PARTY.search(hit.chunk.text):
+        if _illustrates(hit):
             score -= 0.6  # a worked example (or a passage naming "PT A") illustrates the rule; never first
         if is_padding(hit.chunk.text):
             score -= 1.0

@@ -324,6 +324,11 @@ def _premise(question: str, lead: ShownClaim, lang: str) -> str:
     return "Yes." if lang == "en" else "Ya."
 
 
+def _losers(conflicts: Sequence[Conflict]) -> set[str]:
+    """Documents that lost a conflict to a preferred source: they never lead an answer."""
+    return {s.doc_id for cf in conflicts for s in cf.sources if cf.preferred and s.doc_id != cf.preferred}
+
+
 def _other_tax(c: ShownClaim, asked: set[str]) -> bool:
     """The claim names taxes and none is the one the question asks about (PPh 26 for a PPh 23 question)."""
     named = set(mentioned_taxes(c.quote))
@@ -332,7 +337,7 @@ def _other_tax(c: ShownClaim, asked: set[str]) -> bool:
 
 def _lead_index(claims: Sequence[ShownClaim], conflicts: Sequence[Conflict] = (), question: str = "") -> int:
     """The composer's first claim leads, unless it is an example, lost a conflict or is about another tax."""
-    losers = {s.doc_id for cf in conflicts for s in cf.sources if cf.preferred and s.doc_id != cf.preferred}
+    losers = _losers(conflicts)
     asked = set(mentioned_taxes(question)) if question else set()
     for pass_ in (0, 1):
         for i, c in enumerate(claims):
@@ -407,7 +412,7 @@ def _states(c: ShownClaim, kind: str, lang: str) -> bool:
 
 def _candidates(claims: Sequence[ShownClaim], conflicts: Sequence[Conflict], question: str) -> list[int]:
     """Claims that may carry the answer, in order: no examples, no conflict losers, no other tax's rule."""
-    losers = {s.doc_id for cf in conflicts for s in cf.sources if cf.preferred and s.doc_id != cf.preferred}
+    losers = _losers(conflicts)
     asked = set(mentioned_taxes(question))
     return [
         j
@@ -455,7 +460,7 @@ def _multi_part(
     kinds: Sequence[str],
 ) -> str:
     """One sentence per part of a multi-part question, each from the first claim that states it."""
-    losers = {s.doc_id for cf in conflicts for s in cf.sources if cf.preferred and s.doc_id != cf.preferred}
+    losers = _losers(conflicts)
     asked = set(mentioned_taxes(question))
     order = sorted(
         range(len(claims)),
