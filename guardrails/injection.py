@@ -908,7 +908,11 @@ def canonical(text: str) -> str:
     """Return the matching form of ``text``: :func:`normalise`, then look-alike letters, leetspeak,
     letter-spacing and typos of the trigger vocabulary folded, horizontal whitespace collapsed, lower case.
     """
-    out = normalise(text)
+    return _fold(normalise(text))
+
+
+def _fold(out: str) -> str:
+    """:func:`canonical` of text already passed through :func:`normalise`."""
     if _NON_LATIN_LETTER.search(out):
         out = _WORD_RUN.sub(_fold_mixed_script, out)
     out = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), out)
@@ -934,9 +938,13 @@ def scan_injection(text: str) -> InjectionVerdict:
     Returns:
         The verdict with the ids and categories of every rule that matched (sorted, deterministic).
     """
-    light = normalise(text).lower()
+    light = normalise(text)
+    return _scan_forms(light.lower(), _fold(light))
+
+
+def _scan_forms(light: str, heavy: str) -> InjectionVerdict:
+    """:func:`scan_injection` given the lower-cased light form and the canonical form of the text."""
     forms = [light]
-    heavy = canonical(text)
     if heavy != light:
         # only the lines the folding changed (with their neighbours) need a second pass
         light_lines, heavy_lines = light.split("\n"), heavy.split("\n")
@@ -1006,9 +1014,11 @@ def addressed_to_assistant(sentence: str) -> bool:
     Returns:
         True when the sentence is addressed to the assistant.
     """
-    if _ADDRESSED.search(normalise(sentence).lower()) or _ADDRESSED.search(canonical(sentence)):
+    normalised = normalise(sentence)
+    light, heavy = normalised.lower(), _fold(normalised)
+    if _ADDRESSED.search(light) or _ADDRESSED.search(heavy):
         return True
-    return scan_injection(sentence).flagged
+    return _scan_forms(light, heavy).flagged
 
 
 _SPLIT_SENTENCES = re.compile(r"(?<=[.!?;])\s+|\n+")
