@@ -111,24 +111,19 @@ class SlackFrontEnd:
     def health_wsgi_app(self) -> Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]:
         """WSGI callable serving only ``GET /healthz`` and ``GET /metrics`` (Socket Mode's health port:
         no Slack requests arrive over HTTP there, so nothing else is answered)."""
-
-        def application(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-            if environ.get("REQUEST_METHOD") == "GET" and environ.get("PATH_INFO") == HEALTH_PATH:
-                start_response("200 OK", [("Content-Type", "text/plain; charset=utf-8")])
-                return [self.health().encode()]
-            if environ.get("REQUEST_METHOD") == "GET" and environ.get("PATH_INFO") == METRICS_PATH:
-                return [self.metrics_body(start_response)]
-            start_response("404 Not Found", [("Content-Type", "text/plain; charset=utf-8")])
-            return [b"not found"]
-
-        return application
+        return self._with_health(_not_found)
 
     @property
     def wsgi_app(self) -> Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]:
         """WSGI callable: bolt's handler on :data:`EVENTS_PATH` plus a health check."""
         from slack_bolt.adapter.wsgi import SlackRequestHandler
 
-        bolt_handler = SlackRequestHandler(self.app, path=EVENTS_PATH)
+        return self._with_health(SlackRequestHandler(self.app, path=EVENTS_PATH))
+
+    def _with_health(
+        self, other: Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+    ) -> Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]:
+        """``GET /healthz`` and ``GET /metrics`` answered here, every other request by ``other``."""
 
         def application(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
             if environ.get("REQUEST_METHOD") == "GET" and environ.get("PATH_INFO") == HEALTH_PATH:
@@ -137,7 +132,7 @@ class SlackFrontEnd:
                 return [self.health().encode()]
             if environ.get("REQUEST_METHOD") == "GET" and environ.get("PATH_INFO") == METRICS_PATH:
                 return [self.metrics_body(start_response)]
-            return bolt_handler(environ, start_response)
+            return other(environ, start_response)
 
         return application
 
@@ -192,6 +187,11 @@ class SlackFrontEnd:
             except Exception:
                 logger.exception("slack front end: a closer failed")
         self.executor.shutdown(wait=True)
+
+
+def _not_found(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+    start_response("404 Not Found", [("Content-Type", "text/plain; charset=utf-8")])
+    return [b"not found"]
 
 
 class HttpServer:
