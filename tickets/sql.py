@@ -401,20 +401,26 @@ class SqlTicketStore(ABC):
         return {r["ticket_id"]: text_to_ts(r["first_at"]) for r in rows}
 
     # -- writes: helpers -----------------------------------------------------------------------------
-    def _append(self, tx: Tx, ticket: Ticket, kind: str, actor: str, data: Mapping[str, Any]) -> TicketEvent:
-        """Append one event and enqueue its notifications (same transaction)."""
+    def _insert_event(
+        self, tx: Tx, ticket_id: str, kind: str, actor: str, at: dt.datetime, data: Mapping[str, Any]
+    ) -> TicketEvent:
+        """Write the ticket's next event (no notifications)."""
         row = tx.one(
-            "SELECT COALESCE(MAX(seq), 0) AS last FROM ticket_events WHERE ticket_id = ?", (ticket.id,)
+            "SELECT COALESCE(MAX(seq), 0) AS last FROM ticket_events WHERE ticket_id = ?", (ticket_id,)
         )
         if row is None:  # pragma: no cover - an aggregate always returns one row
-            raise StoreError(f"could not read the event sequence of {ticket.id}")
-        seq = int(row["last"]) + 1
-        event = TicketEvent(seq, ticket.id, kind, actor, ticket.updated_at, dict(data))
+            raise StoreError(f"could not read the event sequence of {ticket_id}")
+        event = TicketEvent(int(row["last"]) + 1, ticket_id, kind, actor, at, dict(data))
         tx.execute(
             "INSERT INTO ticket_events (ticket_id, seq, kind, actor, at, data_json) "
             "VALUES (?, ?, ?, ?, ?, ?)",
-            (ticket.id, seq, kind, actor, ts_to_text(event.at), canonical_json(event.data)),
+            (ticket_id, event.seq, kind, actor, ts_to_text(at), canonical_json(event.data)),
         )
+        return event
+
+    def _append(self, tx: Tx, ticket: Ticket, kind: str, actor: str, data: Mapping[str, Any]) -> TicketEvent:
+        """Append one event and enqueue its notifications (same transaction)."""
+        event = self._insert_event(tx, ticket.id, kind, actor, ticket.updated_at, data)
         self._enqueue(tx, ticket, event)
         return event
 
@@ -923,17 +929,6 @@ class SqlOutbox:
             msg, attempts=msg.attempts + 1, status="uncertain", last_error=error[:_MAX_ERROR_CHARS]
         )
 
-    def _operator_event(self, tx: Tx, ticket_id: str, kind: str, actor: str, data: dict[str, Any]) -> None:
-        row = tx.one(
-            "SELECT COALESCE(MAX(seq), 0) AS last FROM ticket_events WHERE ticket_id = ?", (ticket_id,)
-        )
-        seq = int(row["last"]) + 1 if row is not None else 1
-        tx.execute(
-            "INSERT INTO ticket_events (ticket_id, seq, kind, actor, at, data_json) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (ticket_id, seq, kind, actor, ts_to_text(self._store._now()), canonical_json(data)),
-        )
-
     def redrive(self, key: str, actor: str) -> OutboxMessage:
         """Send a dead or uncertain message again: back to pending, due now, attempts reset.
 
@@ -953,11 +948,12 @@ class SqlOutbox:
                 "redriven_at = ? WHERE msg_key = ?",
                 (ts_to_text(now), ts_to_text(now), key),
             )
-            self._operator_event(
+            self._store._insert_event(
                 tx,
                 msg.ticket_id,
                 EVENT_OUTBOX_REDRIVEN,
                 actor,
+                now,
                 {"key": key, "was": msg.status, "attempts": msg.attempts, "last_error": msg.last_error},
             )
         logger.warning(
@@ -985,8 +981,13 @@ class SqlOutbox:
                 "WHERE msg_key = ?",
                 (external_ref, ts_to_text(now), key),
             )
-            self._operator_event(
-                tx, msg.ticket_id, EVENT_OUTBOX_RESOLVED, actor, {"key": key, "external_ref": external_ref}
+            self._store._insert_event(
+                tx,
+                msg.ticket_id,
+                EVENT_OUTBOX_RESOLVED,
+                actor,
+                now,
+                {"key": key, "external_ref": external_ref},
             )
         logger.warning("outbox_key=%s, actor=%s | uncertain outbox message resolved as delivered", key, actor)
         return replace(msg, status="delivered", external_ref=external_ref, delivered_at=now)
