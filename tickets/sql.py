@@ -83,26 +83,9 @@ def split_statements(script: str) -> list[str]:
     return [p.strip().rstrip(";").strip() for p in parts if p.strip().rstrip(";").strip()]
 
 
-_OUTBOX_DDL = """CREATE TABLE ticket_outbox (
-    msg_key         TEXT PRIMARY KEY,
-    ticket_id       TEXT NOT NULL REFERENCES tickets (id),
-    event_seq       BIGINT NOT NULL,
-    channel         TEXT NOT NULL,
-    kind            TEXT NOT NULL,
-    payload_json    TEXT NOT NULL,
-    status          TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'uncertain', 'dead')),
-    attempts        INTEGER NOT NULL,
-    next_attempt_at TEXT NOT NULL,
-    created_at      TEXT NOT NULL,
-    last_error      TEXT,
-    external_ref    TEXT,
-    delivered_at    TEXT,
-    redriven_at     TEXT
-)"""
-_OUTBOX_INDEXES = (
-    "CREATE INDEX IF NOT EXISTS ticket_outbox_due ON ticket_outbox (status, next_attempt_at)",
-    "CREATE INDEX IF NOT EXISTS ticket_outbox_order ON ticket_outbox (ticket_id, channel, event_seq)",
-)
+def _outbox_ddl() -> list[str]:
+    """The statements of ``schema.sql`` that create ``ticket_outbox``: the table first, then its indexes."""
+    return [stmt for stmt in split_statements(load_schema()) if "ticket_outbox (" in stmt]
 
 
 _OLD_OUTBOX_COLUMNS = (
@@ -122,14 +105,15 @@ def migrate_outbox(tx: Tx, dialect: str) -> bool:
     if dialect == "sqlite":
         row = tx.one("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'ticket_outbox'")
         if row is not None and "'uncertain'" not in str(row["sql"]):
+            table, *indexes = _outbox_ddl()
             tx.execute("ALTER TABLE ticket_outbox RENAME TO ticket_outbox_old")
-            tx.execute(_OUTBOX_DDL)
+            tx.execute(table)
             tx.execute(
                 f"INSERT INTO ticket_outbox ({_OLD_OUTBOX_COLUMNS}) "
                 f"SELECT {_OLD_OUTBOX_COLUMNS} FROM ticket_outbox_old"
             )
             tx.execute("DROP TABLE ticket_outbox_old")
-            for stmt in _OUTBOX_INDEXES:
+            for stmt in indexes:
                 tx.execute(stmt)
             changed = True
         columns = {r["name"] for r in tx.all("PRAGMA table_info(ticket_outbox)")}

@@ -73,10 +73,11 @@ def test_unopenable_path_raises_store_error(tmp_path: Path) -> None:
 
 def _old_outbox_ddl() -> str:
     """``ticket_outbox`` as shipped before messages could be 'uncertain'."""
-    from tickets.sql import _OUTBOX_DDL
+    from tickets.sql import _outbox_ddl
 
-    assert "'uncertain', " in _OUTBOX_DDL and ",\n    redriven_at     TEXT" in _OUTBOX_DDL
-    return _OUTBOX_DDL.replace("'uncertain', ", "").replace(",\n    redriven_at     TEXT", "")
+    table = _outbox_ddl()[0]
+    assert "'uncertain', " in table and ",\n    redriven_at     TEXT" in table
+    return table.replace("'uncertain', ", "").replace(",\n    redriven_at     TEXT", "")
 
 
 def test_outbox_of_an_older_database_is_migrated(tmp_path: Path, clock: FakeClock) -> None:
