@@ -450,21 +450,22 @@ class FaqService:
             FaqIngestError: the knowledge base refused the re-ingest.
         """
         doc = self.get(doc_id)
+        if doc.status not in (NEEDS_REVIEW, "in_force"):
+            return doc
+        topics = self._topics(doc)  # read once: the rewrites below keep them
         if doc.status == NEEDS_REVIEW:
             merged = tuple(dict.fromkeys((*doc.review_notes, *notes)))
             if merged != doc.review_notes:
                 doc = replace(doc, review_notes=merged)
-                self._write(doc, topics=self._topics(doc))  # the KB copy is already withdrawn
-            return doc
-        if doc.status != "in_force":
+                self._write(doc, topics=topics)  # the KB copy is already withdrawn
             return doc
         withdrawn = replace(doc, status=NEEDS_REVIEW, review_notes=tuple(dict.fromkeys(notes)))
-        self._write(withdrawn, topics=self._topics(doc))
+        self._write(withdrawn, topics=topics)
         report = ingest_paths(
             [withdrawn.path], self.kb_store, self.embedder, flagger=self.flagger, now=self.clock
         )
         if not report.ok:
-            self._write(doc, topics=self._topics(doc))
+            self._write(doc, topics=topics)
             raise FaqIngestError(
                 f"FAQ {doc_id} could not be withdrawn for review: " + "; ".join(str(e) for e in report.errors)
             )
