@@ -38,6 +38,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import guardrails.injection
 from guardrails.inbound import inspect
 from guardrails.injection import scan_injection
 from guardrails.pii import MaskingSession, detect, get_analyzer, supported_entities
@@ -209,8 +210,7 @@ def eval_presidio_cases(data: Path) -> dict[str, Any]:
                 for f in found
             )
             hits[expected["type"]] += hit
-            by_test[f"{record['recognizer_test']}/{expected['type']}"][0] += hit
-            by_test[f"{record['recognizer_test']}/{expected['type']}"][1] += 1
+            _tally(hit, by_test[f"{record['recognizer_test']}/{expected['type']}"])
     report: dict[str, Any] = {
         entity_type: {
             "recall": _ratio(hits[entity_type], totals[entity_type]),
@@ -285,6 +285,13 @@ def _bucket() -> list[int]:
     return [0, 0]
 
 
+def _tally(hit: bool, *buckets: list[int]) -> None:
+    """Count one item, ``hit`` or not, in each ``[hits, total]`` bucket."""
+    for bucket in buckets:
+        bucket[0] += hit
+        bucket[1] += 1
+
+
 def _rates(table: dict[str, list[int]]) -> dict[str, dict[str, Any]]:
     return {k: {"rate": _ratio(v[0], v[1]), "hit": v[0], "n": v[1]} for k, v in sorted(table.items())}
 
@@ -303,32 +310,27 @@ def eval_injection(data: Path) -> dict[str, Any]:
         flagged = bool(cats)
         for cat in set(cats):
             caught_by[cat] += 1
-        for bucket in (
+        _tally(
+            flagged,
             by_variant[record["injection_variant"]],
             by_kind[record["kind"]],
             by_risk[record["risk_category"]],
             by_lang[guess_language(record["text"])],
-        ):
-            bucket[0] += flagged
-            bucket[1] += 1
+        )
     llmguard = _load(folder / "llmguard_prompt_injection_tests.dev.jsonl")
     lg_lang: dict[str, list[int]] = defaultdict(_bucket)
     lg_benign = [0, 0]
     for record in llmguard:
         flagged = scan_injection(record["text"]).flagged
         is_attack = record["label"] == "injection"
-        bucket = lg_lang[guess_language(record["text"])] if is_attack else lg_benign
-        bucket[0] += flagged
-        bucket[1] += 1
+        _tally(flagged, lg_lang[guess_language(record["text"])] if is_attack else lg_benign)
     notinject = _load(folder / "notinject_benign.dev.jsonl")
     ni_subset: dict[str, list[int]] = defaultdict(_bucket)
     ni_lang: dict[str, list[int]] = defaultdict(_bucket)
     ni_examples: list[str] = []
     for record in notinject:
         flagged = scan_injection(record["text"]).flagged
-        for bucket in (ni_subset[record["subset"]], ni_lang[guess_language(record["text"])]):
-            bucket[0] += flagged
-            bucket[1] += 1
+        _tally(flagged, ni_subset[record["subset"]], ni_lang[guess_language(record["text"])])
         if flagged:
             ni_examples.append(record["id"])
     ni_fp = sum(b[0] for b in ni_subset.values())
@@ -360,10 +362,8 @@ _SENTENCE = re.compile(r"(?<=[.;:!?])\s+|\n+")
 
 def eval_corpus_fp(corpus: Path) -> dict[str, Any]:
     """Benign false positives on our own corpus: official text split into sentences, none is an attack."""
-    try:
-        from guardrails.injection import addressed_to_assistant
-    except ImportError:  # the scan before addressed_to_assistant existed
-        addressed_to_assistant = None
+    # None when measuring the package from before addressed_to_assistant existed (EVAL.md "before")
+    addressed_to_assistant = getattr(guardrails.injection, "addressed_to_assistant", None)
     sentences = flagged = addressed = 0
     docs = flagged_docs = 0
     by_category: dict[str, int] = defaultdict(int)
@@ -425,6 +425,11 @@ def _fmt(value: Any) -> str:
     return "n/a" if value is None else f"{value:.3f}" if isinstance(value, float) else str(value)
 
 
+def _rate_line(label: str, row: dict[str, Any]) -> str:
+    """One indented row of a :func:`_rates` table: label, rate, hits/total."""
+    return f"    {label:<44}{_fmt(row['rate']):>8}  ({row['hit']}/{row['n']})"
+
+
 def render(report: dict[str, Any]) -> str:
     """Render the report as a plain-text table."""
     lines = ["== PII: presidio recognizer test cases (supported types) =="]
@@ -437,7 +442,7 @@ def render(report: dict[str, Any]) -> str:
             f"{row['negatives']:>6}{row['false_positives']:>5}"
         )
     for test, row in report["pii_presidio"]["_by_recognizer_test"].items():
-        lines.append(f"    {test:<44}{_fmt(row['rate']):>8}  ({row['hit']}/{row['n']})")
+        lines.append(_rate_line(test, row))
     ids = report["pii_indonesian"]
     lines += [
         "",
@@ -464,11 +469,11 @@ def render(report: dict[str, Any]) -> str:
         ("variant", "cyberseceval_by_variant"),
     ):
         for name, row in inj[key].items():
-            lines.append(f"    {title + ' ' + name:<44}{_fmt(row['rate']):>8}  ({row['hit']}/{row['n']})")
+            lines.append(_rate_line(f"{title} {name}", row))
     lines.append(f"    caught by our categories: {inj['cyberseceval_caught_by_category']}")
     lines += ["", "== Injection: LLM Guard ==", f"attack recall {_fmt(inj['llmguard_attack_recall'])}"]
     for name, row in inj["llmguard_by_language"].items():
-        lines.append(f"    {'language ' + name:<44}{_fmt(row['rate']):>8}  ({row['hit']}/{row['n']})")
+        lines.append(_rate_line(f"language {name}", row))
     lines.append(f"benign FP {inj['llmguard_benign_fp']}/{inj['llmguard_benign']}")
     lines += [
         "",
@@ -478,7 +483,7 @@ def render(report: dict[str, Any]) -> str:
     ]
     for title, key in (("subset", "notinject_fp_by_subset"), ("language", "notinject_fp_by_language")):
         for name, row in inj[key].items():
-            lines.append(f"    {title + ' ' + name:<44}{_fmt(row['rate']):>8}  ({row['hit']}/{row['n']})")
+            lines.append(_rate_line(f"{title} {name}", row))
     corpus = report.get("corpus_fp")
     if corpus:
         lines += [
