@@ -65,6 +65,22 @@ def _deps(
     return make_deps(tmp_path, connector.url, clock, relays=relays, **kw)
 
 
+APP_ID = "00000000-0000-0000-0000-00000000a99"
+
+
+def _auth_settings(tmp_path: Path, connector: MockBotConnector):
+    """Settings with Bot Framework authentication on (app id and password configured)."""
+    from pydantic import SecretStr
+
+    return make_settings(tmp_path, connector.url).model_copy(
+        update={
+            "teams_auth_disabled": False,
+            "teams_app_id": APP_ID,
+            "teams_app_password": SecretStr("secret"),
+        }
+    )
+
+
 def test_new_ticket_is_posted_once_as_a_card_with_everything_the_team_needs(
     tmp_path, connector, clock
 ) -> None:
@@ -449,15 +465,7 @@ def test_teams_ticket_reply_with_a_password_is_refused(tmp_path, connector, cloc
 
 
 def test_authentication_is_required_outside_the_test_configuration(tmp_path, connector, clock) -> None:
-    from pydantic import SecretStr
-
-    settings = make_settings(tmp_path, connector.url).model_copy(
-        update={
-            "teams_auth_disabled": False,
-            "teams_app_id": "00000000-0000-0000-0000-00000000a99",
-            "teams_app_password": SecretStr("secret"),
-        }
-    )
+    settings = _auth_settings(tmp_path, connector)
     deps = _deps(tmp_path, connector, clock)
     ticket = open_ticket(deps.tickets)
 
@@ -508,15 +516,7 @@ def test_a_card_post_whose_response_was_lost_stays_uncertain_and_is_not_posted_t
 )
 def test_a_malformed_bearer_token_is_401_not_500(tmp_path, connector, clock, authorization: str) -> None:
     """Finding: a malformed bearer token got HTTP 500 instead of 401."""
-    from pydantic import SecretStr
-
-    settings = make_settings(tmp_path, connector.url).model_copy(
-        update={
-            "teams_auth_disabled": False,
-            "teams_app_id": "00000000-0000-0000-0000-00000000a99",
-            "teams_app_password": SecretStr("secret"),
-        }
-    )
+    settings = _auth_settings(tmp_path, connector)
     deps = _deps(tmp_path, connector, clock)
     ticket = open_ticket(deps.tickets)
 
@@ -560,7 +560,6 @@ def test_the_adapter_is_cloud_adapter_with_configuration_authentication(tmp_path
 
     from botbuilder.core import BotFrameworkAdapter
     from botbuilder.integration.aiohttp import CloudAdapter, ConfigurationBotFrameworkAuthentication
-    from pydantic import SecretStr
 
     import bot.teams.app as teams_app
     import bot.teams.connector as teams_connector
@@ -569,19 +568,10 @@ def test_the_adapter_is_cloud_adapter_with_configuration_authentication(tmp_path
     disabled = build_adapter(make_settings(tmp_path, connector.url))
     assert isinstance(disabled, CloudAdapter) and not isinstance(disabled, BotFrameworkAdapter)
     assert isinstance(disabled.bot_framework_authentication, ConfigurationBotFrameworkAuthentication)
-    configured = make_settings(tmp_path, connector.url).model_copy(
-        update={
-            "teams_auth_disabled": False,
-            "teams_app_id": "00000000-0000-0000-0000-00000000a99",
-            "teams_app_password": SecretStr("secret"),
-        }
-    )
+    configured = _auth_settings(tmp_path, connector)
     adapter = build_adapter(configured)
     factory = adapter.bot_framework_authentication._inner._credentials_factory._inner
-    assert (factory.app_id, factory.tenant_id) == (
-        "00000000-0000-0000-0000-00000000a99",
-        configured.teams_tenant_id,
-    )
+    assert (factory.app_id, factory.tenant_id) == (APP_ID, configured.teams_tenant_id)
     for module in (teams_app, teams_connector):
         assert "BotFrameworkAdapter" not in inspect.getsource(module)
 
