@@ -225,6 +225,19 @@ class RedisHealth:
         reason = self._reason
         return reason is None, reason
 
+    def attempt(
+        self, what: str, call: Any, *args: Any, errors: type[BaseException] | tuple[type[BaseException], ...]
+    ) -> tuple[bool, Any]:
+        """``(True, call(*args))``, or ``(False, None)`` when it raised one of ``errors`` (the Redis
+        fault, i.e. the error's cause, is then recorded with :meth:`failed`); success is recorded too."""
+        try:
+            value = call(*args)
+        except errors as exc:
+            self.failed(what, exc.__cause__ or exc)
+            return False, None
+        self.succeeded()
+        return True, value
+
 
 class FallbackDeduper:
     """Redis dedupe, falling back to an in-process one while Redis fails.
@@ -240,14 +253,9 @@ class FallbackDeduper:
 
     def claim(self, key: str) -> bool:
         """See :meth:`bot.slack.dedupe.Deduper.claim`; never raises for a Redis fault."""
-        try:
-            claimed = self.primary.claim(key)
-        except SlackBackendError as exc:
-            self.health.failed("SET NX", exc.__cause__ or exc)
-            return self.fallback.claim(key)
-        self.health.succeeded()
-        self.fallback.claim(key)
-        return claimed
+        ok, claimed = self.health.attempt("SET NX", self.primary.claim, key, errors=SlackBackendError)
+        in_memory = self.fallback.claim(key)
+        return claimed if ok else in_memory
 
 
 class FallbackRateLimiter:
@@ -265,14 +273,9 @@ class FallbackRateLimiter:
 
     def hit(self, key: str) -> RateDecision:
         """See :meth:`bot.slack.ratelimit.RateLimiter.hit`; never raises for a Redis fault."""
-        try:
-            decision = self.primary.hit(key)
-        except SlackBackendError as exc:
-            self.health.failed("rate script", exc.__cause__ or exc)
-            return self.fallback.hit(key)
-        self.health.succeeded()
-        self.fallback.hit(key)
-        return decision
+        ok, decision = self.health.attempt("rate script", self.primary.hit, key, errors=SlackBackendError)
+        in_memory = self.fallback.hit(key)
+        return decision if ok else in_memory
 
 
 class FallbackThreadState:
@@ -284,13 +287,7 @@ class FallbackThreadState:
         self.health = health
 
     def _try(self, what: str, call: Any, *args: Any) -> tuple[bool, Any]:
-        try:
-            value = call(*args)
-        except SlackBackendError as exc:
-            self.health.failed(what, exc.__cause__ or exc)
-            return False, None
-        self.health.succeeded()
-        return True, value
+        return self.health.attempt(what, call, *args, errors=SlackBackendError)
 
     def remember_thread(self, team: str, channel: str, thread_ts: str) -> None:
         """See :meth:`bot.slack.state.ThreadState.remember_thread`."""
@@ -336,22 +333,14 @@ class FallbackPrincipalCache:
         """The cached principal (Redis, or the in-process copy while Redis fails); None on a miss."""
         from identity.errors import PrincipalCacheError
 
-        try:
-            value = self.primary.get(key)
-        except PrincipalCacheError as exc:
-            self.health.failed("GET principal", exc.__cause__ or exc)
-            return self.fallback.get(key)
-        self.health.succeeded()
-        return value
+        ok, value = self.health.attempt("GET principal", self.primary.get, key, errors=PrincipalCacheError)
+        return value if ok else self.fallback.get(key)
 
     def set(self, key: str, principal: Any, ttl: float) -> None:
         """Store in memory and in Redis (a Redis fault only marks the outage)."""
         from identity.errors import PrincipalCacheError
 
         self.fallback.set(key, principal, ttl)
-        try:
-            self.primary.set(key, principal, ttl)
-        except PrincipalCacheError as exc:
-            self.health.failed("SET principal", exc.__cause__ or exc)
-            return
-        self.health.succeeded()
+        self.health.attempt(
+            "SET principal", self.primary.set, key, principal, ttl, errors=PrincipalCacheError
+        )
