@@ -212,15 +212,20 @@ def ranking_metrics(
     groups: list[tuple[str, np.ndarray, np.ndarray]], w: np.ndarray, b: float
 ) -> dict[str, float]:
     """recall@5 and MRR@10 of the gold passages in each question's candidates (ties by row order)."""
+    rec, mrr = _mean_recall_mrr([(q, x @ w + b, y) for q, x, y in groups])
+    return {"recall@5": round(rec, 3), "mrr@10": round(mrr, 3)}
+
+
+def _mean_recall_mrr(scored: list[tuple[str, np.ndarray, np.ndarray]]) -> tuple[float, float]:
+    """Mean recall@5 and MRR@10 over (question id, candidate scores, labels), capped per document."""
     rec = mrr = 0.0
-    for qid, x, y in groups:
-        order = _capped(qid, np.argsort(-(x @ w + b), kind="stable"))
-        ranked = y[order]
+    for qid, s, y in scored:
+        ranked = y[_capped(qid, np.argsort(-s, kind="stable"))]
         rec += float(ranked[:5].any())
         hits = np.flatnonzero(ranked[:10])
         mrr += 1.0 / (hits[0] + 1) if hits.size else 0.0
-    n = len(groups) or 1
-    return {"recall@5": round(rec / n, 3), "mrr@10": round(mrr / n, 3)}
+    n = len(scored) or 1
+    return rec / n, mrr / n
 
 
 def _fold(qid: str) -> int:
@@ -239,7 +244,6 @@ def cross_validate(
     results: dict[str, dict[str, float]] = {}
     best: tuple[float, float] | None = None
     for penalty in PENALTIES:
-        held: list[tuple[str, np.ndarray, np.ndarray]] = []
         scores: list[tuple[str, np.ndarray, np.ndarray]] = []
         for f in range(FOLDS):
             train = [g for g in sub if _fold(g[0]) != f]
@@ -247,18 +251,11 @@ def cross_validate(
             if not train or not test:
                 continue
             w, b = fit_ranker(train, penalty, prior)
-            held.extend(test)
             scores.extend((q, x @ w + b, y) for q, x, y in test)
-        rec = mrr = 0.0
-        for qid, s, y in scores:
-            ranked = y[_capped(qid, np.argsort(-s, kind="stable"))]
-            rec += float(ranked[:5].any())
-            hits = np.flatnonzero(ranked[:10])
-            mrr += 1.0 / (hits[0] + 1) if hits.size else 0.0
-        n = len(scores) or 1
-        results[str(penalty)] = {"recall@5": round(rec / n, 3), "mrr@10": round(mrr / n, 3)}
-        if best is None or mrr / n > best[1] + 1e-12:
-            best = (penalty, mrr / n)
+        rec, mrr = _mean_recall_mrr(scores)
+        results[str(penalty)] = {"recall@5": round(rec, 3), "mrr@10": round(mrr, 3)}
+        if best is None or mrr > best[1] + 1e-12:
+            best = (penalty, mrr)
     if best is None:
         raise ValueError("no penalty could be cross-validated (too few questions)")
     return best[0], results
