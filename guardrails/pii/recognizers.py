@@ -35,7 +35,7 @@ from presidio_analyzer.predefined_recognizers import (
 )
 
 from guardrails.errors import RecognizerConfigError
-from guardrails.pii.validators import VALIDATORS
+from guardrails.pii.validators import VALIDATORS, digits_of
 
 #: Placeholder labels of the presidio-provided entity types we mask.
 PREDEFINED_PLACEHOLDERS: dict[str, str] = {
@@ -141,7 +141,7 @@ def plausible_national_phone(text: str, start: int, end: int) -> bool:
     ``0`` (``60000000`` is a valid Singapore number and far more often an amount).
     """
     raw = text[start:end].strip()
-    digits = re.sub(r"\D", "", raw)
+    digits = digits_of(raw)
     if _DATE_LIKE.fullmatch(raw) or digits.endswith("00000"):
         return False
     if _CURRENCY_BEFORE.search(text[max(0, start - 6) : start]) or _AMOUNT_AFTER.search(text[end : end + 12]):
