@@ -101,7 +101,6 @@ _PASSWORD_STOPWORDS = frozenset(
         "ketentuan",
         "forgot",
         "forgotten",
-        "lupa",
     ]
 )
 
@@ -146,7 +145,7 @@ _OWNER = r"(?:saya|sy|ku|aku|nya|akun|anda|kamu|my|our|kami)"
 
 
 def _digits_value_ok(value: str) -> bool:
-    """A PIN or one-time code: 4-8 digits that are not a year (2024) or one repeated digit."""
+    """A PIN or one-time code: 4-8 digits that are not a year (2024)."""
     return value.isdigit() and 4 <= len(value) <= 8 and not re.fullmatch(r"(?:19|20)\d\d", value)
 
 
