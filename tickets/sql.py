@@ -782,28 +782,26 @@ class SqlOutbox:
             )
         return [_row_to_message(r) for r in rows]
 
-    def _message_for_update(
-        self, tx: Any, key: str, statuses: tuple[str, ...], refusal: str
-    ) -> OutboxMessage:
+    def _message_for_update(self, tx: Tx, key: str, statuses: tuple[str, ...], refusal: str) -> OutboxMessage:
         """The message ``key`` inside an open write transaction, when its status allows the change.
 
         ``refusal`` completes "outbox message <key> ..." with ``{status}`` for any other status.
         """
-        row = tx.one(self._select() + " WHERE o.msg_key = ?", (key,))
-        if row is None:
-            raise StoreError(f"outbox message {key} not found; list them with `dasar tickets outbox`")
-        msg = _row_to_message(row)
+        msg = self._fetch(tx, key)
         if msg.status not in statuses:
             raise StoreError(f"outbox message {key} " + refusal.format(status=msg.status))
         return msg
 
-    def get(self, key: str) -> OutboxMessage:
-        """One message by idempotency key. Raises :class:`StoreError` if absent."""
-        with self._store._tx(write=False) as tx:
-            row = tx.one(self._select() + " WHERE o.msg_key = ?", (key,))
+    def _fetch(self, tx: Tx, key: str) -> OutboxMessage:
+        row = tx.one(self._select() + " WHERE o.msg_key = ?", (key,))
         if row is None:
             raise StoreError(f"outbox message {key} not found; list them with `dasar tickets outbox`")
         return _row_to_message(row)
+
+    def get(self, key: str) -> OutboxMessage:
+        """One message by idempotency key. Raises :class:`StoreError` if absent."""
+        with self._store._tx(write=False) as tx:
+            return self._fetch(tx, key)
 
     def messages(self, ticket_id: str | None = None, status: str | None = None) -> list[OutboxMessage]:
         """All messages (optionally of one ticket / status) in creation order; for operators and tests."""
