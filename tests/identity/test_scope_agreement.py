@@ -32,15 +32,16 @@ def test_principal_and_reader_scope_agree_on_every_sample_user_and_document() ->
     directory = YamlDirectory(ROOT / "corpus" / "directory.yaml")
     resolver = PrincipalResolver(directory)
     users = yaml.safe_load((ROOT / "corpus" / "directory.yaml").read_text(encoding="utf-8"))["users"]
+    documents = _documents()
     checked = 0
     for fields in users.values():
         principal = resolver.resolve(VerifiedEnvelope("slack", "T", fields["slack_id"]))
         scope = reader_scope(principal)
-        for _doc, access, entities in _documents():
+        for _doc, access, entities in documents:
             assert principal.can_read(access, entities) == scope.can_read(access, entities)
             checked += 1
     assert checked > 100
-    snl_only = next(d for d in _documents() if d[0] == "snl-freight-pph23-procedure")
+    snl_only = next(d for d in documents if d[0] == "snl-freight-pph23-procedure")
     clerk = resolver.resolve(VerifiedEnvelope("slack", "T", "U04APCLRK1"))  # finance/ap, SNR
     assert clerk.can_read(snl_only[1]) is True  # groups alone would let the SNR clerk in ...
     assert clerk.can_read(snl_only[1], snl_only[2]) is False  # ... entities keep the SNL procedure out
