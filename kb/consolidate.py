@@ -209,7 +209,10 @@ def _alias_docs() -> dict[str, str]:
 def resolve_law(store: KnowledgeStore, law: str) -> StoredDocument:
     """The stored base act ``law`` names: a nickname ("UU PPN"), a number ("UU 8/1983") or an id."""
     docs = store.list_documents()
-    lookup = doc_lookup(docs)
+    return _resolve(law, docs, doc_lookup(docs))
+
+
+def _resolve(law: str, docs: list[StoredDocument], lookup: dict[str, str]) -> StoredDocument:
     by_id = {d.meta.id: d for d in docs}
     name = " ".join(law.strip().split())
     candidates = [name, name.lower()]
@@ -295,11 +298,10 @@ def consolidate(
     Only documents readable by ``groups`` (default: everyone) and not quarantined contribute wording.
     Raises ``kb.errors.NotFoundError`` when the knowledge base holds no such law.
     """
-    base = resolve_law(store, law)
-    docs = [
-        d for d in store.list_documents() if d.quarantine_reason is None and set(d.meta.access) & set(groups)
-    ]
-    lookup = doc_lookup(store.list_documents())
+    all_docs = store.list_documents()
+    lookup = doc_lookup(all_docs)
+    base = _resolve(law, all_docs, lookup)
+    docs = [d for d in all_docs if d.quarantine_reason is None and set(d.meta.access) & set(groups)]
     if base.meta.id not in {d.meta.id for d in docs}:
         raise NotFoundError(f"{base.meta.number} is not readable here (quarantined or restricted)")
     chain = _chain(base, docs, lookup)
