@@ -120,6 +120,7 @@ def replay(report: dict[str, Any], params: dict[str, Any], high: float = 0.9) ->
         if set(exp) <= {"abstained", "escalated", "refused"}:
             decline += 1
             answered_decline += status == "answered"
+    answered = [y for p, y in points if p >= cfg.medium]
     return {
         "items": n,
         "status_accuracy": round(ok / n, 4) if n else None,
@@ -127,13 +128,7 @@ def replay(report: dict[str, Any], params: dict[str, Any], high: float = 0.9) ->
         "answered_when_should_decline": round(answered_decline / decline, 4) if decline else None,
         "ece": ece(points),
         "risk_coverage": risk_coverage(points, n),
-        "answered_precision": (
-            round(
-                sum(y for p, y in points if p >= cfg.medium) / sum(1 for p, _ in points if p >= cfg.medium), 4
-            )
-            if any(p >= cfg.medium for p, _ in points)
-            else None
-        ),
+        "answered_precision": round(sum(answered) / len(answered), 4) if answered else None,
     }
 
 
