@@ -397,9 +397,9 @@ class AgentComposer:
     This is the one answer path: the default extractive model and any LLM run in the same strands loop.
     The conversation is seeded with the passages retrieval already returned (fenced as data) and the
     request rides in the invocation state; with ``deps`` the model acts only through this principal's
-    closure tools (``search_kb``, ``check_document_access``, ``check_permission``, ``create_ticket``,
-    ``update_ticket``). A fresh Agent is built per :meth:`compose`; :attr:`last_outcome` keeps the ledger
-    of the latest call. Its claims are verified by the pipeline's one verification, whatever the model.
+    closure tools (:data:`tools.TOOL_NAMES`). A fresh Agent is built per :meth:`compose`;
+    :attr:`last_outcome` keeps the ledger of the latest call. Its claims are verified by the pipeline's one
+    verification, whatever the model.
     """
 
     name = "agent"

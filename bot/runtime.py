@@ -206,15 +206,15 @@ class Runtime:
         ``bedrock`` / ``openai`` put an LLM in the same seat. Every path ends in the same gates.
         """
         kind = self.settings.composer
-        from bot.agent import AgentComposer
-        from bot.llm.extractive import ExtractiveModel
+        from bot.agent import AgentComposer, extractive_agent
         from bot.llm.factory import make_model
         from tools.deps import ToolDeps
 
         def factory(principal: Principal) -> Any:
-            model = ExtractiveModel() if kind in ("extractive", "agent") else make_model(self.settings)
+            if kind in ("extractive", "agent"):
+                return extractive_agent(principal, self, dt.date.today())
             deps = ToolDeps(retriever=self.retriever, store=self.store, default_as_of=dt.date.today())
-            return AgentComposer(model, principal, deps)
+            return AgentComposer(make_model(self.settings), principal, deps)
 
         return factory
 

@@ -635,9 +635,12 @@ def answer_question(
         meta = docs.get(c.source.doc_id)
         if meta and meta.type == "PMK" and meta.number.endswith("/2025") and meta.status == "draft":
             run.warn(_w("prepromulgation", lang, n=meta.number))
-        if meta:
-            for ref, when in _absent_amenders(meta, services.store, as_of_date):
-                run.warn(_w("amended_absent", lang, n=meta.number, a=ref, d=when.isoformat()))
+    for doc_id in dict.fromkeys(c.source.doc_id for c in shown):  # once per cited document, not per claim
+        cited = docs.get(doc_id)
+        if cited is None:
+            continue
+        for ref, when in _absent_amenders(cited, services.store, as_of_date):
+            run.warn(_w("amended_absent", lang, n=cited.number, a=ref, d=when.isoformat()))
     explain_data = _explain(attempts) if explain else None
 
     if not shown:
