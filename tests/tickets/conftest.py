@@ -7,7 +7,8 @@ import itertools
 import shutil
 import tempfile
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -73,27 +74,39 @@ def open_args(
 _schema_ids = itertools.count(1)
 
 
-@pytest.fixture(scope="session")
-def pg_uri() -> Iterator[str]:
-    """URI of a real PostgreSQL 16 started from the pgserver wheel (once per session).
+@contextmanager
+def pgserver_in_tempdir(
+    prefix: str, cleanup_mode: str, before_cleanup: Callable[[Any], None] | None = None
+) -> Iterator[Any]:
+    """A real PostgreSQL 16 from the pgserver wheel, its data in a fresh temporary directory.
 
     The data directory is NOT under pytest's basetemp: as root, pgserver runs the server as its own
     system user, and any other pytest run on this machine resets /tmp/pytest-of-<user> to mode 0700,
-    which locks that user out mid-session.
+    which locks that user out mid-session.  ``before_cleanup(server)`` runs before the server is cleaned up.
     """
     pgserver = pytest.importorskip("pgserver")
-    pytest.importorskip("psycopg")
-    data = Path(tempfile.mkdtemp(prefix="dasar-pg-"))
+    data = Path(tempfile.mkdtemp(prefix=prefix))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
-        srv = pgserver.get_server(str(data), cleanup_mode="stop")
+        srv = pgserver.get_server(str(data), cleanup_mode=cleanup_mode)
     try:
-        yield srv.get_uri()
+        yield srv
     finally:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
+            if before_cleanup is not None:
+                before_cleanup(srv)
             srv.cleanup()
         shutil.rmtree(data, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def pg_uri() -> Iterator[str]:
+    """URI of a real PostgreSQL 16 started from the pgserver wheel (once per session)."""
+    pytest.importorskip("pgserver")
+    pytest.importorskip("psycopg")
+    with pgserver_in_tempdir("dasar-pg-", "stop") as srv:
+        yield srv.get_uri()
 
 
 @pytest.fixture

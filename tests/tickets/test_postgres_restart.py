@@ -7,17 +7,14 @@ with ``pg_ctl`` on its data directory while ONE PostgresTicketStore object stays
 from __future__ import annotations
 
 import logging
-import shutil
-import tempfile
 import time
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.tickets.conftest import FakeClock, open_args, thread
+from tests.tickets.conftest import FakeClock, open_args, pgserver_in_tempdir, thread
 from tickets import StoreError
 
 pytestmark = pytest.mark.postgres
@@ -25,23 +22,16 @@ pytestmark = pytest.mark.postgres
 
 @pytest.fixture
 def pg_server() -> Iterator[Any]:
-    pgserver = pytest.importorskip("pgserver")
+    pytest.importorskip("pgserver")
     pytest.importorskip("psycopg_pool")
-    # Not under pytest's basetemp: other pytest runs on this machine reset /tmp/pytest-of-<user> to 0700,
-    # and the server runs as its own system user when we are root.
-    data = Path(tempfile.mkdtemp(prefix="dasar-pg-restart-"))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        srv = pgserver.get_server(str(data), cleanup_mode="delete")
-    try:
+    with pgserver_in_tempdir("dasar-pg-restart-", "delete", _ensure_running) as srv:
         yield srv
-    finally:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            if not _running(srv):
-                _start(srv)
-            srv.cleanup()
-        shutil.rmtree(data, ignore_errors=True)
+
+
+def _ensure_running(srv: Any) -> None:
+    """Start the server again if a test left it stopped (cleanup stops and deletes it)."""
+    if not _running(srv):
+        _start(srv)
 
 
 def _running(srv: Any) -> bool:
