@@ -24,6 +24,7 @@ from kb.consolidate import ConsolidatedLaw, ConsolidatedPasal, consolidate, pasa
 from kb.errors import KbError, NotFoundError
 from kb.model import Hit
 from kb.scope import ReaderScope
+from kb.store.protocol import StoredDocument
 from tools.access import reader_scope
 from tools.deps import ToolDeps
 from tools.errors import ToolInputError
@@ -78,10 +79,13 @@ def _not_found() -> ToolOutcome:
 def _readable(scope: ReaderScope, deps: ToolDeps, p: ConsolidatedPasal) -> list[Hit]:
     """The stored chunks of one consolidated Pasal the scope may read (defence in depth), as hits."""
     chunks = deps.store.get_chunks(list(p.chunk_ids))
+    docs: dict[str, StoredDocument | None] = {}  # a Pasal's chunks share one or a few documents
     hits: list[Hit] = []
     for cid in p.chunk_ids:
         chunk = chunks.get(cid)
-        stored = deps.store.get_document(chunk.doc_id) if chunk is not None else None
+        if chunk is not None and chunk.doc_id not in docs:
+            docs[chunk.doc_id] = deps.store.get_document(chunk.doc_id)
+        stored = docs[chunk.doc_id] if chunk is not None else None
         if chunk is None or stored is None or stored.quarantine_reason is not None:
             continue
         if not scope.can_read(stored.meta.access, stored.meta.entities):
