@@ -10,10 +10,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.served.conftest import base_env, free_port, served
+from tests.served.conftest import free_port, post_slack, served, slack_env
 from tests.slack.conftest import AP_CLERK, DM, build_harness, slack_settings
 from tests.slack.fake_turn import FakeTurn
-from tests.slack.mock_slack import SIGNING_SECRET, MockSlackApi, event_body, signed_headers
+from tests.slack.mock_slack import MockSlackApi, event_body
 
 FLOOD = 40
 
@@ -45,19 +45,15 @@ def test_forty_dms_get_one_notice_from_the_front_end_limiter() -> None:
 def test_forty_dms_get_one_notice_from_the_turn_limiter_of_the_served_process(
     served_kb: Path, tmp_path: Path
 ) -> None:
-    import urllib.request
 
     api = MockSlackApi(members={})
     slack_url = api.start()
     port = free_port()
     channel = "D0APCLERK1"
-    env = base_env(
+    env = slack_env(
         tmp_path,
         served_kb,
-        DASAR_SLACK_BOT_TOKEN="xoxb-test-token",
-        DASAR_SLACK_SIGNING_SECRET=SIGNING_SECRET,
-        DASAR_SLACK_API_BASE_URL=slack_url,
-        DASAR_SLACK_HTTP_HOST="127.0.0.1",
+        slack_url,
         DASAR_SLACK_RATE_LIMIT="2",
         DASAR_SLACK_RATE_WINDOW_SECONDS="600",
     )
@@ -67,14 +63,7 @@ def test_forty_dms_get_one_notice_from_the_turn_limiter_of_the_served_process(
                 body = json.dumps(
                     event_body(_dm("Berapa tarif PPN sekarang?", f"1772800000.{i:06d}", channel), f"EvF{i}")
                 )
-                req = urllib.request.Request(
-                    f"http://127.0.0.1:{port}/slack/events",
-                    data=body.encode(),
-                    headers=signed_headers(body),
-                    method="POST",
-                )
-                with urllib.request.urlopen(req, timeout=30) as resp:
-                    assert resp.status == 200
+                assert post_slack(port, body) == 200
             # every message is either answered, noticed or dropped silently; each ends its working reaction
             api.wait_for("reactions.remove", FLOOD, timeout=180)
             texts = [_text(p) for p in api.calls_of("chat.postMessage")]

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.served.conftest import base_env, free_port, served
+from tests.served.conftest import free_port, post_slack, served, slack_env
 from tests.served.test_teams_served import PPN_QUOTE
-from tests.slack.mock_slack import SIGNING_SECRET, MockSlackApi, event_body, signed_headers
+from tests.slack.mock_slack import MockSlackApi, event_body
 from tests.support.redis_server import _ping
 
 AP_CLERK = "U04APCLRK1"  # corpus/directory.yaml
@@ -55,15 +55,7 @@ def redis_on(port: int, workdir: Path) -> Iterator[subprocess.Popen[bytes]]:
 
 def _send(port: int, text: str, ts: str, event_id: str) -> int:
     event = {"type": "message", "channel_type": "im", "channel": DM, "user": AP_CLERK, "text": text, "ts": ts}
-    body = json.dumps(event_body(event, event_id))
-    req = urllib.request.Request(
-        f"http://127.0.0.1:{port}/slack/events",
-        data=body.encode(),
-        headers=signed_headers(body),
-        method="POST",
-    )
-    with urllib.request.urlopen(req, timeout=30) as resp:
-        return int(resp.status)
+    return post_slack(port, json.dumps(event_body(event, event_id)))
 
 
 def _health(port: int) -> str:
@@ -108,13 +100,10 @@ def test_redis_killed_mid_run_degrades_answers_and_recovers(served_kb: Path, tmp
     port, redis_port = free_port(), free_port()
     redis_url = f"redis://127.0.0.1:{redis_port}/0"
     log = tmp_path / "slack.log"
-    env = base_env(
+    env = slack_env(
         tmp_path,
         served_kb,
-        DASAR_SLACK_BOT_TOKEN="xoxb-test-token",
-        DASAR_SLACK_SIGNING_SECRET=SIGNING_SECRET,
-        DASAR_SLACK_API_BASE_URL=slack_url,
-        DASAR_SLACK_HTTP_HOST="127.0.0.1",
+        slack_url,
         DASAR_REDIS_URL=redis_url,
     )
     try:

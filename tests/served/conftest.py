@@ -87,6 +87,43 @@ def base_env(tmp_path: Path, kb: Path, **extra: str) -> dict[str, str]:
     return env
 
 
+def slack_env(tmp_path: Path, kb: Path, slack_url: str, **extra: str) -> dict[str, str]:
+    """:func:`base_env` of ``dasar serve slack`` (HTTP mode) against the stand-in Slack API ``slack_url``."""
+    from tests.slack.mock_slack import SIGNING_SECRET
+
+    return base_env(
+        tmp_path,
+        kb,
+        DASAR_SLACK_BOT_TOKEN="xoxb-test-token",
+        DASAR_SLACK_SIGNING_SECRET=SIGNING_SECRET,
+        DASAR_SLACK_API_BASE_URL=slack_url,
+        DASAR_SLACK_HTTP_HOST="127.0.0.1",
+        **extra,
+    )
+
+
+def post_slack(
+    port: int, body: str, *, content_type: str = "application/json", retry: int | None = None
+) -> int:
+    """POST a signed Slack delivery (``body`` as sent) to the served ``/slack/events``; the HTTP status."""
+    import urllib.error
+    import urllib.request
+
+    from tests.slack.mock_slack import signed_headers
+
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{port}/slack/events",
+        data=body.encode(),
+        headers=signed_headers(body, content_type=content_type, retry=retry),
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            return int(resp.status)
+    except urllib.error.HTTPError as err:
+        return int(err.code)
+
+
 @contextlib.contextmanager
 def served(args: list[str], env: dict[str, str], port: int, log: Path) -> Iterator[subprocess.Popen[bytes]]:
     """Run ``dasar <args>`` until its ``/healthz`` answers; stop it (this process only) afterwards."""

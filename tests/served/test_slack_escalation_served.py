@@ -13,8 +13,6 @@ Findings guarded (issue 11):
 from __future__ import annotations
 
 import json
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,16 +20,14 @@ from typing import Any
 
 import pytest
 
-from tests.served.conftest import base_env, free_port, fresh_pg_schema, served
+from tests.served.conftest import free_port, fresh_pg_schema, post_slack, served, slack_env
 from tests.served.test_slack_served import _send
 from tests.slack.mock_slack import (
     BOT_USER,
-    SIGNING_SECRET,
     TEAM,
     Call,
     MockSlackApi,
     action_form,
-    signed_headers,
 )
 from tests.slack.test_http import buttons_of, click_payload, mention, posted_text
 from tests.support.redis_server import running_redis
@@ -74,13 +70,10 @@ def slack_with_tickets(
     log = tmp_path / "slack.log"
     try:
         with running_redis() as redis_url:
-            env = base_env(
+            env = slack_env(
                 tmp_path,
                 served_kb,
-                DASAR_SLACK_BOT_TOKEN="xoxb-test-token",
-                DASAR_SLACK_SIGNING_SECRET=SIGNING_SECRET,
-                DASAR_SLACK_API_BASE_URL=slack_url,
-                DASAR_SLACK_HTTP_HOST="127.0.0.1",
+                slack_url,
                 DASAR_SLACK_RATE_LIMIT="100",
                 DASAR_REDIS_URL=redis_url,
             )
@@ -109,18 +102,7 @@ def store(slack_with_tickets: SlackServed) -> Iterator[Any]:
 
 
 def _click(served: SlackServed, payload: dict[str, Any]) -> int:
-    body = action_form(payload)
-    req = urllib.request.Request(
-        f"http://127.0.0.1:{served.port}/slack/events",
-        data=body.encode(),
-        headers=signed_headers(body, content_type="application/x-www-form-urlencoded"),
-        method="POST",
-    )
-    try:
-        with urllib.request.urlopen(req, timeout=30) as resp:
-            return int(resp.status)
-    except urllib.error.HTTPError as err:
-        return int(err.code)
+    return post_slack(served.port, action_form(payload), content_type="application/x-www-form-urlencoded")
 
 
 def _in_thread(method: str, served: SlackServed, channel: str, root: str) -> list[Call]:

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from tests.served.conftest import base_env, free_port, served
+from tests.served.conftest import free_port, post_slack, served, slack_env
 from tests.served.test_teams_served import PPN_QUOTE
-from tests.slack.mock_slack import SIGNING_SECRET, MockSlackApi, event_body, signed_headers
+from tests.slack.mock_slack import MockSlackApi, event_body
 from tests.support.redis_server import running_redis
 
 AP_CLERK = "U04APCLRK1"  # corpus/directory.yaml
@@ -26,15 +26,7 @@ def _dm(text: str, ts: str) -> dict[str, Any]:
 
 
 def _send(port: int, event: dict[str, Any], event_id: str, *, retry: int | None = None) -> int:
-    body = json.dumps(event_body(event, event_id))
-    req = urllib.request.Request(
-        f"http://127.0.0.1:{port}/slack/events",
-        data=body.encode(),
-        headers=signed_headers(body, retry=retry),
-        method="POST",
-    )
-    with urllib.request.urlopen(req, timeout=30) as resp:
-        return int(resp.status)
+    return post_slack(port, json.dumps(event_body(event, event_id)), retry=retry)
 
 
 def test_served_slack_answers_a_dm_with_a_quote_and_dedupes_through_redis(
@@ -47,13 +39,10 @@ def test_served_slack_answers_a_dm_with_a_quote_and_dedupes_through_redis(
     port = free_port()
     try:
         with running_redis() as redis_url:
-            env = base_env(
+            env = slack_env(
                 tmp_path,
                 served_kb,
-                DASAR_SLACK_BOT_TOKEN="xoxb-test-token",
-                DASAR_SLACK_SIGNING_SECRET=SIGNING_SECRET,
-                DASAR_SLACK_API_BASE_URL=slack_url,
-                DASAR_SLACK_HTTP_HOST="127.0.0.1",
+                slack_url,
                 DASAR_REDIS_URL=redis_url,
             )
             with served(["serve", "slack", "--port", str(port)], env, port, tmp_path / "slack.log"):
@@ -101,13 +90,10 @@ def slack_process(
     port = free_port()
     try:
         with running_redis() as redis_url:
-            env = base_env(
+            env = slack_env(
                 tmp_path,
                 served_kb,
-                DASAR_SLACK_BOT_TOKEN="xoxb-test-token",
-                DASAR_SLACK_SIGNING_SECRET=SIGNING_SECRET,
-                DASAR_SLACK_API_BASE_URL=slack_url,
-                DASAR_SLACK_HTTP_HOST="127.0.0.1",
+                slack_url,
                 DASAR_SLACK_WORKERS=str(WORKERS),
                 DASAR_SLACK_RATE_LIMIT="100",
                 DASAR_REDIS_URL=redis_url,
@@ -219,15 +205,4 @@ def _click(port: int, value: str, *, action_ts: str) -> int:
     from tests.slack.test_http import click_payload
 
     payload = click_payload("dasar_feedback", value, user=AP_CLERK, channel=DM, action_ts=action_ts)
-    body = action_form(payload)
-    req = urllib.request.Request(
-        f"http://127.0.0.1:{port}/slack/events",
-        data=body.encode(),
-        headers=signed_headers(body, content_type="application/x-www-form-urlencoded"),
-        method="POST",
-    )
-    try:
-        with urllib.request.urlopen(req, timeout=30) as resp:
-            return int(resp.status)
-    except urllib.error.HTTPError as err:
-        return int(err.code)
+    return post_slack(port, action_form(payload), content_type="application/x-www-form-urlencoded")
