@@ -21,7 +21,8 @@ def cmd_law(args: argparse.Namespace) -> int:
 
     as_of = args.as_of or dt.date.today()
     law = consolidate(open_kb(args), args.law, as_of)
-    shown = [p for p in law.pasal if not args.pasal or p.pasal.upper() in {x.upper() for x in args.pasal}]
+    wanted = {x.upper() for x in args.pasal or ()}
+    shown = [p for p in law.pasal if not wanted or p.pasal.upper() in wanted]
     if args.pasal and not shown:
         raise CliError(
             f"{law.number} has no Pasal {', '.join(args.pasal)} in force on {as_of.isoformat()} "
