@@ -89,9 +89,11 @@ class _ConnectorHandler(BaseHTTPRequestHandler):
         n = int(self.headers.get("Content-Length") or 0)
         return json.loads(self.rfile.read(n) or b"{}")
 
-    def _reply(self, status: int, data: dict[str, Any]) -> None:
+    def _reply(self, status: int, data: dict[str, Any], headers: dict[str, str] | None = None) -> None:
         raw = json.dumps(data).encode()
         self.send_response(status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(raw)))
         self.end_headers()
@@ -120,14 +122,11 @@ class _ConnectorHandler(BaseHTTPRequestHandler):
             if refuse is not None:
                 self.state.refused.append(Recorded(f"REFUSED {refuse}", parts[2], None, body))
         if refuse is not None:
-            raw = json.dumps({"error": {"code": "ServiceError", "message": f"stand-in {refuse}"}}).encode()
-            self.send_response(refuse)
-            if refuse == 429:
-                self.send_header("Retry-After", "0")
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(raw)))
-            self.end_headers()
-            self.wfile.write(raw)
+            self._reply(
+                refuse,
+                {"error": {"code": "ServiceError", "message": f"stand-in {refuse}"}},
+                {"Retry-After": "0"} if refuse == 429 else None,
+            )
             return
         with self.state.lock:
             self.state.counter += 1
