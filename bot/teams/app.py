@@ -297,13 +297,11 @@ def build_teams_app(settings: Settings, deps: TeamsDeps) -> web.Application:
         return web.Response(status=201)
 
     async def healthz(_: web.Request) -> web.Response:
-        if deps.redis_health is None:
-            return web.json_response({"ok": True, "status": "ok"})
-        healthy, reason = await asyncio.to_thread(deps.redis_health.status)
-        if healthy:
-            return web.json_response({"ok": True, "status": "ok"})
-        # still serving (in-process fallbacks): degraded, not dead
-        return web.json_response({"ok": True, "status": "degraded", "reason": reason})
+        if deps.redis_health is not None:
+            healthy, reason = await asyncio.to_thread(deps.redis_health.status)
+            if not healthy:  # still serving (in-process fallbacks): degraded, not dead
+                return web.json_response({"ok": True, "status": "degraded", "reason": reason})
+        return web.json_response({"ok": True, "status": "ok"})
 
     async def metrics_endpoint(_: web.Request) -> web.Response:
         """``GET /metrics``: Prometheus exposition (turns, answer latency, Bot Connector errors and retries,
