@@ -181,15 +181,19 @@ def test_served_slack_only_the_asker_can_escalate_a_channel_question(
 
     # a bystander in the channel clicks "Ask the tax team" under the clerk's answer
     message_ts = "1700000000.000001"
-    bystander = click_payload(
-        "dasar_escalate",
-        buttons["dasar_escalate"],
-        user=FIN_MANAGER,
-        channel=CHANNEL,
-        message_ts=message_ts,
-        thread_ts=root,
-        action_ts="1772900010.000001",
-    )
+
+    def escalate_click(user: str, action_ts: str) -> dict[str, Any]:
+        return click_payload(
+            "dasar_escalate",
+            buttons["dasar_escalate"],
+            user=user,
+            channel=CHANNEL,
+            message_ts=message_ts,
+            thread_ts=root,
+            action_ts=action_ts,
+        )
+
+    bystander = escalate_click(FIN_MANAGER, "1772900010.000001")
     assert _click(served, bystander) == 200
     (refusal,) = _wait_in_thread(served, "chat.postEphemeral", CHANNEL, root, 1, user=FIN_MANAGER)
     assert "Hanya orang yang mengajukan pertanyaan ini" in posted_text(refusal)
@@ -199,15 +203,7 @@ def test_served_slack_only_the_asker_can_escalate_a_channel_question(
     assert len(_in_thread("chat.postMessage", served, CHANNEL, root)) == 1  # nothing public either
 
     # the asker clicks it: one ticket, theirs, with their question and what retrieval found
-    asker = click_payload(
-        "dasar_escalate",
-        buttons["dasar_escalate"],
-        user=AP_CLERK,
-        channel=CHANNEL,
-        message_ts=message_ts,
-        thread_ts=root,
-        action_ts="1772900020.000001",
-    )
+    asker = escalate_click(AP_CLERK, "1772900020.000001")
     assert _click(served, asker) == 200
     posts = _wait_in_thread(served, "chat.postMessage", CHANNEL, root, 2)
     (ticket,) = _tickets_in(store, CHANNEL, root)
@@ -225,15 +221,7 @@ def test_served_slack_only_the_asker_can_escalate_a_channel_question(
     assert [c.params["user"] for c in ephemerals] == [FIN_MANAGER]
 
     # the asker clicks again: the same ticket, told privately, nothing new in public
-    again = click_payload(
-        "dasar_escalate",
-        buttons["dasar_escalate"],
-        user=AP_CLERK,
-        channel=CHANNEL,
-        message_ts=message_ts,
-        thread_ts=root,
-        action_ts="1772900030.000001",
-    )
+    again = escalate_click(AP_CLERK, "1772900030.000001")
     assert _click(served, again) == 200
     (already,) = _wait_in_thread(served, "chat.postEphemeral", CHANNEL, root, 1, user=AP_CLERK)
     assert ticket.id in posted_text(already)
