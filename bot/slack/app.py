@@ -36,7 +36,7 @@ from bot.slack.client import make_web_client, silence_body_logging, with_retries
 from bot.slack.dedupe import Deduper, MemoryDeduper
 from bot.slack.errors import SlackConfigError
 from bot.slack.frontend import SlackListeners
-from bot.slack.ratelimit import RateLimiter, SlidingWindowLimiter
+from bot.slack.ratelimit import RateDecision, RateLimiter, SlidingWindowLimiter
 from bot.slack.redis_backends import RedisHealth
 from bot.slack.state import MemoryThreadState, ThreadState
 
@@ -402,9 +402,7 @@ def runtime_clients(settings: Settings, turn: TurnService) -> dict[str, Any]:
 class _Unlimited:
     """The front end's limiter when the turn already rate-limits (policy lives in the turn)."""
 
-    def hit(self, key: str) -> Any:
-        from bot.slack.ratelimit import RateDecision
-
+    def hit(self, key: str) -> RateDecision:
         return RateDecision(allowed=True, retry_after_seconds=0)
 
 
