@@ -28,7 +28,7 @@ import datetime as dt
 import json
 import logging
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -162,6 +162,15 @@ def _matches(citations: Iterable[Citation], changed: Sequence[Changed]) -> tuple
 # --- the report ------------------------------------------------------------------------------------------
 
 
+def _fields_json(item: Any) -> dict[str, object]:
+    """A report row's fields by name, in declaration order, tuples as JSON lists."""
+    out: dict[str, object] = {}
+    for f in fields(item):
+        value = getattr(item, f.name)
+        out[f.name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
 @dataclass(frozen=True)
 class AffectedFaq:
     faq_id: str
@@ -174,16 +183,7 @@ class AffectedFaq:
     changed_chunks: tuple[str, ...]
 
     def to_json(self) -> dict[str, object]:
-        return {
-            "faq_id": self.faq_id,
-            "number": self.number,
-            "title": self.title,
-            "owner": self.owner,
-            "status_before": self.status_before,
-            "status": self.status,
-            "citations": list(self.citations),
-            "changed_chunks": list(self.changed_chunks),
-        }
+        return _fields_json(self)
 
 
 @dataclass(frozen=True)
@@ -196,14 +196,7 @@ class AffectedTicket:
     changed_chunks: tuple[str, ...]
 
     def to_json(self) -> dict[str, object]:
-        return {
-            "ticket_id": self.ticket_id,
-            "status": self.status,
-            "assignee": self.assignee,
-            "requester": self.requester,
-            "citations": list(self.citations),
-            "changed_chunks": list(self.changed_chunks),
-        }
+        return _fields_json(self)
 
 
 @dataclass(frozen=True)
@@ -216,14 +209,7 @@ class AffectedAnswer:
     changed_chunks: tuple[str, ...]
 
     def to_json(self) -> dict[str, object]:
-        return {
-            "reference_id": self.reference_id,
-            "at": self.at,
-            "principal_id": self.principal_id,
-            "status": self.status,
-            "question_hash": self.question_hash,
-            "changed_chunks": list(self.changed_chunks),
-        }
+        return _fields_json(self)
 
 
 @dataclass(frozen=True)
