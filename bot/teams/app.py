@@ -325,7 +325,7 @@ def build_teams_app(settings: Settings, deps: TeamsDeps) -> web.Application:
             raise error
         reference = uuid.uuid4().hex[:8]
         logger.error("error=%s, ref=%s | teams turn failed", type(error).__name__, reference, exc_info=error)
-        if ctx.activity is not None and ctx.activity.type == ActivityTypes.message:
+        if ctx.activity.type == ActivityTypes.message:
             with contextlib.suppress(Exception):  # the apology must never raise a second error
                 await ctx.send_activity(S.TURN_FAILED.format(ref=reference))
 
