@@ -38,6 +38,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.bench_kb import pct  # noqa: E402
 from kb.embed.hashing import HashingEmbedder  # noqa: E402
 from kb.ingest import ingest_paths  # noqa: E402
 from kb.retrieve import Retriever  # noqa: E402
@@ -99,11 +100,6 @@ def write_corpus(folder: Path, chunks: int, seed: int = 7) -> tuple[list[Path], 
         path.write_text("\n".join(front + body) + "\n", encoding="utf-8")
         paths.append(path)
     return paths, queries
-
-
-def pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def timed(fn: Callable[[], Any], runs: int) -> dict[str, float]:
