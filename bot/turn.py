@@ -470,13 +470,7 @@ class Turn:
         """The turn's evidence (:meth:`tools.ledger.Ledger.evidence`, the one builder), filtered to what the
         tax team may read; the rest is only counted (``restricted``), so a card never shows a management-only
         policy or another entity's procedure to people who cannot read it."""
-        deps = ToolDeps(
-            retriever=self.services.retriever,
-            store=self.services.store,
-            default_as_of=self.today(),
-            ticket_audience=self.ticket_audience,
-        )
-        readable = ticket_reader(asker, deps)
+        readable = ticket_reader(asker, self._tool_deps())
         out: dict[str, Any] = ledger.evidence(readable).to_json()
         out["candidates"] = out["candidates"][:20]
         out["restricted"] = ledger.restricted_sources(readable)
@@ -559,6 +553,16 @@ class Turn:
         )
         return ticket_id
 
+    def _tool_deps(self, **turn_facts: Any) -> ToolDeps:
+        """The tools' dependencies for this turn: shared clients, today, the ticket audience, plus facts."""
+        return ToolDeps(
+            retriever=self.services.retriever,
+            store=self.services.store,
+            default_as_of=self.today(),
+            ticket_audience=self.ticket_audience,
+            **turn_facts,
+        )
+
     def _file_ticket(
         self,
         message: InboundMessage,
@@ -571,15 +575,11 @@ class Turn:
     ) -> tuple[str, bool]:
         """The one way a ticket is opened: the ``create_ticket`` closure tool over ``ledger`` (one evidence
         builder, filtered to what the tax team may read).  Returns the ticket id and whether it is new."""
-        deps = ToolDeps(
-            retriever=self.services.retriever,
-            store=self.services.store,
-            default_as_of=self.today(),
+        deps = self._tool_deps(
             question_masked=question,
             tickets=self.tickets,
             thread=_thread_ref(message),
             requester=_requester(message, principal),
-            ticket_audience=self.ticket_audience,
             facts=tuple(e.text for e in self.history.recent(self._key(message)) if e.role == "user")[-5:],
             topic=topic,
         )
