@@ -271,19 +271,12 @@ def _feedback_value(blocks: list[dict[str, Any]]) -> str | None:
 
 
 def _build_kb(directory: Path) -> Path:
-    from bot.wiring import injection_flagger
-    from kb.embed import make_embedder
-    from kb.ingest import ingest_paths
-    from kb.store.sqlite import SqliteStore
-    from tests.served.conftest import SERVED_DOCS
+    from tests.served.conftest import build_served_kb
 
     path = directory / "kb.sqlite"
-    embedder = make_embedder("hashing-256")
-    store = SqliteStore(path, embedder_name=embedder.name)
-    report = ingest_paths(SERVED_DOCS, store, embedder, flagger=injection_flagger)
-    store.close()
-    if report.errors:
-        raise SystemExit(f"ingest failed: {report.errors[:3]}")
+    errors = build_served_kb(path)
+    if errors:
+        raise SystemExit(f"ingest failed: {errors[:3]}")
     return path
 
 

@@ -31,19 +31,27 @@ SERVED_DOCS = (
 )
 
 
-@pytest.fixture(scope="session")
-def served_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def build_served_kb(path: Path) -> list[str]:
+    """Ingest :data:`SERVED_DOCS` into a new knowledge base at ``path`` (hashing embedder); the ingest
+    errors (empty when it worked)."""
     from bot.wiring import injection_flagger
     from kb.embed import make_embedder
     from kb.ingest import ingest_paths
     from kb.store.sqlite import SqliteStore
 
-    path = tmp_path_factory.mktemp("served-kb") / "kb.sqlite"
     embedder = make_embedder("hashing-256")
     store = SqliteStore(path, embedder_name=embedder.name)
-    report = ingest_paths(SERVED_DOCS, store, embedder, flagger=injection_flagger)
-    assert [str(e) for e in report.errors] == []
-    store.close()
+    try:
+        report = ingest_paths(SERVED_DOCS, store, embedder, flagger=injection_flagger)
+    finally:
+        store.close()
+    return [str(e) for e in report.errors]
+
+
+@pytest.fixture(scope="session")
+def served_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("served-kb") / "kb.sqlite"
+    assert build_served_kb(path) == []
     return path
 
 
