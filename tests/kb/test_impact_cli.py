@@ -24,17 +24,28 @@ PASAL7_LOC = "Pasal 7 UU 8/1983 (Pasal I angka 8 UU 42/2009)"
 TAX = "tax.analyst@sinarnusantara.co.id"
 
 
-def test_kb_impact_lists_what_an_ingested_amendment_affected(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _ingested_home(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    doc_ids: tuple[str, ...],
+) -> tuple[Path, Path]:
+    """A DASAR_HOME (hashing embedder) whose knowledge base holds ``doc_ids``, ingested by `dasar ingest`."""
     home = tmp_path / "home"
     monkeypatch.setenv("DASAR_HOME", str(home))
     monkeypatch.setenv("DASAR_EMBEDDER", "hashing-256")
     src = tmp_path / "corpus"
-    for doc_id in ("uu-8-1983", "uu-42-2009"):
+    for doc_id in doc_ids:
         shutil.copytree(REGS / doc_id, src / doc_id)
     assert main(["ingest", str(src), "--json", "--no-progress"]) == 0
     capsys.readouterr()
+    return home, src
+
+
+def test_kb_impact_lists_what_an_ingested_amendment_affected(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home, src = _ingested_home(tmp_path, monkeypatch, capsys, ("uu-8-1983", "uu-42-2009"))
 
     # an approved FAQ citing UU 42/2009's Pasal 7 (written as the FAQ service writes it), an open ticket
     now = dt.datetime.now(dt.UTC)
@@ -101,14 +112,7 @@ def test_record_ingest_is_the_one_call_an_ingest_makes(
     from bot.wiring import Services
     from kb.ingest import ingest_paths
 
-    home = tmp_path / "home"
-    monkeypatch.setenv("DASAR_HOME", str(home))
-    monkeypatch.setenv("DASAR_EMBEDDER", "hashing-256")
-    src = tmp_path / "corpus"
-    for doc_id in ("uu-8-1983", "uu-42-2009", "uu-7-2021"):
-        shutil.copytree(REGS / doc_id, src / doc_id)
-    assert main(["ingest", str(src), "--json", "--no-progress"]) == 0
-    capsys.readouterr()
+    _home, src = _ingested_home(tmp_path, monkeypatch, capsys, ("uu-8-1983", "uu-42-2009", "uu-7-2021"))
     svc = Services(load_settings(), create_kb=True)
     chunk = "uu-7-2021#pasal-4/angka-2/pasal-7"
     cite = {
