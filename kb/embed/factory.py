@@ -39,18 +39,8 @@ _ENV: dict[str, tuple[str, type]] = {
     "timeout": ("DASAR_EMBED_TIMEOUT", float),
     "region": ("DASAR_BEDROCK_REGION", str),
 }
-_OPENAI_KEYS = (
-    "base_url",
-    "api_key",
-    "dim",
-    "dimensions",
-    "query_prefix",
-    "passage_prefix",
-    "batch_size",
-    "max_concurrency",
-    "max_retries",
-    "timeout",
-)
+#: The OpenAI-compatible embedder takes every option but the Bedrock region.
+_OPENAI_KEYS = tuple(key for key in _ENV if key != "region")
 _BEDROCK_KEYS = ("region", "dimensions", "batch_size", "max_concurrency", "max_retries")
 
 
