@@ -107,10 +107,10 @@ def cmd_kb_impact(args: argparse.Namespace) -> int:
     from bot.cli.kb import open_kb
     from bot.impact import catch_up, context_for, log_for
 
-    s = settings(args)
     store = open_kb(args)
-    log = log_for(s)
-    context = context_for(services(args), store)  # clients are built lazily, the embedder only for FAQs
+    svc = services(args)  # clients are built lazily, the embedder only for FAQs
+    log = log_for(svc.settings)
+    context = context_for(svc, store)
     pending = catch_up(store, log=log, **context)
     reports = log.since(args.since)
     if args.json:
