@@ -1157,13 +1157,17 @@ class PostgresStore:
         self._ann_dim = dims[-1] if dims else None
         return self._ann_dim
 
-    def ensure_ann_index(self, *, min_vectors: int = 0) -> bool:
+    def ensure_ann_index(self, *, min_vectors: int = 0, build_memory: str = "512MB") -> bool:
         """Build the HNSW index for the stored vectors' dimension if missing; True when one exists after.
 
         Nothing is built while fewer than ``min_vectors`` vectors are stored (exact search is fast there)
         or when vectors of several sizes are stored.  Building takes a while on a large knowledge base
-        (reads continue meanwhile; writes wait).
+        (reads continue meanwhile; writes wait); it is much faster when the graph fits in
+        ``build_memory`` (PostgreSQL's maintenance_work_mem for this build only, e.g. "2GB" for a
+        million 256-dimension vectors).
         """
+        if not re.fullmatch(r"[1-9][0-9]*(kB|MB|GB)", build_memory):
+            raise StoreError(f"build_memory must look like '512MB' or '2GB', got {build_memory!r}")
         self._ann_checked = -math.inf
         if self._ann_index_dim() is not None:
             return True
@@ -1178,7 +1182,7 @@ class PostgresStore:
             logger.warning("dim=%s | vectors too wide for an HNSW index; vector search stays exact", dim)
             return False
         with self.transaction() as conn:
-            conn.execute("SET LOCAL maintenance_work_mem = '512MB'")
+            conn.execute(f"SET LOCAL maintenance_work_mem = '{build_memory}'")
             conn.execute(
                 f"CREATE INDEX IF NOT EXISTS kb_chunks_hnsw_{dim} ON kb_chunks USING hnsw "
                 f"((embedding::vector({dim})) vector_cosine_ops) WHERE vector_dims(embedding) = {dim}"
