@@ -7,6 +7,7 @@ with no cloud (SQLite, in-process caches, the bundled embedder, the extractive a
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -67,6 +68,12 @@ def data_home_source() -> tuple[Path, str]:
 def default_data_dir() -> Path:
     """The directory holding the knowledge base, tickets, audit log and FAQ folder by default."""
     return data_home_source()[0]
+
+
+#: ``DASAR_PUBLIC_URL``: characters a link in Slack mrkdwn, Teams markdown and HTML needs no escaping for.
+_PUBLIC_URL = re.compile(
+    r"^https://[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::\d{1,5})?(?:/[A-Za-z0-9._~%/-]*)?$"
+)
 
 
 class Settings(BaseSettings):
@@ -207,6 +214,12 @@ class Settings(BaseSettings):
     answer_cache_ttl_seconds: int = Field(
         default=7 * 86400, ge=60, description="lifetime of a cached answer in Redis"
     )
+    public_url: str | None = Field(
+        default=None,
+        description="https base URL where browsers reach `dasar serve`'s HTTP port (e.g. "
+        "https://dasar.example.co.id); citations of public regulations link to "
+        "<url>/law/<doc>?as_of=...#pasal-N",
+    )
 
     @field_validator("embed_model")
     @classmethod
@@ -228,6 +241,19 @@ class Settings(BaseSettings):
         if value is not None and not value.startswith(("http://", "https://")):
             raise ValueError("must be an http:// or https:// URL (up to and including /v1)")
         return value
+
+    @field_validator("public_url")
+    @classmethod
+    def _https_base_url(cls, value: str | None) -> str | None:
+        """``https://host[:port][/prefix]``, kept without a trailing slash; empty means unset."""
+        if value is None or not value.strip():
+            return None
+        if not _PUBLIC_URL.match(value.strip()):
+            raise ValueError(
+                "must be an https:// base URL such as https://dasar.example.co.id (host, optional port and "
+                "path; no query, fragment, user name or spaces)"
+            )
+        return value.strip().rstrip("/")
 
     def embedder_name(self) -> str:
         """The embedder to build: ``<provider>:<model>`` with DASAR_EMBED_PROVIDER, else ``embedder``."""
