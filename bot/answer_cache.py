@@ -1,25 +1,51 @@
-"""Verified answers, cached per question, reader, date and corpus version, with purge.
+"""Verified answers, cached per question, reader and date, invalidated per document they rest on.
 
 With an LLM composer every repeat question pays full latency and cost; the extractive path still pays
 retrieval and the gates.  :class:`AnswerCache` keeps the turn's verified answers (status ``answered``, no
 escalation) and serves an identical question again from the cache.
 
-What makes a hit correct for another user and after a change of the corpus is the key, a SHA-256 of:
+What makes a hit correct for another user is the key, a SHA-256 of:
 
 * the masked question, whitespace-collapsed and case-folded (placeholders such as ``<VENDOR_1>`` are part
   of it; raw PII never reaches this module);
 * the reader scope: access groups, legal entities, roles and locale of the principal the answer was
   made for (a reader with other access never shares an entry);
 * the as-of date the turn answers for (an explicit date, else the turn's today);
-* the corpus version (:meth:`kb.store.protocol.KnowledgeStore.corpus_version`): any ingest, removal or FAQ
-  approval changes it, so no answer made from an older corpus is ever served;
-* a generation counter in the store's meta, which :meth:`AnswerCache.purge` increments.
+* the namespace (the composer) and a generation counter in the store's meta, which :meth:`AnswerCache.purge`
+  increments.
 
-Entries live in the knowledge store's answer cache (``cache_answer`` / ``cached_answer``: the store drops
-the entries citing a document it rewrites or removes, and refuses entries of another corpus version) or,
-when Redis is configured, in Redis with a TTL and a per-document index so :meth:`purge_documents`
-deletes exactly the entries citing changed documents (``bot.impact.record`` calls it after an ingest).
-``dasar kb cache purge [--doc ID ...]`` purges by hand.
+The corpus version is NOT in the key: an ingest of an unrelated document leaves every entry valid.  What
+makes a hit correct after a change of the corpus is the rule:
+
+    An entry stays valid exactly as long as every passage it was made from (its cited passages and the
+    passages its run retrieved) still exists with the same wording, provision and validity window, and
+    every document of those passages (and of its conflicts) still has the same metadata.
+
+Two mechanisms enforce it:
+
+1. **Purge by document.**  Each entry is indexed under the documents of the passages it was made from.
+   :meth:`AnswerCache.purge_documents` deletes the entries indexed under the changed documents and under
+   the documents they amend or revoke (:func:`related_documents`: ``amends`` / ``revokes`` of the changed
+   document, the base laws its restated Pasal belong to, and documents naming it in ``amended_by`` /
+   ``revoked_by``).  ``bot.impact.record`` calls it after every ingest or removal with the documents whose
+   passages changed wording or validity; the knowledge store itself deletes the entries indexed under a
+   document it rewrites or removes; :class:`bot.faq.FaqService` calls its ``on_change`` hook (wire it to
+   :meth:`purge_documents`) when an FAQ is approved, withdrawn for review or expires.
+2. **Verify on read.**  Each entry carries a fingerprint (SHA-256 of document, location, wording, provision
+   and validity window) of every passage it was made from and of every document's metadata, taken from the
+   passages the run actually read.  A hit re-reads them by id (one ``get_chunks`` and one ``get_document``
+   per document: the same reads replaying the hit into the ledger needs) and is served only when all
+   fingerprints match; otherwise the entry is deleted and the question answered afresh.  This keeps the
+   cache safe when a purge was missed (another process, a restart, a removal by hand, an ingest racing an
+   answer that was being written).
+
+So a new document that amends nothing keeps every entry (it cannot make a cited wording wrong; the next
+fresh answer may cite it); an amendment or revocation ends the validity window of the passages it replaces,
+which both purges and fails verification of the entries resting on them, for every as-of date.
+
+Entries live in the knowledge store's answer cache (``cache_answer(..., pinned=False)`` /
+``cached_answer`` / ``purge_cached_answers``, indexed by document) or, when Redis is configured, in Redis
+with a TTL and a per-document index set.  ``dasar kb cache purge [--doc ID ...]`` purges by hand.
 """
 
 from __future__ import annotations
@@ -30,7 +56,7 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bot.answer.model import (
@@ -45,16 +71,16 @@ from bot.answer.model import (
     UnsupportedClaim,
 )
 from identity.principal import Principal
-from kb.model import Hit
-from kb.store.protocol import KnowledgeStore
+from kb.model import Chunk, DocumentMeta, Hit
+from kb.store.protocol import KnowledgeStore, StoredDocument
 from tools.ledger import Ledger, LedgerCitation
 
 logger = logging.getLogger(__name__)
 
 #: Store meta key of the purge generation (part of every key).
 GENERATION_KEY = "answer_cache_generation"
-#: Bump when the key or payload format changes.
-FORMAT = 1
+#: Bump when the key or payload format changes (2: no corpus version in the key; fingerprints).
+FORMAT = 2
 
 
 def _date(value: Any) -> dt.date | None:
@@ -162,21 +188,76 @@ def cacheable(answer: Answer) -> bool:
     return answer.status == "answered" and bool(answer.claims) and answer.escalation is None
 
 
+def chunk_fingerprint(chunk: Chunk) -> str:
+    """What citing a passage depends on: its document, location, wording, provision and validity window."""
+    material = [
+        chunk.doc_id,
+        chunk.location,
+        chunk.text,
+        chunk.provision,
+        chunk.valid_from.isoformat() if chunk.valid_from else None,
+        chunk.valid_to.isoformat() if chunk.valid_to else None,
+    ]
+    return hashlib.sha256(json.dumps(material, ensure_ascii=False).encode()).hexdigest()[:16]
+
+
+def doc_fingerprint(meta: DocumentMeta) -> str:
+    """A document's metadata (status, dates, access, entities, relations ...) as one hash."""
+    material = json.dumps(asdict(meta), sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(material.encode()).hexdigest()[:16]
+
+
+def related_documents(store: KnowledgeStore, doc_ids: Iterable[str]) -> set[str]:
+    """``doc_ids`` and the documents a change of them can make wrong: those they amend or revoke.
+
+    For each changed document still in the store: its ``amends`` and ``revokes`` (resolved to ids), and the
+    base laws of the provisions its passages restate (``provision`` ``"uu-8-1983:pasal-7"`` of an amending
+    act's chunk).  Any stored document naming a changed one in ``amended_by`` / ``revoked_by`` too (its
+    metadata announced the change).  A removed document's own relations are gone with it; the validity
+    windows relinking re-opens are in the impact's documents, and verification on read covers the rest.
+    """
+    from kb.linking import doc_lookup
+
+    ids = set(doc_ids)
+    if not ids:
+        return ids
+    docs = store.list_documents()
+    lookup = doc_lookup(docs)
+    known = {d.meta.id for d in docs}
+    out = set(ids)
+    for d in docs:
+        meta = d.meta
+        if meta.id in ids:
+            out.update(t for ref in (*meta.amends, *meta.revokes) if (t := lookup.get(ref)) is not None)
+            for chunk in store.chunks_of(meta.id):
+                root = chunk.provision.split(":", 1)[0] if chunk.provision else None
+                if root is not None and root != meta.id and root in known:
+                    out.add(root)
+        elif any(lookup.get(ref) in ids for ref in (*meta.amended_by, *meta.revoked_by)):
+            out.add(meta.id)
+    return out
+
+
 @dataclass(frozen=True)
 class CachedAnswer:
-    """A cache hit: the answer and the passages (chunk id, score) its run retrieved, in retrieval order."""
+    """A cache hit: the answer and the passages (chunk id, score) its run retrieved, in retrieval order.
+
+    ``chunks`` / ``docs``: the passages and documents read back when the hit was verified (so replaying it
+    into the ledger reads nothing twice)."""
 
     answer: Answer
     hits: tuple[tuple[str, float], ...] = ()
+    chunks: Mapping[str, Chunk] = field(default_factory=dict)
+    docs: Mapping[str, StoredDocument] = field(default_factory=dict)
 
 
 class AnswerCache:
-    """Get and put verified answers; purge all or by document.
+    """Get and put verified answers; purge all or by document; verify every hit against the store.
 
     Args:
-        store: the knowledge base (corpus version, purge generation, and the default backend).
+        store: the knowledge base (purge generation, verification, and the default backend).
         redis: a redis client (``bot.runtime.Runtime.redis``); None keeps entries in ``store``.
-        ttl_seconds: lifetime of a Redis entry (the store's entries live until purged or outdated).
+        ttl_seconds: lifetime of a Redis entry (the store's entries live until purged or found stale).
         prefix: Redis key prefix.
         namespace: anything else the answers depend on in this process (e.g. the composer name), so two
             deployments with different answerers never share entries.
@@ -199,6 +280,7 @@ class AnswerCache:
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
+        self.stale = 0  # entries found stale on read (counted as misses too) and deleted
         self.puts = 0
         self.saved_ms = 0.0
 
@@ -216,7 +298,7 @@ class AnswerCache:
         return int(raw) if raw and raw.isdigit() else 0
 
     def key(self, question: str, principal: Principal, as_of: dt.date) -> str:
-        """The deterministic key of one question for one reader on one date of the current corpus."""
+        """The deterministic key of one question for one reader on one date (any corpus version)."""
         material = {
             "format": FORMAT,
             "namespace": self.namespace,
@@ -226,7 +308,6 @@ class AnswerCache:
             "roles": sorted(principal.roles),
             "locale": principal.locale,
             "as_of": as_of.isoformat(),
-            "corpus_version": self.store.corpus_version(),
             "generation": self.generation(),
         }
         return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()
@@ -238,28 +319,86 @@ class AnswerCache:
         return entry.answer if entry is not None else None
 
     def lookup(self, question: str, principal: Principal, as_of: dt.date) -> CachedAnswer | None:
-        """The cached answer with the passages its run retrieved, or None (counted as a miss)."""
-        key = self.key(question, principal, as_of)
+        """The cached answer with the passages its run retrieved, or None (counted as a miss).
+
+        A stored entry is served only when every passage and document it was made from still has its
+        fingerprint; a stale entry is deleted and counted in ``stale`` (and as a miss)."""
+        entry: CachedAnswer | None = None
+        stale = False
         try:
+            key = self.key(question, principal, as_of)
             raw = self._read(key)
+            if raw is not None:
+                data = json.loads(raw)
+                entry = self._verified(data)
+                if entry is None:
+                    stale = True
+                    self._drop(key)
         except Exception as exc:  # a cache outage never blocks an answer
             logger.warning("error=%s | answer cache unavailable; answering without it", type(exc).__name__)
-            raw = None
+            entry = None
         with self._lock:
-            if raw is None:
+            if entry is None:
                 self.misses += 1
+                self.stale += int(stale)
             else:
                 self.hits += 1
-        if raw is None:
-            return None
-        data = json.loads(raw)
-        entry = CachedAnswer(
-            answer_from_json(data["answer"]),
-            tuple((str(cid), float(score)) for cid, score in data.get("hits") or ()),
-        )
-        with self._lock:
-            self.saved_ms += float(data.get("took_ms") or 0.0)
+                self.saved_ms += float(data.get("took_ms") or 0.0)
+        if stale:
+            logger.info("key=%s | cached answer rests on changed passages; dropped", key[:12])
         return entry
+
+    def _verified(self, data: Mapping[str, Any]) -> CachedAnswer | None:
+        """The entry when every fingerprint still matches the store, else None."""
+        if data.get("format") != FORMAT:
+            return None
+        chunk_fps: Mapping[str, str] = data.get("chunks") or {}
+        doc_fps: Mapping[str, str] = data.get("docs") or {}
+        answer = answer_from_json(data["answer"])
+        if not chunk_fps or any(c.source.chunk_id not in chunk_fps for c in answer.claims):
+            return None
+        chunks = self.store.get_chunks(list(chunk_fps))
+        for cid, fp in chunk_fps.items():
+            chunk = chunks.get(cid)
+            if chunk is None or chunk_fingerprint(chunk) != fp:
+                return None
+        docs: dict[str, StoredDocument] = {}
+        for doc_id, fp in doc_fps.items():
+            stored = self.store.get_document(doc_id)
+            if stored is None or doc_fingerprint(stored.meta) != fp:
+                return None
+            docs[doc_id] = stored
+        return CachedAnswer(
+            answer,
+            tuple((str(cid), float(score)) for cid, score in data.get("hits") or ()),
+            chunks,
+            docs,
+        )
+
+    def _made_from(
+        self, answer: Answer, ledger: Ledger | None
+    ) -> tuple[dict[str, str], dict[str, str]] | None:
+        """Fingerprints of the passages and documents ``answer`` was made from, as the run read them (so an
+        ingest racing the answer cannot hand the entry its newer state); None when a cited one is gone."""
+        hits = ledger.hit_objects() if ledger is not None else ()
+        chunks: dict[str, Chunk] = {h.chunk.id: h.chunk for h in hits}
+        metas: dict[str, DocumentMeta] = {h.doc.id: h.doc for h in hits}
+        missing = [c.source.chunk_id for c in answer.claims if c.source.chunk_id not in chunks]
+        if missing:
+            chunks.update(self.store.get_chunks(missing))
+            if any(cid not in chunks for cid in missing):
+                return None
+        doc_ids = {c.doc_id for c in chunks.values()} | {c.source.doc_id for c in answer.claims}
+        doc_ids |= {s.doc_id for conflict in answer.conflicts for s in conflict.sources}
+        for doc_id in sorted(doc_ids - metas.keys()):
+            stored = self.store.get_document(doc_id)
+            if stored is None:
+                return None
+            metas[doc_id] = stored.meta
+        return (
+            {cid: chunk_fingerprint(c) for cid, c in sorted(chunks.items())},
+            {d: doc_fingerprint(m) for d, m in sorted(metas.items())},
+        )
 
     def put(
         self,
@@ -272,22 +411,29 @@ class AnswerCache:
         """Cache ``answer`` when it is verified (:func:`cacheable`); True when stored.
 
         ``ledger``: the run's ledger; the passages it retrieved are kept (ids and scores) so a hit gives the
-        thread the same escalation evidence (:func:`replay_into`)."""
+        thread the same escalation evidence (:func:`replay_into`), and the entry rests on them too (their
+        documents index it, their fingerprints are verified on read)."""
         if not cacheable(answer):
             return False
-        key = self.key(question, principal, as_of)
-        payload = json.dumps(
-            {
-                "answer": answer.to_json(include_timings=False),
-                "hits": [[h.chunk_id, h.score] for h in ledger.hits] if ledger is not None else [],
-                "took_ms": round(float(answer.timings.get("total_ms", 0.0)), 2),
-            },
-            ensure_ascii=False,
-            sort_keys=True,
-        )
-        docs = sorted({c.source.doc_id for c in answer.claims})
         try:
-            self._write(key, docs, payload)
+            made_from = self._made_from(answer, ledger)
+            if made_from is None:
+                return False
+            chunk_fps, doc_fps = made_from
+            key = self.key(question, principal, as_of)
+            payload = json.dumps(
+                {
+                    "format": FORMAT,
+                    "answer": answer.to_json(include_timings=False),
+                    "hits": [[h.chunk_id, h.score] for h in ledger.hits] if ledger is not None else [],
+                    "took_ms": round(float(answer.timings.get("total_ms", 0.0)), 2),
+                    "chunks": chunk_fps,
+                    "docs": doc_fps,
+                },
+                ensure_ascii=False,
+                sort_keys=True,
+            )
+            self._write(key, doc_fps, payload)
         except Exception as exc:
             logger.warning("error=%s | answer cache unavailable; answer not cached", type(exc).__name__)
             return False
@@ -305,7 +451,7 @@ class AnswerCache:
 
     def _write(self, key: str, doc_ids: Iterable[str], payload: str) -> None:
         if self.redis is None:
-            self.store.cache_answer(key, doc_ids, payload)
+            self.store.cache_answer(key, doc_ids, payload, pinned=False)
             return
         pipe = self.redis.pipeline()
         pipe.set(self.prefix + key, payload, ex=self.ttl_seconds)
@@ -315,43 +461,54 @@ class AnswerCache:
             pipe.expire(index, self.ttl_seconds)
         pipe.execute()
 
-    # --- purge -----------------------------------------------------------------------------------------
-    def purge_documents(self, doc_ids: Iterable[str]) -> int:
-        """Delete the entries citing any of ``doc_ids``; returns how many were deleted.
-
-        In the store backend the store already deletes them when it writes or removes a document (and a
-        changed corpus version makes every older entry unreachable); this returns 0 there.
-        """
+    def _drop(self, key: str) -> None:
         if self.redis is None:
+            self.store.drop_cached_answer(key)
+        else:
+            self.redis.delete(self.prefix + key)
+
+    # --- purge -----------------------------------------------------------------------------------------
+    def purge_documents(self, doc_ids: Iterable[str], *, related: bool = True) -> int:
+        """Delete the entries resting on any of ``doc_ids``; returns how many were deleted.
+
+        ``related``: also the entries resting on the documents they amend or revoke
+        (:func:`related_documents`): what an ingest or removal passes.  ``dasar kb cache purge --doc``
+        purges exactly the documents named."""
+        ids = set(doc_ids)
+        if not ids:
             return 0
-        removed = 0
-        for doc_id in sorted(set(doc_ids)):
-            index = f"{self.prefix}doc:{doc_id}"
-            keys = [k.decode() if isinstance(k, bytes) else str(k) for k in self.redis.smembers(index)]
-            if keys:
-                removed += int(self.redis.delete(*[self.prefix + k for k in keys]))
-            self.redis.delete(index)
-        logger.info(
-            "docs=%s, entries=%s | answer cache purged for changed documents", len(set(doc_ids)), removed
-        )
+        if related:
+            ids = related_documents(self.store, ids)
+        if self.redis is None:
+            removed = self.store.purge_cached_answers(ids)
+        else:
+            removed = 0
+            for doc_id in sorted(ids):
+                index = f"{self.prefix}doc:{doc_id}"
+                keys = [k.decode() if isinstance(k, bytes) else str(k) for k in self.redis.smembers(index)]
+                if keys:
+                    removed += int(self.redis.delete(*[self.prefix + k for k in keys]))
+                self.redis.delete(index)
+        logger.info("docs=%s, entries=%s | answer cache purged for changed documents", len(ids), removed)
         return removed
 
     def purge(self) -> int:
-        """Make every entry unreachable (new generation); Redis entries are also deleted. Returns the count
-        deleted (Redis) or the number of store entries made unreachable."""
+        """Delete every entry (and start a new generation, so an answer being written now is unreachable).
+        Returns the count deleted."""
         new = self.generation() + 1
         self.store.set_meta(GENERATION_KEY, str(new))
         if self.redis is None:
-            return self.store.cached_answer_count()
-        removed = 0
-        batch: list[Any] = []
-        for k in self.redis.scan_iter(match=self.prefix + "*", count=500):
-            batch.append(k)
-            if len(batch) >= 500:
+            removed = self.store.purge_cached_answers(None)
+        else:
+            removed = 0
+            batch: list[Any] = []
+            for k in self.redis.scan_iter(match=self.prefix + "*", count=500):
+                batch.append(k)
+                if len(batch) >= 500:
+                    removed += int(self.redis.delete(*batch))
+                    batch = []
+            if batch:
                 removed += int(self.redis.delete(*batch))
-                batch = []
-        if batch:
-            removed += int(self.redis.delete(*batch))
         logger.info("generation=%s, entries=%s | answer cache purged", new, removed)
         return removed
 
@@ -361,6 +518,7 @@ class AnswerCache:
             return {
                 "hits": self.hits,
                 "misses": self.misses,
+                "stale": self.stale,
                 "puts": self.puts,
                 "hit_rate": round(self.hits / total, 4) if total else 0.0,
                 "saved_ms": round(self.saved_ms, 2),
@@ -400,8 +558,9 @@ def replay_into(ledger: Ledger, cached: CachedAnswer, store: KnowledgeStore) -> 
     scores = dict(cached.hits)
     order = list(dict.fromkeys([*scores, *(c.source.chunk_id for c in answer.claims)]))
     seq = ledger.record_call("answer_cache", {"chunks": order}, ok=True)
-    chunks = store.get_chunks(order)
-    docs: dict[str, Any] = {}
+    known = cached.chunks
+    chunks = dict(known) if all(cid in known for cid in order) else store.get_chunks(order)
+    docs: dict[str, Any] = dict(cached.docs)
     hits: list[Hit] = []
     for cid in order:
         chunk = chunks.get(cid)

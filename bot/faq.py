@@ -178,6 +178,9 @@ class FaqService:
         notifier: receives owner reminders when an FAQ expires.
         clock: current time (timezone-aware).
         doc_access: optional ``doc_id -> access groups`` lookup; default reads ``kb_store``.
+        on_change: called with the FAQ's document id after every change the knowledge base sees (approved,
+            withdrawn for review, expired), e.g. ``AnswerCache.purge_documents`` so cached answers resting on
+            the FAQ go; an error there is logged, never raised (the FAQ changed either way).
     """
 
     def __init__(
@@ -191,6 +194,7 @@ class FaqService:
         notifier: Notifier | None = None,
         clock: Callable[[], dt.datetime] | None = None,
         flagger: Callable[[str], Sequence[str]] | None = None,
+        on_change: Callable[[Sequence[str]], object] | None = None,
     ) -> None:
         self.faq_dir = Path(faq_dir)
         self.kb_store = kb_store
@@ -200,6 +204,15 @@ class FaqService:
         self.notifier = notifier
         self.clock = clock or (lambda: dt.datetime.now(dt.UTC))
         self.flagger = flagger
+        self.on_change = on_change
+
+    def _changed(self, doc_id: str) -> None:
+        if self.on_change is None:
+            return
+        try:
+            self.on_change([doc_id])
+        except Exception as exc:
+            logger.warning("doc_id=%s, error=%s | faq change hook failed", doc_id, type(exc).__name__)
 
     # --- reading ---------------------------------------------------------------------------------
     def path_for(self, doc_id: str) -> Path:
@@ -435,6 +448,7 @@ class FaqService:
             detail = "; ".join(str(e) for e in report.errors) or f"not ingested ({report.to_json()})"
             raise FaqIngestError(f"FAQ {doc_id} could not be ingested: {detail}")
         logger.info("doc_id=%s | faq approved and ingested", doc_id)
+        self._changed(doc_id)
         return approved
 
     def mark_needs_review(self, doc_id: str, notes: Sequence[str]) -> FaqDoc:
@@ -470,6 +484,7 @@ class FaqService:
                 f"FAQ {doc_id} could not be withdrawn for review: " + "; ".join(str(e) for e in report.errors)
             )
         logger.info("doc_id=%s | faq needs review: a cited provision changed", doc_id)
+        self._changed(doc_id)
         if self.notifier is not None:
             text = FAQ_NEEDS_REVIEW_REMINDER.format(
                 doc_id=doc_id,
@@ -514,6 +529,7 @@ class FaqService:
                 )
             expired.append(gone)
             logger.info("doc_id=%s | faq expired", doc.doc_id)
+            self._changed(doc.doc_id)
             if self.notifier is not None:
                 text = FAQ_EXPIRED_REMINDER.format(
                     doc_id=doc.doc_id,

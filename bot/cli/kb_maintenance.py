@@ -166,7 +166,8 @@ def add_impact(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_kb_cache(args: argparse.Namespace) -> int:
-    """``dasar kb cache purge [--doc ID ...]``: drop cached answers (all, or those citing the documents)."""
+    """``dasar kb cache purge [--doc ID ...]``: drop cached answers (all, or those resting on exactly the
+    documents named: cited by them or retrieved when they were made)."""
     from bot.answer_cache import AnswerCache, answer_cache_for
     from bot.cli.kb import open_kb
 
@@ -174,7 +175,7 @@ def cmd_kb_cache(args: argparse.Namespace) -> int:
     s = settings(args)
     cache = answer_cache_for(s, store) or AnswerCache(store)  # purge even when caching is switched off
     if args.doc:
-        removed = cache.purge_documents(args.doc)
+        removed = cache.purge_documents(args.doc, related=False)
         scope = "citing " + ", ".join(args.doc)
     else:
         removed = cache.purge()

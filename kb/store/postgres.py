@@ -825,16 +825,7 @@ class PostgresStore:
         conn.execute("DELETE FROM kb_chunks WHERE doc_id = %s", (doc_id,))
         conn.execute("DELETE FROM kb_doc_access WHERE doc_id = %s", (doc_id,))
         conn.execute("DELETE FROM kb_doc_values WHERE doc_id = %s", (doc_id,))
-        conn.execute(
-            "DELETE FROM kb_answer_cache WHERE key IN (SELECT key FROM kb_answer_cache_docs "
-            "WHERE doc_id = %s)",
-            (doc_id,),
-        )
-        conn.execute(
-            "DELETE FROM kb_answer_cache_docs WHERE key IN (SELECT key FROM kb_answer_cache_docs "
-            "WHERE doc_id = %s)",
-            (doc_id,),
-        )
+        PostgresStore._purge_cached(conn, [doc_id])
         return int(removed)
 
     def remove_document(self, doc_id: str) -> int:
@@ -935,9 +926,9 @@ class PostgresStore:
             except self._psycopg.Error as exc:
                 raise StoreError(f"knowledge-base query failed in {self.path}: {self._scrub(exc)}") from None
 
-    def cache_answer(self, key: str, doc_ids: Iterable[str], payload: str) -> None:
+    def cache_answer(self, key: str, doc_ids: Iterable[str], payload: str, *, pinned: bool = True) -> None:
         with self.transaction() as conn:
-            version = self._compute_corpus_version(conn)
+            version = self._compute_corpus_version(conn) if pinned else ""
             conn.execute(
                 "INSERT INTO kb_answer_cache(key, corpus_version, created_at, payload) VALUES (%s,%s,%s,%s) "
                 "ON CONFLICT (key) DO UPDATE SET corpus_version = EXCLUDED.corpus_version, "
@@ -952,12 +943,45 @@ class PostgresStore:
 
     def cached_answer(self, key: str) -> str | None:
         rows = self._q("SELECT payload, corpus_version FROM kb_answer_cache WHERE key = %s", (key,))
-        if not rows or rows[0]["corpus_version"] != self.corpus_version():
+        if not rows:
+            return None
+        pinned_to = rows[0]["corpus_version"]
+        if pinned_to and pinned_to != self.corpus_version():
             return None
         return str(rows[0]["payload"])
 
     def cached_answer_count(self) -> int:
         return int(self._q("SELECT count(*) AS n FROM kb_answer_cache")[0]["n"])
+
+    @staticmethod
+    def _purge_cached(conn: Any, doc_ids: Iterable[str] | None) -> int:
+        if doc_ids is None:
+            conn.execute("DELETE FROM kb_answer_cache_docs")
+            return int(conn.execute("DELETE FROM kb_answer_cache").rowcount)
+        ids = sorted(set(doc_ids))
+        if not ids:
+            return 0
+        # the per-document index (kb_answer_cache_docs_doc) finds the keys; both tables lose them
+        keys = [
+            r["key"]
+            for r in conn.execute(
+                "SELECT DISTINCT key FROM kb_answer_cache_docs WHERE doc_id = ANY(%s)", (ids,)
+            ).fetchall()
+        ]
+        if not keys:
+            return 0
+        removed = int(conn.execute("DELETE FROM kb_answer_cache WHERE key = ANY(%s)", (keys,)).rowcount)
+        conn.execute("DELETE FROM kb_answer_cache_docs WHERE key = ANY(%s)", (keys,))
+        return removed
+
+    def purge_cached_answers(self, doc_ids: Iterable[str] | None = None) -> int:
+        with self.transaction() as conn:
+            return self._purge_cached(conn, doc_ids)
+
+    def drop_cached_answer(self, key: str) -> bool:
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM kb_answer_cache_docs WHERE key = %s", (key,))
+            return int(conn.execute("DELETE FROM kb_answer_cache WHERE key = %s", (key,)).rowcount) > 0
 
     # --- embeddings ----------------------------------------------------------------------------
 

@@ -156,7 +156,8 @@ class KnowledgeStore(DocumentWriter, KeywordSearcher, VectorSearcher, ChunkReade
     happens inside the store before any score is computed; ``write_document`` and ``replace_derived``
     are one transaction each; ``corpus_version`` hashes ``id=content_hash/chunker_version;`` of every
     document in byte order of id, so the same corpus has the same version in every backend; a cached
-    answer is returned only while the corpus version it was stored under is current.
+    answer stored ``pinned`` is returned only while the corpus version it was stored under is current, an
+    unpinned one until it is purged or a document it is indexed under is rewritten or removed.
     """
 
     @property
@@ -223,11 +224,22 @@ class KnowledgeStore(DocumentWriter, KeywordSearcher, VectorSearcher, ChunkReade
 
     def corpus_version(self) -> str: ...
 
-    def cache_answer(self, key: str, doc_ids: Iterable[str], payload: str) -> None: ...
+    def cache_answer(self, key: str, doc_ids: Iterable[str], payload: str, *, pinned: bool = True) -> None:
+        """Store ``payload`` under ``key``, indexed under ``doc_ids``; ``pinned``: served only while the
+        corpus version stays the current one."""
+        ...
 
     def cached_answer(self, key: str) -> str | None: ...
 
     def cached_answer_count(self) -> int: ...
+
+    def purge_cached_answers(self, doc_ids: Iterable[str] | None = None) -> int:
+        """Delete the cached answers indexed under any of ``doc_ids`` (every one when None); the count."""
+        ...
+
+    def drop_cached_answer(self, key: str) -> bool:
+        """Delete one cached answer (found stale on read); True when it existed."""
+        ...
 
     # --- embeddings cache ----------------------------------------------------------------------
 

@@ -99,6 +99,7 @@ CREATE TABLE IF NOT EXISTS answer_cache (
     key TEXT PRIMARY KEY, corpus_version TEXT NOT NULL, created_at TEXT NOT NULL, payload TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS answer_cache_docs (
     key TEXT NOT NULL, doc_id TEXT NOT NULL, PRIMARY KEY (key, doc_id));
+CREATE INDEX IF NOT EXISTS answer_cache_docs_doc ON answer_cache_docs(doc_id);
 """
 
 _ISO = dt.date.isoformat
@@ -414,10 +415,7 @@ class SqliteStore:
         conn.execute("DELETE FROM chunks WHERE doc_id=?", (doc_id,))
         conn.execute("DELETE FROM doc_access WHERE doc_id=?", (doc_id,))
         conn.execute("DELETE FROM doc_values WHERE doc_id=?", (doc_id,))
-        keys = [r[0] for r in conn.execute("SELECT key FROM answer_cache_docs WHERE doc_id=?", (doc_id,))]
-        for key in keys:
-            conn.execute("DELETE FROM answer_cache WHERE key=?", (key,))
-            conn.execute("DELETE FROM answer_cache_docs WHERE key=?", (key,))
+        self._purge_cached(conn, [doc_id])
         return len(rowids)
 
     def remove_document(self, doc_id: str) -> int:
@@ -514,8 +512,8 @@ class SqliteStore:
         with self._lock:
             return self._compute_corpus_version(self._conn)
 
-    def cache_answer(self, key: str, doc_ids: Iterable[str], payload: str) -> None:
-        version = self.corpus_version()
+    def cache_answer(self, key: str, doc_ids: Iterable[str], payload: str, *, pinned: bool = True) -> None:
+        version = self.corpus_version() if pinned else ""
         with self.transaction() as conn:
             conn.execute(
                 "INSERT OR REPLACE INTO answer_cache(key, corpus_version, created_at, payload)"
@@ -530,12 +528,45 @@ class SqliteStore:
 
     def cached_answer(self, key: str) -> str | None:
         rows = self._q("SELECT payload, corpus_version FROM answer_cache WHERE key=?", (key,))
-        if not rows or rows[0]["corpus_version"] != self.corpus_version():
+        if not rows:
+            return None
+        pinned_to = rows[0]["corpus_version"]
+        if pinned_to and pinned_to != self.corpus_version():
             return None
         return str(rows[0]["payload"])
 
     def cached_answer_count(self) -> int:
         return int(self._q("SELECT count(*) AS n FROM answer_cache")[0]["n"])
+
+    @staticmethod
+    def _purge_cached(conn: sqlite3.Connection, doc_ids: Iterable[str] | None) -> int:
+        if doc_ids is None:
+            conn.execute("DELETE FROM answer_cache_docs")
+            return conn.execute("DELETE FROM answer_cache").rowcount
+        ids = sorted(set(doc_ids))
+        keys: set[str] = set()
+        for i in range(0, len(ids), 500):
+            part = ids[i : i + 500]
+            marks = ",".join("?" * len(part))
+            sql = f"SELECT key FROM answer_cache_docs WHERE doc_id IN ({marks})"
+            keys.update(r[0] for r in conn.execute(sql, part))
+        removed = 0
+        ordered = sorted(keys)
+        for i in range(0, len(ordered), 500):
+            part = ordered[i : i + 500]
+            marks = ",".join("?" * len(part))
+            removed += conn.execute(f"DELETE FROM answer_cache WHERE key IN ({marks})", part).rowcount
+            conn.execute(f"DELETE FROM answer_cache_docs WHERE key IN ({marks})", part)
+        return removed
+
+    def purge_cached_answers(self, doc_ids: Iterable[str] | None = None) -> int:
+        with self.transaction() as conn:
+            return self._purge_cached(conn, doc_ids)
+
+    def drop_cached_answer(self, key: str) -> bool:
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM answer_cache_docs WHERE key=?", (key,))
+            return conn.execute("DELETE FROM answer_cache WHERE key=?", (key,)).rowcount > 0
 
     # --- embeddings ----------------------------------------------------------------------------
 
