@@ -28,6 +28,8 @@ from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from bot import metrics
+from bot.law_links import LAW_PATH
+from bot.law_page import store_of, wsgi_law
 from bot.messages import TurnService
 from bot.settings import Settings
 from bot.slack.assistant import AssistantDeps, register_assistant
@@ -123,7 +125,8 @@ class SlackFrontEnd:
     def _with_health(
         self, other: Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
     ) -> Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]:
-        """``GET /healthz`` and ``GET /metrics`` answered here, every other request by ``other``."""
+        """``GET /healthz``, ``GET /metrics`` and ``GET /law/...`` answered here, every other request by
+        ``other``."""
 
         def application(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
             if environ.get("REQUEST_METHOD") == "GET" and environ.get("PATH_INFO") == HEALTH_PATH:
@@ -132,6 +135,9 @@ class SlackFrontEnd:
                 return [self.health().encode()]
             if environ.get("REQUEST_METHOD") == "GET" and environ.get("PATH_INFO") == METRICS_PATH:
                 return [self.metrics_body(start_response)]
+            if environ.get("REQUEST_METHOD") == "GET" and str(environ.get("PATH_INFO")).startswith(LAW_PATH):
+                # the consolidated law, public statutes only (bot.law_page): a citation link target
+                return wsgi_law(environ, start_response, lambda: store_of(self.runtime, self.listeners.turn))
             return other(environ, start_response)
 
         return application

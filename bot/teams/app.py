@@ -42,6 +42,7 @@ from botbuilder.schema import Activity, ActivityTypes
 
 from bot import metrics
 from bot.faq import FaqService
+from bot.law_page import AIOHTTP_ROUTE, aiohttp_law_handler, store_of
 from bot.messages import TurnService
 from bot.settings import Settings
 from bot.teams import strings as S
@@ -333,6 +334,7 @@ def build_teams_app(settings: Settings, deps: TeamsDeps) -> web.Application:
     app.router.add_post("/api/messages", messages)
     app.router.add_get("/healthz", healthz)
     app.router.add_get(metrics.METRICS_PATH, metrics_endpoint)
+    app.router.add_get(AIOHTTP_ROUTE, aiohttp_law_handler(lambda: store_of(deps.turn)))  # public laws only
     return app
 
 
