@@ -2,7 +2,9 @@
 
 Each Pasal names the act and date its wording comes from; revoked Pasal and wording that may have
 changed through an act the knowledge base does not hold are marked (see :mod:`kb.consolidate`).
-``--html FILE`` writes a standalone page whose Pasal are link targets (``FILE#pasal-7``).
+``--html FILE`` writes a standalone page whose Pasal are link targets (``FILE#pasal-7``); ``dasar serve
+slack|teams`` serve the same page at ``GET /law/<doc>?as_of=YYYY-MM-DD`` for regulations readable by
+everyone (:mod:`bot.law_page`), the target of citation links (:func:`bot.law_links.law_link`).
 """
 
 from __future__ import annotations
