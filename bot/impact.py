@@ -11,6 +11,19 @@ This module finds everything outside the knowledge base that cites them:
   card in the tax-team channel through the ticket outbox;
 * answers of the last ``days`` days in the audit log (read only) whose cited chunks changed.
 
+Notices: each withdrawn FAQ's owner and each affected ticket's assignee (when it has one) gets a Teams
+card through the ticket outbox (:class:`tickets.outbox.Notice`, kind ``notice_card``, built by
+:func:`bot.teams.cards.impact_notice_card`): what changed (documents, provisions), which FAQ or ticket it
+affects, what to do, with an @mention of the person (their Entra ID object id from the directory, else
+their e-mail as UPN).  The outbox key is ``notice:{impact_id}:{subject}:{recipient}``, where the impact id is
+a hash of the chunk changes that subject relies on (:func:`_relevant_id`), so assessing the same change
+again (``record`` run twice, ``catch_up`` after an interrupted run) queues no second card, and the ticket
+note carries the same id so it is not written twice either.  (The flip side: should exactly the same
+chunk change happen to the same subject again -- an act removed and re-ingested -- no second card is
+sent; the FAQ is still withdrawn and listed.)  The Teams outbox worker posts the cards to the tax-team channel
+(:class:`bot.teams.outbox_worker.NoticeSender`), retried and de-duplicated like ticket cards.  The report
+lists them (``notices``).
+
 A citation matches a changed chunk when it names the chunk itself, or the same document (canonical number
 or id) and a location that is the chunk's, a part of it or contains it ("Pasal 23" matches a changed
 "Pasal 23 ayat (2)"; "Pasal 23 ayat (1)" does not).  A citation of a whole document matches only when the
@@ -25,8 +38,10 @@ removal or FAQ approval are listed even when their command did not call :func:`r
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import logging
+import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -36,6 +51,7 @@ from kb.impact import ChunkChange, ChunkState, Impact, Snapshot, diff, snapshot
 from kb.refs import find_doc_refs, key_from_doc_id, parse_doc_ref
 from kb.store.protocol import KnowledgeStore
 from tickets.model import ACTIVE_STATUSES
+from tickets.outbox import KIND_NOTICE, Notice
 
 logger = logging.getLogger(__name__)
 
@@ -47,8 +63,30 @@ RECENT_DAYS = 90
 NOTE_ACTOR = "dasar"
 TICKET_NOTE = (
     "Knowledge-base change / perubahan basis pengetahuan: {citations} changed with {documents}. "
-    "Check this ticket's evidence before answering."
+    "Check this ticket's evidence before answering. (impact {impact_id})"
 )
+
+
+def changes_id(changes: Iterable[ChunkChange]) -> str:
+    """A stable id of a set of chunk changes: the same changes (however often assessed) give the same id."""
+    rows = sorted({json.dumps(c.to_json(), sort_keys=True) for c in changes})
+    return hashlib.sha256("\n".join(rows).encode()).hexdigest()[:16]
+
+
+def impact_id(impact: Impact) -> str:
+    """The id of an assessed change (:func:`changes_id` of all its chunk changes)."""
+    return changes_id(impact.changes)
+
+
+def _relevant_id(changed: Sequence[Changed], chunk_ids: Iterable[str]) -> str:
+    """:func:`changes_id` of the changes one FAQ or ticket relies on: what its note and card are keyed by.
+
+    Keyed by what changed for THIS subject, not by the whole assessment: a re-assessment of the same
+    change that also sees other changes (``catch_up`` after an interrupted ``record`` also sees the
+    withdrawn FAQs' own chunks) gives the same key, so no second card or note.
+    """
+    wanted = set(chunk_ids)
+    return changes_id(c.change for c in changed if c.chunk_id in wanted)
 
 
 @dataclass(frozen=True)
@@ -213,6 +251,22 @@ class AffectedAnswer:
 
 
 @dataclass(frozen=True)
+class QueuedNotice:
+    """A card to one person about one FAQ or ticket (``status``: ``queued`` now, or ``already_queued`` by
+    an earlier assessment of the same change)."""
+
+    key: str
+    recipient: str
+    mention_id: str | None
+    subject: str
+    kind: str
+    status: str
+
+    def to_json(self) -> dict[str, object]:
+        return _fields_json(self)
+
+
+@dataclass(frozen=True)
 class ImpactReport:
     """One assessed corpus change: what changed and who relied on it."""
 
@@ -223,9 +277,12 @@ class ImpactReport:
     tickets: tuple[AffectedTicket, ...] = ()
     answers: tuple[AffectedAnswer, ...] = ()
     warnings: tuple[str, ...] = field(default=())
+    notices: tuple[QueuedNotice, ...] = ()
+    impact_id: str = ""
 
     def to_json(self) -> dict[str, object]:
-        """Stable field names: at, trigger, documents, provisions, chunks_changed, faqs, tickets, answers."""
+        """Stable field names: at, trigger, documents, provisions, chunks_changed, faqs, tickets, answers,
+        warnings, notices (the cards queued: key, recipient, mention_id, subject, kind, status), impact_id."""
         kb = self.impact.to_json()
         return {
             "at": self.at,
@@ -238,7 +295,112 @@ class ImpactReport:
             "tickets": [t.to_json() for t in self.tickets],
             "answers": [a.to_json() for a in self.answers],
             "warnings": list(self.warnings),
+            "notices": [n.to_json() for n in self.notices],
+            "impact_id": self.impact_id,
         }
+
+
+# --- notices to FAQ owners and ticket assignees --------------------------------------------------------
+
+
+def mention_for(person: str, directory: Any | None = None) -> tuple[str | None, str]:
+    """(Teams mention id, display name) of a person as tickets and FAQs record them (e-mail, else a
+    principal id).  The id is the Entra ID object id when the directory knows one, else the e-mail as UPN
+    (Teams accepts both in a bot's Adaptive Card); None when neither can be told (no mention then)."""
+    entry = None
+    if directory is not None and "@" in person:
+        try:
+            entry = directory.lookup_email(person)
+        except Exception as exc:  # the directory is down: mention by UPN
+            logger.warning("error=%s | directory lookup for a mention failed", type(exc).__name__)
+    name = entry.display_name if entry is not None and entry.display_name else person
+    if entry is not None and entry.aad_object_id:
+        return entry.aad_object_id, name
+    if "@" in person:
+        return person, name
+    tail = person.rsplit(":", 1)[-1]  # "teams:<tenant>:<aad object id>"
+    try:
+        return str(uuid.UUID(tail)), name
+    except ValueError:
+        return None, name
+
+
+def _doc_names(doc_ids: Iterable[str], store: KnowledgeStore) -> list[str]:
+    """``UU 7/2021`` for a stored document with a number, else its id."""
+    out = []
+    for doc_id in sorted(doc_ids):
+        stored = store.get_document(doc_id)
+        out.append(stored.meta.number if stored is not None and stored.meta.number else doc_id)
+    return out
+
+
+def _queue_notices(
+    outbox: Any,
+    *,
+    at: str,
+    documents: Sequence[str],
+    changed: Sequence[Changed],
+    faqs: Sequence[AffectedFaq],
+    tickets: Sequence[AffectedTicket],
+    directory: Any | None,
+    warnings: list[str],
+) -> list[QueuedNotice]:
+    """Queue one card per withdrawn FAQ's owner and per affected ticket's assignee (idempotent)."""
+    from bot.teams.cards import impact_notice_card
+
+    by_chunk = {c.chunk_id: c.change.to_json() for c in changed}
+    wanted: list[tuple[str, str, str, str, str, Sequence[str], Sequence[str], str | None]] = [
+        ("faq", f.faq_id, f.title, f.status, f.owner, f.citations, f.changed_chunks, None)
+        for f in faqs
+        if f.owner and f.status == "needs_review"
+    ]
+    wanted += [
+        ("ticket", t.ticket_id, "", t.status, t.assignee, t.citations, t.changed_chunks, t.ticket_id)
+        for t in tickets
+        if t.assignee
+    ]
+    out: list[QueuedNotice] = []
+    for kind, sid, title, status, person, citations, chunk_ids, ticket_id in wanted:
+        mention_id, name = mention_for(person, directory)
+        subject = f"{kind}:{sid}"
+        key = _relevant_id(changed, chunk_ids)
+        notice = {
+            "impact_id": key,
+            "at": at,
+            "subject": subject,
+            "subject_kind": kind,
+            "subject_id": sid,
+            "title": title,
+            "status": status,
+            "recipient": person,
+            "mention": {"id": mention_id, "name": name},
+            "documents": list(documents),
+            "citations": list(citations),
+            "changes": [by_chunk[c] for c in chunk_ids if c in by_chunk],
+        }
+        message = Notice(
+            key,
+            subject,
+            person,
+            {"notice": notice, "card": impact_notice_card(notice)},
+            ticket_id=ticket_id,
+        )
+        try:
+            queued = outbox.enqueue_notice(message)
+        except Exception as exc:  # one failing notice must not hide the rest of the report
+            warnings.append(f"{subject}: no card queued for {person} ({type(exc).__name__})")
+            continue
+        out.append(
+            QueuedNotice(
+                message.key,
+                person,
+                mention_id,
+                subject,
+                KIND_NOTICE,
+                "queued" if queued else "already_queued",
+            )
+        )
+    return out
 
 
 def _audit_records(path: Path, since: dt.datetime) -> Iterable[dict[str, Any]]:
@@ -268,6 +430,8 @@ def assess(
     trigger: str = "ingest",
     apply: bool = True,
     days: int = RECENT_DAYS,
+    outbox: Any | None = None,
+    directory: Any | None = None,
 ) -> ImpactReport:
     """List the FAQs, open tickets and recent answers citing what ``impact`` changed.
 
@@ -278,8 +442,12 @@ def assess(
         tickets: a ticket store (``tickets.protocol.TicketStore``); only active tickets are listed.
         audit_log: the JSON-lines audit log (read only).
         now: the time of the assessment (UTC), for the report and the audit window.
+        outbox: where notices go (an outbox with ``enqueue_notice``, e.g. ``ticket_store.outbox``);
+            ``tickets.outbox`` when None.  With ``apply``, FAQ owners and ticket assignees get a card.
+        directory: an :class:`identity.directory.Directory` for mention ids and names (optional).
     """
     now = now or dt.datetime.now(dt.UTC)
+    impact_key = impact_id(impact)
     changed = changed_chunks(impact, store)
     # the documents the change wrote or removed (validity-only changes are their consequences)
     changed_docs = {c.doc_id for c in impact.changes if c.kind != "validity"} or set(impact.doc_ids)
@@ -323,11 +491,13 @@ def assess(
             for t in tickets.list(status=status):
                 labels, chunk_ids = _matches(ticket_citations(t), changed)
                 if labels and apply:
+                    key = _relevant_id(changed, chunk_ids)
                     note = TICKET_NOTE.format(
-                        citations="; ".join(labels), documents=", ".join(sorted(changed_docs))
+                        citations="; ".join(labels), documents=", ".join(sorted(changed_docs)), impact_id=key
                     )
                     try:  # a note updates the ticket's card in the tax-team channel (outbox note_added)
-                        t = tickets.add_note(t.id, NOTE_ACTOR, note)
+                        if not _noted(tickets, t.id, key):  # once per change, however often assessed
+                            t = tickets.add_note(t.id, NOTE_ACTOR, note)
                     except Exception as exc:
                         warnings.append(f"{t.id}: no note added ({type(exc).__name__})")
                 if labels:
@@ -358,22 +528,53 @@ def assess(
                         tuple(hit),
                     )
                 )
+    at = now.isoformat(timespec="seconds")
+    if outbox is None and tickets is not None:
+        outbox = getattr(tickets, "outbox", None)
+    notices: list[QueuedNotice] = []
+    wants_cards = any(f.owner for f in affected_faqs) or any(t.assignee for t in affected_tickets)
+    if apply and wants_cards and outbox is None:
+        warnings.append("no ticket store: no cards queued for FAQ owners (configure DASAR_TICKETS_DB/URL)")
+    elif apply and wants_cards:
+        notices = _queue_notices(
+            outbox,
+            at=at,
+            documents=_doc_names(changed_docs, store),
+            changed=changed,
+            faqs=affected_faqs,
+            tickets=affected_tickets,
+            directory=directory,
+            warnings=warnings,
+        )
     logger.info(
-        "trigger=%s, chunks=%s, faqs=%s, tickets=%s, answers=%s | corpus change assessed",
+        "trigger=%s, impact_id=%s, chunks=%s, faqs=%s, tickets=%s, answers=%s, notices=%s | "
+        "corpus change assessed",
         trigger,
+        impact_key,
         len(changed),
         len(affected_faqs),
         len(affected_tickets),
         len(affected_answers),
+        sum(n.status == "queued" for n in notices),
     )
     return ImpactReport(
-        at=now.isoformat(timespec="seconds"),
+        at=at,
         trigger=trigger,
         impact=impact,
         faqs=tuple(affected_faqs),
         tickets=tuple(affected_tickets),
         answers=tuple(affected_answers),
         warnings=tuple(warnings),
+        notices=tuple(notices),
+        impact_id=impact_key,
+    )
+
+
+def _noted(tickets: Any, ticket_id: str, impact_key: str) -> bool:
+    """The ticket already has this change's note (an earlier assessment of the same change wrote it)."""
+    marker = f"(impact {impact_key})"
+    return any(
+        e.kind == "note_added" and marker in str(e.data.get("note", "")) for e in tickets.events(ticket_id)
     )
 
 
@@ -493,12 +694,17 @@ def log_for(settings: Any) -> ImpactLog:
 def context_for(runtime: Any, store: KnowledgeStore | None = None) -> dict[str, Any]:
     """What :func:`assess` reads and updates, from a :class:`bot.runtime.Runtime`: the FAQ service (only when
     FAQ files exist: it needs the embedder to re-ingest withdrawn FAQs), the ticket store (only when one is
-    configured or its file exists), the audit log and the answer cache."""
+    configured or its file exists; else, with FAQs, its outbox for the owners' cards), the directory (for
+    mentions), the audit log and the answer cache."""
     from bot.answer_cache import answer_cache_for
 
     s = runtime.settings
     store = store if store is not None else runtime.store
     context: dict[str, Any] = {"audit_log": Path(s.audit_log)}
+    try:  # mention ids and names of the people notified (optional: mentions fall back to e-mail)
+        context["directory"] = runtime.directory
+    except Exception as exc:
+        logger.warning("error=%s | no directory for notice mentions; using e-mail", type(exc).__name__)
     faq_dir = Path(s.faq_dir)
     if faq_dir.is_dir() and any(faq_dir.glob("faq-*.md")):
         from bot.faq import FaqService
@@ -514,6 +720,8 @@ def context_for(runtime: Any, store: KnowledgeStore | None = None) -> dict[str, 
         )
     if s.tickets_url is not None or Path(s.tickets_db).is_file():
         context["tickets"] = runtime.tickets
+    elif "faqs" in context:  # FAQ owners' cards go through the ticket outbox (the database is created)
+        context["outbox"] = runtime.tickets.outbox
     cache = getattr(runtime, "answer_cache", None)
     context["answer_cache"] = cache if cache is not None else answer_cache_for(s, store)
     return context

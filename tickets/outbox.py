@@ -24,6 +24,16 @@ success changes it.
 Operators: ``Outbox.redrive`` puts a dead or uncertain message back to pending with attempts reset and
 records an ``outbox_redriven`` event on the ticket; :func:`outbox_stats` gives the health endpoint the
 outbox depth, the oldest pending age and the dead and uncertain counts.
+
+Notices (:class:`Notice`): a message that is not a ticket event -- today the card telling one person that
+a corpus change affected their FAQ or ticket (``bot.impact``).  It goes to :data:`CHANNEL_PERSON` as
+kind :data:`KIND_NOTICE`, its payload carries the ready card, and its idempotency key is
+``notice:{impact_id}:{subject}:{recipient}`` (:func:`notice_key`): enqueueing the same notice again is a
+no-op, so re-assessing the same change never queues a second card.  A notice about a ticket carries the
+ticket id (and is listed with the ticket's messages); one about anything else has none (``ticket_id``
+is ``""``; NULL in the table).  Notices have ``event_seq`` 0 and never wait for other messages.  They are
+retried, back off, go dead, become uncertain and are re-driven exactly like ticket messages; re-driving
+one without a ticket records no ticket event (it is logged).
 """
 
 from __future__ import annotations
@@ -36,6 +46,12 @@ from typing import Any, Protocol
 #: Channels a message can go to.
 CHANNEL_TAX_TEAM = "tax_team"  # the tax team's Teams channel (the ticket card)
 CHANNEL_REQUESTER = "requester"  # the requester's original thread
+
+#: A card in the tax team's channel that @mentions one person (notices; see the module docstring).
+CHANNEL_PERSON = "person"
+
+#: Message kind of a notice: ``payload["card"]`` is the Adaptive Card, ``payload["notice"]`` what it is about.
+KIND_NOTICE = "notice_card"
 
 _UPDATE = (CHANNEL_TAX_TEAM, "update_card")
 
@@ -77,6 +93,36 @@ def outbox_key(ticket_id: str, event_seq: int, channel: str) -> str:
     return f"{ticket_id}:{event_seq}:{channel}"
 
 
+def notice_key(impact_id: str, subject: str, recipient: str) -> str:
+    """Idempotency key of a notice: one per change (``impact_id``), subject and recipient."""
+    return f"notice:{impact_id}:{subject}:{recipient}"
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A message to one person that is not a ticket event (see the module docstring).
+
+    Args:
+        impact_id: what caused it (e.g. the id of an assessed corpus change); part of the key.
+        subject: what it is about, ``kind:id`` (``faq:faq-t-000001``, ``ticket:T-000003``); part of the key.
+        recipient: who it is for (e-mail / UPN); part of the key.
+        payload: what the sender needs (JSON-serialisable; for :data:`KIND_NOTICE` a ``card``).
+        ticket_id: the ticket it is about, if any (the ticket must exist in the same store).
+        kind: the message kind the sender dispatches on.
+    """
+
+    impact_id: str
+    subject: str
+    recipient: str
+    payload: dict[str, Any]
+    ticket_id: str | None = None
+    kind: str = KIND_NOTICE
+
+    @property
+    def key(self) -> str:
+        return notice_key(self.impact_id, self.subject, self.recipient)
+
+
 @dataclass(frozen=True)
 class OutboxPolicy:
     """Retry policy: delay = min(base * 2**(attempts-1), cap); dead after ``max_attempts`` failures.
@@ -97,7 +143,10 @@ class OutboxPolicy:
 
 @dataclass(frozen=True)
 class OutboxMessage:
-    """One notification to deliver. ``key`` is the idempotency key the receiver de-duplicates on."""
+    """One notification to deliver. ``key`` is the idempotency key the receiver de-duplicates on.
+
+    ``ticket_id`` is ``""`` for a notice about no ticket (see :class:`Notice`).
+    """
 
     key: str
     ticket_id: str

@@ -60,10 +60,12 @@ CREATE TABLE IF NOT EXISTS ticket_events (
 
 CREATE INDEX IF NOT EXISTS ticket_events_by_kind ON ticket_events (kind, ticket_id);
 
--- Transactional outbox: written in the same transaction as the ticket change.
+-- Transactional outbox: written in the same transaction as the ticket change.  Notices (cards to one
+-- person, e.g. about an FAQ a corpus change affected) share it; ticket_id is NULL when one is about no
+-- ticket (older databases are migrated by tickets.sql.migrate_outbox).
 CREATE TABLE IF NOT EXISTS ticket_outbox (
     msg_key         TEXT PRIMARY KEY,
-    ticket_id       TEXT NOT NULL REFERENCES tickets (id),
+    ticket_id       TEXT REFERENCES tickets (id),
     event_seq       BIGINT NOT NULL,
     channel         TEXT NOT NULL,
     kind            TEXT NOT NULL,

@@ -44,11 +44,13 @@ from tickets.model import (
     ts_to_text,
 )
 from tickets.outbox import (
+    CHANNEL_PERSON,
     EVENT_OUTBOX_REDRIVEN,
     EVENT_OUTBOX_RESOLVED,
     NOTIFY,
     DeliveryResult,
     DeliveryUncertain,
+    Notice,
     OutboxMessage,
     OutboxPolicy,
     OutboxStats,
@@ -92,26 +94,29 @@ _OLD_OUTBOX_COLUMNS = (
     "msg_key, ticket_id, event_seq, channel, kind, payload_json, status, attempts, next_attempt_at, "
     "created_at, last_error, external_ref, delivered_at"
 )
+#: Every ``ticket_outbox`` column, in table order (a rebuild copies those the old table has).
+_OUTBOX_COLUMNS = (*_OLD_OUTBOX_COLUMNS.split(", "), "redriven_at")
 
 
 def migrate_outbox(tx: Tx, dialect: str) -> bool:
     """Bring an older ``ticket_outbox`` up to date; True if anything changed.
 
-    Older tables lack the ``uncertain`` status and the ``redriven_at`` column.  Runs inside the schema
-    transaction.  SQLite cannot alter a CHECK constraint, so the table is rebuilt (rows copied
-    unchanged); PostgreSQL swaps the constraint and adds the column.
+    Older tables lack the ``uncertain`` status and the ``redriven_at`` column, and require a
+    ``ticket_id`` (notices about no ticket need it nullable).  Runs inside the schema transaction.  SQLite
+    cannot alter a CHECK or NOT NULL constraint, so the table is rebuilt (rows copied unchanged);
+    PostgreSQL swaps the constraint, drops NOT NULL and adds the column.
     """
     changed = False
     if dialect == "sqlite":
         row = tx.one("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'ticket_outbox'")
-        if row is not None and "'uncertain'" not in str(row["sql"]):
+        info = {r["name"]: r for r in tx.all("PRAGMA table_info(ticket_outbox)")}
+        required_ticket = "ticket_id" in info and int(info["ticket_id"]["notnull"]) == 1
+        if row is not None and ("'uncertain'" not in str(row["sql"]) or required_ticket):
             table, *indexes = _outbox_ddl()
+            copied = ", ".join(c for c in _OUTBOX_COLUMNS if c in info)
             tx.execute("ALTER TABLE ticket_outbox RENAME TO ticket_outbox_old")
             tx.execute(table)
-            tx.execute(
-                f"INSERT INTO ticket_outbox ({_OLD_OUTBOX_COLUMNS}) "
-                f"SELECT {_OLD_OUTBOX_COLUMNS} FROM ticket_outbox_old"
-            )
+            tx.execute(f"INSERT INTO ticket_outbox ({copied}) SELECT {copied} FROM ticket_outbox_old")
             tx.execute("DROP TABLE ticket_outbox_old")
             for stmt in indexes:
                 tx.execute(stmt)
@@ -140,8 +145,15 @@ def migrate_outbox(tx: Tx, dialect: str) -> bool:
         if has is None:
             tx.execute("ALTER TABLE ticket_outbox ADD COLUMN IF NOT EXISTS redriven_at TEXT")
             changed = True
+        nullable = tx.one(
+            "SELECT is_nullable FROM information_schema.columns WHERE table_schema = current_schema() "
+            "AND table_name = 'ticket_outbox' AND column_name = 'ticket_id'"
+        )
+        if nullable is not None and str(nullable["is_nullable"]).upper() == "NO":
+            tx.execute("ALTER TABLE ticket_outbox ALTER COLUMN ticket_id DROP NOT NULL")
+            changed = True
     if changed:
-        logger.info("table=ticket_outbox | schema migrated (uncertain status, redriven_at)")
+        logger.info("table=ticket_outbox | schema migrated (uncertain status, redriven_at, notices)")
     return changed
 
 
@@ -229,7 +241,7 @@ def _row_to_ticket(row: Any) -> Ticket:
 def _row_to_message(row: Any) -> OutboxMessage:
     return OutboxMessage(
         key=row["msg_key"],
-        ticket_id=row["ticket_id"],
+        ticket_id=row["ticket_id"] or "",
         event_seq=int(row["event_seq"]),
         channel=row["channel"],
         kind=row["kind"],
@@ -803,8 +815,11 @@ class SqlOutbox:
         with self._store._tx(write=False) as tx:
             return self._fetch(tx, key)
 
-    def messages(self, ticket_id: str | None = None, status: str | None = None) -> list[OutboxMessage]:
-        """All messages (optionally of one ticket / status) in creation order; for operators and tests."""
+    def messages(
+        self, ticket_id: str | None = None, status: str | None = None, kind: str | None = None
+    ) -> list[OutboxMessage]:
+        """All messages (optionally of one ticket / status / kind) in creation order; for operators and
+        tests."""
         where, params = [], []
         if ticket_id is not None:
             where.append("o.ticket_id = ?")
@@ -812,10 +827,42 @@ class SqlOutbox:
         if status is not None:
             where.append("o.status = ?")
             params.append(status)
+        if kind is not None:
+            where.append("o.kind = ?")
+            params.append(kind)
         sql = self._select() + (" WHERE " + " AND ".join(where) if where else "")
         with self._store._tx(write=False) as tx:
             rows = tx.all(sql + " ORDER BY o.created_at, o.ticket_id, o.event_seq, o.channel", params)
         return [_row_to_message(r) for r in rows]
+
+    def enqueue_notice(self, notice: Notice) -> bool:
+        """Queue ``notice`` (pending, due now) unless its key is already in the outbox; True if queued.
+
+        Idempotent: the same notice (impact, subject, recipient) is queued once whatever its state now
+        (pending, delivered, dead ...), so re-assessing a change never sends a second card.  Raises
+        :class:`IntegrityConflict` if ``notice.ticket_id`` names no ticket of this store.
+        """
+        now = ts_to_text(self._store._now())
+        with self._store._tx() as tx:
+            n = tx.rowcount(
+                "INSERT INTO ticket_outbox (msg_key, ticket_id, event_seq, channel, kind, payload_json, "
+                "status, attempts, next_attempt_at, created_at) "
+                "VALUES (?, ?, 0, ?, ?, ?, 'pending', 0, ?, ?) ON CONFLICT (msg_key) DO NOTHING",
+                (
+                    notice.key,
+                    notice.ticket_id or None,
+                    CHANNEL_PERSON,
+                    notice.kind,
+                    canonical_json(notice.payload),
+                    now,
+                    now,
+                ),
+            )
+        if n:
+            logger.info("outbox_key=%s, kind=%s | notice queued", notice.key, notice.kind)
+        else:
+            logger.info("outbox_key=%s | notice already queued; not queued again", notice.key)
+        return n == 1
 
     def card_ref(self, ticket_id: str) -> str | None:
         """External reference of the delivered tax-team card of a ticket (needed to update the card)."""
@@ -930,14 +977,15 @@ class SqlOutbox:
                 "redriven_at = ? WHERE msg_key = ?",
                 (ts_to_text(now), ts_to_text(now), key),
             )
-            self._store._insert_event(
-                tx,
-                msg.ticket_id,
-                EVENT_OUTBOX_REDRIVEN,
-                actor,
-                now,
-                {"key": key, "was": msg.status, "attempts": msg.attempts, "last_error": msg.last_error},
-            )
+            if msg.ticket_id:  # a notice about no ticket has no history to record it in (logged below)
+                self._store._insert_event(
+                    tx,
+                    msg.ticket_id,
+                    EVENT_OUTBOX_REDRIVEN,
+                    actor,
+                    now,
+                    {"key": key, "was": msg.status, "attempts": msg.attempts, "last_error": msg.last_error},
+                )
         logger.warning(
             "outbox_key=%s, ticket_id=%s, was=%s, attempts=%d, actor=%s | outbox message re-driven",
             key,
@@ -963,14 +1011,15 @@ class SqlOutbox:
                 "WHERE msg_key = ?",
                 (external_ref, ts_to_text(now), key),
             )
-            self._store._insert_event(
-                tx,
-                msg.ticket_id,
-                EVENT_OUTBOX_RESOLVED,
-                actor,
-                now,
-                {"key": key, "external_ref": external_ref},
-            )
+            if msg.ticket_id:
+                self._store._insert_event(
+                    tx,
+                    msg.ticket_id,
+                    EVENT_OUTBOX_RESOLVED,
+                    actor,
+                    now,
+                    {"key": key, "external_ref": external_ref},
+                )
         logger.warning("outbox_key=%s, actor=%s | uncertain outbox message resolved as delivered", key, actor)
         return replace(msg, status="delivered", external_ref=external_ref, delivered_at=now)
 

@@ -261,6 +261,111 @@ def faq_card(doc: FaqDoc, people: People | None = None) -> dict[str, Any]:
     return {"type": "AdaptiveCard", "$schema": SCHEMA, "version": VERSION, "body": body, "actions": actions}
 
 
+# -- impact notices: a corpus change affected someone's FAQ or ticket -------------------------------
+
+#: At most this many changed provisions / citations are listed on a notice card (the rest are counted).
+MAX_NOTICE_ITEMS = 12
+
+
+def mention_text(name: str) -> str:
+    """The ``<at>name</at>`` markup a Teams mention entity points at (must match the card text exactly)."""
+    return f"<at>{name}</at>"
+
+
+def mention_entity(mention_id: str, name: str) -> dict[str, Any]:
+    """A Teams mention (``msteams.entities`` of an Adaptive Card): ``mention_id`` is the person's Entra ID
+    object id or UPN (e-mail), both accepted by Teams for bots' Adaptive Cards; it notifies the person."""
+    return {"type": "mention", "text": mention_text(name), "mentioned": {"id": mention_id, "name": name}}
+
+
+def _window_text(window: Sequence[Any] | None) -> str:
+    start, end = [*(window or ()), None, None][:2]
+    if start and end:
+        return f"{start} to {end}"
+    if start:
+        return f"since {start}"
+    return f"until {end}" if end else S.NOTICE_OPEN_WINDOW
+
+
+def change_text(change: Mapping[str, Any]) -> str:
+    """One changed provision in words: where it is and what changed (wording, validity, removal)."""
+    where = f"{change.get('location') or change.get('chunk_id')} ({change.get('doc_id')})"
+    kind = change.get("change")
+    if kind == "validity":
+        return S.NOTICE_CHANGE_VALIDITY.format(
+            where=where,
+            before=_window_text(change.get("valid_before")),
+            after=_window_text(change.get("valid_after")),
+        )
+    if kind == "removed":
+        return S.NOTICE_CHANGE_REMOVED.format(where=where)
+    return S.NOTICE_CHANGE_WORDING.format(where=where)
+
+
+def _bullets(items: Sequence[str]) -> list[dict[str, Any]]:
+    shown = [_text(f"- {safe_markdown(i)}", size="Small", spacing="None") for i in items[:MAX_NOTICE_ITEMS]]
+    if len(items) > MAX_NOTICE_ITEMS:
+        shown.append(_text(f"(+{len(items) - MAX_NOTICE_ITEMS})", size="Small", isSubtle=True))
+    return shown
+
+
+def impact_notice_card(notice: Mapping[str, Any]) -> dict[str, Any]:
+    """The card telling one person that a corpus change affected their FAQ or ticket, @mentioning them.
+
+    ``notice`` is what :mod:`bot.impact` queues (``payload["notice"]``): ``subject_kind`` (``faq`` or
+    ``ticket``), ``subject_id``, ``title``, ``status``, ``mention`` (``id``, ``name``), ``documents``
+    (what changed it), ``citations`` (what the subject cites), ``changes`` (the changed chunks, as
+    :meth:`kb.impact.ChunkChange.to_json`), ``impact_id`` and ``at``.  The mention entity sits in the
+    card's ``msteams`` property (Teams-only; not part of the Adaptive Cards schema).
+    """
+    mention = notice["mention"]
+    name = str(mention["name"])
+    who = mention_text(name) if mention.get("id") else safe_markdown(name)  # no id: named, not mentioned
+    sid = str(notice["subject_id"])
+    status = str(notice.get("status") or "")
+    if notice["subject_kind"] == "faq":
+        title = S.NOTICE_TITLE_FAQ.format(faq_id=sid)
+        intro = S.NOTICE_INTRO_FAQ.format(
+            mention=who, faq_id=sid, title=safe_markdown(notice.get("title") or ""), status=status
+        )
+        todo = S.NOTICE_TODO_FAQ.format(faq_id=sid)
+        actions = [execute(S.BTN_APPROVE_FAQ, APPROVE_FAQ, "positive", doc_id=sid)]
+    else:
+        title = S.NOTICE_TITLE_TICKET.format(ticket_id=sid)
+        intro = S.NOTICE_INTRO_TICKET.format(
+            mention=who, ticket_id=sid, status=S.STATUS_LABELS.get(status, status)
+        )
+        todo = S.NOTICE_TODO_TICKET.format(ticket_id=sid)
+        actions = []
+    facts = [
+        {"title": S.NOTICE_LABEL_CHANGED_WITH, "value": ", ".join(notice.get("documents") or ()) or "-"},
+        {"title": S.NOTICE_LABEL_ASSESSED, "value": str(notice.get("at") or "-")},
+    ]
+    body: list[dict[str, Any]] = [
+        _text(title, size="Large", weight="Bolder"),
+        _text(intro),
+        {"type": "FactSet", "facts": facts},
+        _heading(S.NOTICE_HEADING_CHANGES),
+        *_bullets([change_text(c) for c in notice.get("changes") or ()]),
+        _heading(S.NOTICE_LABEL_CITES),
+        *_bullets([str(c) for c in notice.get("citations") or ()]),
+        _heading(S.NOTICE_HEADING_TODO),
+        _text(todo),
+        _text(S.NOTICE_FOOTER.format(impact_id=notice.get("impact_id", "")), size="Small", isSubtle=True),
+    ]
+    card: dict[str, Any] = {
+        "type": "AdaptiveCard",
+        "$schema": SCHEMA,
+        "version": VERSION,
+        "fallbackText": S.NOTICE_FALLBACK.format(title=title),
+        "body": body,
+        "actions": actions,
+    }
+    if mention.get("id"):
+        card["msteams"] = {"entities": [mention_entity(str(mention["id"]), name)]}
+    return card
+
+
 def attachment(card: Mapping[str, Any]) -> dict[str, Any]:
     """Activity attachment wrapping a card."""
     return {"contentType": CARD_CONTENT_TYPE, "content": dict(card)}

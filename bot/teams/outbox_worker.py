@@ -5,6 +5,12 @@ Runs inside the Teams web app (a background task, woken after every card action)
 at once: the outbox leases each message, so a message is sent by one worker at a time; a worker killed
 mid-send leaves the message pending, it becomes due again when the lease ends, and the sender's journal
 turns the redelivery into an update (see :mod:`bot.teams.sender`).  This module never imports the app.
+
+Notices (``notice_card`` messages: the card telling an FAQ owner or a ticket assignee that a corpus
+change affected their FAQ or ticket, queued by :mod:`bot.impact`) are posted by :class:`NoticeSender`,
+which the worker puts in front of the ticket sender: the card from the message's payload is posted to the
+tax-team channel, where its mention notifies the person.  The same journal makes a redelivery after a
+crash return the posted activity instead of posting twice, and a lost response parks it as uncertain.
 """
 
 from __future__ import annotations
@@ -13,12 +19,81 @@ import asyncio
 import datetime as dt
 import logging
 from collections.abc import Callable
+from typing import Any
 
+from bot import metrics
 from bot.faq import FaqService
-from tickets import DeliveryResult, TicketStore
-from tickets.outbox import Sender
+from bot.teams.connector import failure_kind, response_was_lost
+from bot.teams.errors import DeliveryError
+from bot.teams.sender import OutboxSender
+from tickets import DeliveryResult, DeliveryUncertain, OutboxMessage, TicketStore
+from tickets.outbox import KIND_NOTICE, Sender
 
 logger = logging.getLogger(__name__)
+
+
+class NoticeSender:
+    """``Sender`` that posts notice cards itself and hands every other message to the ticket sender.
+
+    Args:
+        inner: the ticket outbox sender; its gateway, loop bridge, tax-team channel and journal are used.
+    """
+
+    def __init__(self, inner: OutboxSender) -> None:
+        self.inner = inner
+
+    def __call__(self, msg: OutboxMessage) -> str:
+        if msg.kind != KIND_NOTICE:
+            return self.inner(msg)
+        try:
+            ref = self._post_notice(msg)
+        except DeliveryUncertain as exc:
+            if exc.__cause__ is not None:
+                metrics.record_api_error("teams", msg.kind, "response_lost")
+            raise
+        except DeliveryError as exc:
+            metrics.record_api_error("teams", msg.kind, failure_kind(exc))
+            raise
+        if self.inner.after_send is not None:
+            self.inner.after_send(msg, ref)
+        return ref
+
+    def _post_notice(self, msg: OutboxMessage) -> str:
+        journal, key = self.inner.journal, msg.key
+        known = journal.ref(key)
+        if known is not None:  # posted before a crash; the card never changes, so nothing to update
+            logger.info("outbox_key=%s | notice already posted", key)
+            return known
+        card = msg.payload.get("card")
+        if not isinstance(card, dict):
+            raise DeliveryError(f"notice {key} carries no card; re-assess the change (`dasar kb impact`)")
+        if journal.state(key) == "sending" and msg.redriven_at is None:
+            raise DeliveryUncertain(
+                f"an earlier send of {key} started and never finished; it may have been posted "
+                "(check the tax channel, then `dasar tickets outbox --resolve` or `--redrive`)"
+            )
+        journal.begin(key)
+        channel_data: dict[str, Any] = {"dasar": {"outbox_key": key, "ticket_id": msg.ticket_id or None}}
+        try:
+            activity_id = self.inner.run(
+                self.inner.gateway.post(self.inner.tax_channel_id, card=card, channel_data=channel_data)
+            )
+        except Exception as exc:
+            if response_was_lost(exc):
+                raise DeliveryUncertain(
+                    f"the response to {key} was lost ({type(exc).__name__}); it may have been posted"
+                ) from exc
+            journal.abandon(key)  # an error response: nothing was posted, the outbox retries later
+            raise
+        journal.record(key, str(activity_id))
+        logger.info("outbox_key=%s, activity_id=%s | notice card posted", key, activity_id)
+        return str(activity_id)
+
+
+def with_notices(sender: Sender) -> Sender:
+    """``sender`` able to deliver notice cards: a Teams :class:`OutboxSender` gets a :class:`NoticeSender`
+    in front of it; any other sender (a test double) is used as it is."""
+    return NoticeSender(sender) if isinstance(sender, OutboxSender) else sender
 
 
 class OutboxWorker:
@@ -26,7 +101,8 @@ class OutboxWorker:
 
     Args:
         tickets: the ticket store whose outbox is delivered.
-        sender: the outbox sender (:class:`bot.teams.sender.OutboxSender`).
+        sender: the outbox sender (:class:`bot.teams.sender.OutboxSender`; notices are added to it, see
+            :func:`with_notices`).
         clock: current time (timezone-aware).
         faq: when given, :meth:`FaqService.expire_faqs` runs once per poll.
     """
@@ -40,7 +116,7 @@ class OutboxWorker:
         faq: FaqService | None = None,
     ) -> None:
         self.tickets = tickets
-        self.sender = sender
+        self.sender = with_notices(sender)
         self.clock = clock
         self.faq = faq
         self._wake = asyncio.Event()

@@ -118,6 +118,38 @@ RELAY_REJECTED = (
     "*Tim Pajak tidak dapat menjawab / The tax team will not answer this* (ticket {ticket_id})\n"
     "Alasan / reason: {text}"
 )
+# --- impact notices: a corpus change affected someone's FAQ or ticket (bot.impact -> outbox -> channel) ---
+NOTICE_TITLE_FAQ = "FAQ {faq_id} needs review: a provision it cites changed"
+NOTICE_TITLE_TICKET = "Ticket {ticket_id}: a provision its evidence cites changed"
+NOTICE_INTRO_FAQ = (
+    "{mention}, you own FAQ {faq_id} ({title}). The knowledge base changed a provision it cites, so the "
+    "FAQ was withdrawn ({status}) and no longer answers questions."
+)
+NOTICE_INTRO_TICKET = (
+    "{mention}, ticket {ticket_id} assigned to you ({status}) relies on a provision the knowledge base "
+    "just changed."
+)
+NOTICE_LABEL_CHANGED_WITH = "Changed with"
+NOTICE_LABEL_CITES = "It cites"
+NOTICE_LABEL_ASSESSED = "Assessed"
+NOTICE_HEADING_CHANGES = "What changed"
+NOTICE_HEADING_TODO = "What to do"
+NOTICE_TODO_FAQ = (
+    "Read FAQ {faq_id}'s answer against the new wording. If it still holds, an FAQ approver re-approves "
+    "it with **Approve FAQ** (below or on its FAQ card) and it answers again. If not, answer the question "
+    "again in a ticket and use **Propose as FAQ** for the corrected version."
+)
+NOTICE_TODO_TICKET = (
+    "Check ticket {ticket_id}'s evidence against the new wording before you answer; its card in this "
+    "channel has a note about this change."
+)
+NOTICE_FOOTER = "Impact {impact_id}. `dasar kb impact` lists every assessed change."
+NOTICE_CHANGE_WORDING = "{where}: wording changed"
+NOTICE_CHANGE_VALIDITY = "{where}: in force {before} -> now {after}"
+NOTICE_CHANGE_REMOVED = "{where}: removed from the knowledge base"
+NOTICE_OPEN_WINDOW = "open"
+NOTICE_FALLBACK = "{title}. Open Teams to read the card."
+
 FAQ_EXPIRED_REMINDER = (
     "FAQ {doc_id} ({title}) passed its review date {review_by} and no longer answers questions. "
     "Owner {owner}: please review it and propose an updated FAQ."
