@@ -255,12 +255,19 @@ class Retriever:
         docs = self.documents()  # one corpus snapshot (and one version check) per search
         named_docs = self._doc_ids_for(plan.doc_refs)
         intent = _Intent.of(plan, named_docs, self._doc_ids_for)
+        hinted: list[str] = []
         if mode in ("hybrid", "deterministic"):
             routed = self._route(plan, intent, flt)
             ranked["routed"] = routed
-        # candidates: each list's top ``n`` (all routed chunks); each candidate is then described by its rank
-        # in every list down to ``depth``
-        pool = {cid for ids in ranked.values() for cid in ids[:n]} | set(routed)
+            hinted = self._route(plan, intent, flt, origin="hint")
+        # candidates: each list's top ``n`` (all routed chunks, and the provisions a tax type implies, so
+        # "pph 26" can find UU PPh Pasal 26 when its words do not); each candidate is then described by its
+        # rank in every list down to ``depth``.  Hinted chunks join the pool only: they add nothing to the
+        # fused score, the re-rank's ``pasal_hint`` feature weighs them.
+        pool = {cid for ids in ranked.values() for cid in ids[:n]} | set(routed) | set(hinted)
+        if hinted:
+            ranked["hinted"] = hinted
+            explain["candidates_hinted"] = len(hinted)
         explain["candidates"] = {k: min(len(v), n) for k, v in ranked.items()}
 
         fused: dict[str, float] = defaultdict(float)
@@ -272,8 +279,9 @@ class Retriever:
             for rank, cid in enumerate(ids):
                 if cid not in pool:
                     continue
-                fused[cid] += weights.get(source, 1.0) / (k + rank + 1)
-                rrf[cid][source] = k / (k + rank + 1)
+                fused[cid] += weights.get(source, 1.0) / (k + rank + 1) if source != "hinted" else 0.0
+                if source != "hinted":
+                    rrf[cid][source] = k / (k + rank + 1)
                 if rank < n or source == "routed":
                     via[cid].append(source)
         chunks = self.store.get_chunks(sorted(fused))
@@ -305,16 +313,17 @@ class Retriever:
                 x["dense_gap"] = x["dense_sim"] - best_sim
         return CandidatePool(plan, tuple(named_docs), docs, chunks, features, dict(fused), via, explain)
 
-    def _route(self, plan: QueryPlan, intent: _Intent, flt: SearchFilter) -> list[str]:
+    def _route(self, plan: QueryPlan, intent: _Intent, flt: SearchFilter, origin: str = "text") -> list[str]:
         """Chunks a query names outright: "UU PPN Pasal 7" -> every visible version of that provision.
 
-        Only provisions the question writes out are routed; one implied by a tax type ("PPh 21" -> UU PPh
-        Pasal 21) is a hint for the re-rank, since the answer often sits in an implementing regulation.
+        Only provisions the question writes out are routed (``origin="text"``); one implied by a tax type
+        ("PPh 21" -> UU PPh Pasal 21, ``origin="hint"``) only joins the candidates, since the answer often
+        sits in an implementing regulation.
         """
         provisions: list[str] = []
         doc_pasal: list[tuple[str, str | None, str | None]] = []
         for p, docs in sorted(intent.provision_docs, key=lambda pd: pd[0].start):
-            if p.origin != "text":
+            if (p.origin == "text") != (origin == "text"):
                 continue
             for doc_id in docs:
                 provisions.append(f"{doc_id}:pasal-{p.pasal}")

@@ -46,6 +46,9 @@ class SourceRef:
     url: str | None
     ocr_noisy: bool
     chunk_id: str
+    #: dasar's own page of the law as it stood on the answer's date (``/law/<doc>?as_of=...#pasal-N``), for
+    #: public regulations when ``DASAR_PUBLIC_URL`` is set; ``url`` stays the official text
+    law_url: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -59,6 +62,7 @@ class SourceRef:
             "url": self.url,
             "ocr_noisy": self.ocr_noisy,
             "chunk_id": self.chunk_id,
+            "law_url": self.law_url,
         }
 
 

@@ -36,6 +36,7 @@ from bot.answer.model import (
 )
 from bot.answer.protocol import ComposedAnswer, Composer, ComposeRequest, DraftClaim
 from bot.answer.render import render
+from bot.law_links import is_public_statute, law_link
 from guardrails.injection import scan_injection
 from guardrails.verify import (
     SUMBER_TIDAK_ADA,
@@ -151,7 +152,10 @@ def _in_window(chunk: Chunk, meta: DocumentMeta, d: dt.date) -> bool:
     return (lo is None or lo <= d) and (hi is None or d < hi)
 
 
-def _source_ref(chunk: Chunk, meta: DocumentMeta) -> SourceRef:
+def _source_ref(chunk: Chunk, meta: DocumentMeta, as_of: dt.date, public_url: str | None) -> SourceRef:
+    law_url = law_link(
+        public_url, meta.id, chunk.location, as_of, is_public_statute(meta), provision=chunk.provision
+    )
     return SourceRef(
         doc_id=meta.id,
         number=meta.number,
@@ -163,6 +167,7 @@ def _source_ref(chunk: Chunk, meta: DocumentMeta) -> SourceRef:
         url=meta.official_url or meta.source_url,
         ocr_noisy=meta.ocr_noisy,
         chunk_id=chunk.id,
+        law_url=law_url,
     )
 
 
@@ -197,6 +202,8 @@ class _Run:
         self.lang = "id"
         self.policy_wanted = False
         self.ledger: Ledger | None = None
+        # where browsers reach dasar's /law/ page (DASAR_PUBLIC_URL); None: citations link the official text
+        self.public_url: str | None = getattr(getattr(services, "settings", None), "public_url", None)
 
     def search_filter(self, as_of: dt.date) -> SearchFilter:
         """The principal's reader scope (groups and entities) on ``as_of``; no narrowing."""
@@ -298,7 +305,7 @@ class _Run:
                         layer=meta.layer,
                         is_example=example,
                         support=v.support,
-                        source=_source_ref(ch, meta),
+                        source=_source_ref(ch, meta, as_of, self.public_url),
                         role="example" if example else _non_example_role(draft.role, meta),
                         support_score=v.support_score,
                     )

@@ -205,9 +205,13 @@ def _doc_label(source: Mapping[str, Any]) -> str:
 
 
 def citation_link(source: Mapping[str, Any]) -> str:
-    """``<url|UU 7/2021 Pasal 7 ayat (1)>`` (escaped label; a link only for http(s) URLs)."""
+    """``<url|UU 7/2021 Pasal 7 ayat (1)>`` (escaped label; a link only for http(s) URLs).
+
+    The link opens dasar's page of the law as it stood on the answer's date, at the cited Pasal, when the
+    deployment serves one (``law_url``); else the official text.
+    """
     label = " ".join(x for x in (_doc_label(source), str(source.get("location") or "")) if x).strip()
-    return mrkdwn.link(source.get("url"), clip(label, 200))
+    return mrkdwn.link(source.get("law_url") or source.get("url"), clip(label, 200))
 
 
 def source_summary(source: Mapping[str, Any], language: str) -> str:
