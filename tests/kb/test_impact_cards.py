@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from bot.impact import catch_up, load_baseline, record, save_baseline
+from bot.impact import ImpactReport, catch_up, load_baseline, record, save_baseline
 from bot.settings import SAMPLE_DIRECTORY
 from bot.teams import cards
 from identity.yaml_directory import YamlDirectory
@@ -35,8 +35,11 @@ DIRECTORY = YamlDirectory(SAMPLE_DIRECTORY)
 class Scenario:
     """The world before the amendment: one FAQ and tickets that do or do not rely on UU 42/2009 Pasal 7."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, tickets: Any | None = None) -> None:
         self.world = w = World(tmp)
+        if tickets is not None:  # another ticket store (PostgreSQL) instead of the world's SQLite file
+            w.tickets.shutdown()
+            w.tickets = tickets
         quote = "Tarif Pajak Pertambahan Nilai adalah 10% (sepuluh persen)."
         self.faq = w.approved_faq(1, PASAL7_LOC, quote)  # owner: TAX (its tickets are answered, not active)
         self.ticket = w.open_ticket_citing(3, PASAL7, PASAL7_LOC)
@@ -68,6 +71,13 @@ def scenario(tmp_path: Path) -> Scenario:
     return Scenario(tmp_path)
 
 
+def _amend(world: World) -> Any:
+    """Ingest UU 7/2021 (amends UU 8/1983 Pasal 7: PPN 11% from 1 April 2022); its impact."""
+    report: Any = world.amend()
+    assert report.ok
+    return report.impact
+
+
 def _by_recipient(messages: list[Any]) -> dict[str, Any]:
     out = {m.payload["notice"]["recipient"]: m for m in messages}
     assert len(out) == len(messages)
@@ -77,7 +87,7 @@ def _by_recipient(messages: list[Any]) -> dict[str, Any]:
 def test_the_amendment_queues_one_card_for_the_faq_owner_and_one_for_the_assignee(scenario: Scenario) -> None:
     w = scenario.world
     before = load_baseline(w.store)
-    report = w.amend()
+    report: Any = w.amend()
     assert report.ok and "uu-7-2021" in report.added
     out = scenario.record(report.impact)
     assert out is not None
@@ -155,7 +165,7 @@ def test_the_amendment_queues_one_card_for_the_faq_owner_and_one_for_the_assigne
         now=NOW,
         directory=DIRECTORY,
     )
-    assert caught is not None and caught is not False
+    assert isinstance(caught, ImpactReport)
     assert caught.impact_id != out.impact_id  # a different change set ...
     assert {n.key for n in caught.notices} == {m.key for m in notices}  # ... the same cards
     assert {n.status for n in caught.notices} == {"already_queued"}
@@ -165,7 +175,7 @@ def test_the_amendment_queues_one_card_for_the_faq_owner_and_one_for_the_assigne
 
 def test_without_an_outbox_the_report_warns_instead_of_dropping_cards_silently(scenario: Scenario) -> None:
     w = scenario.world
-    report = w.amend()
+    report: Any = w.amend()
     out = record(report.impact, store=w.store, log=w.log, faqs=w.faqs, now=NOW, directory=DIRECTORY)
     assert out is not None and out.notices == ()
     assert any("no cards queued" in warning for warning in out.warnings)
@@ -176,7 +186,7 @@ def test_the_teams_worker_posts_each_card_once_to_the_bot_connector(
     tmp_path: Path, scenario: Scenario
 ) -> None:
     w = scenario.world
-    out = scenario.record(w.amend().impact)
+    out = scenario.record(_amend(w))
     assert out is not None and len(out.notices) == 2
     keys = sorted(n.key for n in out.notices)
 
@@ -222,7 +232,7 @@ def test_a_redelivery_after_a_crash_does_not_post_the_card_twice(tmp_path: Path,
     """The worker died after the Bot Connector POST but before the outbox marked the card delivered: the
     journal turns the redelivery into the posted activity id, not a second post."""
     w = scenario.world
-    scenario.record(w.amend().impact)
+    scenario.record(_amend(w))
     clock = FakeClock(NOW)
 
     def crash_after_notice(msg: Any, ref: str) -> None:
