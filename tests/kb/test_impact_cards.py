@@ -12,6 +12,7 @@ nothing more; and the Teams outbox worker must post each card once to a loopback
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -300,3 +301,69 @@ def test_a_card_without_a_mention_id_names_the_person_and_has_no_entity() -> Non
     text = "\n".join(cards.texts_of(card))
     assert "slack:T1:U1, ticket T-000009" in text and "<at>" not in text
     assert "Pasal 7 (uu-42-2009): wording changed" in text
+
+
+def test_dasar_ingest_json_reports_the_queued_cards(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The CLI path: `dasar ingest --json` (settings, sample directory, the home's ticket database)."""
+    from bot.cli import main
+    from bot.faq import FaqService
+    from kb.embed.hashing import HashingEmbedder
+    from kb.store.sqlite import SqliteStore
+    from tests.kb.test_impact_citations import LEAD, REGS
+    from tests.kb.test_impact_cli import _ingested_home
+    from tickets import SqliteTicketStore
+    from tickets.model import Evidence, Requester, ThreadRef
+
+    home, src = _ingested_home(tmp_path, monkeypatch, capsys, ("uu-8-1983", "uu-42-2009"))
+    store = SqliteStore(home / "kb.sqlite", embedder_name="hashing-256")
+    tickets = SqliteTicketStore(home / "tickets.sqlite")
+    requester = Requester(principal_id="slack:T1:U1", platform="slack", tenant="T1", user_id="U1")
+    t, _ = tickets.open_ticket(
+        ThreadRef("slack", "T1", "C1", "1700000001.000100"),
+        requester,
+        "Tarif PPN?",
+        [],
+        Evidence(),
+        "gap",
+        "advice",
+    )
+    tickets.claim(t.id, TAX)
+    answered = tickets.answer(
+        t.id, TAX, "Tarif PPN 10%.", [{"number": "UU 42/2009", "location": PASAL7_LOC, "quote": "10%"}]
+    )
+    faqs = FaqService(home / "faq", store, HashingEmbedder())
+    faq_id = faqs.propose_faq(answered, TAX)
+    faqs.approve_faq(faq_id, LEAD)
+    cite = {"chunk_id": PASAL7, "doc_id": "uu-42-2009", "doc_number": "UU 42/2009", "location": PASAL7_LOC}
+    t2, _ = tickets.open_ticket(
+        ThreadRef("slack", "T1", "C1", "1700000002.000100"),
+        requester,
+        "Masih 10%?",
+        [],
+        Evidence.of(citations=[cite]),
+        "gap",
+        "low_confidence",
+    )
+    tickets.claim(t2.id, ASSIGNEE)
+    store.close()
+    tickets.shutdown()
+
+    shutil.copytree(REGS / "uu-7-2021", src / "uu-7-2021")
+    assert main(["ingest", str(src), "--json", "--no-progress"]) == 0
+    affected = json.loads(capsys.readouterr().out)["affected"]
+    assert [(f["faq_id"], f["status"]) for f in affected["faqs"]] == [(faq_id, "needs_review")]
+    assert sorted(
+        (n["recipient"], n["subject"], n["mention_id"], n["status"]) for n in affected["notices"]
+    ) == [
+        (ASSIGNEE, f"ticket:{t2.id}", ASSIGNEE, "queued"),
+        (TAX, f"faq:{faq_id}", AAD["tax.analyst"], "queued"),
+    ]
+    with SqliteTicketStore(home / "tickets.sqlite") as reopened:
+        queued = reopened.outbox.messages(kind=KIND_NOTICE)
+    assert sorted(m.key for m in queued) == sorted(n["key"] for n in affected["notices"])
+
+    assert main(["kb", "impact", "--json"]) == 0  # logged: listed with the same notices, nothing re-queued
+    (logged,) = json.loads(capsys.readouterr().out)["impacts"]
+    assert logged["notices"] == affected["notices"]
