@@ -196,3 +196,269 @@ def test_redis_backend_purges_exactly_the_entries_citing_changed_documents(
     hit = cache.get(other_q, lead, TODAY)
     assert hit is not None and hit.to_json(include_timings=False) == ppn.to_json(include_timings=False)
     assert cache.purge() >= 1 and cache.get(other_q, lead, TODAY) is None
+
+
+# --- invalidation per document: exactly the entries resting on what changed --------------------------------
+
+REGS = ROOT / "corpus" / "regulations"
+LEAD = "tax.lead@sinarnusantara.co.id"
+PPN_Q = "Berapa tarif PPN pada 1 Mei 2022?"  # rests on the UU PPN chain (UU 8/1983, UU 42/2009, ...)
+UMKM_Q = "Berapa tarif PPh final UMKM menurut PP 55/2022?"  # rests on PP 55/2022 and the WHT matrix
+UNRELATED = """---
+id: parking-reimbursement-policy
+title: Kebijakan Penggantian Biaya Parkir Kantor
+number: SNR-POL-GA-031
+type: policy
+jurisdiction: ID
+language: id
+effective_from: 2025-01-01
+status: in_force
+source_url: https://intranet.sinarnusantara.co.id/policies/ga/SNR-POL-GA-031
+accessed: 2026-02-16
+owner: ga.manager@sinarnusantara.co.id
+approved_by: ga.manager@sinarnusantara.co.id
+entities: [SNR]
+access: [finance, tax-team]
+---
+# Kebijakan Penggantian Biaya Parkir Kantor
+
+## Ketentuan
+
+Karyawan yang membawa kendaraan ke kantor pusat dapat mengajukan penggantian biaya parkir paling banyak
+Rp 300.000 per bulan dengan melampirkan struk parkir asli kepada bagian General Affairs.
+"""
+
+
+def _hit(reply: Any) -> bool:
+    return "cache_ms" in reply.answer["timings"]
+
+
+def _cited_docs(reply: Any) -> set[str]:
+    return {c["source"]["doc_id"] for c in reply.answer["claims"]}
+
+
+def _record(svc: Any, cache: AnswerCache, impact: Any, tmp_path: Path) -> None:
+    """What ``dasar ingest`` does after writing: assess and log the impact, purge the cache."""
+    from bot.impact import ImpactLog, record
+
+    record(impact, store=svc.store, log=ImpactLog(tmp_path / "impact.jsonl"), answer_cache=cache)
+
+
+def test_ingesting_an_unrelated_document_keeps_every_entry(world: Any, tmp_path: Path) -> None:
+    svc, turn, cache = world
+    first = {q: _ask(svc, turn, LEAD, q, f"a{i}") for i, q in enumerate((QUESTION, PPN_Q, UMKM_Q))}
+    assert [r.status for r in first.values()] == ["answered"] * 3 and cache.puts == 3
+    assert svc.store.cached_answer_count() == 3
+
+    src = tmp_path / "new" / "parking-reimbursement-policy.md"
+    src.parent.mkdir()
+    src.write_text(UNRELATED, encoding="utf-8")
+    report = ingest_paths([src.parent], svc.store, HashingEmbedder(), flagger=injection_flagger)
+    assert report.added == ["parking-reimbursement-policy"], report.to_json()
+    assert report.impact is not None and report.impact.doc_ids == {"parking-reimbursement-policy"}
+    _record(svc, cache, report.impact, tmp_path)  # purges the new document's entries: there are none
+
+    assert svc.store.cached_answer_count() == 3
+    again = {q: _ask(svc, turn, LEAD, q, f"b{i}") for i, q in enumerate((QUESTION, PPN_Q, UMKM_Q))}
+    assert {q: _hit(r) for q, r in again.items()} == {QUESTION: True, PPN_Q: True, UMKM_Q: True}
+    assert cache.stats()["stale"] == 0
+    for q in again:
+        assert _deterministic(again[q].answer) == _deterministic(first[q].answer)
+
+
+def test_an_amending_act_purges_only_the_entries_resting_on_what_it_amends(
+    behaviour_kb: Path, tmp_path: Path
+) -> None:
+    """The cache is filled before UU 7/2021 (HPP) is in the knowledge base; ingesting it amends the UU PPN
+    chain the PPN answer cites (Pasal 7: 10% -> 11%), not PP 55/2022 nor the memo."""
+    from kb.linking import relink
+
+    kb = tmp_path / "kb.sqlite"
+    shutil.copyfile(behaviour_kb, kb)
+    svc = Services(
+        Settings(kb=kb, directory=DIRECTORY, tickets_db=tmp_path / "t.sqlite", embedder="hashing-256")
+    )
+    svc.store.remove_document("uu-7-2021")
+    relink(svc.store)
+    cache = AnswerCache(svc.store)
+    turn = Turn(
+        svc,
+        resolver=svc.resolver(),
+        history=MemoryHistory(),
+        audit=MemoryAuditLog(),
+        today=lambda: TODAY,
+        answer_cache=cache,
+    )
+    try:
+        before = {q: _ask(svc, turn, LEAD, q, f"a{i}") for i, q in enumerate((QUESTION, PPN_Q, UMKM_Q))}
+        assert [r.status for r in before.values()] == ["answered"] * 3 and cache.puts == 3
+        assert "uu-7-2021" not in _cited_docs(before[PPN_Q])
+        assert _cited_docs(before[PPN_Q]) & {"uu-8-1983", "uu-42-2009", "uu-18-2000"}
+
+        report = ingest_paths([REGS / "uu-7-2021"], svc.store, HashingEmbedder(), flagger=injection_flagger)
+        assert report.added == ["uu-7-2021"], report.to_json()
+        assert report.impact is not None
+        _record(svc, cache, report.impact, tmp_path)
+        # the PPN entry is gone; so is the memo's: UU 7/2021 also amends UU 36/2008 (PPh), which the memo's
+        # run retrieved; the UMKM entry (PP 55/2022, the WHT matrix) stays
+        assert svc.store.cached_answer_count() == 1
+
+        after = {q: _ask(svc, turn, LEAD, q, f"b{i}") for i, q in enumerate((PPN_Q, UMKM_Q))}
+        assert {q: _hit(r) for q, r in after.items()} == {PPN_Q: False, UMKM_Q: True}
+        assert "uu-7-2021" in _cited_docs(after[PPN_Q])  # answered afresh from the amending act
+        assert _deterministic(after[UMKM_Q].answer) == _deterministic(before[UMKM_Q].answer)
+    finally:
+        svc.store.close()
+
+
+def test_removing_a_cited_document_misses_only_its_entries(world: Any) -> None:
+    from kb.linking import relink
+
+    svc, turn, cache = world
+    for i, q in enumerate((QUESTION, PPN_Q, UMKM_Q)):
+        assert _ask(svc, turn, LEAD, q, f"a{i}").status == "answered"
+    svc.store.remove_document("memo-pph26-sg-software")  # `dasar kb remove`
+    relink(svc.store)
+    assert svc.store.cached_answer_count() == 2
+    again = {q: _ask(svc, turn, LEAD, q, f"b{i}") for i, q in enumerate((QUESTION, PPN_Q, UMKM_Q))}
+    assert {q: _hit(r) for q, r in again.items()} == {QUESTION: False, PPN_Q: True, UMKM_Q: True}
+    assert "memo-pph26-sg-software" not in _cited_docs(again[QUESTION])
+    assert (cache.hits, cache.stale) == (2, 0)  # the store deleted the memo's entry; nothing found stale
+
+
+def test_a_missed_purge_is_caught_on_read(world: Any, redis_url: str) -> None:
+    """Another process changed the corpus and nobody purged Redis: the hit is verified against the store's
+    passages, found stale, deleted and answered afresh; the unaffected entry is still served."""
+    import redis
+
+    from bot.answer.pipeline import answer_question
+    from tools.ledger import Ledger
+
+    svc, _turn, _ = world
+    client = redis.Redis.from_url(redis_url)
+    cache = AnswerCache(svc.store, redis=client, prefix="test:stale:")
+    lead = svc.cli_principal(LEAD)
+    for q in (QUESTION, UMKM_Q):
+        ledger = Ledger()
+        assert cache.put(q, lead, TODAY, answer_question(q, lead, svc, today=TODAY, ledger=ledger), ledger)
+    # the memo is re-ingested with other wording (a new version) and nothing tells Redis
+    changed = Path(svc.settings.kb).parent / "memos" / MEMO.name
+    changed.parent.mkdir()
+    changed.write_text(
+        MEMO.read_text(encoding="utf-8").replace(
+            "withhold PPh 26 at 20% of the gross fee", "withhold PPh 26 at 10% of the gross fee"
+        ),
+        encoding="utf-8",
+    )
+    svc.store.remove_document("memo-pph26-sg-software")
+    assert ingest_paths([changed], svc.store, HashingEmbedder(), flagger=injection_flagger).ok
+    assert client.exists(f"test:stale:{cache.key(QUESTION, lead, TODAY)}") == 1
+
+    assert cache.get(QUESTION, lead, TODAY) is None
+    assert cache.stats()["stale"] == 1
+    assert client.exists(f"test:stale:{cache.key(QUESTION, lead, TODAY)}") == 0  # dropped
+    assert cache.get(UMKM_Q, lead, TODAY) is not None
+    assert cache.stats()["hits"] == 1
+
+
+def test_redis_amendment_purges_only_the_entries_resting_on_the_amended_chain(
+    behaviour_kb: Path, tmp_path: Path, redis_url: str
+) -> None:
+    import redis
+
+    from bot.answer.pipeline import answer_question
+    from kb.linking import relink
+    from tools.ledger import Ledger
+
+    kb = tmp_path / "kb.sqlite"
+    shutil.copyfile(behaviour_kb, kb)
+    svc = Services(
+        Settings(kb=kb, directory=DIRECTORY, tickets_db=tmp_path / "t.sqlite", embedder="hashing-256")
+    )
+    try:
+        svc.store.remove_document("uu-7-2021")
+        relink(svc.store)
+        client = redis.Redis.from_url(redis_url)
+        cache = AnswerCache(svc.store, redis=client, prefix="test:amend:")
+        lead = svc.cli_principal(LEAD)
+        for q in (PPN_Q, UMKM_Q):
+            ledger = Ledger()
+            assert cache.put(
+                q, lead, TODAY, answer_question(q, lead, svc, today=TODAY, ledger=ledger), ledger
+            )
+        report = ingest_paths([REGS / "uu-7-2021"], svc.store, HashingEmbedder(), flagger=injection_flagger)
+        assert report.impact is not None and "uu-7-2021" in report.impact.doc_ids
+        assert cache.purge_documents(report.impact.doc_ids) == 1  # the PPN entry, deleted in Redis
+        assert client.exists(f"test:amend:{cache.key(PPN_Q, lead, TODAY)}") == 0
+        assert cache.get(UMKM_Q, lead, TODAY) is not None and cache.stats()["stale"] == 0
+    finally:
+        svc.store.close()
+
+
+def test_related_documents_adds_what_an_amending_act_amends(world: Any) -> None:
+    from bot.answer_cache import related_documents
+
+    svc, _turn, _ = world
+    related = related_documents(svc.store, ["uu-7-2021"])
+    # HPP amends the KUP, PPh and PPN laws: their base acts are in; unrelated acts are not
+    assert {"uu-7-2021", "uu-8-1983", "uu-7-1983", "uu-6-1983"} <= related
+    assert "pp-55-2022" not in related and "memo-pph26-sg-software" not in related
+    assert related_documents(svc.store, ["memo-pph26-sg-software"]) == {"memo-pph26-sg-software"}
+
+
+def test_faq_status_changes_purge_the_entries_resting_on_the_faq(world: Any, redis_url: str) -> None:
+    import redis
+
+    from bot.answer.pipeline import answer_question
+    from bot.faq import FaqService
+    from tests.teams.harness import FakeClock, open_ticket
+    from tickets import SqliteTicketStore
+    from tools.ledger import Ledger
+
+    svc, _turn, _ = world
+    client = redis.Redis.from_url(redis_url)
+    cache = AnswerCache(svc.store, redis=client, prefix="test:faq:")
+    purged: list[list[str]] = []
+
+    def on_change(doc_ids: Any) -> None:
+        purged.append(list(doc_ids))
+        cache.purge_documents(doc_ids)
+
+    clock = FakeClock()
+    tickets = SqliteTicketStore(Path(svc.settings.kb).parent / "faq-tickets.sqlite", clock=clock)
+    ticket = open_ticket(tickets)
+    tickets.claim(ticket.id, "tax.analyst@sinarnusantara.co.id")
+    answered = tickets.answer(
+        ticket.id,
+        "tax.analyst@sinarnusantara.co.id",
+        "Untuk vendor jasa angkutan tanpa NPWP, PPh 23 dipotong 4% yaitu 100% lebih tinggi dari tarif 2%.",
+        [{"ref": "WHT matrix 2024", "doc_id": "wht-matrix-2024", "location": "PPh 23"}],
+    )
+    faqs = FaqService(
+        Path(svc.settings.kb).parent / "faq",
+        svc.store,
+        HashingEmbedder(),
+        clock=clock,
+        flagger=injection_flagger,
+        on_change=on_change,
+    )
+    doc_id = faqs.propose_faq(answered, "tax.analyst@sinarnusantara.co.id")
+    faqs.approve_faq(doc_id, svc.cli_principal(LEAD))
+    assert purged == [[doc_id]]
+
+    lead = svc.cli_principal(LEAD)
+    day = clock().date()
+    faq_q = "Berapa tarif PPh 23 atas jasa angkutan dari vendor tanpa NPWP?"
+    entries = {}
+    for q in (faq_q, PPN_Q):
+        ledger = Ledger()
+        answer = answer_question(q, lead, svc, today=day, ledger=ledger)
+        entries[q] = (answer, {h.doc_id for h in ledger.hits})
+        assert cache.put(q, lead, day, answer, ledger)
+    assert doc_id in entries[faq_q][1] and doc_id not in entries[PPN_Q][1]
+
+    faqs.mark_needs_review(doc_id, ["Pasal 23 UU 36/2008 changed"])  # withdrawn: the hook purges
+    assert purged == [[doc_id], [doc_id]]
+    assert client.exists(f"test:faq:{cache.key(faq_q, lead, day)}") == 0
+    assert cache.get(PPN_Q, lead, day) is not None
+    assert cache.get(faq_q, lead, day) is None and cache.stats()["stale"] == 0
