@@ -367,3 +367,45 @@ def test_dasar_ingest_json_reports_the_queued_cards(
     assert main(["kb", "impact", "--json"]) == 0  # logged: listed with the same notices, nothing re-queued
     (logged,) = json.loads(capsys.readouterr().out)["impacts"]
     assert logged["notices"] == affected["notices"]
+
+
+def test_a_refused_card_is_retried_and_a_lost_response_is_not_posted_again(
+    tmp_path: Path, scenario: Scenario
+) -> None:
+    """The first notice post loses its response (it may have arrived: ``uncertain``, never resent by the
+    worker), the second is refused with a 500 (nothing posted: retried after its back-off, posted once)."""
+    w = scenario.world
+    clock = FakeClock(NOW)
+
+    def notice_posts(connector: MockBotConnector) -> list[str]:
+        return [
+            p.body["channelData"]["dasar"]["outbox_key"]
+            for p in connector.posts()
+            if p.body["channelData"]["dasar"]["outbox_key"].startswith("notice:")
+        ]
+
+    async def flush(connector: MockBotConnector) -> Any:
+        async with running(
+            make_settings(tmp_path, connector.url), make_deps(tmp_path, connector.url, clock)
+        ) as bot:
+            return await bot.flush()
+
+    with MockBotConnector() as connector:
+        run(lambda: flush(connector))  # the tickets' own cards go out first
+        out = scenario.record(_amend(w))
+        assert out is not None and len(out.notices) == 2
+        connector.state.drop_post_responses = 1
+        connector.state.fail_posts = [500]
+        first = run(lambda: flush(connector))
+        (lost,) = first.uncertain
+        assert lost.startswith("notice:") and len(first.failed) == 1
+        (refused,) = first.failed
+        assert refused.startswith("notice:") and refused != lost
+        assert notice_posts(connector) == [lost]  # the refused one was never recorded as posted
+        clock.advance(minutes=5)  # past the first back-off (30 s)
+        second = run(lambda: flush(connector))
+        assert refused in second.delivered and lost not in second.delivered
+        posted = notice_posts(connector)
+    assert sorted(posted) == sorted([lost, refused])  # each card once
+    assert w.tickets.outbox.get(lost).status == "uncertain"  # an operator resolves or re-drives it
+    assert w.tickets.outbox.get(refused).status == "delivered"
