@@ -15,14 +15,14 @@ Notices: each withdrawn FAQ's owner and each affected ticket's assignee (when it
 card through the ticket outbox (:class:`tickets.outbox.Notice`, kind ``notice_card``, built by
 :func:`bot.teams.cards.impact_notice_card`): what changed (documents, provisions), which FAQ or ticket it
 affects, what to do, with an @mention of the person (their Entra ID object id from the directory, else
-their e-mail as UPN).  The outbox key is ``notice:{impact_id}:{subject}:{recipient}``, where the impact id is
-a hash of the chunk changes that subject relies on (:func:`_relevant_id`), so assessing the same change
-again (``record`` run twice, ``catch_up`` after an interrupted run) queues no second card, and the ticket
-note carries the same id so it is not written twice either.  (The flip side: should exactly the same
-chunk change happen to the same subject again -- an act removed and re-ingested -- no second card is
-sent; the FAQ is still withdrawn and listed.)  The Teams outbox worker posts the cards to the tax-team channel
-(:class:`bot.teams.outbox_worker.NoticeSender`), retried and de-duplicated like ticket cards.  The report
-lists them (``notices``).
+their e-mail as UPN).  The outbox key is ``notice:{impact_id}:{subject}:{recipient}``, where the impact
+id is a hash of the chunk changes that subject relies on (:func:`_relevant_id`), so assessing the same
+change again (``record`` run twice, ``catch_up`` after an interrupted run) queues no second card, and the
+ticket note carries the same id so it is not written twice either.  (The flip side: should exactly the
+same chunk change happen to the same subject again -- an act removed and re-ingested -- no second card
+is sent; the FAQ is still withdrawn and listed.)  The Teams outbox worker posts the cards to the tax-team
+channel (:class:`bot.teams.outbox_worker.NoticeSender`), retried and de-duplicated like ticket cards.
+The report lists them (``notices``).
 
 A citation matches a changed chunk when it names the chunk itself, or the same document (canonical number
 or id) and a location that is the chunk's, a part of it or contains it ("Pasal 23" matches a changed
@@ -721,7 +721,10 @@ def context_for(runtime: Any, store: KnowledgeStore | None = None) -> dict[str, 
     if s.tickets_url is not None or Path(s.tickets_db).is_file():
         context["tickets"] = runtime.tickets
     elif "faqs" in context:  # FAQ owners' cards go through the ticket outbox (the database is created)
-        context["outbox"] = runtime.tickets.outbox
+        try:
+            context["outbox"] = runtime.tickets.outbox
+        except Exception as exc:  # the report then warns that no cards were queued
+            logger.warning("error=%s | no ticket outbox for FAQ owners' cards", type(exc).__name__)
     cache = getattr(runtime, "answer_cache", None)
     context["answer_cache"] = cache if cache is not None else answer_cache_for(s, store)
     return context

@@ -279,12 +279,13 @@ def mention_entity(mention_id: str, name: str) -> dict[str, Any]:
 
 
 def _window_text(window: Sequence[Any] | None) -> str:
+    """A ``[valid_from, valid_to)`` window (ISO dates or None) in words."""
     start, end = [*(window or ()), None, None][:2]
     if start and end:
-        return f"{start} to {end}"
+        return S.NOTICE_WINDOW_FROM_TO.format(start=start, end=end)
     if start:
-        return f"since {start}"
-    return f"until {end}" if end else S.NOTICE_OPEN_WINDOW
+        return S.NOTICE_WINDOW_FROM.format(start=start)
+    return S.NOTICE_WINDOW_TO.format(end=end) if end else S.NOTICE_WINDOW_OPEN
 
 
 def change_text(change: Mapping[str, Any]) -> str:
@@ -326,7 +327,7 @@ def impact_notice_card(notice: Mapping[str, Any]) -> dict[str, Any]:
     if notice["subject_kind"] == "faq":
         title = S.NOTICE_TITLE_FAQ.format(faq_id=sid)
         intro = S.NOTICE_INTRO_FAQ.format(
-            mention=who, faq_id=sid, title=safe_markdown(notice.get("title") or ""), status=status
+            mention=who, faq_id=sid, title=safe_markdown(notice.get("title") or "")
         )
         todo = S.NOTICE_TODO_FAQ.format(faq_id=sid)
         actions = [execute(S.BTN_APPROVE_FAQ, APPROVE_FAQ, "positive", doc_id=sid)]

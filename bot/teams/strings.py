@@ -123,7 +123,7 @@ NOTICE_TITLE_FAQ = "FAQ {faq_id} needs review: a provision it cites changed"
 NOTICE_TITLE_TICKET = "Ticket {ticket_id}: a provision its evidence cites changed"
 NOTICE_INTRO_FAQ = (
     "{mention}, you own FAQ {faq_id} ({title}). The knowledge base changed a provision it cites, so the "
-    "FAQ was withdrawn ({status}) and no longer answers questions."
+    "FAQ was withdrawn for review and no longer answers questions."
 )
 NOTICE_INTRO_TICKET = (
     "{mention}, ticket {ticket_id} assigned to you ({status}) relies on a provision the knowledge base "
@@ -145,9 +145,13 @@ NOTICE_TODO_TICKET = (
 )
 NOTICE_FOOTER = "Impact {impact_id}. `dasar kb impact` lists every assessed change."
 NOTICE_CHANGE_WORDING = "{where}: wording changed"
-NOTICE_CHANGE_VALIDITY = "{where}: in force {before} -> now {after}"
+NOTICE_CHANGE_VALIDITY = "{where}: was in force {before}; now in force {after}"
 NOTICE_CHANGE_REMOVED = "{where}: removed from the knowledge base"
-NOTICE_OPEN_WINDOW = "open"
+# validity windows are [from, to): "to" is the first day the wording no longer applies
+NOTICE_WINDOW_FROM_TO = "from {start}, no longer from {end}"
+NOTICE_WINDOW_FROM = "from {start}"
+NOTICE_WINDOW_TO = "until the day before {end}"
+NOTICE_WINDOW_OPEN = "without dates"
 NOTICE_FALLBACK = "{title}. Open Teams to read the card."
 
 FAQ_EXPIRED_REMINDER = (

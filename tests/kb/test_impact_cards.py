@@ -116,7 +116,11 @@ def test_the_amendment_queues_one_card_for_the_faq_owner_and_one_for_the_assigne
     faq_text = "\n".join(cards.texts_of(faq_card))
     assert "<at>Tax Analyst</at>, you own FAQ faq-t-000001" in faq_text
     assert f"FAQ {scenario.faq} needs review" in faq_text
-    assert f"{PASAL7_LOC} (uu-42-2009): in force since" in faq_text  # the changed provision, in words
+    # the changed provision, in words: UU 7/2021's wording applies from 1 April 2022
+    assert (
+        f"- {PASAL7_LOC} (uu-42-2009): was in force from 2010-04-01; now in force from 2010-04-01, "
+        "no longer from 2022-04-01"
+    ) in faq_text
     assert "Changed with: UU 7/2021" in faq_text
     assert "Approve FAQ" in faq_text  # what to do
     assert cards.verbs_of(faq_card) == [cards.APPROVE_FAQ]
@@ -292,7 +296,18 @@ def test_a_card_without_a_mention_id_names_the_person_and_has_no_entity() -> Non
         "mention": {"id": None, "name": "slack:T1:U1"},
         "documents": ["UU 7/2021"],
         "citations": ["UU 42/2009 Pasal 7"],
-        "changes": [{"chunk_id": "c", "doc_id": "uu-42-2009", "location": "Pasal 7", "change": "wording"}],
+        "changes": [
+            {"chunk_id": "c", "doc_id": "uu-42-2009", "location": "Pasal 7", "change": "wording"},
+            {
+                "chunk_id": "d",
+                "doc_id": "uu-8-1983",
+                "location": "Pasal 7",
+                "change": "validity",
+                "valid_before": [None, None],
+                "valid_after": [None, "2010-04-01"],
+            },
+            {"chunk_id": "e", "doc_id": "uu-18-2000", "location": "Pasal 7", "change": "removed"},
+        ],
         "impact_id": "abc",
         "at": NOW.isoformat(),
     }
@@ -301,6 +316,11 @@ def test_a_card_without_a_mention_id_names_the_person_and_has_no_entity() -> Non
     text = "\n".join(cards.texts_of(card))
     assert "slack:T1:U1, ticket T-000009" in text and "<at>" not in text
     assert "Pasal 7 (uu-42-2009): wording changed" in text
+    assert (
+        "Pasal 7 (uu-8-1983): was in force without dates; now in force until the day before 2010-04-01"
+        in text
+    )
+    assert "Pasal 7 (uu-18-2000): removed from the knowledge base" in text
 
 
 def test_dasar_ingest_json_reports_the_queued_cards(
