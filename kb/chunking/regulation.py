@@ -63,6 +63,9 @@ _PARAGRAF = re.compile(r"^[ \t]*Paragraf[ \t]+(\d{1,2})\b", re.MULTILINE)
 _CLOSING = re.compile(r"\bAgar\s+(?:supaya\s+)?setiap\b")
 _PENJELASAN = re.compile(r"\bPENJELASAN\s+ATAS\b|^[ \t]*PENJELASAN[ \t]*$", re.MULTILINE)
 _LAMPIRAN = re.compile(r"^[ \t]*LAMPIRAN\b", re.MULTILINE)
+# the annex of a UU that enacts a Perppu ("LAMPIRAN UNDANG-UNDANG ... NOMOR 6 TAHUN 2023 ... PERATURAN
+# PEMERINTAH PENGGANTI UNDANG-UNDANG ... NOMOR 2 TAHUN 2022"): the Perppu's own body, Pasal by Pasal
+_ANNEXED_PERPU = re.compile(r"PERATURAN\s+PEMERINTAH\s+PENGGANT\w*\s+UNDANG", re.IGNORECASE)
 _PASAL_DEMI_PASAL = re.compile(r"P\s?A\s?S\s?A\s?L\s+D\s?E\s?M\s?I\s+P\s?A\s?S\s?A\s?L", re.IGNORECASE)
 
 _AMEND_START = re.compile(
@@ -88,7 +91,10 @@ _ITEM_AMEND = re.compile(
     r"(?:(?<=\n)|(?<=\S ))[ \t]*(\d{1,2}(?:[ ]\d)?)[ \t]?\.?[ \t]+"
     r"(?=(?:Ketentuan|Di\s*antara|Pasal\s+\S+\s+dihapus|Penjelasan|Judul|Lampiran|BAB\s+\S+\s+dihapus)\b)"
 )
-_ITEM_UNNUMBERED = re.compile(r"(?:(?<=\n)|(?<=[.;:] ))(?=(?:Ketentuan|Di\s*antara)\b)")
+# OCR also drops the number of a deletion item ("... Menteri Keuangan.\nPasal 13A dihapus.\nKetentuan ...")
+_ITEM_UNNUMBERED = re.compile(
+    r"(?:(?<=\n)|(?<=[.;:] ))(?=(?:Ketentuan|Di\s*antara)\b|Pasal[ \t]+[0-9][0-9A-Z]*[ \t]+dihapus\.)"
+)
 _AMEND_VERB = re.compile(r"diubah|disisipkan|dihapus|ditambah")
 _DELETED = re.compile(rf"Pasal\s+({_NUM})\s+dihapus")
 
@@ -422,6 +428,8 @@ class RegulationChunker:
         self.restated: set[tuple[str, str | None, str]] = set()
         self.amending_tops: dict[str, str] = {}  # top pasal -> amended law
         self.pasal_found: set[str] = set()
+        #: key prefix of the Pasal being chunked: "" for the act's own body, "lampiran/" for an annexed act's
+        self.key_prefix = ""
 
     # ----------------------------------------------------------------- regions
     def run(self) -> list[ParsedChunk]:
@@ -438,12 +446,42 @@ class RegulationChunker:
         self._preamble(0, body_start)
         self._body(heads, cs)
         self._region_closing(cs, min(ps, ls))
+        if lam:
+            # before the elucidation: an annexed act's amending Pasal tell it which laws it explains
+            lam_end = ps if ps > ls else n
+            if not self._annexed_act(ls, lam_end):
+                self.b.add_packed("lampiran", "lampiran", "Lampiran", ls, lam_end)
         if pen:
             self._penjelasan(ps, ls if ls > ps else n)
-        if lam:
-            self.b.add_packed("lampiran", "lampiran", "Lampiran", ls, ps if ps > ls else n)
         chunks = sorted(self.b.chunks, key=lambda c: (c.start, -c.end))
         return chunks
+
+    def _annexed_act(self, start: int, end: int) -> bool:
+        """Chunk an annex that is an act of its own, Pasal by Pasal; False when the annex is not one.
+
+        A UU that enacts a Perppu (UU 6/2023 for Perppu 2/2022) annexes the Perppu's whole text: its title
+        block, its body (whose amending Pasal restate Pasal of other laws) and its own closing.  The body is
+        chunked like the act's own body, under ``lampiran/`` keys; the Perppu's elucidation follows the annex
+        and is read by ``_penjelasan`` as usual.
+        """
+        text = self.text
+        if not _ANNEXED_PERPU.search(text, start, min(end, start + 1500)):
+            return False
+        closing = _CLOSING.search(text, start, end)
+        a_cs = closing.start() if closing else end
+        heads = self._body_headings(start, a_cs)
+        if not any(h.kind == "pasal" for h in heads):
+            return False
+        first = next((h.pos for h in heads if h.kind in ("bab", "bagian", "pasal")), a_cs)
+        self.b.add_packed("lampiran", "lampiran", "Lampiran", start, first)
+        self.key_prefix = "lampiran/"
+        try:
+            self._body(heads, a_cs)
+        finally:
+            self.key_prefix = ""
+        if a_cs < end:
+            self.b.add_packed("lampiran/penutup", "closing", "Penutup Lampiran", a_cs, end)
+        return True
 
     def _preamble(self, start: int, end: int) -> None:
         text = self.text
@@ -567,7 +605,9 @@ class RegulationChunker:
                 if roman_mode:
                     ok = v[0] == cur[0] + 1
                 else:
-                    ok = v[0] == cur[0] + 1 and (pending_bab or self._is_amending(following))
+                    ok = v[0] == cur[0] + 1 and (
+                        pending_bab or self._is_amending(following) or self._own_next_pasal(h, p)
+                    )
             else:
                 ok = v > cur and (h.standalone or v[0] <= cur[0] + 2)
                 if ok and v[0] > cur[0] + 2 and _sequence_resumes(heads[idx + 1 :], cur, v):
@@ -597,7 +637,23 @@ class RegulationChunker:
             if self._is_amending(text[h.end : h.end + 1500]):
                 self._amending_pasal(h, e, p, hp)
             else:
-                self._pasal(h.pos, h.end, e, _Ctx(key=f"pasal-{p}", pasal=p, heading_path=hp))
+                self._pasal(
+                    h.pos, h.end, e, _Ctx(key=f"{self.key_prefix}pasal-{p}", pasal=p, heading_path=hp)
+                )
+
+    def _own_next_pasal(self, h: _Heading, p: str) -> bool:
+        """A standalone heading numbered right after an amending Pasal that no amendment item announces.
+
+        Restated Pasal are announced by their item ("Ketentuan Pasal 38 diubah sehingga berbunyi sebagai
+        berikut: Pasal 38"); the act's own next Pasal is not, even when it amends nothing (Perppu 2/2022
+        Pasal 114 after the tax cluster's Pasal 113).  Applied inside annexed acts only for now: in the acts'
+        own bodies it would also re-cut PP 9/2021 and PMK 11/2025 (whose metadata does not yet declare every
+        act their later Pasal amend).
+        """
+        if not h.standalone or not self.key_prefix:
+            return False
+        before = self.text[max(0, h.pos - 600) : h.pos]
+        return not re.search(rf"\bPasal\s+{re.escape(p)}\b", before)
 
     def _is_amending(self, following: str) -> bool:
         if not _AMEND_START.match(following):
@@ -694,7 +750,7 @@ class RegulationChunker:
         intro = text[h.end : min(end, h.end + 1500)]
         law = amended_law(intro)
         self.amending_tops[top] = law
-        ctx = _Ctx(key=f"pasal-{top}", pasal=top, heading_path=hp)
+        ctx = _Ctx(key=f"{self.key_prefix}pasal-{top}", pasal=top, heading_path=hp)
         node = self.b.add(ctx.key, "pasal", ctx.location(), h.pos, end, ctx=ctx, indexed=False)
         items = self._amend_items(h.end, end)
         first = items[0][0] if items else None
@@ -783,10 +839,13 @@ class RegulationChunker:
         intro_end: int | None,
     ) -> None:
         text = self.text
-        item_key = f"pasal-{top}/angka-{n}" if n else f"pasal-{top}"
+        item_key = f"{self.key_prefix}pasal-{top}" + (f"/angka-{n}" if n else "")
         via = f"Pasal {top} angka {n} {self.own}" if n else f"Pasal {top} {self.own}"
         item_hp = hp + ((f"angka {n}",) if n else ())
         heads = self._restated_heads(start, end)
+        if n is None:
+            # a single change without numbered items starts at the act's own heading: not a restated Pasal
+            heads = [hd for hd in heads if hd[0] != start]
         if not heads:
             m = _DELETED.search(text, start, min(end, start + 300))
             loc = f"Pasal {top} angka {n}" if n else f"Pasal {top}"

@@ -50,15 +50,31 @@ def test_pmk_54_2025_claims_the_absent_pmk_81_2024_not_pmk_11_2025(tmp_path: Pat
 
 
 def test_omnibus_acts_claim_each_amended_law(tmp_path: Path) -> None:
-    report = check_corpus(_kb(tmp_path, "uu-11-2020", "uu-7-2021", "uu-8-1983"))
+    report = check_corpus(_kb(tmp_path, "uu-11-2020", "uu-7-2021", "uu-8-1983", "uu-6-2023"))
     assert report.ok, [d.errors for d in report.documents]
     cipta = report.document("uu-11-2020")
     hpp = report.document("uu-7-2021")
-    assert cipta is not None and hpp is not None
+    perppu = report.document("uu-6-2023")
+    assert cipta is not None and hpp is not None and perppu is not None
     assert {"UU 11/2020", "UU 6/1983", "UU 7/1983", "UU 8/1983"} <= set(cipta.laws)
     assert {"UU 7/2021", "UU 6/1983", "UU 7/1983", "UU 8/1983", "UU 11/1995"} <= set(hpp.laws)
+    # the Perppu annexed to UU 6/2023 restates Pasal of the three laws, each under its own name
+    assert set(perppu.laws) == {"UU 6/2023", "UU 6/1983", "UU 7/1983", "UU 8/1983"}
+    assert perppu.errors == [] and perppu.warnings == []
     # the HPP elucidation of Pasal 7 UU PPN is no longer labelled with UU 36/2008 (UU PPh)
     assert "UU 36/2008" not in hpp.laws
+    # the revoker is in the knowledge base now: no absent link left
+    assert not [a for a in cipta.absent if a.relation == "revoked_by"]
+
+
+def test_an_absent_revoker_is_listed_with_its_recorded_date(tmp_path: Path) -> None:
+    # fixture: UU 11/2020 with its revoker recorded as an act outside the knowledge base
+    absent = [{"relation": "revoked_by", "number": "PERPU 2/2022", "date": "2022-12-30", "note": "fixture"}]
+    report = check_corpus(
+        _kb(tmp_path, "uu-11-2020", edit={"uu-11-2020": {"revoked_by": [], "absent_relations": absent}})
+    )
+    cipta = report.document("uu-11-2020")
+    assert cipta is not None
     revoked = [a for a in cipta.absent if a.relation == "revoked_by"]
     assert [(a.target, a.date) for a in revoked] == [("PERPU 2/2022", dt.date(2022, 12, 30))]
 

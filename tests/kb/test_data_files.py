@@ -317,7 +317,7 @@ def test_regulation_index_lists_every_folder_once() -> None:
     ids = [e["id"] for e in index]
     assert len(ids) == len(set(ids))
     assert set(ids) == regulation_ids()
-    assert {"uu-16-2000", "uu-17-2000", "uu-18-2000", "uu-11-2020", "pp-94-2010"} <= set(ids)
+    assert {"uu-16-2000", "uu-17-2000", "uu-18-2000", "uu-11-2020", "uu-6-2023", "pp-94-2010"} <= set(ids)
     for entry in index:
         meta = regulation_meta(entry["id"])
         assert entry["text_chars"] == len(regulation_text(entry["id"])) == meta["sizes"]["text_chars"]
@@ -367,9 +367,13 @@ def test_amendment_chains_name_the_added_acts() -> None:
     assert set(meta("uu-11-2020").amends) >= {"uu-6-1983", "uu-7-1983", "uu-8-1983"}
     # the act PMK 54/2025 amends is absent: kept by number, never replaced by a present act
     assert meta("pmk-54-2025").amends == ("PMK 81/2024",)
-    # Cipta Kerja was revoked by Perppu 2/2022 (not in the corpus): number and date recorded
+    # Cipta Kerja was revoked by Perppu 2/2022, whose text is annexed to UU 6/2023 (in the corpus)
     cipta = meta("uu-11-2020")
-    assert cipta.revoked_by == ("PERPU 2/2022",) and cipta.related_dates == ("PERPU 2/2022=2022-12-30",)
+    assert cipta.revoked_by == ("uu-6-2023",) and cipta.related_dates == ()
+    perppu = meta("uu-6-2023")
+    assert perppu.revokes == ("uu-11-2020",) and set(perppu.amends) == {"uu-6-1983", "uu-7-1983", "uu-8-1983"}
+    # the wording applies from the Perppu's date; UU 6/2023 (which enacted it) is dated 2023-03-31
+    assert perppu.effective_from == dt.date(2022, 12, 30) and perppu.enacted == dt.date(2023, 3, 31)
     # PP 55/2022 revokes only Pasal 2A of PP 94/2010: not a revocation of the whole act
     assert "PP 94/2010" not in meta("pp-55-2022").revokes and "pp-94-2010" not in meta("pp-55-2022").revokes
     assert meta("pp-94-2010").revoked_by == ()

@@ -159,15 +159,41 @@ def test_pmk_54_2025_no_longer_ends_pmk_11_2025(tmp_path: Path) -> None:
 
 
 def test_an_absent_revoking_act_ends_the_document_on_its_recorded_date(tmp_path: Path) -> None:
-    """UU 11/2020 is revoked by Perppu 2/2022 (not in the corpus, dated 2022-12-30 in its metadata)."""
-    store = _kb(tmp_path, "uu-6-1983", "uu-11-2020")
+    """Fixture: UU 11/2020 with its revoker recorded as an absent act (Perppu 2/2022, dated 2022-12-30).
+
+    The corpus now holds the revoker (uu-6-2023); the metadata here is edited back to the absent form so the
+    absent-revoker rule keeps its test."""
+    src = tmp_path / "regs"
+    for doc_id in ("uu-6-1983", "uu-11-2020"):
+        shutil.copytree(REGS / doc_id, src / doc_id)
+    meta_path = src / "uu-11-2020" / "metadata.json"
+    raw = json.loads(meta_path.read_text(encoding="utf-8"))
+    raw["revoked_by"] = []
+    raw["absent_relations"] = [
+        {"relation": "revoked_by", "number": "PERPU 2/2022", "date": "2022-12-30", "note": "fixture: absent"}
+    ]
+    meta_path.write_text(json.dumps(raw, ensure_ascii=False), encoding="utf-8")
+    store = SqliteStore(tmp_path / "kb.sqlite", embedder_name="hashing-256")
+    assert ingest_paths([src], store, HashingEmbedder()).ok
     doc = store.get_document("uu-11-2020")
     assert doc is not None and doc.meta.status == "revoked"
+    assert doc.meta.revoked_by == ("PERPU 2/2022",)
     assert doc.effective_to == dt.date(2022, 12, 30)
-    kup13 = "uu-6-1983:pasal-13"
-    assert {c.split("#")[0] for c in _wording(store, kup13, dt.date(2021, 4, 1))} == {"uu-11-2020"}
-    # after the revocation the Cipta Kerja wording never answers as current
-    assert not any(c.startswith("uu-11-2020#") for c in _wording(store, kup13, dt.date(2023, 6, 1)))
+    kup19 = "uu-6-1983:pasal-19"
+    assert {c.split("#")[0] for c in _wording(store, kup19, dt.date(2021, 4, 1))} == {"uu-11-2020"}
+    # after the revocation the Cipta Kerja wording never answers as current, though nothing replaces it here
+    assert not any(c.startswith("uu-11-2020#") for c in _wording(store, kup19, dt.date(2023, 6, 1)))
+
+
+def test_a_revoker_in_the_knowledge_base_ends_the_document_on_its_own_start(tmp_path: Path) -> None:
+    """UU 11/2020 is revoked by Perppu 2/2022, whose text (annexed to UU 6/2023) is in the corpus."""
+    store = _kb(tmp_path, "uu-6-1983", "uu-11-2020", "uu-6-2023")
+    doc = store.get_document("uu-11-2020")
+    assert doc is not None and doc.meta.status == "revoked" and doc.meta.revoked_by == ("uu-6-2023",)
+    assert doc.meta.related_dates == ()
+    assert doc.effective_to == dt.date(2022, 12, 30)
+    kup19 = "uu-6-1983:pasal-19"
+    assert {c.split("#")[0] for c in _wording(store, kup19, dt.date(2023, 6, 1))} == {"uu-6-2023"}
 
 
 def test_an_absent_amending_act_is_said_in_the_answer_after_its_date(tmp_path: Path) -> None:
