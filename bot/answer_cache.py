@@ -33,9 +33,10 @@ Two mechanisms enforce it:
    :meth:`purge_documents`) when an FAQ is approved, withdrawn for review or expires.
 2. **Verify on read.**  Each entry carries a fingerprint (SHA-256 of document, location, wording, provision
    and validity window) of every passage it was made from and of every document's metadata, taken from the
-   passages the run actually read.  A hit re-reads them by id (one ``get_chunks`` and one ``get_document``
-   per document: the same reads replaying the hit into the ledger needs) and is served only when all
-   fingerprints match; otherwise the entry is deleted and the question answered afresh.  This keeps the
+   passages the run actually read.  A hit re-reads its passages by id (one ``get_chunks``, which replaying
+   the hit into the ledger reuses) and its documents (``get_document``, remembered per corpus version, whose
+   hash covers every document's metadata) and is served only when all fingerprints match; otherwise the
+   entry is deleted and the question answered afresh.  This keeps the
    cache safe when a purge was missed (another process, a restart, a removal by hand, an ingest racing an
    answer that was being written).
 
@@ -155,6 +156,10 @@ def answer_from_json(data: Mapping[str, Any]) -> Answer:
         for c in data["conflicts"]
     )
     conf = data["confidence"]
+    # the calibrated model's other inputs, when the answer carries them (name -> value)
+    extra: dict[str, Any] = {}
+    if "features" in conf:
+        extra["features"] = tuple((str(k), float(v)) for k, v in conf["features"].items())
     esc = data.get("escalation")
     period = data.get("period")
     return Answer(
@@ -165,7 +170,7 @@ def answer_from_json(data: Mapping[str, Any]) -> Answer:
         clarifying_questions=questions,
         conflicts=conflicts,
         confidence=Confidence(
-            conf["score"], conf["band"], conf.get("judge"), conf["retrieval"], conf["self"]
+            conf["score"], conf["band"], conf.get("judge"), conf["retrieval"], conf["self"], **extra
         ),
         as_of=dt.date.fromisoformat(data["as_of"]),
         corpus_version=data["corpus_version"],
@@ -283,6 +288,9 @@ class AnswerCache:
         self.stale = 0  # entries found stale on read (counted as misses too) and deleted
         self.puts = 0
         self.saved_ms = 0.0
+        # documents read for verification, by corpus version (see _document)
+        self._docs_version: str | None = None
+        self._docs: dict[str, tuple[StoredDocument, str] | None] = {}
 
     @property
     def store(self) -> KnowledgeStore:
@@ -324,13 +332,14 @@ class AnswerCache:
         A stored entry is served only when every passage and document it was made from still has its
         fingerprint; a stale entry is deleted and counted in ``stale`` (and as a miss)."""
         entry: CachedAnswer | None = None
-        stale = False
+        key, stale, took_ms = "", False, 0.0
         try:
             key = self.key(question, principal, as_of)
             raw = self._read(key)
             if raw is not None:
                 data = json.loads(raw)
                 entry = self._verified(data)
+                took_ms = float(data.get("took_ms") or 0.0)
                 if entry is None:
                     stale = True
                     self._drop(key)
@@ -343,7 +352,7 @@ class AnswerCache:
                 self.stale += int(stale)
             else:
                 self.hits += 1
-                self.saved_ms += float(data.get("took_ms") or 0.0)
+                self.saved_ms += took_ms
         if stale:
             logger.info("key=%s | cached answer rests on changed passages; dropped", key[:12])
         return entry
@@ -363,17 +372,33 @@ class AnswerCache:
             if chunk is None or chunk_fingerprint(chunk) != fp:
                 return None
         docs: dict[str, StoredDocument] = {}
+        version = self.store.corpus_version() if doc_fps else ""
         for doc_id, fp in doc_fps.items():
-            stored = self.store.get_document(doc_id)
-            if stored is None or doc_fingerprint(stored.meta) != fp:
+            known = self._document(doc_id, version)
+            if known is None or known[1] != fp:
                 return None
-            docs[doc_id] = stored
+            docs[doc_id] = known[0]
         return CachedAnswer(
             answer,
             tuple((str(cid), float(score)) for cid, score in data.get("hits") or ()),
             chunks,
             docs,
         )
+
+    def _document(self, doc_id: str, version: str) -> tuple[StoredDocument, str] | None:
+        """The stored document and its fingerprint, remembered per corpus ``version`` (it hashes every
+        document's content hash, which covers the metadata, so a document remembered under it is current)."""
+        with self._lock:
+            if self._docs_version != version:
+                self._docs_version, self._docs = version, {}
+            if doc_id in self._docs:
+                return self._docs[doc_id]
+        stored = self.store.get_document(doc_id)
+        known = (stored, doc_fingerprint(stored.meta)) if stored is not None else None
+        with self._lock:
+            if self._docs_version == version:
+                self._docs[doc_id] = known
+        return known
 
     def _made_from(
         self, answer: Answer, ledger: Ledger | None
