@@ -242,6 +242,11 @@ def main(argv: list[str] | None = None) -> int:
         f"hit as expected {len(expected_hit) - len(unexpected_miss)}; unexpected misses {unexpected_miss}, "
         f"unexpected hits {unexpected_hit}"
     )
+    by_impact = [i for i in cached3 if rests_on[i] & changed]
+    print(
+        f"  ({len(by_impact)} of them rest on the impact's own documents {sorted(changed)}; the others on "
+        f"the documents those amend: {sorted(purged_docs - changed)})"
+    )
     print(json.dumps({"answer_cache": cache.stats()}))
     return 0
 

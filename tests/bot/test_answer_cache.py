@@ -462,3 +462,18 @@ def test_faq_status_changes_purge_the_entries_resting_on_the_faq(world: Any, red
     assert client.exists(f"test:faq:{cache.key(faq_q, lead, day)}") == 0
     assert cache.get(PPN_Q, lead, day) is not None
     assert cache.get(faq_q, lead, day) is None and cache.stats()["stale"] == 0
+
+
+def test_cli_purge_by_document_deletes_exactly_the_entries_resting_on_it(
+    world: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    svc, turn, _cache = world
+    for i, q in enumerate((QUESTION, UMKM_Q)):
+        assert _ask(svc, turn, LEAD, q, f"a{i}").status == "answered"
+    capsys.readouterr()
+    argv = ["kb", "cache", "purge", "--kb", str(svc.settings.kb), "--doc", "memo-pph26-sg-software", "--json"]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out == {"purged": "citing memo-pph26-sg-software", "entries": 1, "generation": 0}
+    again = {q: _ask(svc, turn, LEAD, q, f"b{i}") for i, q in enumerate((QUESTION, UMKM_Q))}
+    assert {q: _hit(r) for q, r in again.items()} == {QUESTION: False, UMKM_Q: True}
