@@ -36,9 +36,8 @@ Two mechanisms enforce it:
    passages the run actually read.  A hit re-reads its passages by id (one ``get_chunks``, which replaying
    the hit into the ledger reuses) and its documents (``get_document``, remembered per corpus version, whose
    hash covers every document's metadata) and is served only when all fingerprints match; otherwise the
-   entry is deleted and the question answered afresh.  This keeps the
-   cache safe when a purge was missed (another process, a restart, a removal by hand, an ingest racing an
-   answer that was being written).
+   entry is deleted and the question answered afresh.  This keeps the cache safe when a purge was missed
+   (another process, a restart, a removal by hand, an ingest racing an answer that was being written).
 
 So a new document that amends nothing keeps every entry (it cannot make a cited wording wrong; the next
 fresh answer may cite it); an amendment or revocation ends the validity window of the passages it replaces,
@@ -503,7 +502,10 @@ class AnswerCache:
         if not ids:
             return 0
         if related:
-            ids = related_documents(self.store, ids)
+            try:
+                ids = related_documents(self.store, ids)
+            except Exception as exc:  # the named documents are purged either way; reads verify the rest
+                logger.warning("error=%s | documents related to a change not found", type(exc).__name__)
         if self.redis is None:
             removed = self.store.purge_cached_answers(ids)
         else:
