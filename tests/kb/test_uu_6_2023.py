@@ -210,3 +210,42 @@ def test_consolidated_kup_on_2024_01_01(store: SqliteStore) -> None:
     assert p13a is not None and p13a.revoked and p13a.source.number == "UU 6/2023"
     old = consolidate(store, "UU KUP", dt.date(2021, 6, 1)).get("9")
     assert old is not None and old.source.number == "UU 11/2020" and old.valid_to == dt.date(2022, 12, 30)
+
+
+def _kb_with_edited_perppu(tmp_path: Path, effective: str) -> SqliteStore:
+    """Fixture: the Perppu's KUP item 1 retargeted at Pasal 8, which UU 7/2021 also restated (from
+    2021-10-29); ``effective`` is the date the edited act's wording applies from."""
+    src = tmp_path / "regs"
+    for doc_id in ("uu-6-1983", "uu-28-2007", "uu-11-2020", "uu-7-2021", DOC):
+        shutil.copytree(REGS / doc_id, src / doc_id)
+    text_path = src / DOC / "text.txt"
+    text = text_path.read_text(encoding="utf-8")
+    item = "Ketentuan Pasal 9 diubah sehingga berbunyi sebagai\nberikut:\nPasal 9\n"
+    assert text.count(item) == 1
+    text_path.write_text(text.replace(item, item.replace("Pasal 9", "Pasal 8")), encoding="utf-8")
+    meta_path = src / DOC / "metadata.json"
+    raw = json.loads(meta_path.read_text(encoding="utf-8"))
+    raw["effective_date"] = effective
+    meta_path.write_text(json.dumps(raw, ensure_ascii=False), encoding="utf-8")
+    store = SqliteStore(tmp_path / "kb.sqlite", embedder_name="hashing-256")
+    assert ingest_paths([src], store, HashingEmbedder()).ok
+    return store
+
+
+def test_a_pasal_restated_by_both_omnibus_acts_reads_as_the_later_one(tmp_path: Path) -> None:
+    store = _kb_with_edited_perppu(tmp_path, "2022-12-30")
+    kup8 = "uu-6-1983:pasal-8"
+    assert _sources(store, kup8, dt.date(2021, 6, 1)) == {"uu-11-2020"}
+    assert _sources(store, kup8, dt.date(2022, 6, 1)) == {"uu-7-2021"}
+    assert _sources(store, kup8, dt.date(2022, 12, 30)) == {"uu-6-2023"}
+    assert _sources(store, kup8, dt.date(2024, 1, 1)) == {"uu-6-2023"}
+    store.close()
+
+
+def test_an_earlier_restatement_gives_way_to_the_later_act(tmp_path: Path) -> None:
+    # the same edited act dated before UU 7/2021: from 2021-10-29 the HPP wording applies again
+    store = _kb_with_edited_perppu(tmp_path, "2021-06-01")
+    kup8 = "uu-6-1983:pasal-8"
+    assert _sources(store, kup8, dt.date(2021, 7, 1)) == {"uu-6-2023"}
+    assert _sources(store, kup8, dt.date(2024, 1, 1)) == {"uu-7-2021"}
+    store.close()
