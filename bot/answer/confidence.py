@@ -6,7 +6,14 @@ judge ran), retrieval quality (the learned re-rank's probability that the best p
 self-assessment.  A logistic model turns them into the probability that the leading claim cites a
 provision that answers the question:
 
-    score = sigmoid(bias + judge_weight * judge + retrieval_weight * retrieval + self_weight * self)
+    score = sigmoid(bias + judge_weight * judge + retrieval_weight * retrieval + self_weight * self
+                    + sum(weight[f] * feature[f] for f in FEATURES))
+
+where the features (:func:`lead_features`, each in [0, 1]) describe the leading claim itself: whether it
+states the kind of fact asked (a percentage for a rate question, a time limit for a deadline one) or
+misses it, whether it is an elucidation or a clause that only delegates the rule to another regulation,
+how much of the question its quote covers, how long the question is (chatty, multi-part questions are
+answered less reliably) and how many documents the answer draws on.
 
 fitted (Platt scaling) on the *tune* half of ``eval/answers.yaml`` only -- never on the check half or
 an outside set -- by ``python scripts/fit_confidence.py`` (``bot.evals.calibrate``), which also picks the
@@ -23,9 +30,27 @@ nobody judged can never be "high".
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.answer.model import Confidence
+
+#: the lead-claim features of the calibrated model, in the order the fit reports them
+FEATURES: tuple[str, ...] = (
+    "lead_states_asked",
+    "lead_misses_asked",
+    "lead_penjelasan",
+    "lead_delegates",
+    "lead_coverage",
+    "question_length",
+    "documents",
+)
+
+#: "Ketentuan lebih lanjut mengenai ... diatur dengan Peraturan Menteri Keuangan": the rule is elsewhere
+DELEGATION = re.compile(
+    r"\b(?:diatur|ditetapkan)\s+(?:dengan|dalam)\s+(?:atau\s+berdasarkan\s+)?(?:Peraturan|Keputusan)\b", re.I
+)
 
 
 @dataclass(frozen=True)
@@ -39,6 +64,8 @@ class ConfidenceConfig:
     retrieval_weight: float = 1.9998
     self_weight: float = 1.1291
     bias: float = -1.7994
+    #: weights of :data:`FEATURES` (name, weight); absent names weigh 0
+    feature_weights: tuple[tuple[str, float], ...] = ()
     #: answer threshold: lowest calibrated score with >= ``target_precision`` correct among answered (tune)
     medium: float = 0.35
     high: float = 0.9
@@ -62,27 +89,62 @@ def retrieval_quality(top_score: float, coverage: float, config: ConfidenceConfi
     return round(0.5 * top + 0.5 * max(0.0, min(1.0, coverage)), 6)
 
 
-def probability(judge: float | None, retrieval: float, self_score: float, config: ConfidenceConfig) -> float:
+def lead_features(
+    *,
+    lead_quote: str,
+    lead_location: str,
+    asked: str | None,
+    states_asked: bool,
+    lead_coverage: float,
+    concepts: int,
+    documents: int,
+) -> dict[str, float]:
+    """The features of :data:`FEATURES` for one answer (see the module docstring)."""
+    return {
+        "lead_states_asked": float(asked is not None and states_asked),
+        "lead_misses_asked": float(asked is not None and not states_asked),
+        "lead_penjelasan": float(lead_location.lower().startswith("penjelasan")),
+        "lead_delegates": float(bool(DELEGATION.search(lead_quote))),
+        "lead_coverage": max(0.0, min(1.0, lead_coverage)),
+        "question_length": min(concepts, 12) / 12,
+        "documents": min(documents, 4) / 4,
+    }
+
+
+def probability(
+    judge: float | None,
+    retrieval: float,
+    self_score: float,
+    config: ConfidenceConfig,
+    features: Mapping[str, float] | None = None,
+) -> float:
     """The calibrated probability that the leading claim is correct (before the no-judge cap)."""
     j = 0.0 if judge is None else max(0.0, min(1.0, judge))
     r = max(0.0, min(1.0, retrieval))
     s = max(0.0, min(1.0, self_score))
     z = config.bias + config.judge_weight * j + config.retrieval_weight * r + config.self_weight * s
+    if features:
+        z += sum(w * max(0.0, min(1.0, features.get(name, 0.0))) for name, w in config.feature_weights)
     return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
 
 
 def combine(
-    judge: float | None, retrieval: float, self_score: float, config: ConfidenceConfig | None = None
+    judge: float | None,
+    retrieval: float,
+    self_score: float,
+    config: ConfidenceConfig | None = None,
+    features: Mapping[str, float] | None = None,
 ) -> Confidence:
     """The calibrated confidence of an answer (all inputs in [0, 1])."""
     cfg = config or ConfidenceConfig()
     r = max(0.0, min(1.0, retrieval))
     s = max(0.0, min(1.0, self_score))
-    score = probability(judge, r, s, cfg)
+    score = probability(judge, r, s, cfg, features)
     if judge is None:
         score = min(score, cfg.high - 0.01)
     score = round(score, 6)
-    return Confidence(score=score, band=band_of(score, cfg), judge=judge, retrieval=r, self=s)
+    feats = tuple((name, float((features or {}).get(name, 0.0))) for name in FEATURES) if features else ()
+    return Confidence(score=score, band=band_of(score, cfg), judge=judge, retrieval=r, self=s, features=feats)
 
 
 NO_CONFIDENCE = Confidence(score=0.0, band="low", judge=None, retrieval=0.0, self=0.0)

@@ -397,6 +397,66 @@ def _narrow_dated(units: list[Unit], as_of: dt.date) -> list[Unit]:
     return [u for u in units if u.date is None or u is keep]
 
 
+#: weights of :func:`lead_features` (hand-set; ``scripts/fit_lead.py`` fits and measures an alternative)
+LEAD_WEIGHTS: dict[str, float] = {
+    "coverage": 1.0,
+    "rank_prior": 0.1,
+    "cue": 0.3,
+    "rate_percent": 0.2,
+    "named_doc": 0.2,
+    "penjelasan": -0.3,
+    "definition_asked": 0.4,
+    "definition_unasked": -0.1,
+    "deadline_stated": 0.3,
+    "deadline_missing": -0.2,
+    "regulation": 0.15,
+    "only_unasked_regime": -0.3,
+    "illustrates": -0.6,
+    "padding": -1.0,
+    "other_tax": -0.4,
+    "object_match": 0.35,
+}
+
+
+def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> dict[str, float]:
+    """What makes a relevant hit the one that states the answer: coverage, a rate/obligation cue, the named
+    law, a rule rather than an elucidation, example or padding, the tax and object the question names."""
+    question, text = request.question, hit.chunk.text
+    named = {re.sub(r"[\s/]+", "-", ref.lower()) for ref in request.plan.doc_refs}
+    base = hit.chunk.provision.split(":", 1)[0] if hit.chunk.provision else hit.chunk.doc_id
+    definition = hit.chunk.kind == "definition"
+    asks_def = asks_definition(question)
+    deadline = asked_fact(question) == "deadline"
+    rate_q = bool(RATE_QUESTION.search(question))
+    asked_taxes = set(mentioned_taxes(question))
+    named_taxes = set(mentioned_taxes(text))
+    objects = question_objects(question)
+    return {
+        "coverage": cov,
+        "rank_prior": 1.0 / (rank + 1),
+        "cue": float(bool(CUE.search(text))),
+        "rate_percent": float(rate_q and bool(PERCENT.search(text))),
+        "named_doc": float(bool(named & {base, hit.chunk.doc_id})),
+        "penjelasan": float(hit.chunk.kind == "penjelasan"),
+        # a rule with an obligation cue outranks a definition, unless the question asks what a term means
+        "definition_asked": float(definition and asks_def),
+        "definition_unasked": float(definition and not asks_def),
+        "deadline_stated": float(deadline and bool(DEADLINE.search(text))),
+        "deadline_missing": float(deadline and not DEADLINE.search(text)),
+        # what the law says leads; a company document is shown as practice beside it
+        "regulation": float(hit.doc.layer == "regulation"),
+        # every rate it states belongs to a special regime the question does not name
+        "only_unasked_regime": float(rate_q and only_unasked_regime_rates(question, text)),
+        # a worked example (or a passage naming "PT A") illustrates the rule; never first
+        "illustrates": float(_illustrates(hit)),
+        "padding": float(is_padding(text)),
+        # a rule about another tax (PPh 26 honoraria for a PPh 23 question)
+        "other_tax": float(bool(asked_taxes and named_taxes and not (asked_taxes & named_taxes))),
+        # the provision whose scope is the object the question names leads, not a general rule
+        "object_match": object_match(objects, f"{hit.chunk.location}\n{text}") if objects else 0.0,
+    }
+
+
 class ExtractiveComposer:
     """Deterministic extractive composer (see module docstring); implements ``Composer``."""
 
@@ -456,43 +516,9 @@ class ExtractiveComposer:
         return [u for _, u in chosen]  # best first: the unit that answers leads
 
     def _lead_score(self, rank: int, hit: Hit, cov: float, request: ComposeRequest) -> float:
-        """Which relevant hit states the answer: coverage, a rate/obligation cue, the named law, a rule."""
-        score = cov + 0.1 / (rank + 1)
-        if CUE.search(hit.chunk.text):
-            score += 0.3
-        if RATE_QUESTION.search(request.question) and PERCENT.search(hit.chunk.text):
-            score += 0.2
-        named = {re.sub(r"[\s/]+", "-", ref.lower()) for ref in request.plan.doc_refs}
-        base = hit.chunk.provision.split(":", 1)[0] if hit.chunk.provision else hit.chunk.doc_id
-        if named & {base, hit.chunk.doc_id}:
-            score += 0.2
-        if hit.chunk.kind == "penjelasan":
-            score -= 0.3
-        if hit.chunk.kind == "definition":
-            # a rule with an obligation cue outranks a definition, unless the question asks what a term means
-            score += 0.4 if asks_definition(request.question) else -0.1
-        kind = asked_fact(request.question)
-        if kind == "deadline":
-            score += 0.3 if DEADLINE.search(hit.chunk.text) else -0.2
-        if hit.doc.layer == "regulation":
-            score += 0.15  # what the law says leads; a company document is shown as practice beside it
-        if RATE_QUESTION.search(request.question) and only_unasked_regime_rates(
-            request.question, hit.chunk.text
-        ):
-            score -= 0.3  # every rate it states belongs to a special regime the question does not name
-        if _illustrates(hit):
-            score -= 0.6  # a worked example (or a passage naming "PT A") illustrates the rule; never first
-        if is_padding(hit.chunk.text):
-            score -= 1.0
-        asked_taxes = set(mentioned_taxes(request.question))
-        named_taxes = set(mentioned_taxes(hit.chunk.text))
-        if asked_taxes and named_taxes and not (asked_taxes & named_taxes):
-            score -= 0.4  # a rule about another tax (PPh 26 honoraria for a PPh 23 question)
-        objects = question_objects(request.question)
-        if objects:
-            # the provision whose scope is the object the question names leads, not a general rule
-            score += 0.35 * object_match(objects, f"{hit.chunk.location}\n{hit.chunk.text}")
-        return score
+        """Which relevant hit states the answer: :data:`LEAD_WEIGHTS` over :func:`lead_features`."""
+        f = lead_features(rank, hit, cov, request)
+        return sum(LEAD_WEIGHTS[name] * value for name, value in f.items())
 
     def compose(self, request: ComposeRequest) -> ComposedAnswer:
         concepts = question_concepts(request)

@@ -178,6 +178,8 @@ class Confidence:
     judge: float | None
     retrieval: float
     self: float
+    #: the other inputs of the calibrated model (``bot.answer.confidence.FEATURES``), each in [0, 1]
+    features: tuple[tuple[str, float], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -186,6 +188,7 @@ class Confidence:
             "judge": None if self.judge is None else round(self.judge, 4),
             "retrieval": round(self.retrieval, 4),
             "self": round(self.self, 4),
+            "features": {k: round(v, 4) for k, v in self.features},
         }
 
 

@@ -23,9 +23,9 @@ from typing import Any
 from bot.answer import clarify as clarify_mod
 from bot.answer import conflicts as conflicts_mod
 from bot.answer import scope as scope_mod
-from bot.answer.confidence import NO_CONFIDENCE, ConfidenceConfig, combine, retrieval_quality
+from bot.answer.confidence import NO_CONFIDENCE, ConfidenceConfig, combine, lead_features, retrieval_quality
 from bot.answer.errors import ComposerError
-from bot.answer.extractive import question_concepts
+from bot.answer.extractive import asked_fact, question_concepts, states_fact
 from bot.answer.model import (
     Answer,
     ClarifyingQuestion,
@@ -675,7 +675,22 @@ def answer_question(
         else 1.0
     )
     self_score = min(a.composed.self_assessment for a in attempts)
-    confidence = combine(judge_score, retrieval_quality(top, cov, cfg.confidence), self_score, cfg.confidence)
+    lead = shown[0]
+    asked = asked_fact(question)
+    features = lead_features(
+        lead_quote=lead.quote,
+        lead_location=lead.source.location,
+        asked=asked,
+        states_asked=states_fact(asked, lead.quote),
+        lead_coverage=coverage(concepts, f"{lead.source.number} {lead.source.title} {lead.quote}")
+        if concepts
+        else 1.0,
+        concepts=len(concepts),
+        documents=len({c.source.doc_id for c in shown}),
+    )
+    confidence = combine(
+        judge_score, retrieval_quality(top, cov, cfg.confidence), self_score, cfg.confidence, features
+    )
     reason = None
     status = "answered"
     if verdict.kind == "protected":

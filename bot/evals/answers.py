@@ -364,6 +364,7 @@ def run_answer_eval(
                     "judge": conf.judge,
                     "retrieval": conf.retrieval,
                     "self": conf.self,
+                    "features": dict(conf.features),
                 },
                 "lead_correct": bool(ans.claims) and item.answerable and (lead_gold or not gold),
             }

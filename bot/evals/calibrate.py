@@ -33,6 +33,21 @@ MIN_ANSWERED = 10
 FALLBACK_THRESHOLD = 0.5
 #: issue 12: status accuracy on eval/answers.yaml must not fall below this
 STATUS_FLOOR = 0.95
+#: L2 penalty of the logistic fit (the bias is not penalised)
+PENALTY = 0.1
+
+
+def inputs(confidence: dict[str, Any]) -> list[float]:
+    """One row's model inputs: judge, retrieval, self, then :data:`bot.answer.confidence.FEATURES`."""
+    from bot.answer.confidence import FEATURES
+
+    feats = confidence.get("features") or {}
+    return [
+        confidence["judge"] or 0.0,
+        confidence["retrieval"],
+        confidence["self"],
+        *(float(feats.get(name, 0.0)) for name in FEATURES),
+    ]
 
 
 def rows_for_fit(report: dict[str, Any]) -> list[tuple[list[float], bool]]:
@@ -40,15 +55,32 @@ def rows_for_fit(report: dict[str, Any]) -> list[tuple[list[float], bool]]:
     for r in report["rows"]:
         if not r["lead"] or r["reason"] in ("advice", "protected_determination"):
             continue
-        c = r["confidence"]
-        out.append(([c["judge"] or 0.0, c["retrieval"], c["self"]], bool(r["lead_correct"])))
+        out.append((inputs(r["confidence"]), bool(r["lead_correct"])))
     return out
 
 
-def fit(rows: list[tuple[list[float], bool]], target: float = 0.9) -> dict[str, Any]:
+def cross_validated_ece(
+    rows: list[tuple[list[float], bool]], folds: int = 5, penalty: float = PENALTY
+) -> float:
+    """Expected calibration error of out-of-fold predictions (rows dealt to folds by position)."""
+    from bot.evals.answers import ece
+
     x = np.array([r[0] for r in rows], dtype=np.float64)
     y = np.array([r[1] for r in rows], dtype=np.float64)
-    w, b = fit_logistic(x, y, 0.1)
+    pred = np.zeros(len(rows))
+    for k in range(folds):
+        test = np.arange(len(rows)) % folds == k
+        w, b = fit_logistic(x[~test], y[~test], penalty)
+        pred[test] = 1.0 / (1.0 + np.exp(-(x[test] @ w + b)))
+    return float(ece(list(zip(pred.tolist(), y.astype(bool).tolist(), strict=True))) or 0.0)
+
+
+def fit(rows: list[tuple[list[float], bool]], target: float = 0.9) -> dict[str, Any]:
+    from bot.answer.confidence import FEATURES
+
+    x = np.array([r[0] for r in rows], dtype=np.float64)
+    y = np.array([r[1] for r in rows], dtype=np.float64)
+    w, b = fit_logistic(x, y, PENALTY)
     p = 1.0 / (1.0 + np.exp(-(x @ w + b)))
     threshold: float | None = None
     for t in sorted(set(np.round(p, 6).tolist())):
@@ -64,7 +96,10 @@ def fit(rows: list[tuple[list[float], bool]], target: float = 0.9) -> dict[str, 
         "judge_weight": round(float(w[0]), 4),
         "retrieval_weight": round(float(w[1]), 4),
         "self_weight": round(float(w[2]), 4),
+        # rows of three inputs (judge, retrieval, self) fit no lead features
+        "feature_weights": [[name, round(float(v), 4)] for name, v in zip(FEATURES, w[3:], strict=False)],
         "bias": round(b, 4),
+        "cv_ece": round(cross_validated_ece(rows), 4),
         "medium": round(float(threshold), 4),
         "rows": len(rows),
         "correct": int(y.sum()),
@@ -82,6 +117,15 @@ def write_defaults(params: dict[str, Any], path: Path = CONFIDENCE_PY) -> None:
         text, n = re.subn(rf"(\n    {name}: float = )-?[\d.]+", rf"\g<1>{params[name]}", text, count=1)
         if n != 1:
             raise ValueError(f"{path}: no default for {name} to replace")
+    pairs = ", ".join(f'("{n}", {v})' for n, v in params.get("feature_weights", ()))
+    text, n = re.subn(
+        r"(\n    feature_weights: tuple\[tuple\[str, float\], \.\.\.\] = )\([^\n]*\)",
+        rf"\g<1>({pairs}{',' if len(params.get('feature_weights', ())) == 1 else ''})",
+        text,
+        count=1,
+    )
+    if n != 1:
+        raise ValueError(f"{path}: no default for feature_weights to replace")
     path.write_text(text, encoding="utf-8")
 
 
@@ -99,6 +143,7 @@ def replay(report: dict[str, Any], params: dict[str, Any], high: float = 0.9) ->
         judge_weight=params["judge_weight"],
         retrieval_weight=params["retrieval_weight"],
         self_weight=params["self_weight"],
+        feature_weights=tuple((str(n), float(v)) for n, v in params.get("feature_weights", ())),
         bias=params["bias"],
         medium=params["medium"],
         high=high,
@@ -111,7 +156,7 @@ def replay(report: dict[str, Any], params: dict[str, Any], high: float = 0.9) ->
         exp = r["expected"]
         if r["lead"] and r["reason"] not in ("advice", "protected_determination"):
             c = r["confidence"]
-            conf = combine(c["judge"], c["retrieval"], c["self"], cfg)
+            conf = combine(c["judge"], c["retrieval"], c["self"], cfg, c.get("features") or None)
             status = "escalated" if conf.band == "low" else "answered"
             points.append((conf.score, bool(r["lead_correct"])))
         ok += status in exp

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
 from bot.answer.confidence import ConfidenceConfig, combine, retrieval_quality
 from bot.evals.calibrate import FALLBACK_THRESHOLD, fit
+
+ROOT = Path(__file__).resolve().parents[2]
 
 CFG = ConfidenceConfig(
     judge_weight=1.0, retrieval_weight=4.0, self_weight=0.0, bias=-2.0, medium=0.6, high=0.9
@@ -45,3 +48,42 @@ def test_fit_falls_back_when_the_target_is_out_of_reach() -> None:
     rows = [([1.0, r / 20, 0.5], r % 2 == 0) for r in range(20)]  # retrieval says nothing
     params = fit(rows, target=0.9)
     assert not params["target_reached"] and params["medium"] == FALLBACK_THRESHOLD
+
+
+def test_lead_features_enter_the_score_only_through_fitted_weights(tmp_path: Path) -> None:
+    from bot.answer.confidence import ConfidenceConfig, combine, lead_features
+    from bot.evals.calibrate import write_defaults
+
+    feats = lead_features(
+        lead_quote="(2) Ketentuan lebih lanjut mengenai tata cara diatur dengan Peraturan Menteri Keuangan.",
+        lead_location="Pasal 23 ayat (2)",
+        asked="rate",
+        states_asked=False,
+        lead_coverage=0.5,
+        concepts=6,
+        documents=2,
+    )
+    assert feats["lead_delegates"] == 1.0 and feats["lead_misses_asked"] == 1.0
+    assert feats["lead_states_asked"] == 0.0 and feats["question_length"] == 0.5
+    plain = combine(1.0, 0.6, 0.7, ConfidenceConfig())
+    shipped = combine(1.0, 0.6, 0.7, ConfidenceConfig(), feats)
+    assert shipped.score == plain.score  # no fitted lead weights ship: the features are only reported
+    assert dict(shipped.features)["lead_delegates"] == 1.0
+    assert shipped.to_json()["features"]["lead_misses_asked"] == 1.0
+    weighted = combine(1.0, 0.6, 0.7, ConfidenceConfig(feature_weights=(("lead_delegates", -2.0),)), feats)
+    assert weighted.score < plain.score
+
+    copy = tmp_path / "confidence.py"
+    copy.write_text((ROOT / "bot" / "answer" / "confidence.py").read_text(encoding="utf-8"), encoding="utf-8")
+    params = {
+        "judge_weight": 0.0,
+        "retrieval_weight": 2.0,
+        "self_weight": 1.0,
+        "bias": -2.0,
+        "medium": 0.4,
+        "feature_weights": [["lead_delegates", -1.5], ["lead_penjelasan", -0.5]],
+    }
+    write_defaults(params, copy)
+    text = copy.read_text(encoding="utf-8")
+    pairs = '(("lead_delegates", -1.5), ("lead_penjelasan", -0.5))'
+    assert f"feature_weights: tuple[tuple[str, float], ...] = {pairs}" in text
