@@ -35,11 +35,15 @@ from tickets.model import (
     TicketEvent,
 )
 from tickets.outbox import (
+    CHANNEL_PERSON,
+    KIND_NOTICE,
     DeliveryResult,
     DeliveryUncertain,
+    Notice,
     OutboxMessage,
     OutboxPolicy,
     OutboxStats,
+    notice_key,
     outbox_key,
     outbox_stats,
 )
@@ -56,6 +60,8 @@ from tickets.workflow import TRANSITIONS
 
 __all__ = [
     "ACTIVE_STATUSES",
+    "CHANNEL_PERSON",
+    "KIND_NOTICE",
     "REASONS",
     "STATUSES",
     "TRANSITIONS",
@@ -68,6 +74,7 @@ __all__ = [
     "FeedbackStore",
     "IllegalTransition",
     "NotAssignee",
+    "Notice",
     "Outbox",
     "OutboxMessage",
     "OutboxPolicy",
@@ -85,6 +92,7 @@ __all__ = [
     "TicketStore",
     "build_feedback_report",
     "build_report",
+    "notice_key",
     "outbox_key",
     "outbox_stats",
 ]

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from tickets.model import Evidence, Feedback, Requester, ThreadRef, Ticket, TicketEvent
-from tickets.outbox import DeliveryResult, OutboxMessage, OutboxPolicy, OutboxStats, Sender
+from tickets.outbox import DeliveryResult, Notice, OutboxMessage, OutboxPolicy, OutboxStats, Sender
 
 
 @runtime_checkable
@@ -26,7 +26,13 @@ class Outbox(Protocol):
 
     def get(self, key: str) -> OutboxMessage: ...
 
-    def messages(self, ticket_id: str | None = None, status: str | None = None) -> list[OutboxMessage]: ...
+    def messages(
+        self, ticket_id: str | None = None, status: str | None = None, kind: str | None = None
+    ) -> list[OutboxMessage]: ...
+
+    def enqueue_notice(self, notice: Notice) -> bool:
+        """Queue a card about no ticket event (an impact notice); False when its key is already queued."""
+        ...
 
     def card_ref(self, ticket_id: str) -> str | None: ...
 

@@ -70,8 +70,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     if affected is not None and (affected.faqs or affected.tickets or affected.answers):
         console.print(
             f"  affected: {len(affected.faqs)} FAQs withdrawn for review, "
-            f"{len(affected.tickets)} open tickets, {len(affected.answers)} recent answers "
-            "(see `dasar kb impact`)",
+            f"{len(affected.tickets)} open tickets, {len(affected.answers)} recent answers, "
+            f"{len(affected.notices)} cards queued (see `dasar kb impact`)",
             markup=False,
         )
     for doc_id, reason in sorted(report.quarantined.items()):

@@ -143,6 +143,8 @@ def cmd_kb_impact(args: argparse.Namespace) -> int:
                 + "; ".join(t["citations"]),
                 markup=False,
             )
+        for n in rep.get("notices", []):
+            console.print(f"  card to {n['recipient']} about {n['subject']}: {n['status']}", markup=False)
         for a in rep.get("answers", []):
             console.print(
                 f"  answer {a['reference_id']} at {a['at']} to {a['principal_id']}: cited "

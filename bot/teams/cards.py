@@ -118,7 +118,7 @@ def _citation(item: Mapping[str, Any]) -> str:
     )
     if item.get("location"):
         ref += f" {item['location']}"
-    url = item.get("url") or item.get("source_url")
+    url = item.get("law_url") or item.get("url") or item.get("source_url")
     return f"[{ref}]({url})" if url else ref
 
 
@@ -452,7 +452,7 @@ def _cite_name(source: Mapping[str, Any]) -> str:
 
 def _cite_link(source: Mapping[str, Any]) -> str:
     name = _cite_name(source).replace("[", "(").replace("]", ")")
-    url = source.get("url")
+    url = source.get("law_url") or source.get("url")  # the law as it stood on the answer's date, at its Pasal
     ok = (
         isinstance(url, str)
         and url.startswith(("https://", "http://"))
@@ -736,7 +736,7 @@ def citation_entity(claims: Sequence[Mapping[str, Any]], language: str = "id") -
             "abstract": _clip(str(claim.get("quote") or claim.get("text") or ""), CITATION_ABSTRACT_CHARS),
             "keywords": keywords[:3],
         }
-        url = source.get("url")
+        url = source.get("law_url") or source.get("url")
         if isinstance(url, str) and url.startswith(("https://", "http://")):
             appearance["url"] = url
         citations.append({"@type": "Claim", "position": n, "appearance": appearance})

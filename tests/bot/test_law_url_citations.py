@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 from bot.answer.pipeline import answer_question
 from bot.settings import Settings
 from bot.slack.render import citation_link
+from bot.teams.cards import answer_activity
 from bot.wiring import Services
 
 DIRECTORY = Path(__file__).resolve().parents[2] / "corpus" / "directory.yaml"
@@ -48,6 +50,11 @@ def test_amended_wording_links_the_amended_law_at_its_pasal_on_the_answer_date(
     assert lead.to_json()["law_url"] == lead.law_url
     link = citation_link(lead.to_json())
     assert link.startswith("<https://dasar.example.co.id/law/uu-8-1983?as_of=2022-05-01#pasal-7|")
+    # Teams: the card's citation link and the activity's citation entity open the same page
+    activity = answer_activity(answer.to_json(), reference="R-law")
+    (entity,) = activity["entities"]
+    assert entity["citation"][0]["appearance"]["url"] == lead.law_url
+    assert f"]({lead.law_url})" in json.dumps(activity["attachments"][0]["content"])
 
 
 def test_without_a_public_url_citations_link_the_official_text(behaviour_services: Services) -> None:
