@@ -453,7 +453,7 @@ def test_faq_status_changes_purge_the_entries_resting_on_the_faq(world: Any, red
     for q in (faq_q, PPN_Q):
         ledger = Ledger()
         answer = answer_question(q, lead, svc, today=day, ledger=ledger)
-        entries[q] = (answer, {h.doc_id for h in ledger.hits})
+        entries[q] = (answer, {h.doc_id for h in ledger.hits}, ledger)
         assert cache.put(q, lead, day, answer, ledger)
     assert doc_id in entries[faq_q][1] and doc_id not in entries[PPN_Q][1]
 
@@ -462,6 +462,14 @@ def test_faq_status_changes_purge_the_entries_resting_on_the_faq(world: Any, red
     assert client.exists(f"test:faq:{cache.key(faq_q, lead, day)}") == 0
     assert cache.get(PPN_Q, lead, day) is not None
     assert cache.get(faq_q, lead, day) is None and cache.stats()["stale"] == 0
+
+    # an entry resting on the FAQ written meanwhile (a process that answered before the withdrawal reached it)
+    answer, _docs, ledger = entries[faq_q]
+    assert cache.put(faq_q, lead, day, answer, ledger)
+    faqs.approve_faq(doc_id, svc.cli_principal(LEAD))  # re-approved: the hook purges again
+    assert purged == [[doc_id], [doc_id], [doc_id]]
+    assert client.exists(f"test:faq:{cache.key(faq_q, lead, day)}") == 0
+    assert cache.get(PPN_Q, lead, day) is not None
 
 
 def test_cli_purge_by_document_deletes_exactly_the_entries_resting_on_it(
