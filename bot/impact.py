@@ -4,8 +4,8 @@
 This module finds everything outside the knowledge base that cites them:
 
 * approved (in-force) FAQs whose ``## Sumber`` lines cite a changed provision -- they are withdrawn for
-  review (:meth:`bot.faq.FaqService.mark_needs_review`: status ``needs_review``, no longer answering) and
-  their owner is reminded through the FAQ service's notifier (the tax-team channel in Teams);
+  review (:meth:`bot.faq.FaqService.mark_needs_review`: status ``needs_review``, no longer answering; the
+  answer cache drops the answers resting on them) and their owner gets a card (see Notices);
 * open tickets (``open``, ``claimed``, ``needs_info``) whose evidence claims, citations or answer sources
   cite one (matched by chunk id, else by document and location) -- each gets a note, which updates its
   card in the tax-team channel through the ticket outbox;
@@ -700,6 +700,8 @@ def context_for(runtime: Any, store: KnowledgeStore | None = None) -> dict[str, 
 
     s = runtime.settings
     store = store if store is not None else runtime.store
+    cache = getattr(runtime, "answer_cache", None)
+    cache = cache if cache is not None else answer_cache_for(s, store)
     context: dict[str, Any] = {"audit_log": Path(s.audit_log)}
     try:  # mention ids and names of the people notified (optional: mentions fall back to e-mail)
         context["directory"] = runtime.directory
@@ -717,6 +719,8 @@ def context_for(runtime: Any, store: KnowledgeStore | None = None) -> dict[str, 
             review_days=s.faq_review_days,
             default_access=s.faq_default_access,
             flagger=injection_flagger,
+            # a FAQ withdrawn during the assessment stops being served from the cache (Redis too) at once
+            on_change=cache.purge_documents if cache is not None else None,
         )
     if s.tickets_url is not None or Path(s.tickets_db).is_file():
         context["tickets"] = runtime.tickets
@@ -725,8 +729,7 @@ def context_for(runtime: Any, store: KnowledgeStore | None = None) -> dict[str, 
             context["outbox"] = runtime.tickets.outbox
         except Exception as exc:  # the report then warns that no cards were queued
             logger.warning("error=%s | no ticket outbox for FAQ owners' cards", type(exc).__name__)
-    cache = getattr(runtime, "answer_cache", None)
-    context["answer_cache"] = cache if cache is not None else answer_cache_for(s, store)
+    context["answer_cache"] = cache
     return context
 
 

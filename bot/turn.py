@@ -170,8 +170,8 @@ class Turn:
     def _answer(
         self, question: str, principal: Principal, as_of: dt.date | None, ledger: Ledger | None = None
     ) -> Answer:
-        """The answer for ``principal``: from the answer cache when it holds this question for this reader,
-        date and corpus, else answered afresh (and cached when verified)."""
+        """The answer for ``principal``: from the answer cache when it holds this question for this reader and
+        date (verified against the passages it rests on), else answered afresh (and cached when verified)."""
         cache = self.answer_cache
         if cache is None:
             return self._answer_fresh(question, principal, as_of, ledger)

@@ -156,11 +156,15 @@ def cmd_kb_show(args: argparse.Namespace) -> int:
 
 
 def cmd_kb_remove(args: argparse.Namespace) -> int:
+    from bot.answer_cache import answer_cache_for
     from kb.linking import relink
 
     store = open_kb(args)
     removed = store.remove_document(args.doc_id)
     relink(store)
+    cache = answer_cache_for(settings(args), store)  # the store purges its own entries; Redis needs this
+    if cache is not None:
+        cache.purge_documents([args.doc_id])
     if args.json:
         print_json({"removed": args.doc_id, "chunks": removed})
     else:

@@ -390,6 +390,7 @@ def deps_from_settings(
     if services is not None:
         from bot.runtime import injection_flagger
 
+        cache = getattr(services, "answer_cache", None)  # FAQ approvals purge the answers resting on them
         faq = FaqService(
             settings.faq_dir,
             services.store,
@@ -398,6 +399,7 @@ def deps_from_settings(
             default_access=settings.faq_default_access,
             clock=now,
             flagger=injection_flagger,
+            on_change=cache.purge_documents if cache is not None else None,
         )
 
         def doc_lookup(number: str) -> Mapping[str, Any] | None:
