@@ -65,8 +65,9 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "serve",
         help="run a chat front end (slack: HTTP or --socket; teams: Bot Framework messaging endpoint)",
-        description="Run a chat front end until interrupted. Both answer GET /healthz and GET /metrics "
-        "(Prometheus). Settings come from "
+        description="Run a chat front end until interrupted. Both answer GET /healthz, GET /metrics "
+        "(Prometheus) and GET /law/<doc>?as_of=YYYY-MM-DD (public regulations as they stood on a date; "
+        "citations link it when DASAR_PUBLIC_URL is set). Settings come from "
         "DASAR_* variables (see the README's deployment guide).",
     )
     p.add_argument("channel", choices=("slack", "teams"))
@@ -75,7 +76,7 @@ def register(sub: Any) -> None:
         "--port",
         type=int,
         default=None,
-        help=f"HTTP port (slack: {SLACK_PORT}, in Socket Mode only /healthz and /metrics; "
+        help=f"HTTP port (slack: {SLACK_PORT}, in Socket Mode only /healthz, /metrics and /law/; "
         "teams: $DASAR_TEAMS_PORT, 3978)",
     )
     kb_option(p)
