@@ -655,7 +655,9 @@ class _Anchor:
     is_doc: bool  # a document reference (not just a tax name)
 
 
-def _doc_anchors(text: str, matches: Sequence[AliasMatch]) -> list[_Anchor]:
+def _doc_anchors(
+    text: str, matches: Sequence[AliasMatch], catalog: Mapping[str, str] | None = None
+) -> list[_Anchor]:
     anchors = [_Anchor(r.start, r.end, r.key, True) for r in find_doc_refs(text)]
     for m in _TAHUN_REF.finditer(text):
         if not any(m.start() < a.end and a.start < m.end() for a in anchors):
@@ -665,6 +667,11 @@ def _doc_anchors(text: str, matches: Sequence[AliasMatch]) -> list[_Anchor]:
     for am in matches:
         if am.entry.doc and not any(am.start < a.end and a.start < am.end for a in anchors):
             anchors.append(_Anchor(am.start, am.end, am.entry.doc, True))
+    for m in _BARE_ACT.finditer(text) if catalog else ():
+        kind = {"uu": "UU", "pp": "PP", "pmk": "PMK", "perppu": "Perppu"}[m.group("type").lower()]
+        named = catalog.get(f"{kind} {m.group('num').upper()}") if catalog else None
+        if named and not any(m.start() < a.end and a.start < m.end() for a in anchors):
+            anchors.append(_Anchor(m.start(), m.end(), named, True))
     anchors.sort(key=lambda a: (a.start, a.end))
     return anchors
 
@@ -731,17 +738,44 @@ def detect_language(text: str) -> str:
 # --------------------------------------------------------------------------------------------
 
 
-def understand(question: str, *, aliases: AliasDictionary | None = None) -> QueryPlan:
+_ACT_NUMBER = re.compile(r"(?P<type>UU|PP|PMK|Perppu)\s+(?P<num>\d{1,4}[A-Z]?)/(?P<year>(?:19|20)\d\d)")
+
+
+def act_catalog(numbers: Iterable[str]) -> dict[str, str]:
+    """{"PP 23": "PP 23/2018", "PMK 168": "PMK 168/2023", ...}: people cite acts without their year, and a
+    bare number names an act exactly when the knowledge base holds one act of that type and number ("UU 7"
+    names two, UU 7/1983 and UU 7/2021, and stays unresolved).  ``numbers`` are the regulations' canonical
+    keys; the catalog is generated from the corpus, never from questions."""
+    acts: dict[tuple[str, str], list[str]] = {}
+    for key in sorted(set(numbers)):
+        m = _ACT_NUMBER.fullmatch(key)
+        if m:
+            acts.setdefault((m.group("type"), m.group("num")), []).append(key)
+    return {f"{kind} {num}": keys[0] for (kind, num), keys in sorted(acts.items()) if len(keys) == 1}
+
+
+#: "PP 23", "pmk 168", "PP No. 23" written without a year (resolved only through :func:`act_catalog`)
+_BARE_ACT = re.compile(
+    r"\b(?P<type>UU|PP|PMK|Perppu)\s*(?:No\.?\s*|Nomor\s+)?(?P<num>\d{1,4}[A-Z]?)\b"
+    r"(?!\s*[/.,]\s*\d|\s*%)",  # not "PP 23/2018" (a full reference) nor "PMK 10%"
+    re.I,
+)
+
+
+def understand(
+    question: str, *, aliases: AliasDictionary | None = None, catalog: Mapping[str, str] | None = None
+) -> QueryPlan:
     """Parse a question into a :class:`QueryPlan` (pure and deterministic).
 
     Args:
         question: the user's text, any language; never logged.
         aliases: dictionary to expand with; the packaged ``kb/data/aliases.yaml`` by default.
+        catalog: bare act numbers of the corpus (:func:`act_catalog`): "PP 23" then names PP 23/2018.
     """
     adict = aliases if aliases is not None else default_aliases()
     text = question
     matches = adict.find(text)
-    anchors = _doc_anchors(text, matches)
+    anchors = _doc_anchors(text, matches, catalog)
 
     # tax types: article patterns in code ("PPh23" etc.) + dictionary entries
     found_types: dict[str, None] = {}

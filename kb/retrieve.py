@@ -35,7 +35,15 @@ from kb.embed.protocol import Embedder
 from kb.errors import KbError
 from kb.lexical import Concepts, evidence
 from kb.model import Chunk, DocumentMeta, Hit
-from kb.query import AliasDictionary, Provision, QueryPlan, asks_definition, fts_query, understand
+from kb.query import (
+    AliasDictionary,
+    Provision,
+    QueryPlan,
+    act_catalog,
+    asks_definition,
+    fts_query,
+    understand,
+)
 from kb.rank import RankModel, default_model
 from kb.store.protocol import KnowledgeStore, SearchFilter
 
@@ -137,6 +145,7 @@ class Retriever:
         self.store = store
         self.embedder = embedder
         self.aliases = aliases if aliases is not None else AliasDictionary.load()
+        self._catalog: tuple[object, dict[str, str]] | None = None
         self.config = config or RetrievalConfig()
         self.ranker = ranker if ranker is not None else default_model()
         self._docs: dict[str, DocumentMeta] | None = None
@@ -161,6 +170,15 @@ class Retriever:
             self._by_number = {m.number: i for i, m in self._docs.items()}
             self._docs_version = version
         return self._docs
+
+    def catalog(self) -> dict[str, str]:
+        """Bare act numbers unique in the current corpus ("PP 23" -> "PP 23/2018"), rebuilt when the corpus
+        changes (:func:`kb.query.act_catalog`)."""
+        docs = self.documents()
+        if self._catalog is None or self._catalog[0] != self._docs_version:
+            numbers = [m.number for m in docs.values() if m.is_regulation]
+            self._catalog = (self._docs_version, act_catalog(numbers))
+        return self._catalog[1]
 
     def _doc_ids_for(self, keys: tuple[str | None, ...]) -> list[str]:
         """Document ids of regulation numbers, from the snapshot :meth:`documents` took for this search."""
@@ -230,7 +248,7 @@ class Retriever:
             raise KbError(f"unknown retrieval mode {mode!r} (use one of {', '.join(MODES)})")
         if mode in ("hybrid", "dense") and self.embedder is None:
             raise KbError(f"retrieval mode {mode!r} needs an embedder; use mode 'deterministic'")
-        plan = plan or understand(question, aliases=self.aliases)
+        plan = plan or understand(question, aliases=self.aliases, catalog=self.catalog())
         explain: dict[str, Any] = {"mode": mode, "expansions": [_expansion_json(e) for e in plan.expansions]}
         n = self.config.candidates
         depth = max(n, self.config.rank_depth)

@@ -460,7 +460,9 @@ def answer_question(
         composer = extractive_agent(principal, services, today or dt.date.today(), mode=mode)
     run = _Run(question, principal, services, composer, judge, mode, cfg)
     run.ledger = ledger
-    plan = understand(question, aliases=services.aliases)
+    # the corpus's unique bare act numbers name their act ("PP 23" -> PP 23/2018)
+    catalog = getattr(services.retriever, "catalog", None)
+    plan = understand(question, aliases=services.aliases, catalog=catalog() if callable(catalog) else None)
     lang = plan.language
     run.lang = lang
     explicit = as_of is not None
