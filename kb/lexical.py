@@ -54,13 +54,47 @@ def _is_acronym(tok: str, question: str) -> bool:
     return bool(re.search(rf"\b{re.escape(tok.upper())}\b", question)) and len(tok) >= 2
 
 
+_SENTENCE_BREAK = re.compile(r"(?<=[.?!])\s+|\n+")
+
+
+def ask_text(question: str) -> str:
+    """The sentences of a message that ask something; the whole message when none or all of them do.
+
+    A message often tells the case before it asks ("PT A owns 45% of PT B, which is still developing ... my
+    question: is PPh due on the interest, and at what rate?"): the story gives facts, the ask says what a
+    passage must state.  A sentence asks when it has a "?", an Indonesian interrogative anywhere, or an
+    English one first (:func:`kb.lexicon.ask_words`).
+    """
+    parts = [p.strip() for p in _SENTENCE_BREAK.split(question) if p and p.strip()]
+    if len(parts) < 2:
+        return question
+    words = lexicon.ask_words()
+    en = set(lexicon.default().stopwords_en)
+
+    def asks(sentence: str) -> bool:
+        toks = tokenize(sentence)
+        if "?" in sentence or (toks and toks[0] in words):
+            return True
+        return any(t in words and t not in en for t in toks)
+
+    chosen = [p for p in parts if asks(p)]
+    return " ".join(chosen) if chosen and len(chosen) < len(parts) else question
+
+
 def question_concepts(
-    plan: QueryPlan, question: str | None = None, *, keep_named_refs: bool = False
+    plan: QueryPlan,
+    question: str | None = None,
+    *,
+    keep_named_refs: bool = False,
+    focus_ask: bool = False,
 ) -> list[Concept]:
     """Topic concepts of the question, each a set of alternative phrases (stem tuples).
 
     A concept is mentioned by a text when every stem of one of its phrases occurs in it: "PPN" is
     mentioned by "PPN" or by "Pajak Pertambahan Nilai" (alias expansion), but not by "pajak" alone.
+    With ``focus_ask`` the plain words come only from the sentences that ask (:func:`ask_text`, when those
+    name at least two topic words): the answer's relevance is judged on what is asked, not on the story told
+    around it; aliases (named acts, tax types) count wherever they are written.
     """
     generic = lexicon.generic_words()
     en_id = lexicon.default().en_id
@@ -69,6 +103,16 @@ def question_concepts(
     ref_tokens = set() if keep_named_refs else {t for ref in plan.doc_refs for t in tokenize(ref)}
     concepts: list[Concept] = []
     covered: set[str] = set()
+    text = question if question is not None else plan.text
+    span = plan.as_of_span
+    if span:
+        text = text[: span[0]] + " " + text[span[1] :]
+    if focus_ask:
+        ask = ask_text(text)
+        # the ask alone must name something ("Gimana?" does not); named acts and tax types (the expansions
+        # below) count wherever they are written: they set the topic the ask is about
+        if sum(1 for t in tokenize(ask) if t not in STOPWORDS and t not in generic and len(t) >= 3) >= 2:
+            text = ask
     for exp in plan.expansions:
         toks = [t for t in tokenize(exp.term) if t not in STOPWORDS]
         if not toks:
@@ -82,10 +126,6 @@ def question_concepts(
             if phrase:
                 alts.add(phrase)
         concepts.append(frozenset(alts))
-    text = question if question is not None else plan.text
-    span = plan.as_of_span
-    if span:
-        text = text[: span[0]] + " " + text[span[1] :]
     english = plan.language == "en"
     for tok in tokenize(text):
         if (

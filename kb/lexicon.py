@@ -11,7 +11,8 @@ list.  Nothing else in dasar keeps word lists in code.
 * :func:`policy_words` -- phrases that mean the asker wants the company's internal policy;
 * :func:`law_topics` -- per base law (KUP, PPN, PPh), the words of its topics, to place a "Pasal n"
   written without a law (:mod:`kb.query`);
-* :func:`en_id` -- English question word -> Indonesian words used by the sources.
+* :func:`en_id` -- English question word -> Indonesian words used by the sources;
+* :func:`ask_words` -- interrogatives that make a sentence of a message its question.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ class Lexicon:
     law_topics: tuple[LawTopic, ...]
     en_id: Mapping[str, tuple[str, ...]]
     status: str
+    ask_words: frozenset[str] = frozenset()
 
 
 def _words(path: Path, data: Mapping[str, Any], *keys: str) -> list[str]:
@@ -101,6 +103,8 @@ def load(path: str | Path | None = None) -> Lexicon:
         law_topics=tuple(topics),
         en_id=pairs,
         status=str(data.get("status", "draft")),
+        ask_words=frozenset(_words(file, data, "ask_words", "id"))
+        | frozenset(_words(file, data, "ask_words", "en")),
     )
 
 
@@ -137,6 +141,11 @@ def policy_words() -> tuple[str, ...]:
 
 def law_topics() -> tuple[LawTopic, ...]:
     return default().law_topics
+
+
+def ask_words() -> frozenset[str]:
+    """Interrogatives and request formulas (both languages) that make a sentence a question."""
+    return default().ask_words
 
 
 def en_id() -> dict[str, tuple[str, ...]]:

@@ -242,8 +242,9 @@ class Unit:
 
 def question_concepts(request: ComposeRequest) -> list[Concept]:
     """Topic concepts of the question (:func:`kb.lexical.question_concepts`, the one implementation),
-    keeping the words of a named document."""
-    return lexical.question_concepts(request.plan, request.question, keep_named_refs=True)
+    keeping the words of a named document, from the sentences that ask (a story around the question gives
+    facts, not what the answer must state)."""
+    return lexical.question_concepts(request.plan, request.question, keep_named_refs=True, focus_ask=True)
 
 
 def _item_date(text: str) -> dt.date | None:
