@@ -167,6 +167,13 @@ class Turn:
             message.platform, message.tenant, "\x00thread", f"{message.channel}\x00{message.thread_id}"
         )
 
+    @staticmethod
+    def _direct_key(message: InboundMessage) -> str:
+        """The last answered question of a direct conversation, whatever thread it was in."""
+        return conversation_key(
+            message.platform, message.tenant, message.user_id, f"\x00direct\x00{message.channel}"
+        )
+
     def _answer(
         self, question: str, principal: Principal, as_of: dt.date | None, ledger: Ledger | None = None
     ) -> Answer:
@@ -308,24 +315,24 @@ class Turn:
             ),
         )
         # the thread's record: who asked its last question (only they may escalate it), and what was found
-        self.history.append(
-            self._thread_key(message),
-            HistoryEntry(
-                role="assistant",
-                text="",
-                at=time.time(),
-                status=answer.status,
-                meta=json.dumps(
-                    {
-                        "asker": principal.id,
-                        "question": question,
-                        "evidence": evidence,
-                        "ticket_id": ticket_id,
-                    },
-                    ensure_ascii=False,
-                ),
+        record = HistoryEntry(
+            role="assistant",
+            text="",
+            at=time.time(),
+            status=answer.status,
+            meta=json.dumps(
+                {
+                    "asker": principal.id,
+                    "question": question,
+                    "evidence": evidence,
+                    "ticket_id": ticket_id,
+                },
+                ensure_ascii=False,
             ),
         )
+        self.history.append(self._thread_key(message), record)
+        if message.is_direct:  # in a DM "tolong eskalasi" is often a new message, not a reply in the thread
+            self.history.append(self._direct_key(message), record)
         self.audit.write(
             AuditRecord(
                 at=_now(),
@@ -367,6 +374,8 @@ class Turn:
             return self._notice("abstained", _NO_ESCALATE_TEXT[lang], lang)
         thread = _last_meta(self.history.recent(self._thread_key(message)))
         own = _last_meta(self.history.recent(key))
+        if message.is_direct and not own.get("question") and not thread.get("question"):
+            own = _last_meta(self.history.recent(self._direct_key(message)))  # a new DM message, not a reply
         asked_here = bool(own.get("question"))  # the clicker asked a question of their own in this thread
         if not asked_here and thread.get("asker") and thread["asker"] != principal.id:
             logger.info("status=escalation_refused | only the asker may escalate this thread")

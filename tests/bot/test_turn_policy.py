@@ -108,6 +108,23 @@ def test_chat_escalation_phrases_do_what_ticket_does(turn: Turn, phrase: str) ->
     assert ticket.question_masked == question  # the earlier question, not the phrase
 
 
+def test_in_a_dm_a_new_escalation_message_escalates_the_last_question(turn: Turn) -> None:
+    """Finding: in a DM people type "tolong eskalasi" as a new message, not as a reply in the answer's thread,
+    and dasar said there was nothing to escalate."""
+    question = "Berapa tarif PPh 23 atas jasa teknik?"
+    dm = "D0APCLERK1"
+    turn.handle(_msg(AP_CLERK, question, thread="1772700000.000100", channel=dm))
+    reply = turn.handle(_msg(AP_CLERK, "tolong eskalasi", thread="1772700050.000200", channel=dm))
+    assert reply.status == "escalated" and reply.ticket_id
+    ticket = turn.tickets.get(reply.ticket_id)
+    assert ticket.question_masked == question
+    assert any("2%" in c.get("quote", "") for c in ticket.evidence.claims)  # the answer's evidence came along
+    # in a channel a new top-level message is someone's new thread: nothing there to escalate
+    turn.handle(_msg(AP_CLERK, question, thread="1772700100.000300"))
+    elsewhere = turn.handle(_msg(AP_CLERK, "tolong eskalasi", thread="1772700150.000400"))
+    assert elsewhere.ticket_id is None and elsewhere.status != "escalated"
+
+
 def test_a_second_escalation_in_a_thread_updates_the_ticket_with_the_new_question(turn: Turn) -> None:
     turn.handle(_msg(AP_CLERK, "Berapa tarif PPh 23 atas jasa teknik?"))
     first = turn.handle(_msg(AP_CLERK, "/ticket"))

@@ -279,6 +279,29 @@ def test_served_slack_escalation_phrase_in_a_dm_carries_retrieval_candidates(
     _assert_evidence(ticket, served_kb)
 
 
+def test_served_slack_new_dm_message_escalates_the_last_question(
+    slack_with_tickets: SlackServed, store: Any, served_kb: Path
+) -> None:
+    """Finding: in a DM, "tolong eskalasi" typed as a new message (not a reply in the answer's thread) found
+    nothing to escalate."""
+    served = slack_with_tickets
+    root = "1772900150.000100"
+    question = {"type": "message", "channel_type": "im", "channel": DM, "user": AP_CLERK, "ts": root}
+    assert _send(served.port, {**question, "text": PPH23_QUESTION}, "EvEscDmTop1") == 200
+    _wait_in_thread(served, "chat.postMessage", DM, root, 1)
+    before = {t.id for t in store.list()}
+
+    later = "1772900150.000900"
+    escalation = {**question, "text": "tolong eskalasi ke tim pajak", "ts": later}
+    assert _send(served.port, escalation, "EvEscDmTop2") == 200
+    (confirmation,) = _wait_in_thread(served, "chat.postMessage", DM, later, 1)
+    (ticket,) = [t for t in store.list() if t.id not in before]
+    assert ticket.id in posted_text(confirmation)
+    assert ticket.requester.user_id == AP_CLERK
+    assert ticket.question_masked == PPH23_QUESTION  # the earlier question, not the phrase
+    _assert_evidence(ticket, served_kb)
+
+
 def test_served_slack_asker_can_escalate_after_someone_else_asked_in_the_thread(
     slack_with_tickets: SlackServed, store: Any, served_kb: Path
 ) -> None:
