@@ -368,7 +368,7 @@ def clarify_blocks(
 
 
 def footer_blocks(answer: Mapping[str, Any], language: str) -> list[Block]:
-    """One context block: the cited documents (once), "sources as of", the confidence band."""
+    """One context block: the cited documents (once), "sources as of", the confidence band (with claims)."""
     parts: list[str] = []
     line = sources_line(answer.get("claims") or [], language)
     if line:
@@ -379,7 +379,8 @@ def footer_blocks(answer: Mapping[str, Any], language: str) -> list[Block]:
             as_of += f" ({escape(t('corpus_version', language, version=answer['corpus_version']))})"
         parts.append(as_of)
     band = (answer.get("confidence") or {}).get("band")
-    if band in ("high", "medium", "low"):
+    # a confidence describes claims; a refusal or "no source" has none to be confident about
+    if band in ("high", "medium", "low") and answer.get("claims"):
         parts.append(t("confidence", language, band=t(f"band.{band}", language)))
     return [_context(parts)] if parts else []
 

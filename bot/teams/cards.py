@@ -549,7 +549,7 @@ def _footer(answer: Mapping[str, Any], language: str) -> str:
             as_of += f" ({S.answer_text('corpus_version', language, version=answer['corpus_version'])})"
         parts.append(as_of)
     band = (answer.get("confidence") or {}).get("band")
-    if band in ("high", "medium", "low"):
+    if band in ("high", "medium", "low") and answer.get("claims"):  # a refusal has no claims to be sure of
         parts.append(S.answer_text("confidence", language, band=S.answer_text(f"band.{band}", language)))
     return " \u00b7 ".join(parts)
 

@@ -382,6 +382,14 @@ def test_refused_answer_has_feedback_but_no_escalation_and_language_follows_answ
     assert texts(msg.blocks)[0] == t("refused", "en")
     assert any(b["type"] == "context_actions" for b in msg.blocks)
     assert render.ACTION_ESCALATE not in json.dumps(msg.blocks)
+    # no claims, nothing to be confident about: the footer names no confidence band
+    confidence_words = {t("confidence", "en", band=t(f"band.{b}", "en")) for b in ("high", "medium", "low")}
+    assert not any(w in json.dumps(msg.blocks) for w in confidence_words)
+    answered = render.render_answer(vat_answer(), language="id", thread_ts="1", reference="R")
+    band = vat_answer()["confidence"]["band"]
+    assert t("confidence", "id", band=t(f"band.{band}", "id")) in json.dumps(
+        answered.blocks, ensure_ascii=False
+    )
 
 
 @pytest.mark.parametrize(

@@ -254,6 +254,12 @@ def test_answer_cards_for_the_representative_set_validate() -> None:
     for name, card in samples.items():
         validate_card(card)
         assert card["fallbackText"], name
+    # a refusal has no claims to be confident about: its footer names no confidence band
+    bands = [S.answer_text(f"band.{b}", "id") for b in ("high", "medium", "low")]
+    refused_text = json.dumps(samples["refused"], ensure_ascii=False)
+    assert not any(S.answer_text("confidence", "id", band=b) in refused_text for b in bands)
+    short_text = json.dumps(samples["short"], ensure_ascii=False)
+    assert any(S.answer_text("confidence", "id", band=b) in short_text for b in bands)
 
 
 def test_answer_card_shows_each_claim_quote_citation_and_conflict_in_words() -> None:
