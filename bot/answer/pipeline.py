@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -51,11 +52,11 @@ from guardrails.verify import (
 )
 from identity.principal import Principal
 from kb.chunking.textspan import example_start
-from kb.lexical import coverage
+from kb.lexical import ask_text, coverage
 from kb.lexicon import policy_words
 from kb.metadata import related_date
 from kb.model import ANSWERABLE_STATUSES, Chunk, DocumentMeta, Hit
-from kb.query import QueryPlan, understand
+from kb.query import STOPWORDS, QueryPlan, understand
 from kb.retrieve import SearchResult, hit_json
 from kb.scope import Narrowing
 from kb.store.protocol import SearchFilter
@@ -80,6 +81,10 @@ W = {
     "not_found": {
         "id": "{n} tidak ditemukan di basis pengetahuan / not found in the knowledge base.",
         "en": "{n} not found in the knowledge base.",
+    },
+    "term_not_found": {
+        "id": 'Istilah "{n}" tidak muncul di sumber mana pun di basis pengetahuan.',
+        "en": 'The term "{n}" appears in no source in the knowledge base.',
     },
     "not_in_force": {
         "id": "{n} tidak berlaku pada {d} (status: {s}); jawaban memakai sumber yang berlaku.",
@@ -567,6 +572,13 @@ def answer_question(
     if missing and not found:
         headline = " ".join(_w("not_found", lang, n=r) for r in missing)
         return finish("abstained", reason="no_source", headline=headline)
+    # 3b. a specific term the question asks about ("DTP", "SBU": an acronym in the sentences that ask) that no
+    #     passage this reader may read contains: the knowledge base cannot settle the question, however many
+    #     of its other words some passage shares
+    unknown = _unknown_terms(question, plan, services, run.search_filter(as_of_date))
+    if unknown and verdict.kind == "in_scope":
+        headline = " ".join(_w("term_not_found", lang, n=t) for t in unknown)
+        return finish("abstained", reason="no_source", headline=headline)
     by_number = {m.number: m for m, _ in found}
     absent = []
     for p in plan.provisions if verdict.kind == "in_scope" else ():
@@ -739,6 +751,25 @@ def _citation(c: ShownClaim, passed: bool) -> LedgerCitation:
         layer=c.layer,
         passed=passed,
     )
+
+
+_ACRONYM = re.compile(r"\b[A-Z]{2,6}\b")
+
+
+def _unknown_terms(question: str, plan: QueryPlan, services: Any, flt: SearchFilter) -> list[str]:
+    """Acronyms of the question's ask (:func:`kb.lexical.ask_text`) that are neither reviewed aliases nor
+    named acts and occur in no passage the reader may read (one keyword lookup each)."""
+    ask = ask_text(question)
+    refs = {t for ref in plan.doc_refs for t in ref.replace("/", " ").split()}
+    terms = (term for entry in services.aliases.entries for term in entry.terms)
+    known = {w.lower() for term in terms for w in re.findall(r"\w+", term)}
+    out: list[str] = []
+    for term in dict.fromkeys(_ACRONYM.findall(ask)):
+        if term in refs or term.lower() in known or term.lower() in STOPWORDS:
+            continue
+        if not services.store.keyword_search(f'"{term.lower()}"', flt, 1):
+            out.append(term)
+    return out
 
 
 def _absent_amenders(meta: DocumentMeta, store: Any, as_of: dt.date) -> list[tuple[str, dt.date]]:
