@@ -572,7 +572,7 @@ def answer_question(
     if missing and not found:
         headline = " ".join(_w("not_found", lang, n=r) for r in missing)
         return finish("abstained", reason="no_source", headline=headline)
-    # 3b. a specific term the question asks about ("DTP", "SBU": an acronym in the sentences that ask) that no
+    # 3b. a specific term the question asks about ("DTP", "SKB": an acronym in the sentences that ask) that no
     #     passage this reader may read contains: the knowledge base cannot settle the question, however many
     #     of its other words some passage shares
     unknown = _unknown_terms(question, plan, services, run.search_filter(as_of_date))
