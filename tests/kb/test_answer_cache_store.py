@@ -5,7 +5,6 @@ is dropped by key, and the per-document index exists (also in an SQLite file mad
 from __future__ import annotations
 
 import sqlite3
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,33 +16,9 @@ from kb.ingest import ingest_paths
 from kb.store.protocol import KnowledgeStore
 from kb.store.sqlite import SqliteStore
 from tests.kb.store_contract import write_policy
+from tests.kb.test_postgres_store import _fresh_dsn, pg_server  # noqa: F401 (fixture)
 
 EMBEDDER = HashingEmbedder()
-
-
-@pytest.fixture(scope="module")
-def pg_uri(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    pgserver = pytest.importorskip("pgserver")
-    pytest.importorskip("psycopg")
-    pytest.importorskip("pgvector")
-    import psycopg
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            srv = pgserver.get_server(str(tmp_path_factory.mktemp("ac-pg")), cleanup_mode="stop")
-        except Exception as exc:
-            pytest.skip(f"pgserver could not start PostgreSQL: {type(exc).__name__}: {exc}")
-    uri = srv.get_uri()
-    try:
-        with psycopg.connect(uri, autocommit=True) as conn:
-            conn.execute("CREATE EXTENSION IF NOT EXISTS vector SCHEMA public")
-            conn.execute("CREATE SCHEMA IF NOT EXISTS ac_test")
-        yield uri
-    finally:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            srv.cleanup()
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -51,19 +26,9 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
     if request.param == "sqlite":
         s: Any = SqliteStore(tmp_path / "kb.sqlite", embedder_name=EMBEDDER.name)
     else:
-        from psycopg.conninfo import make_conninfo
-
         from kb.store.postgres import PostgresStore
 
-        uri = request.getfixturevalue("pg_uri")
-        import psycopg
-
-        with psycopg.connect(uri, autocommit=True) as conn:
-            conn.execute("DROP SCHEMA IF EXISTS ac_test CASCADE")
-            conn.execute("CREATE SCHEMA ac_test")
-        s = PostgresStore(
-            make_conninfo(uri, options="-c search_path=ac_test,public"), embedder_name=EMBEDDER.name
-        )
+        s = PostgresStore(_fresh_dsn(request.getfixturevalue("pg_server")), embedder_name=EMBEDDER.name)
     yield s
     s.close()
 
