@@ -36,29 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # runnable as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
-UNRELATED = """---
-id: bench-parking-policy
-title: Kebijakan Penggantian Biaya Parkir Kantor
-number: BENCH-POL-GA-001
-type: policy
-jurisdiction: ID
-language: id
-effective_from: 2025-01-01
-status: in_force
-source_url: https://intranet.example.test/policies/ga/BENCH-POL-GA-001
-accessed: 2026-02-16
-owner: ga.manager@sinarnusantara.co.id
-approved_by: ga.manager@sinarnusantara.co.id
-entities: [SNR]
-access: [finance, tax-team]
----
-# Kebijakan Penggantian Biaya Parkir Kantor
-
-## Ketentuan
-
-Karyawan yang membawa kendaraan ke kantor pusat dapat mengajukan penggantian biaya parkir paling banyak
-Rp 300.000 per bulan dengan melampirkan struk parkir asli kepada bagian General Affairs.
-"""
+# the unrelated internal policy the answer-cache tests ingest (one fixture, not a copy)
+UNRELATED_ID = "parking-reimbursement-policy"
 
 
 def _copy_kb(src: Path, dst: Path) -> None:
@@ -196,9 +175,11 @@ def main(argv: list[str] | None = None) -> int:
     log = ImpactLog(work / "impact.jsonl")
     folder = work / "unrelated"
     folder.mkdir()
-    (folder / "bench-parking-policy.md").write_text(UNRELATED, encoding="utf-8")
+    from tests.bot.test_answer_cache import UNRELATED
+
+    (folder / f"{UNRELATED_ID}.md").write_text(UNRELATED, encoding="utf-8")
     report = ingest_paths([folder], svc.store, svc.embedder, flagger=injection_flagger)
-    assert report.added == ["bench-parking-policy"], report.to_json()
+    assert report.added == [UNRELATED_ID], report.to_json()
     entries = svc.store.cached_answer_count()
     record(report.impact, store=svc.store, log=log, answer_cache=cache)
     print(

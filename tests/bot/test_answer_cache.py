@@ -38,6 +38,17 @@ def redis_url() -> Iterator[str]:
         yield url
 
 
+def _caching_turn(svc: Services, cache: AnswerCache) -> Turn:
+    return Turn(
+        svc,
+        resolver=svc.resolver(),
+        history=MemoryHistory(),
+        audit=MemoryAuditLog(),
+        today=lambda: TODAY,
+        answer_cache=cache,
+    )
+
+
 @pytest.fixture
 def world(behaviour_kb: Path, tmp_path: Path) -> Iterator[Any]:
     """A private copy of the behaviour index (this test writes to it) with a Turn that caches."""
@@ -47,14 +58,7 @@ def world(behaviour_kb: Path, tmp_path: Path) -> Iterator[Any]:
         Settings(kb=kb, directory=DIRECTORY, tickets_db=tmp_path / "t.sqlite", embedder="hashing-256")
     )
     cache = AnswerCache(svc.store)
-    turn = Turn(
-        svc,
-        resolver=svc.resolver(),
-        history=MemoryHistory(),
-        audit=MemoryAuditLog(),
-        today=lambda: TODAY,
-        answer_cache=cache,
-    )
+    turn = _caching_turn(svc, cache)
     yield svc, turn, cache
     svc.store.close()
 
@@ -281,14 +285,7 @@ def test_an_amending_act_purges_only_the_entries_resting_on_what_it_amends(
     svc.store.remove_document("uu-7-2021")
     relink(svc.store)
     cache = AnswerCache(svc.store)
-    turn = Turn(
-        svc,
-        resolver=svc.resolver(),
-        history=MemoryHistory(),
-        audit=MemoryAuditLog(),
-        today=lambda: TODAY,
-        answer_cache=cache,
-    )
+    turn = _caching_turn(svc, cache)
     try:
         before = {q: _ask(svc, turn, LEAD, q, f"a{i}") for i, q in enumerate((QUESTION, PPN_Q, UMKM_Q))}
         assert [r.status for r in before.values()] == ["answered"] * 3 and cache.puts == 3
