@@ -330,6 +330,12 @@ class AliasDictionary:
     def entries(self) -> tuple[AliasEntry, ...]:
         return self._entries
 
+    @functools.cached_property
+    def words(self) -> frozenset[str]:
+        """Every word of every term, lower-cased: what the reviewed aliases know."""
+        terms = (term for entry in self._entries for term in entry.terms)
+        return frozenset(w.lower() for term in terms for w in re.findall(r"\w+", term))
+
     def get(self, entry_id: str) -> AliasEntry:
         """The entry with ``entry_id`` (KeyError if there is none)."""
         return self._by_id[entry_id]

@@ -9,7 +9,7 @@ provision that answers the question:
     score = sigmoid(bias + judge_weight * judge + retrieval_weight * retrieval + self_weight * self
                     + sum(weight[f] * feature[f] for f in FEATURES))
 
-where the features (:func:`lead_features`, each in [0, 1]) describe the leading claim itself: whether it
+where the features (:func:`lead_claim_features`, each in [0, 1]) describe the leading claim itself: whether it
 states the kind of fact asked (a percentage for a rate question, a time limit for a deadline one) or
 misses it, whether it is an elucidation or a clause that only delegates the rule to another regulation,
 how much of the question its quote covers, how long the question is (chatty, multi-part questions are
@@ -89,7 +89,7 @@ def retrieval_quality(top_score: float, coverage: float, config: ConfidenceConfi
     return round(0.5 * top + 0.5 * max(0.0, min(1.0, coverage)), 6)
 
 
-def lead_features(
+def lead_claim_features(
     *,
     lead_quote: str,
     lead_location: str,

@@ -24,7 +24,13 @@ from typing import Any
 from bot.answer import clarify as clarify_mod
 from bot.answer import conflicts as conflicts_mod
 from bot.answer import scope as scope_mod
-from bot.answer.confidence import NO_CONFIDENCE, ConfidenceConfig, combine, lead_features, retrieval_quality
+from bot.answer.confidence import (
+    NO_CONFIDENCE,
+    ConfidenceConfig,
+    combine,
+    lead_claim_features,
+    retrieval_quality,
+)
 from bot.answer.errors import ComposerError
 from bot.answer.extractive import asked_fact, question_concepts, states_fact
 from bot.answer.model import (
@@ -691,7 +697,7 @@ def answer_question(
     self_score = min(a.composed.self_assessment for a in attempts)
     lead = shown[0]
     asked = asked_fact(question)
-    features = lead_features(
+    features = lead_claim_features(
         lead_quote=lead.quote,
         lead_location=lead.source.location,
         asked=asked,
@@ -761,8 +767,7 @@ def _unknown_terms(question: str, plan: QueryPlan, services: Any, flt: SearchFil
     named acts and occur in no passage the reader may read (one keyword lookup each)."""
     ask = ask_text(question)
     refs = {t for ref in plan.doc_refs for t in ref.replace("/", " ").split()}
-    terms = (term for entry in services.aliases.entries for term in entry.terms)
-    known = {w.lower() for term in terms for w in re.findall(r"\w+", term)}
+    known = services.aliases.words
     out: list[str] = []
     for term in dict.fromkeys(_ACRONYM.findall(ask)):
         if term in refs or term.lower() in known or term.lower() in STOPWORDS:

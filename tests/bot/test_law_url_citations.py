@@ -14,8 +14,7 @@ from bot.settings import Settings
 from bot.slack.render import citation_link
 from bot.teams.cards import answer_activity
 from bot.wiring import Services
-
-DIRECTORY = Path(__file__).resolve().parents[2] / "corpus" / "directory.yaml"
+from tests.conftest import DIRECTORY
 
 
 @pytest.fixture(scope="module")

@@ -51,10 +51,10 @@ def test_fit_falls_back_when_the_target_is_out_of_reach() -> None:
 
 
 def test_lead_features_enter_the_score_only_through_fitted_weights(tmp_path: Path) -> None:
-    from bot.answer.confidence import ConfidenceConfig, combine, lead_features
+    from bot.answer.confidence import ConfidenceConfig, combine, lead_claim_features
     from bot.evals.calibrate import write_defaults
 
-    feats = lead_features(
+    feats = lead_claim_features(
         lead_quote="(2) Ketentuan lebih lanjut mengenai tata cara diatur dengan Peraturan Menteri Keuangan.",
         lead_location="Pasal 23 ayat (2)",
         asked="rate",
