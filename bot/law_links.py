@@ -18,14 +18,13 @@ import re
 from urllib.parse import quote
 
 from kb.model import PUBLIC_GROUP, DocumentMeta
+from kb.refs import find_doc_refs
 
 #: Path prefix of the consolidated view on the front ends' HTTP servers.
 LAW_PATH = "/law/"
 
 _PROVISION = re.compile(r"^(?P<doc>[^:\s]+):pasal-(?P<pasal>[0-9]+[A-Za-z]*|[IVXLC]+)$")
 _LOCATION_PASAL = re.compile(r"^Pasal\s+(?P<pasal>[0-9]+[A-Z]*|[IVXLC]+)\b")
-#: A location naming another act after the Pasal ("Pasal 7 UU 8/1983 (Pasal I angka 2 UU 7/2021)").
-_OTHER_ACT = re.compile(r"\b(?:UU|PP|PMK|Perpu|PER|SE|KEP)\s*(?:No\.?\s*)?\d+[A-Z]?\s*/\s*(?:19|20)\d\d\b")
 
 
 def is_public_statute(meta: DocumentMeta) -> bool:
@@ -70,7 +69,7 @@ def law_link(
     elif location:
         loc = _LOCATION_PASAL.match(location.strip())
         # "Pasal 7 UU 8/1983 (...)" is a Pasal of another act; this page has no such anchor
-        if loc and not _OTHER_ACT.search(location):
+        if loc and not find_doc_refs(location):
             anchor = loc.group("pasal")
     url = f"{base_url.rstrip('/')}{LAW_PATH}{quote(page, safe='')}?as_of={as_of.isoformat()}"
     return f"{url}#pasal-{quote(anchor, safe='')}" if anchor else url
