@@ -234,8 +234,8 @@ def related_documents(store: KnowledgeStore, doc_ids: Iterable[str]) -> set[str]
         if meta.id in ids:
             out.update(t for ref in (*meta.amends, *meta.revokes) if (t := lookup.get(ref)) is not None)
             for chunk in store.chunks_of(meta.id):
-                root = chunk.provision.split(":", 1)[0] if chunk.provision else None
-                if root is not None and root != meta.id and root in known:
+                root = chunk.base_doc
+                if root != meta.id and root in known:
                     out.add(root)
         elif any(lookup.get(ref) in ids for ref in (*meta.amended_by, *meta.revoked_by)):
             out.add(meta.id)

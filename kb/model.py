@@ -193,6 +193,12 @@ class Chunk:
     section: str | None = None
     indexed: bool = True
 
+    @property
+    def base_doc(self) -> str:
+        """The law whose provision this wording is: the amended law for restated wording (``provision``
+        ``"uu-8-1983:pasal-7"`` of a UU 7/2021 chunk), else the chunk's own document."""
+        return self.provision.split(":", 1)[0] if self.provision else self.doc_id
+
 
 @dataclass(frozen=True)
 class Edge:

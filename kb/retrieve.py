@@ -441,7 +441,7 @@ def _structural(chunk: Chunk, doc: DocumentMeta, plan: QueryPlan, intent: _Inten
     x["lampiran"] = float(chunk.kind == "lampiran")
     x["frame"] = float(chunk.kind in ("preamble", "closing"))
     x["example"] = float(chunk.is_example)
-    base_doc = chunk.provision.split(":", 1)[0] if chunk.provision else chunk.doc_id
+    base_doc = chunk.base_doc
     x["named_doc"] = float(chunk.doc_id in intent.named_docs or base_doc in intent.named_docs)
     named = ayat = hint = unresolved = 0.0
     for p, law_docs in intent.provision_docs:

@@ -424,7 +424,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     law, a rule rather than an elucidation, example or padding, the tax and object the question names."""
     question, text = request.question, hit.chunk.text
     named = {re.sub(r"[\s/]+", "-", ref.lower()) for ref in request.plan.doc_refs}
-    base = hit.chunk.provision.split(":", 1)[0] if hit.chunk.provision else hit.chunk.doc_id
+    base = hit.chunk.base_doc
     definition = hit.chunk.kind == "definition"
     asks_def = asks_definition(question)
     deadline = asked_fact(question) == "deadline"
