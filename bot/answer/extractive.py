@@ -26,6 +26,7 @@ from bot.answer.conflicts import mentioned_taxes
 from bot.answer.protocol import ComposedAnswer, ComposeRequest, DraftClaim, Role
 from guardrails.injection import scan_injection
 from guardrails.verify import extract_figures, normalize_ws
+from guardrails.verify.numbers import FigureKey, provided_keys
 from kb import lexical
 from kb.dates import MONTHS
 from kb.lexical import Concept, coverage
@@ -149,6 +150,25 @@ def asked_facts(question: str) -> tuple[str, ...]:
         if m:
             found.append((m.start(), kind))
     return tuple(kind for _, kind in sorted(found))
+
+
+#: figure kinds a question states as facts of its case that the governing rule states too ("7 tahun",
+#: "183 days", "0.5%", "Rp4,8 miliar"); dates and bare numbers describe the case, not the rule
+_RULE_FIGURES = frozenset({"percent", "duration", "amount"})
+
+
+def question_figures(question: str) -> tuple[frozenset[FigureKey], ...]:
+    """The question's rule-like figures, each as the keys that back it."""
+    return tuple(frozenset(f.keys) for f in extract_figures(question) if f.kind in _RULE_FIGURES)
+
+
+def figure_match(figures: tuple[frozenset[FigureKey], ...], text: str) -> float:
+    """Share of the question's figures the text states ("7 tahun" ~ "7 (tujuh) Tahun Pajak"): the threshold,
+    period or rate a questioner quotes is written in the provision that sets it."""
+    if not figures:
+        return 0.0
+    provided = provided_keys(text)
+    return sum(1 for keys in figures if keys & provided) / len(figures)
 
 
 def question_objects(question: str) -> tuple[str, ...]:
@@ -416,6 +436,7 @@ LEAD_WEIGHTS: dict[str, float] = {
     "padding": -1.0,
     "other_tax": -0.4,
     "object_match": 0.35,
+    "figure_match": 0.35,
 }
 
 
@@ -432,6 +453,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     asked_taxes = set(mentioned_taxes(question))
     named_taxes = set(mentioned_taxes(text))
     objects = question_objects(question)
+    figures = question_figures(question)
     return {
         "coverage": cov,
         "rank_prior": 1.0 / (rank + 1),
@@ -455,6 +477,8 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "other_tax": float(bool(asked_taxes and named_taxes and not (asked_taxes & named_taxes))),
         # the provision whose scope is the object the question names leads, not a general rule
         "object_match": object_match(objects, f"{hit.chunk.location}\n{text}") if objects else 0.0,
+        # the threshold, period or rate the question quotes ("batasan 7 tahun") is stated by the rule
+        "figure_match": figure_match(figures, text),
     }
 
 
@@ -499,12 +523,14 @@ class ExtractiveComposer:
         scored = []
         kind = asked_fact(question)
         objects = question_objects(question)
+        figures = question_figures(question)
         for i, u in enumerate(clean):
             cov = coverage(concepts, u.text, hit.doc.language) if concepts else 0.0
             bonus = (0.5 if u.cue else 0.0) + (0.3 if kind and states_fact(kind, u.quote) else 0.0)
             if objects:
                 bonus += 0.4 * object_match(objects, u.text)
             bonus += 0.5 * unasked_regime(question, u.text)
+            bonus += 0.3 * figure_match(figures, u.quote)
             if u.date is not None:
                 bonus += 0.2  # the dated item in force on the as-of date (others were narrowed away)
             if is_padding(u.quote):
