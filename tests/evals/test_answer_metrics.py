@@ -8,7 +8,16 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.evals.answers import AnswerItem, _gold_match, ece, load_items, risk_coverage, stanford_code
+from bot.evals.answers import (
+    AnswerItem,
+    _gold_laws,
+    _gold_match,
+    _provision_match,
+    ece,
+    load_items,
+    risk_coverage,
+    stanford_code,
+)
 
 
 def _item(allowed: list[str], gold: list[dict[str, str]] | None = None) -> AnswerItem:
@@ -55,6 +64,22 @@ def test_gold_match_at_pasal_and_ayat_level() -> None:
     assert _gold_match(chunk, {"doc_id": "uu-28-2007", "pasal": "9", "ayat": "2a"})
     assert _gold_match(whole, {"doc_id": "uu-28-2007", "pasal": "9", "ayat": "2a"})  # a Pasal kept whole
     assert not _gold_match(whole, {"doc_id": "uu-28-2007", "pasal": "8"})
+
+
+def test_provision_match_counts_any_act_wording_of_the_gold_provision(services: object) -> None:
+    """Gold labelled against UU 36/2008's Pasal 26 is matched by UU 6/2023's restated Pasal 26 (one UU PPh
+    provision), not by UU 6/2023's wording of another Pasal, and never by the strict test."""
+    store = services.store  # type: ignore[attr-defined]
+    gold = {"doc_id": "uu-36-2008", "pasal": "26", "ayat": "1"}
+    laws = _gold_laws(store, gold)
+    assert laws == {"uu-36-2008", "uu-7-1983"}
+    later = {c.id: c for c in store.chunks_of("uu-6-2023")}
+    ayat1 = next(c for c in later.values() if c.pasal == "26" and c.ayat == "1" and c.kind != "penjelasan")
+    other = next(c for c in later.values() if c.pasal == "2" and c.base_doc == "uu-7-1983")
+    assert _provision_match(ayat1, gold, laws) and not _gold_match(ayat1, gold)
+    assert not _provision_match(other, gold, laws)
+    assert _provision_match(ayat1, {**gold, "ayat": "2"}, laws, ayat=False)
+    assert not _provision_match(ayat1, {**gold, "ayat": "2"}, laws)
 
 
 def test_stanford_coding() -> None:
