@@ -89,13 +89,18 @@ _AMEND_FORMULA = re.compile(
 )
 _ITEM_AMEND = re.compile(
     r"(?:(?<=\n)|(?<=\S ))[ \t]*(\d{1,2}(?:[ ]\d)?)[ \t]?\.?[ \t]+"
-    r"(?=(?:Ketentuan|Di\s*antara|Pasal\s+\S+\s+dihapus|Penjelasan|Judul|Lampiran|BAB\s+\S+\s+dihapus)\b)"
+    r"(?=(?:Ketentuan|Di\s*antara|Menambah|Pasal\s+\S+\s+dihapus|Penjelasan|Judul|Lampiran|BAB\s+\S+\s+dihapus)\b)"
 )
 # OCR also drops the number of a deletion item ("... Menteri Keuangan.\nPasal 13A dihapus.\nKetentuan ...")
 _ITEM_UNNUMBERED = re.compile(
     r"(?:(?<=\n)|(?<=[.;:] ))(?=(?:Ketentuan|Di\s*antara)\b|Pasal[ \t]+[0-9][0-9A-Z]*[ \t]+dihapus\.)"
 )
-_AMEND_VERB = re.compile(r"diubah|disisipkan|dihapus|ditambah")
+# a scraped text repeats an item's opening after an ellipsis ("8. Ketentuan… 8. Ketentuan Pasal 7 diubah",
+# "8. Ketentuan...\n8. Ketentuan Pasal 9 diubah"): the item starts at the second copy, and the first copy
+# belongs to neither item (it no longer trails the previous item's restated Pasal or deletion)
+_REPEATED_OPENING = re.compile(r"^(\w+)(?:…|\.\.\.)\s+(?P<again>\d{1,2})\s?\.?\s+(?=\1\b)")
+# the 1994 acts also write "Ketentuan Pasal 15 disempurnakan, sehingga ..." and "Menambah ketentuan baru ..."
+_AMEND_VERB = re.compile(r"diubah|disisipkan|dihapus|ditambah|disempurnakan|Menambah")
 _DELETED = re.compile(rf"Pasal\s+({_NUM})\s+dihapus")
 
 _DEF_LEAD = re.compile(r"dimaksud\s+dengan\s*:?\s*$|yang\s+dimaksud\s+dengan\b", re.IGNORECASE)
@@ -753,7 +758,7 @@ class RegulationChunker:
         ctx = _Ctx(key=f"{self.key_prefix}pasal-{top}", pasal=top, heading_path=hp)
         node = self.b.add(ctx.key, "pasal", ctx.location(), h.pos, end, ctx=ctx, indexed=False)
         items = self._amend_items(h.end, end)
-        first = items[0][0] if items else None
+        first = items[0][2] if items else None
         if first is None:
             # a single change without numbered items: the body is the one "item"
             first_restated = self._restated_heads(h.end, end)
@@ -766,12 +771,14 @@ class RegulationChunker:
         self.b.add_packed(
             f"{ctx.key}/pembuka", "pasal", ctx.location(), h.pos, first, ctx=ctx, parent_key=node
         )
-        for i, (pos, n) in enumerate(items):
-            i_end = items[i + 1][0] if i + 1 < len(items) else end
+        for i, (pos, n, _) in enumerate(items):
+            i_end = items[i + 1][2] if i + 1 < len(items) else end
             self._amend_item(top, n, law, pos, i_end, node, hp, None)
 
-    def _amend_items(self, start: int, end: int) -> list[tuple[int, str]]:
-        """Numbered amendment items ("3. Ketentuan Pasal 7 diubah ..."), in sequence.
+    def _amend_items(self, start: int, end: int) -> list[tuple[int, str, int]]:
+        """Numbered amendment items ("3. Ketentuan Pasal 7 diubah ..."), in sequence, as (start, number,
+        end of the previous item): start and end differ only where the scrape repeated the item's opening
+        after an ellipsis.
 
         OCR drops item numbers ("... daerah. Ketentuan Pasal 7 diubah sehingga ..."): such an
         unnumbered item is accepted when its clause carries an amending verb, and takes the
@@ -785,12 +792,15 @@ class RegulationChunker:
             if m.start() not in numbered_kw:
                 cands.append((m.start(), m.start(), None))
         cands.sort()
-        out: list[tuple[int, str]] = []
+        out: list[tuple[int, str, int]] = []
         expected = 1
         for pos, kw, n in cands:
             if n is not None and not expected <= n <= expected + 2:
                 continue  # OCR sometimes drops an item number: tolerate a small gap
             head = self.text[kw : kw + 500]
+            again = _REPEATED_OPENING.match(head)
+            if again:
+                head = head[again.end() :]
             stop = re.search(r"[:]|\.\s", head)
             clause = head[: stop.end() if stop else 500]
             if not _AMEND_VERB.search(clause):
@@ -801,7 +811,10 @@ class RegulationChunker:
                 if not (out or first_ok) or not re.search(r"berikut\s*:|dihapus\.", clause):
                     continue
                 n = expected
-            out.append((pos, str(n)))
+            if again and int(again.group("again")) == n:
+                out.append((kw + again.start("again"), str(n), pos))
+            else:
+                out.append((pos, str(n), pos))
             expected = n + 1
         return out
 
