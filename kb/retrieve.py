@@ -212,14 +212,16 @@ class Retriever:
         results: list[Hit] = []
         # at most ``per_doc`` chunks per document -- unless the question names a single document, in
         # which case the user has chosen the scope and its best passages may fill the list
-        # (a Pasal the question writes out counts the same way: all its ayat may be listed, so "tarif PPh
-        # Pasal 23" is not left with the no-NPWP surcharge and the delegation ayat while the rates ayat waits)
+        # (a Pasal the question writes out, or the one its tax type implies, counts the same way: all its ayat
+        # may be listed, so "tarif PPh Pasal 23" / "tarif PPh 23" is not left with the no-NPWP surcharge and the
+        # exclusions ayat while the rates ayat waits)
         cap_exempt = set(pool.named_docs) if len(pool.named_docs) == 1 else set()
         for score, cid in scored:
             if cid not in visible:
                 continue
             chunk = chunks[cid]
-            named_pasal = pool.features.get(cid, {}).get("pasal_named", 0.0) > 0
+            feats = pool.features.get(cid, {})
+            named_pasal = feats.get("pasal_named", 0.0) > 0 or feats.get("pasal_hint", 0.0) > 0
             if (
                 chunk.doc_id not in cap_exempt
                 and not named_pasal
