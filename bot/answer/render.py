@@ -218,9 +218,17 @@ def _trim(text: str, limit: int = 220) -> str:
     return f"{cut} …"
 
 
+_SENTENCE_END = re.compile(r"(?<=[a-z0-9)%])[.;](?=\s+[A-Z(0-9])")
+#: "paling sedikit: b. Rp4.500.000,00 ...": an item's letter or number, not the end of a sentence
+_ITEM_MARKER = re.compile(r"(?:(?:^|[\s:(])[a-z]|(?:^|[:\n])\s*\d{1,2})$")
+
+
 def _first_sentence(text: str) -> str:
-    m = re.search(r"(?<=[a-z0-9)%])[.;](?=\s+[A-Z(0-9])", text)
-    return text[: m.start()] if m else text
+    for m in _SENTENCE_END.finditer(text):
+        if m.group() == "." and _ITEM_MARKER.search(text[: m.start()]):
+            continue
+        return text[: m.start()]
+    return text
 
 
 def _rate_phrase(c: ShownClaim, lang: str) -> str | None:
