@@ -1001,12 +1001,13 @@ class RegulationChunker:
             pos = text.index("Angka", m.start())
             found.setdefault(pos, (pos, "angka", m.group(1), m.end(1)))
         marks = sorted(found.values())
-        # keep Angka markers in sequence within their top Pasal
+        # keep Angka markers in sequence within their top Pasal; a source may lack one marker (UU 9/1994
+        # has no "Angka 8"), so the next but one is accepted too
         out = []
         expect = None
         for mk in marks:
             if mk[1] == "angka":
-                if (expect is None or int(mk[2]) != expect) and mk[2] != "1":
+                if (expect is None or not expect <= int(mk[2]) <= expect + 1) and mk[2] != "1":
                     continue
                 expect = int(mk[2]) + 1
             out.append(mk)

@@ -137,6 +137,18 @@ def test_a_repeated_item_opening_belongs_to_neither_item() -> None:
     assert ayat7.text.endswith('dapat diubah dengan Keputusan Menteri Keuangan."')
 
 
+def test_the_elucidation_names_the_law_and_the_item_it_explains() -> None:
+    pen = {c.location for doc_id in ACTS for c in chunks(doc_id) if c.kind == "penjelasan"}
+    assert "Penjelasan Pasal 28 UU 7/1983 (Pasal I angka 31 UU 10/1994)" in pen
+    assert "Penjelasan Pasal 11A ayat (1) UU 7/1983 (Pasal I angka 13 UU 10/1994)" in pen
+    assert "Penjelasan Pasal 7 UU 8/1983 (Pasal I angka 11 UU 11/1994)" in pen
+    # UU 9/1994's elucidation has no "Angka 8" marker: the items after it keep their own numbers (Pasal 9,
+    # which item 8 restates, reads under angka 7 with Pasal 8, as the source runs them together)
+    assert "Penjelasan Pasal 38 UU 6/1983 (Pasal I angka 30 UU 9/1994)" in pen
+    under_7 = {loc.split(" ")[2] for loc in pen if "(Pasal I angka 7 UU 9/1994)" in loc}
+    assert under_7 == {"8", "9"}
+
+
 def test_the_acts_own_pasal_stay_their_own() -> None:
     own = {c.key: c for c in chunks("uu-9-1994") if c.amends is None and c.kind == "pasal"}
     assert "hak dan kewajiban perpajakan tahun 1994 dan sebelumnya" in squashed(own["pasal-II"].text)
