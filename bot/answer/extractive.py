@@ -41,6 +41,15 @@ CUE = re.compile(
     re.I,
 )
 RATE_QUESTION = re.compile(r"\btarif\b|\brates?\b|\bpersen\b|%|percent", re.I)
+#: A question that names a rate but asks for something else: the conditions or documents for a treaty rate,
+#: the procedure, how to do it ("apa syarat ... tarif tax treaty?" asks for requirements, not "20%").
+ASKS_OTHER_THAN_RATE = re.compile(
+    r"\b(?:per)?syarat(?:an)?\b|\bdokumen\s+apa|\bapa\s+saja\s+dokumen|\bprosedur|\bbagaimana\s+cara\b"
+    r"|\brequirements?\b|\bconditions?\b|\b(?:what|which)\s+documents?\b|\bhow\s+(?:do|can|to|should)\b",
+    re.I,
+)
+#: ... unless it asks the amount outright ("berapa tarif", "what rate")
+ASKS_RATE_OUTRIGHT = re.compile(r"\bberapa\b|\bwhat\s+(?:is\s+the\s+)?(?:tax\s+)?rate\b|\bhow\s+much\b", re.I)
 PERCENT = re.compile(r"\d\s*%")
 EXCEPTION = re.compile(
     r"\bkecuali\b|\bdikecualikan\b|\btidak\s+termasuk\b|\bexcept\b|\bunless\b|\bnot\s+apply\b", re.I
@@ -137,9 +146,16 @@ def asked_fact(question: str) -> str | None:
     """What the question asks for: ``deadline``, ``rate`` or None (a definition, obligation, ...)."""
     if ASK_DEADLINE.search(question):
         return "deadline"
-    if RATE_QUESTION.search(question):
+    if asks_rate(question):
         return "rate"
     return None
+
+
+def asks_rate(question: str) -> bool:
+    """The question asks for a rate: it names one and does not ask for the conditions or procedure of it."""
+    if not RATE_QUESTION.search(question):
+        return False
+    return not ASKS_OTHER_THAN_RATE.search(question) or bool(ASKS_RATE_OUTRIGHT.search(question))
 
 
 def asked_facts(question: str) -> tuple[str, ...]:
@@ -147,7 +163,7 @@ def asked_facts(question: str) -> tuple[str, ...]:
     found = []
     for kind, pattern in (("rate", RATE_QUESTION), ("deadline", ASK_DEADLINE)):
         m = pattern.search(question)
-        if m:
+        if m and (kind != "rate" or asks_rate(question)):
             found.append((m.start(), kind))
     return tuple(kind for _, kind in sorted(found))
 
@@ -283,6 +299,23 @@ def _clean(text: str) -> str:
     return normalize_ws(out)
 
 
+#: "sebagaimana dimaksud pada ayat (3) huruf b": a cross-reference, dropped from an item's lead-in label so
+#: the label carries no number its item's quote lacks (the number gate) and still says whose rule it is
+_CROSS_REF = re.compile(
+    r"\s*,?\s*(?:sebagaimana|yang)\s+dimaksud\s+(?:dalam|pada)\s+(?:Pasal\s+\d+[A-Z]?\s*)?"
+    r"(?:ayat\s*\(\s*\d+[a-z]?\s*\)\s*)?(?:huruf\s+[a-z]\b\s*)?(?:angka\s+\d+\s*)?,?",
+    re.I,
+)
+
+
+def _item_label(lead: str | None) -> str | None:
+    """The lead-in an item is shown under, without cross-references; None when it still holds a figure."""
+    if not lead:
+        return None
+    label = normalize_ws(_CROSS_REF.sub(" ", lead))
+    return None if extract_figures(label) else label
+
+
 def _table_units(lines: list[str]) -> list[Unit]:
     rows = [ln for ln in lines if ln.strip().startswith("|")]
     header: list[str] = []
@@ -304,6 +337,9 @@ def _table_units(lines: list[str]) -> list[Unit]:
 
 _BLOCK_START = re.compile(r"^(?:[a-z]\.|\d{1,2}\.|[-*•]|\(\d{1,2}[a-z]?\)|#|\||Pasal\b|BAB\b)")
 _HEADING = re.compile(r"^(?:Pasal\s+\w+|BAB\s+[IVXLC]+|Bagian\s+\w+|#+\s.*)$")
+#: a line ending in a reference word continues on the next line: "... sebagaimana dimaksud pada ayat" +
+#: "(3) huruf b berhak ..." is one sentence wrapped by the PDF, not a new ayat
+_REFERENCE_TAIL = re.compile(r"\b(?:ayat|huruf|angka|pasal)$", re.I)
 
 
 def _blocks(text: str) -> list[str]:
@@ -318,7 +354,7 @@ def _blocks(text: str) -> list[str]:
         if (
             blank
             or not blocks
-            or _BLOCK_START.match(ln)
+            or (_BLOCK_START.match(ln) and not _REFERENCE_TAIL.search(blocks[-1]))
             or blocks[-1].endswith(":")
             or _HEADING.match(blocks[-1])
         ):
@@ -389,7 +425,7 @@ def split_units(text: str) -> list[Unit]:
                 sub.append(piece)
                 quote = " ".join([sub[0], *sub[1:]])
                 if len(quote) <= 2 * MAX_UNIT_CHARS:
-                    label = f"{lead} " if lead and not extract_figures(lead) else ""
+                    label = f"{_item_label(lead)} " if _item_label(lead) else ""
                     text = f"{label}{sub[0]} {body}"
                     units.append(Unit(quote, text, bool(CUE.search(quote)), _item_date(sub[0])))
                     continue
@@ -400,7 +436,7 @@ def split_units(text: str) -> list[Unit]:
             letters = [ch for ch in body if ch.isalpha()]
             if len(letters) > 20 and sum(ch.isupper() for ch in letters) > 0.8 * len(letters):
                 continue  # a title block, not a statement
-            item_label = lead if is_item and lead and not extract_figures(lead) else None
+            item_label = _item_label(lead) if is_item else None
             claim = f"{item_label} {body}" if item_label and body != item_label else body
             units.append(Unit(piece, claim, bool(CUE.search(piece)), _item_date(piece) if is_item else None))
     if not units and lead:
@@ -449,7 +485,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     definition = hit.chunk.kind == "definition"
     asks_def = asks_definition(question)
     deadline = asked_fact(question) == "deadline"
-    rate_q = bool(RATE_QUESTION.search(question))
+    rate_q = asks_rate(question)
     asked_taxes = set(mentioned_taxes(question))
     named_taxes = set(mentioned_taxes(text))
     objects = question_objects(question)

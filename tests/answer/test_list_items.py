@@ -1,0 +1,52 @@
+"""List items read with their lead-in, a PDF line wrap inside a cross-reference is not a new ayat, and a
+question that names a rate but asks for its conditions is not answered with the rate."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.answer.extractive import asked_fact, split_units
+from bot.answer.pipeline import answer_question
+
+# PMK 112/2025 Pasal 2 ayat (4) as the corpus holds it: the PDF wraps "pada ayat" / "(3) huruf b"
+TREATY_CONDITIONS = (
+    "(4) Wajib Pajak Luar Negeri sebagaimana dimaksud pada ayat\n"
+    "(3) huruf b berhak memperoleh manfaat Persetujuan\n"
+    "Penghindaran Pajak Berganda dengan syarat Wajib Pajak\nLuar Negeri tersebut:\n"
+    "a. bukan subjek pajak dalam negeri Indonesia;\nb. merupakan penduduk Mitra Persetujuan\n"
+    "Penghindaran Pajak Berganda untuk tujuan\nperpajakan; dan\nc. tidak melakukan penyalahgunaan"
+)
+
+
+def test_a_wrapped_cross_reference_is_not_a_new_ayat_and_items_keep_their_lead_in() -> None:
+    units = split_units(TREATY_CONDITIONS)
+    assert [u.quote for u in units] == [
+        "a. bukan subjek pajak dalam negeri Indonesia;",
+        "b. merupakan penduduk Mitra Persetujuan Penghindaran Pajak Berganda untuk tujuan perpajakan; dan",
+        "c. tidak melakukan penyalahgunaan",
+    ]
+    lead_in = (
+        "Wajib Pajak Luar Negeri berhak memperoleh manfaat Persetujuan Penghindaran Pajak Berganda dengan "
+    )
+    assert all(u.text.startswith(lead_in) for u in units)
+    assert "(3)" not in units[0].text  # the cross-reference is dropped: no number the quote lacks
+
+
+def test_a_rate_named_in_a_question_about_conditions_is_not_the_asked_fact() -> None:
+    assert asked_fact("Apa syarat supaya vendor luar negeri bisa pakai tarif tax treaty?") is None
+    assert asked_fact("Which documents does a vendor need for the treaty rate?") is None
+    assert asked_fact("Berapa tarif PPh 26 kalau syarat treaty tidak terpenuhi?") == "rate"
+    assert asked_fact("tarif PPh 23 jasa teknik?") == "rate"
+
+
+def test_treaty_conditions_question_is_answered_with_the_conditions(services: Any) -> None:
+    answer = answer_question(
+        "Apa syarat supaya vendor luar negeri bisa pakai tarif tax treaty?",
+        services.cli_principal(None),
+        services,
+    )
+    assert answer.status == "answered"
+    lead = answer.claims[0]
+    assert (lead.source.doc_id, lead.source.location) == ("pmk-112-2025", "Pasal 2 ayat (4)")
+    assert "tarifnya" not in answer.answer
+    assert answer.answer.startswith("Menurut PMK 112/2025: Wajib Pajak Luar Negeri berhak memperoleh manfaat")
