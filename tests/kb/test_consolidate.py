@@ -38,6 +38,15 @@ EMBEDDER = HashingEmbedder()
 def kb_path(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     tmp = tmp_path_factory.mktemp("law")
     paths = [Path(shutil.copytree(REGS / doc_id, tmp / "corpus" / doc_id)) for doc_id in CHAIN]
+    # this chain leaves UU 11/1994 out on purpose: UU PPN's metadata names it as an act this knowledge base
+    # lacks, so the 1983 wording is shown with "may have changed through UU 11/1994" after 1995
+    meta_path = tmp / "corpus" / "uu-8-1983" / "metadata.json"
+    raw = json.loads(meta_path.read_text(encoding="utf-8"))
+    raw["amended_by"] = [
+        "UU 11/1994 (fixture: not in this knowledge base)" if a.startswith("uu-11-1994") else a
+        for a in raw["amended_by"]
+    ]
+    meta_path.write_text(json.dumps(raw, ensure_ascii=False), encoding="utf-8")
     store = SqliteStore(tmp / "kb.sqlite", embedder_name=EMBEDDER.name)
     report = ingest_paths(paths, store, EMBEDDER)
     assert sorted(report.added) == sorted(CHAIN)

@@ -21,7 +21,7 @@ def _tool(principal, deps) -> tuple[StrictTool, Ledger]:
 def test_pasal_7_of_uu_ppn_on_three_dates_comes_from_the_amending_acts(people, make_deps) -> None:
     tool, ledger = _tool(people["clerk"], make_deps(default_as_of=dt.date(2022, 5, 1)))
     expected = {
-        "2005-06-01": ("uu-8-1983#pasal-7", "UU 8/1983", "10% (sepuluh persen)"),
+        "2005-06-01": ("uu-11-1994#pasal-I/angka-11/pasal-7", "UU 11/1994", "10% (sepuluh persen)"),
         "2010-05-01": ("uu-42-2009#pasal-I/angka-8/pasal-7", "UU 42/2009", "10% (sepuluh persen)"),
         None: ("uu-7-2021#pasal-4/angka-2/pasal-7", "UU 7/2021", "11% (sebelas persen)"),  # the default date
     }
@@ -34,8 +34,8 @@ def test_pasal_7_of_uu_ppn_on_three_dates_comes_from_the_amending_acts(people, m
         assert passages[0].attrs["doc"] == act and f"wording of {act}" in passages[0].attrs["wording"]
         assert rate in " ".join(p.text for p in passages)
         assert {h.chunk.id for h in out.hits} == {p.id for p in passages}  # citable like search results
-        if as_of == "2005-06-01":  # UU 11/1994 is not in the knowledge base: the view says so
-            assert "may have changed through UU 11/1994" in passages[0].attrs["wording"]
+        # every act that restated UU PPN Pasal 7 is in the knowledge base: no "may have changed" warning
+        assert "may have changed through" not in passages[0].attrs["wording"]
     assert any(h.chunk_id.startswith("uu-7-2021#") for h in ledger.hits)
 
 
