@@ -308,6 +308,9 @@ def meta_from_corpus(raw: Mapping[str, Any], path: Path, folder_id: str) -> Docu
         "tax_types": list(tax_types),
         "enacted": raw.get("date_enacted") or raw.get("date_promulgated"),
         "effective_from": effective,
+        # an act whose every change a later act restated in full stops applying then (UU 7/1991's ayat-level
+        # changes to UU PPh end when UU 10/1994 restates those Pasal, 1995-01-01)
+        "effective_to": raw.get("effective_to"),
         "status": _corpus_status(str(raw.get("status", "")), revoked_by, amended_by),
         "amends": list(_relation_ids(relations["amends"])),
         "amended_by": list(amended_by),

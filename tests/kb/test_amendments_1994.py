@@ -277,3 +277,18 @@ def test_uu_7_1991_leaves_the_1983_wording_in_force_until_1995(store: SqliteStor
     assert p23.valid_to == dt.date(1995, 1, 1)
     doc = store.get_document("uu-7-1991")
     assert doc is not None and doc.meta.effective_from == dt.date(1992, 1, 1)
+
+
+def test_uu_7_1991_own_passages_stop_when_uu_10_1994_restates_what_they_changed(store: SqliteStore) -> None:
+    """Its items change parts of UU PPh Pasal 4, 6, 9, 11, 13 and 23; UU 10/1994 restates each of those Pasal
+    from 1995-01-01, so none of its wording may answer a question dated after that (metadata effective_to)."""
+    doc = store.get_document("uu-7-1991")
+    assert doc is not None and doc.meta.effective_to == dt.date(1995, 1, 1)
+    item = store.get_chunks(["uu-7-1991#pasal-I/angka-9"])["uu-7-1991#pasal-I/angka-9"]
+    assert "Ketentuan Pasal 23 ayat (1) diubah" in item.text
+    assert (item.valid_from, item.valid_to) == (dt.date(1992, 1, 1), dt.date(1995, 1, 1))
+    everyone = frozenset({"everyone"})
+    assert "uu-7-1991" in store.visible_documents(SearchFilter(everyone, dt.date(1993, 6, 1)))
+    assert "uu-7-1991" not in store.visible_documents(SearchFilter(everyone, dt.date(2024, 6, 1)))
+    for pasal in ("4", "6", "9", "11", "13", "23"):
+        assert _sources(store, f"uu-7-1983:pasal-{pasal}", dt.date(1995, 6, 1)) == {"uu-10-1994"}, pasal
