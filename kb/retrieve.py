@@ -194,7 +194,13 @@ class Retriever:
         mode: Mode | None = None,
         top_k: int | None = None,
         plan: QueryPlan | None = None,
+        statements_only: bool = False,
     ) -> SearchResult:
+        """Ranked passages for ``question`` within ``flt``.
+
+        ``statements_only`` leaves out what an answer never quotes (a law's general elucidation, "Penjelasan
+        Umum": background on why the law was made), so those passages do not take places in the list.
+        """
         mode = mode or self.config.mode
         top_k = top_k or self.config.top_k
         pool = self.candidates(question, flt, mode=mode, plan=plan)
@@ -212,14 +218,16 @@ class Retriever:
         results: list[Hit] = []
         # at most ``per_doc`` chunks per document -- unless the question names a single document, in
         # which case the user has chosen the scope and its best passages may fill the list
-        # (a Pasal the question writes out, or the one its tax type implies, counts the same way: all its ayat
-        # may be listed, so "tarif PPh Pasal 23" / "tarif PPh 23" is not left with the no-NPWP surcharge and the
-        # exclusions ayat while the rates ayat waits)
+        # (a Pasal the question writes out, or the one its tax type implies, counts the same way: all its
+        # ayat may be listed, so "tarif PPh Pasal 23" / "tarif PPh 23" is not left with the no-NPWP
+        # surcharge and the exclusions ayat while the rates ayat waits)
         cap_exempt = set(pool.named_docs) if len(pool.named_docs) == 1 else set()
         for score, cid in scored:
             if cid not in visible:
                 continue
             chunk = chunks[cid]
+            if statements_only and is_general_elucidation(chunk):
+                continue
             feats = pool.features.get(cid, {})
             named_pasal = feats.get("pasal_named", 0.0) > 0 or feats.get("pasal_hint", 0.0) > 0
             if (
@@ -427,6 +435,11 @@ class _Intent:
             rate=bool(_RATE_Q.search(plan.text)),
             deadline=bool(_DEADLINE_Q.search(plan.text)),
         )
+
+
+def is_general_elucidation(chunk: Chunk) -> bool:
+    """A law's general elucidation ("Penjelasan Umum"): why the law was made, never a rule to quote."""
+    return chunk.kind == "penjelasan" and chunk.location.lower().startswith("penjelasan umum")
 
 
 def _structural(chunk: Chunk, doc: DocumentMeta, plan: QueryPlan, intent: _Intent) -> dict[str, float]:

@@ -32,6 +32,7 @@ from kb.dates import MONTHS
 from kb.lexical import Concept, coverage
 from kb.model import Hit
 from kb.query import asks_definition
+from kb.retrieve import is_general_elucidation
 
 #: Words that make a unit state a rate or an obligation (lead candidates).
 CUE = re.compile(
@@ -587,9 +588,7 @@ class ExtractiveComposer:
         concepts = question_concepts(request)
         notes: list[str] = []
         usable = [
-            h
-            for h in request.hits
-            if h.chunk.kind not in SKIP_KINDS and not h.chunk.location.lower().startswith("penjelasan umum")
+            h for h in request.hits if h.chunk.kind not in SKIP_KINDS and not is_general_elucidation(h.chunk)
         ]
         relevant = [(h, self._relevant(h, concepts)) for h in usable]
         best = max((c for _, c in relevant), default=0.0)

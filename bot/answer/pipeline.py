@@ -363,7 +363,12 @@ class _Run:
             flt = flt.relaxed()  # drops only the narrowing: the reader scope is never relaxed
         t = time.perf_counter()
         result = self.retriever.search(
-            query, flt, mode=self.mode, top_k=top_k or self.config.top_k, plan=None if relaxed else plan
+            query,
+            flt,
+            mode=self.mode,
+            top_k=top_k or self.config.top_k,
+            plan=None if relaxed else plan,
+            statements_only=True,
         )
         if self.ledger is not None:
             call = self.ledger.record_call(
