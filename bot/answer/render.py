@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot.answer.conflicts import mentioned_taxes
-from bot.answer.extractive import asked_fact, asked_facts
+from bot.answer.extractive import ASKS_OTHER_THAN_RATE, asked_fact, asked_facts
 from bot.answer.model import ClarifyingQuestion, Conflict, ShownClaim, UnsupportedClaim
 from guardrails.verify import extract_figures
 
@@ -400,11 +400,13 @@ def answer_line(
     if len(kinds) > 1:
         return _multi_part(claims, lang, question, conflicts, kinds)
     kind = asked_fact(question) if question else None
+    if kind is None and ASKS_OTHER_THAN_RATE.search(question):
+        kind = "statement"  # conditions, documents, procedure: the rule's own words, not a figure pulled out
     windows = list(dict.fromkeys(c.applies for c in claims if c.applies))
     if len(windows) > 1:
         return _per_window(claims, lang, kind, windows)
     i = _lead_index(claims, conflicts, question)
-    if kind and not _states(claims[i], kind, lang):
+    if kind in ("rate", "deadline") and not _states(claims[i], kind, lang):
         # the lead does not state the asked fact: a close claim that does answers (never another tax's rule)
         i = next((j for j in _candidates(claims, conflicts, question) if _states(claims[j], kind, lang)), i)
     lead = claims[i]

@@ -3,6 +3,7 @@ question that names a rate but asks for its conditions is not answered with the 
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from bot.answer.extractive import asked_fact, split_units
@@ -50,3 +51,19 @@ def test_treaty_conditions_question_is_answered_with_the_conditions(services: An
     assert (lead.source.doc_id, lead.source.location) == ("pmk-112-2025", "Pasal 2 ayat (4)")
     assert "tarifnya" not in answer.answer
     assert answer.answer.startswith("Menurut PMK 112/2025: Wajib Pajak Luar Negeri berhak memperoleh manfaat")
+
+
+def test_a_conditions_question_is_answered_in_the_rules_words_not_with_a_pulled_out_rate(
+    services: Any,
+) -> None:
+    """Before PMK 112/2025 (in force 2025-12-30) the passage found is PMK 168/2023's PPh 26 rate rule; the
+    line quotes it ("... 20% ... atau sesuai dengan ketentuan persetujuan ...") instead of "tarifnya 20%"."""
+    answer = answer_question(
+        "Apa syarat supaya vendor luar negeri bisa pakai tarif tax treaty?",
+        services.cli_principal(None),
+        services,
+        as_of=dt.date(2024, 6, 1),
+    )
+    assert answer.status == "answered"
+    assert "tarifnya" not in answer.answer
+    assert answer.answer.startswith(f"Menurut {answer.claims[0].source.number}: ")
