@@ -300,7 +300,7 @@ def _fact_sentence(c: ShownClaim, n: int, lang: str, kind: str | None) -> tuple[
             if lang == "en":
                 return f"Under {src}, the rate is {rate} [{n}].", rate
             return f"Menurut {src}, tarifnya {rate} [{n}].", rate
-    if kind in ("deadline", None):
+    if kind == "deadline":  # a period found in a rule is not "the deadline" unless one was asked
         due = _deadline_phrase(c)
         if due:
             if lang == "en":

@@ -67,3 +67,16 @@ def test_a_conditions_question_is_answered_in_the_rules_words_not_with_a_pulled_
     assert answer.status == "answered"
     assert "tarifnya" not in answer.answer
     assert answer.answer.startswith(f"Menurut {answer.claims[0].source.number}: ")
+
+
+def test_a_period_in_the_rule_is_not_called_the_deadline_when_none_was_asked(hashing_services: Any) -> None:
+    """ "Berapa sanksi ...?" asks no deadline: a "paling lama 24 (dua puluh empat) bulan" in the lead is part
+    of the rule, not "batas waktunya"."""
+    from bot.answer.render import answer_line
+    from tests.answer.test_user_reads import claim
+
+    kup19 = claim(hashing_services, "uu-6-2023", "paling lama 24 (dua puluh empat) bulan", at="Pasal 19")
+    line = answer_line([kup19], "id", "Berapa sanksi bunga kalau SKPKB telat dibayar?")
+    assert "batas waktunya" not in line and line.startswith("Menurut UU 6/2023: ")
+    asked = answer_line([kup19], "id", "Berapa lama paling lama bunga SKPKB dihitung?")
+    assert asked.startswith("Menurut UU 6/2023, batas waktunya paling lama 24 (dua puluh empat) bulan")
