@@ -222,6 +222,7 @@ class Retriever:
         # ayat may be listed, so "tarif PPh Pasal 23" / "tarif PPh 23" is not left with the no-NPWP
         # surcharge and the exclusions ayat while the rates ayat waits)
         cap_exempt = set(pool.named_docs) if len(pool.named_docs) == 1 else set()
+        capped: list[Hit] = []
         for score, cid in scored:
             if cid not in visible:
                 continue
@@ -230,16 +231,21 @@ class Retriever:
                 continue
             feats = pool.features.get(cid, {})
             named_pasal = feats.get("pasal_named", 0.0) > 0 or feats.get("pasal_hint", 0.0) > 0
+            hit = Hit(chunk, docs[chunk.doc_id], round(score, 6), tuple(pool.via[cid]))
             if (
                 chunk.doc_id not in cap_exempt
                 and not named_pasal
                 and per_doc[chunk.doc_id] >= self.config.per_doc
             ):
+                capped.append(hit)
                 continue
             per_doc[chunk.doc_id] += 1
-            results.append(Hit(chunk, docs[chunk.doc_id], round(score, 6), tuple(pool.via[cid])))
+            results.append(hit)
             if len(results) >= top_k:
                 break
+        # the cap makes room for other documents; when there are too few of them (Bea Meterai is one law), the
+        # capped passages fill the list after them, best first, instead of leaving it short
+        results.extend(capped[: max(0, top_k - len(results))])
         context = self._expand(results, flt, docs) if mode in ("hybrid", "deterministic") else []
         explain["returned"] = len(results)
         logger.debug("mode=%s, candidates=%s, returned=%s | search done", mode, len(pool.fused), len(results))

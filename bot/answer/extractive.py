@@ -143,12 +143,19 @@ _SPECIAL_REGIMES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
 _NEGATED_BEFORE = re.compile(r"(?:kecuali|selain|tidak\s+termasuk|except|other\s+than)\b[^.;|]{0,80}$", re.I)
 
 
+#: "berapa ...?" / "how much ...?" that asks neither a rate nor a period asks an amount ("berapa bea meterai
+#: untuk perjanjian?", "berapa PTKP ...?", "berapa denda ...?")
+ASK_AMOUNT = re.compile(r"\bberapa\b|\bhow\s+much\b", re.I)
+
+
 def asked_fact(question: str) -> str | None:
-    """What the question asks for: ``deadline``, ``rate`` or None (a definition, obligation, ...)."""
+    """What the question asks: ``deadline``, ``rate``, ``amount`` or None (a definition, obligation, ...)."""
     if ASK_DEADLINE.search(question):
         return "deadline"
     if asks_rate(question):
         return "rate"
+    if ASK_AMOUNT.search(question) and not ASKS_OTHER_THAN_RATE.search(question):
+        return "amount"
     return None
 
 
@@ -235,6 +242,8 @@ def states_fact(kind: str | None, text: str) -> bool:
         return bool(PERCENT.search(text))
     if kind == "deadline":
         return bool(DEADLINE.search(text))
+    if kind == "amount":
+        return any(f.kind in ("amount", "percent") for f in extract_figures(text))
     return True
 
 

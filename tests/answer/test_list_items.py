@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from bot.answer.extractive import asked_fact, split_units
+from bot.answer.extractive import asked_fact, split_units, states_fact
 from bot.answer.pipeline import answer_question
 
 # PMK 112/2025 Pasal 2 ayat (4) as the corpus holds it: the PDF wraps "pada ayat" / "(3) huruf b"
@@ -38,6 +38,10 @@ def test_a_rate_named_in_a_question_about_conditions_is_not_the_asked_fact() -> 
     assert asked_fact("Which documents does a vendor need for the treaty rate?") is None
     assert asked_fact("Berapa tarif PPh 26 kalau syarat treaty tidak terpenuhi?") == "rate"
     assert asked_fact("tarif PPh 23 jasa teknik?") == "rate"
+    # "berapa" that asks neither a rate nor a period asks an amount, which a lead must state
+    assert asked_fact("Berapa bea meterai untuk dokumen perjanjian?") == "amount"
+    assert states_fact("amount", "dikenakan Bea Meterai dengan tarif tetap sebesar Rp10.000,00")
+    assert not states_fact("amount", "Bea Meterai dikenakan atas Dokumen yang bersifat perdata")
 
 
 def test_treaty_conditions_question_is_answered_with_the_conditions(services: Any) -> None:
