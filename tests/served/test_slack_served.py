@@ -4,6 +4,7 @@ with a real redis-server for dedupe, rate limits and thread state."""
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -138,7 +139,13 @@ def test_served_slack_exposes_metrics_with_the_turn_counted(slack_process: tuple
     )
     (reply,) = api.wait_for("chat.postMessage", already + 1, timeout=120)[already:]
     assert PPN_QUOTE in json.dumps(reply.params, ensure_ascii=False)
+    count = ("dasar_answer_seconds_count", (("platform", "slack"),))
+    # the turn is counted right after its reply is posted: read until it shows (bounded), then compare
+    deadline = time.monotonic() + 10
     after = _metrics(port)
+    while after.get(count, 0.0) == before.get(count, 0.0) and time.monotonic() < deadline:
+        time.sleep(0.05)
+        after = _metrics(port)
     gained = {
         status: n - _slack_turns(before).get(status, 0.0)
         for status, n in _slack_turns(after).items()
@@ -146,7 +153,6 @@ def test_served_slack_exposes_metrics_with_the_turn_counted(slack_process: tuple
     }
     assert list(gained.values()) == [1.0], gained  # exactly one turn, one status
     assert "error" not in gained and "rate_limited" not in gained
-    count = ("dasar_answer_seconds_count", (("platform", "slack"),))
     assert after[count] - before.get(count, 0.0) == 1.0
     assert after[("dasar_answer_seconds_sum", (("platform", "slack"),))] > 0
     assert after[("dasar_redis_up", ())] == 1.0
