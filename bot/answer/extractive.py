@@ -52,6 +52,8 @@ ASKS_OTHER_THAN_RATE = re.compile(
 #: ... unless it asks the amount outright ("berapa tarif", "what rate")
 ASKS_RATE_OUTRIGHT = re.compile(r"\bberapa\b|\bwhat\s+(?:is\s+the\s+)?(?:tax\s+)?rate\b|\bhow\s+much\b", re.I)
 PERCENT = re.compile(r"\d\s*%")
+#: a rate stated as a percentage, or as a fixed amount ("tarif tetap sebesar Rp10.000,00": Bea Meterai)
+RATE_STATED = re.compile(r"\d\s*%|\btarif\b[^.;]{0,60}?\bRp\s?\d", re.I)
 EXCEPTION = re.compile(
     r"\bkecuali\b|\bdikecualikan\b|\btidak\s+termasuk\b|\bexcept\b|\bunless\b|\bnot\s+apply\b", re.I
 )
@@ -239,7 +241,7 @@ def only_unasked_regime_rates(question: str, text: str) -> bool:
 def states_fact(kind: str | None, text: str) -> bool:
     """The text states the kind of fact asked (a percentage for a rate, a time limit for a deadline)."""
     if kind == "rate":
-        return bool(PERCENT.search(text))
+        return bool(RATE_STATED.search(text))
     if kind == "deadline":
         return bool(DEADLINE.search(text))
     if kind == "amount":
@@ -504,7 +506,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "coverage": cov,
         "rank_prior": 1.0 / (rank + 1),
         "cue": float(bool(CUE.search(text))),
-        "rate_percent": float(rate_q and bool(PERCENT.search(text))),
+        "rate_percent": float(rate_q and bool(RATE_STATED.search(text))),
         "named_doc": float(bool(named & {base, hit.chunk.doc_id})),
         "penjelasan": float(hit.chunk.kind == "penjelasan"),
         # a rule with an obligation cue outranks a definition, unless the question asks what a term means

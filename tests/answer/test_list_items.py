@@ -42,6 +42,11 @@ def test_a_rate_named_in_a_question_about_conditions_is_not_the_asked_fact() -> 
     assert asked_fact("Berapa bea meterai untuk dokumen perjanjian?") == "amount"
     assert states_fact("amount", "dikenakan Bea Meterai dengan tarif tetap sebesar Rp10.000,00")
     assert not states_fact("amount", "Bea Meterai dikenakan atas Dokumen yang bersifat perdata")
+    # a rate may be a fixed amount: Bea Meterai's "tarif tetap sebesar Rp10.000,00" states the asked rate
+    assert states_fact(
+        "rate", "dikenai Bea Meterai dengan tarif tetap sebesar Rp10.000,00 (sepuluh ribu rupiah)"
+    )
+    assert not states_fact("rate", "batas nilai nominal Dokumen lebih dari Rp5.000.000,00")
 
 
 def test_treaty_conditions_question_is_answered_with_the_conditions(services: Any) -> None:
