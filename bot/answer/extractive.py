@@ -641,9 +641,16 @@ class ExtractiveComposer:
                 or self._lead_score(rank, h, c, request) < top - LEAD_MARGIN
             ):
                 continue
-            units = picked(h)[:1]
-            if units and states_fact(kind, units[0].quote) and not is_padding(units[0].quote):
+            units = picked(h)
+            stating = next(
+                (i for i, u in enumerate(units) if states_fact(kind, u.quote) and not is_padding(u.quote)),
+                None,
+            )
+            if stating is not None:
                 lead_pos = pos
+                if stating:  # the unit that states the asked fact leads this passage's quotes
+                    own = memo[h.chunk.id]
+                    memo[h.chunk.id] = ([units[stating], *units[:stating], *units[stating + 1 :]], own[1])
                 break
         lead_hit, lead_cov = scored[lead_pos][1]
         ordered: list[tuple[Hit, Role]] = [(lead_hit, "direct")]
