@@ -104,3 +104,17 @@ def test_the_unit_that_states_the_asked_rate_leads_its_passage(services: Any) ->
     assert (lead.source.doc_id, lead.source.location) == ("pp-23-2018", "Pasal 2")
     assert "0,5% (nol koma lima persen)" in lead.quote
     assert answer.answer.startswith("Menurut PP 23/2018, tarifnya 0,5% [1].")
+
+
+def test_a_passage_of_the_named_law_covers_the_laws_name(services: Any) -> None:
+    """ "undang-undang PPN" is covered by every passage of UU PPN (its short name), so Pasal 7's rate is not
+    outranked by a passage that happens to repeat "Undang-undang ... Pajak Pertambahan Nilai"."""
+    answer = answer_question(
+        "Dalam undang-undang PPN yang asli, tarif PPN tahun 1989 berapa persen?",
+        services.cli_principal(None),
+        services,
+    )
+    assert answer.status == "answered"
+    lead = answer.claims[0]
+    assert (lead.source.doc_id, lead.source.location) == ("uu-8-1983", "Pasal 7")
+    assert answer.answer.startswith("Menurut UU 8/1983, tarifnya 10% [1].")  # was "tarifnya 0%" (exports)
