@@ -19,6 +19,7 @@ dropped, so no text is repeated.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from dataclasses import dataclass
 
@@ -183,6 +184,7 @@ def asked_facts(question: str) -> tuple[str, ...]:
 _RULE_FIGURES = frozenset({"percent", "duration", "amount"})
 
 
+@functools.lru_cache(maxsize=256)  # asked once per candidate passage and unit of one question
 def question_figures(question: str) -> tuple[frozenset[FigureKey], ...]:
     """The question's rule-like figures, each as the keys that back it."""
     return tuple(frozenset(f.keys) for f in extract_figures(question) if f.kind in _RULE_FIGURES)
@@ -648,9 +650,7 @@ class ExtractiveComposer:
             )
             if stating is not None:
                 lead_pos = pos
-                if stating:  # the unit that states the asked fact leads this passage's quotes
-                    own = memo[h.chunk.id]
-                    memo[h.chunk.id] = ([units[stating], *units[:stating], *units[stating + 1 :]], own[1])
+                units.insert(0, units.pop(stating))  # the unit stating the asked fact leads (memo's own list)
                 break
         lead_hit, lead_cov = scored[lead_pos][1]
         ordered: list[tuple[Hit, Role]] = [(lead_hit, "direct")]
