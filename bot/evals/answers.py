@@ -185,13 +185,23 @@ def _gold_match(chunk: Any, gold: dict[str, Any], *, ayat: bool = True) -> bool:
     )
 
 
-def _gold_laws(store: Any, gold: dict[str, Any]) -> frozenset[str]:
-    """The laws whose provision the gold location words (UU 36/2008's Pasal 26 is UU 7/1983's Pasal 26)."""
-    pasal = _s(gold.get("pasal"))
-    laws = {gold.get("doc_id")}
-    if pasal is not None and gold.get("doc_id"):
-        laws |= {ch.base_doc for ch in store.chunks_of(str(gold["doc_id"])) if ch.pasal == pasal}
-    return frozenset(str(x) for x in laws if x)
+def _gold_laws(
+    store: Any, gold: dict[str, Any], cache: dict[tuple[str, str | None], frozenset[str]] | None = None
+) -> frozenset[str]:
+    """The laws whose provision the gold location words (UU 36/2008's Pasal 26 is UU 7/1983's Pasal 26).
+
+    ``cache`` keeps the answer per (document, Pasal) for one run: many items share a gold document, and
+    reading its chunks once per item was most of the metric's cost."""
+    doc, pasal = str(gold.get("doc_id") or ""), _s(gold.get("pasal"))
+    if cache is not None and (doc, pasal) in cache:
+        return cache[(doc, pasal)]
+    laws = {doc}
+    if pasal is not None and doc:
+        laws |= {ch.base_doc for ch in store.chunks_of(doc) if ch.pasal == pasal}
+    found = frozenset(x for x in laws if x)
+    if cache is not None:
+        cache[(doc, pasal)] = found
+    return found
 
 
 def _provision_match(chunk: Any, gold: dict[str, Any], laws: frozenset[str], *, ayat: bool = True) -> bool:
@@ -286,6 +296,7 @@ def run_answer_eval(
     abst_tp = abst_fp = abst_fn = 0
     answerable_gold = gold_cited = usable = 0
     gold_cited_any = usable_any = 0
+    gold_laws: dict[tuple[str, str | None], frozenset[str]] = {}
     decline_items = answered_decline = 0
     codes: Counter[str] = Counter()
     points: list[tuple[float, bool]] = []
@@ -327,7 +338,7 @@ def run_answer_eval(
             cited_gold += sum(hits)
             if not any(hits):
                 problems.append("no claim cites a gold location")
-        laws = [(g, _gold_laws(store, g)) for g in gold]
+        laws = [(g, _gold_laws(store, g, gold_laws)) for g in gold]
         any_version = bool(gold) and any(
             _provision_match(chunks.get(c.source.chunk_id), g, ls, ayat=False)
             for c in ans.claims
