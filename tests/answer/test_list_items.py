@@ -7,7 +7,14 @@ import datetime as dt
 from typing import Any
 
 from bot.answer.extractive import asked_fact, split_units, states_fact
+from bot.answer.model import Answer
 from bot.answer.pipeline import answer_question
+
+
+def ask(services: Any, question: str, as_of: dt.date | None = None) -> Answer:
+    """``question`` asked anonymously (documents open to everyone), as of ``as_of`` or today."""
+    return answer_question(question, services.cli_principal(None), services, as_of=as_of)
+
 
 # PMK 112/2025 Pasal 2 ayat (4) as the corpus holds it: the PDF wraps "pada ayat" / "(3) huruf b"
 TREATY_CONDITIONS = (
@@ -50,11 +57,7 @@ def test_a_rate_named_in_a_question_about_conditions_is_not_the_asked_fact() -> 
 
 
 def test_treaty_conditions_question_is_answered_with_the_conditions(services: Any) -> None:
-    answer = answer_question(
-        "Apa syarat supaya vendor luar negeri bisa pakai tarif tax treaty?",
-        services.cli_principal(None),
-        services,
-    )
+    answer = ask(services, "Apa syarat supaya vendor luar negeri bisa pakai tarif tax treaty?")
     assert answer.status == "answered"
     lead = answer.claims[0]
     assert (lead.source.doc_id, lead.source.location) == ("pmk-112-2025", "Pasal 2 ayat (4)")
@@ -67,11 +70,8 @@ def test_a_conditions_question_is_answered_in_the_rules_words_not_with_a_pulled_
 ) -> None:
     """Before PMK 112/2025 (in force 2025-12-30) the passage found is PMK 168/2023's PPh 26 rate rule; the
     line quotes it ("... 20% ... atau sesuai dengan ketentuan persetujuan ...") instead of "tarifnya 20%"."""
-    answer = answer_question(
-        "Apa syarat supaya vendor luar negeri bisa pakai tarif tax treaty?",
-        services.cli_principal(None),
-        services,
-        as_of=dt.date(2024, 6, 1),
+    answer = ask(
+        services, "Apa syarat supaya vendor luar negeri bisa pakai tarif tax treaty?", dt.date(2024, 6, 1)
     )
     assert answer.status == "answered"
     assert "tarifnya" not in answer.answer
@@ -94,11 +94,7 @@ def test_a_period_in_the_rule_is_not_called_the_deadline_when_none_was_asked(has
 def test_the_unit_that_states_the_asked_rate_leads_its_passage(services: Any) -> None:
     """PP 23/2018 Pasal 2 ranks first but its best-covering unit is the lead-in without the rate; the unit
     with "0,5%" must lead, not UU PPh Pasal 25 ayat (7)'s "paling tinggi 0,75%" for "pengusaha tertentu"."""
-    answer = answer_question(
-        "Berapa tarif PPh final UMKM atas peredaran bruto selama tahun 2021?",
-        services.cli_principal(None),
-        services,
-    )
+    answer = ask(services, "Berapa tarif PPh final UMKM atas peredaran bruto selama tahun 2021?")
     assert answer.status == "answered"
     lead = answer.claims[0]
     assert (lead.source.doc_id, lead.source.location) == ("pp-23-2018", "Pasal 2")
@@ -109,11 +105,7 @@ def test_the_unit_that_states_the_asked_rate_leads_its_passage(services: Any) ->
 def test_a_passage_of_the_named_law_covers_the_laws_name(services: Any) -> None:
     """ "undang-undang PPN" is covered by every passage of UU PPN (its short name), so Pasal 7's rate is not
     outranked by a passage that happens to repeat "Undang-undang ... Pajak Pertambahan Nilai"."""
-    answer = answer_question(
-        "Dalam undang-undang PPN yang asli, tarif PPN tahun 1989 berapa persen?",
-        services.cli_principal(None),
-        services,
-    )
+    answer = ask(services, "Dalam undang-undang PPN yang asli, tarif PPN tahun 1989 berapa persen?")
     assert answer.status == "answered"
     lead = answer.claims[0]
     assert (lead.source.doc_id, lead.source.location) == ("uu-8-1983", "Pasal 7")
