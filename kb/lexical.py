@@ -57,17 +57,15 @@ def _is_acronym(tok: str, question: str) -> bool:
 _SENTENCE_BREAK = re.compile(r"(?<=[.?!])\s+|\n+")
 
 
-def ask_text(question: str) -> str:
-    """The sentences of a message that ask something; the whole message when none or all of them do.
+def asking_sentences(question: str) -> list[str]:
+    """The sentences of a message that ask something, in order (empty for a one-sentence message).
 
-    A message often tells the case before it asks ("PT A owns 45% of PT B, which is still developing ... my
-    question: is PPh due on the interest, and at what rate?"): the story gives facts, the ask says what a
-    passage must state.  A sentence asks when it has a "?", an Indonesian interrogative anywhere, or an
-    English one first (:func:`kb.lexicon.ask_words`).
+    A sentence asks when it has a "?", an Indonesian interrogative anywhere, or an English one first
+    (:func:`kb.lexicon.ask_words`).
     """
     parts = [p.strip() for p in _SENTENCE_BREAK.split(question) if p and p.strip()]
     if len(parts) < 2:
-        return question
+        return []
     words = lexicon.ask_words()
     en = set(lexicon.default().stopwords_en)
 
@@ -77,8 +75,30 @@ def ask_text(question: str) -> str:
             return True
         return any(t in words and t not in en for t in toks)
 
-    chosen = [p for p in parts if asks(p)]
-    return " ".join(chosen) if chosen and len(chosen) < len(parts) else question
+    return [p for p in parts if asks(p)]
+
+
+def ask_text(question: str) -> str:
+    """The sentences of a message that ask something; the whole message when none or all of them do.
+
+    A message often tells the case before it asks ("PT A owns 45% of PT B, which is still developing ... my
+    question: is PPh due on the interest, and at what rate?"): the story gives facts, the ask says what a
+    passage must state.
+    """
+    chosen = asking_sentences(question)
+    whole = [p for p in _SENTENCE_BREAK.split(question) if p and p.strip()]
+    return " ".join(chosen) if chosen and len(chosen) < len(whole) else question
+
+
+def question_parts(question: str) -> list[str]:
+    """The separate questions of a multi-part message: its asking sentences when two or more ask.
+
+    "Is royalty paid abroad subject to PPh 26? How is it withheld? How do we gross it up?" asks three
+    things; a passage rarely covers the words of all three, so a message nothing answers as a whole is
+    answered part by part (``bot.answer.pipeline``).
+    """
+    asks = asking_sentences(question)
+    return asks if len(asks) >= 2 else []
 
 
 def question_concepts(

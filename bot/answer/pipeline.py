@@ -58,7 +58,7 @@ from guardrails.verify import (
 )
 from identity.principal import Principal
 from kb.chunking.textspan import example_start
-from kb.lexical import ask_text, coverage
+from kb.lexical import ask_text, coverage, question_parts
 from kb.lexicon import policy_words
 from kb.metadata import related_date
 from kb.model import ANSWERABLE_STATUSES, Chunk, DocumentMeta, Hit
@@ -121,6 +121,12 @@ W = {
         "berlaku sekarang mungkin berbeda dari kutipan; periksa {a}.",
         "en": "{n} was amended by {a} on {d}, which is not in the knowledge base: the wording in "
         "force now may differ from the quote; check {a}.",
+    },
+    "one_part": {
+        "id": 'Pesan Anda berisi {n} pertanyaan; sumber ditemukan untuk pertanyaan ke-{i} saja ("{p}"). '
+        "Tanyakan bagian lainnya secara terpisah.",
+        "en": 'Your message asks {n} questions; a source was found for question {i} only ("{p}"). '
+        "Ask the other parts separately.",
     },
     "as_of_default": {
         "id": "Tanggal transaksi tidak disebut; dipakai tanggal hari ini ({d}).",
@@ -659,6 +665,28 @@ def answer_question(
             run.warn(_w("retry", lang))
         attempts = [retry]
 
+    # 7. a message of several questions that nothing answers as a whole: the first part that names its
+    #    topic (a tax type or a law) and that a source answers (the words of all parts together outweigh
+    #    what any one passage states)
+    answered_question, answered_plan = question, plan
+    if not any(a.shown for a in attempts):
+        parts = question_parts(question)
+        for i, part in enumerate(parts, start=1):
+            part_plan = understand(
+                part, aliases=services.aliases, catalog=catalog() if callable(catalog) else None
+            )
+            if not (part_plan.tax_types or part_plan.doc_refs or part_plan.provisions):
+                continue  # "Terus bukti potongnya dikirim ke mana?" leans on the other parts for its topic
+            run.question = part
+            got = run.attempt(part, part_plan, attempts[0].as_of)
+            run.question = question
+            if got.shown:
+                got.unsupported = [*attempts[0].unsupported, *got.unsupported]
+                attempts, answered_question, answered_plan = [got], part, part_plan
+                short = part if len(part) <= 120 else part[:117].rstrip() + "..."
+                run.warn(_w("one_part", lang, n=len(parts), i=i, p=short))
+                break
+
     shown = [c for a in attempts for c in a.shown]
     unsupported = _dedupe_unsupported([u for a in attempts for u in a.unsupported])
     for c in shown:
@@ -687,13 +715,13 @@ def answer_question(
             )
         return finish("abstained", unsupported=unsupported, reason="no_source", explain_data=explain_data)
 
-    # 7. conflicts, confidence, status
+    # 8. conflicts, confidence, status (of the part answered)
     topic = plan.tax_types[0] if plan.tax_types else "rate"
     conflicts = conflicts_mod.detect(shown, docs, topic, language=lang)
     judged = all(a.judged for a in attempts)
     judge_score = sum(c.support_score for c in shown) / len(shown) if judged else None
     top = max((h.score for a in attempts if a.result for h in a.result.results), default=0.0)
-    concepts = question_concepts(ComposeRequest(question, lang, as_of_date, plan, ()))
+    concepts = question_concepts(ComposeRequest(answered_question, lang, as_of_date, answered_plan, ()))
     cov = (
         coverage(concepts, " ".join(f"{c.source.number} {c.source.title} {c.quote}" for c in shown))
         if concepts
@@ -701,7 +729,7 @@ def answer_question(
     )
     self_score = min(a.composed.self_assessment for a in attempts)
     lead = shown[0]
-    asked = asked_fact(question)
+    asked = asked_fact(answered_question)
     features = lead_claim_features(
         lead_quote=lead.quote,
         lead_location=lead.source.location,

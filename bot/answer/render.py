@@ -181,6 +181,14 @@ _DEADLINE = re.compile(
     r"|(\d{1,3}\s*\([a-z\s]+\)\s*hari[^;.:|]{0,70})",
     re.I,
 )
+#: a period in weeks, months or years, up to its clause's first comma ("dalam jangka waktu 3 (tiga) bulan
+#: sejak ...", "disimpan selama 10 (sepuluh) tahun"): what "berapa lama" / "how long" asks, not "kapan"
+_PERIOD = re.compile(
+    r"(\d{1,3}\s*\([a-z\s]+\)\s*(?:minggu|bulan|tahun)\b(?!\s+(?:pajak|takwim|kalender))[^;.:|,]{0,70})",
+    re.I,
+)
+#: the question asks how long, not when
+_ASKS_PERIOD = re.compile(r"\bberapa\s+lama\b|\bhow\s+long\b|\bjangka\s+waktu", re.I)
 _BASE_EN = {
     "dari jumlah bruto": "of the gross amount",
     "dari penghasilan bruto": "of gross income",
@@ -283,12 +291,18 @@ def _rate_phrase(c: ShownClaim, lang: str) -> str | None:
     return more
 
 
-def _deadline_phrase(c: ShownClaim) -> str | None:
+def _deadline_phrase(c: ShownClaim, period: bool = False) -> str | None:
+    """The deadline the claim states; with ``period`` also a length of time, whichever comes first."""
     source = c.text if c.quote.strip().startswith("|") else c.quote
-    m = _DEADLINE.search(source)
-    if not m:
+    found = [m for m in (_DEADLINE.search(source), _PERIOD.search(source) if period else None) if m]
+    if not found:
         return None
-    return _trim(next(g for g in m.groups() if g), 160)
+    m = min(found, key=lambda x: x.start())
+    k = next(i for i, g in enumerate(m.groups(), start=1) if g)
+    phrase = m.group(k)
+    if source[m.end(k) : m.end(k) + 1].isalnum():  # cut inside a word: end at the last whole word
+        phrase = phrase.rsplit(" ", 1)[0]
+    return _trim(phrase, 160)
 
 
 def _fact_sentence(c: ShownClaim, n: int, lang: str, kind: str | None) -> tuple[str, str | None]:
@@ -300,12 +314,15 @@ def _fact_sentence(c: ShownClaim, n: int, lang: str, kind: str | None) -> tuple[
             if lang == "en":
                 return f"Under {src}, the rate is {rate} [{n}].", rate
             return f"Menurut {src}, tarifnya {rate} [{n}].", rate
-    if kind == "deadline":  # a period found in a rule is not "the deadline" unless one was asked
-        due = _deadline_phrase(c)
+    if kind in ("deadline", "period"):  # a period found in a rule is not "the deadline" unless one was asked
+        due = _deadline_phrase(c, kind == "period")
         if due:
+            # "paling lambat tanggal 15" is a deadline; "10 (sepuluh) tahun" is a period
+            period = bool(_PERIOD.match(due))
             if lang == "en":
-                return f'Under {src}, the deadline is "{due}" [{n}].', None
-            return f"Menurut {src}, batas waktunya {due} [{n}].", None
+                what = "the period is" if period else "the deadline is"
+                return f'Under {src}, {what} "{due}" [{n}].', None
+            return f"Menurut {src}, {'jangka waktunya' if period else 'batas waktunya'} {due} [{n}].", None
     body = _trim(_first_sentence(c.text))
     if lang == "en":
         return f'Under {src}: "{body}" [{n}].', None
@@ -405,8 +422,10 @@ def answer_line(
     windows = list(dict.fromkeys(c.applies for c in claims if c.applies))
     if len(windows) > 1:
         return _per_window(claims, lang, kind, windows)
+    if kind == "deadline" and _ASKS_PERIOD.search(question):
+        kind = "period"
     i = _lead_index(claims, conflicts, question)
-    if kind in ("rate", "deadline") and not _states(claims[i], kind, lang):
+    if kind in ("rate", "deadline", "period") and not _states(claims[i], kind, lang):
         # the lead does not state the asked fact: a close claim that does answers (never another tax's rule)
         i = next((j for j in _candidates(claims, conflicts, question) if _states(claims[j], kind, lang)), i)
     lead = claims[i]
@@ -417,7 +436,7 @@ def answer_line(
 
 
 def _states(c: ShownClaim, kind: str, lang: str) -> bool:
-    return bool(_rate_phrase(c, lang) if kind == "rate" else _deadline_phrase(c))
+    return bool(_rate_phrase(c, lang) if kind == "rate" else _deadline_phrase(c, kind == "period"))
 
 
 def _candidates(claims: Sequence[ShownClaim], conflicts: Sequence[Conflict], question: str) -> list[int]:

@@ -332,8 +332,8 @@ def run_answer_eval(
             _gold_match(chunks.get(c.source.chunk_id), g, ayat=False) for c in ans.claims for g in gold
         )
         lead_gold = bool(gold) and any(_gold_match(lead, g) for g in gold)
+        hits = [any(_gold_match(chunks.get(c.source.chunk_id), g) for g in gold) for c in ans.claims]
         if gold and ans.claims:
-            hits = [any(_gold_match(chunks.get(c.source.chunk_id), g) for g in gold) for c in ans.claims]
             cited += len(hits)
             cited_gold += sum(hits)
             if not any(hits):
@@ -410,6 +410,16 @@ def run_answer_eval(
                     "features": dict(conf.features),
                 },
                 "lead_correct": bool(ans.claims) and item.answerable and (lead_gold or not gold),
+                # every shown claim: which citation precision counts as a gold location (None: no gold)
+                "claims": [
+                    {
+                        "doc_id": c.source.doc_id,
+                        "location": c.source.location,
+                        "role": c.role,
+                        "gold": hit if gold else None,
+                    }
+                    for c, hit in zip(ans.claims, hits, strict=True)
+                ],
             }
         )
     n = len(items)
