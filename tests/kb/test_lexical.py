@@ -84,3 +84,24 @@ def test_a_malformed_lexicon_names_the_file_and_key(tmp_path) -> None:  # type: 
     bad.write_text("version: 1\nstopwords: {id: [yang], en: [no]}\n", encoding="utf-8")
     with pytest.raises(LexiconError, match=r"lexicon.yaml: stopwords.en must be a list of non-empty strings"):
         load(bad)
+
+
+def test_english_tax_words_reach_the_indonesian_wording() -> None:
+    # "corporate" counted only against English passages before the general glossary: an Indonesian rule on
+    # "Wajib Pajak badan" covered half of "What is the corporate income tax rate?"
+    from kb.lexical import coverage, question_concepts
+
+    plan = understand("What is the corporate income tax rate?")
+    concepts = question_concepts(plan, plan.text)
+    rule = "Tarif pajak yang diterapkan atas Penghasilan Kena Pajak bagi Wajib Pajak badan dalam negeri"
+    assert coverage(concepts, rule, "id") == 1.0
+    plan = understand("How long must bookkeeping records be kept?")
+    concepts = question_concepts(plan, plan.text)
+    keep = "Buku, catatan, dan dokumen yang menjadi dasar pembukuan atau pencatatan wajib disimpan"
+    assert coverage(concepts, keep, "id") == 1.0
+
+
+def test_late_payment_is_written_after_the_due_date_in_the_law() -> None:
+    plan = understand("Berapa sanksi bunga kalau telat bayar pajak?")
+    added = {a for e in plan.expansions for a in e.added}
+    assert "setelah tanggal jatuh tempo" in added  # KUP Pasal 9 ayat (2a)'s words for a late payment
