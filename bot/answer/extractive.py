@@ -263,6 +263,32 @@ def law_of(hit: Hit) -> str:
     return hit.chunk.provision.split(":", 1)[0] if hit.chunk.provision else hit.doc.id
 
 
+#: a rule that acts only within a dated window: "dilakukan paling lambat tanggal 28 Pebruari 2009" (KUP
+#: Pasal 37A's 2008 amnesty), "berlaku sampai dengan tanggal 31 Desember 2010", "disampaikan ... sejak tanggal
+#: 1 Januari 2022 sampai dengan tanggal 30 Juni 2022" (the 2022 voluntary disclosure)
+_WINDOW_END = re.compile(
+    r"\b(?:dilakukan|disampaikan|diajukan|berlaku|diberikan)\b[^.;]{0,80}?"
+    r"(?:paling\s+lambat|sampai\s+dengan)\s+tanggal\s+(\d{1,2})\s+([A-Za-z]+)\s+((?:19|20)\d\d)",
+    re.I,
+)
+
+
+def window_closed(text: str, as_of: dt.date) -> bool:
+    """The rule applies only within dated windows that all closed before ``as_of``: a closed amnesty or
+    transitional window still reads like a current rule ("... dapat diberikan pengurangan atau penghapusan
+    sanksi administrasi berupa bunga") and must not answer a question about today."""
+    ends = []
+    for m in _WINDOW_END.finditer(text):
+        month = MONTHS.get(m.group(2).lower())
+        if month is None:
+            continue
+        try:
+            ends.append(dt.date(int(m.group(3)), month, int(m.group(1))))
+        except ValueError:
+            continue
+    return bool(ends) and max(ends) < as_of
+
+
 def is_padding(text: str) -> bool:
     """Never a leading claim: "Cukup jelas.", transitional lead-ins, amendment formulae, examples."""
     return bool(PADDING.search(text) or EXAMPLE_TEXT.search(text) or HYPOTHETICAL_PARTY.search(text))
@@ -495,6 +521,7 @@ LEAD_WEIGHTS: dict[str, float] = {
     "only_unasked_regime": -0.3,
     "illustrates": -0.6,
     "padding": -1.0,
+    "window_closed": -1.0,
     "other_tax": -0.4,
     "object_match": 0.35,
     "figure_match": 0.35,
@@ -534,6 +561,8 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         # a worked example (or a passage naming "PT A") illustrates the rule; never first
         "illustrates": float(_illustrates(hit)),
         "padding": float(is_padding(text)),
+        # an amnesty or transitional window that closed before the date asked about
+        "window_closed": float(window_closed(text, request.as_of)),
         # a rule about another tax (PPh 26 honoraria for a PPh 23 question)
         "other_tax": float(bool(asked_taxes and named_taxes and not (asked_taxes & named_taxes))),
         # the provision whose scope is the object the question names leads, not a general rule
