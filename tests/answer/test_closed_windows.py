@@ -20,7 +20,10 @@ AMNESTY = (
 def test_a_window_is_closed_only_after_its_last_day() -> None:
     assert window_closed(AMNESTY, dt.date(2024, 6, 1))
     assert not window_closed(AMNESTY, dt.date(2009, 2, 28))
-    disclosure = "disampaikan kepada Direktur Jenderal Pajak sejak tanggal 1 Januari 2022 sampai dengan tanggal 30 Juni 2022"
+    disclosure = (
+        "disampaikan kepada Direktur Jenderal Pajak sejak tanggal 1 Januari 2022 "
+        "sampai dengan tanggal 30 Juni 2022"
+    )
     assert window_closed(disclosure, dt.date(2022, 7, 1))
     assert not window_closed(disclosure, dt.date(2022, 3, 1))
     # a deadline the rule sets for each case is no window: no date of its own
