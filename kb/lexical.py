@@ -97,7 +97,13 @@ def question_parts(question: str) -> list[str]:
     things; a passage rarely covers the words of all three, so a message nothing answers as a whole is
     answered part by part (``bot.answer.pipeline``).
     """
-    asks = asking_sentences(question)
+    generic = lexicon.generic_words()
+    asks = [
+        a
+        for a in asking_sentences(question)
+        # "Mohon pencerahan." / "Gimana?" ask nothing of their own
+        if sum(1 for t in tokenize(a) if t not in STOPWORDS and t not in generic and len(t) >= 3) >= 2
+    ]
     return asks if len(asks) >= 2 else []
 
 

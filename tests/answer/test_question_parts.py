@@ -31,6 +31,8 @@ def test_question_parts_are_the_asking_sentences_when_two_or_more_ask() -> None:
     assert question_parts(story) == []
     assert ask_text(story) == "Apakah bunganya kena PPh 23?"
     assert question_parts("Berapa tarif PPh 23?") == []
+    # a request formula or a bare "Gimana?" asks nothing of its own: not a part
+    assert question_parts(f"{ROYALTY_ABROAD} Mohon pencerahan. Gimana?") == question_parts(ROYALTY_ABROAD)
 
 
 def test_the_first_part_with_a_source_is_answered_and_the_note_says_which(services: Any) -> None:
