@@ -222,6 +222,12 @@ class Retriever:
         # ayat may be listed, so "tarif PPh Pasal 23" / "tarif PPh 23" is not left with the no-NPWP
         # surcharge and the exclusions ayat while the rates ayat waits)
         cap_exempt = set(pool.named_docs) if len(pool.named_docs) == 1 else set()
+        if not pool.named_docs and len(plan.tax_types) == 1:
+            # a tax type that one document alone governs names that document ("bea meterai", "stamp duty"
+            # -> UU 10/2020): its rate Pasal must not wait behind other laws' passages
+            carriers = [d for d, meta in self.documents().items() if plan.tax_types[0] in meta.tax_types]
+            if len(carriers) == 1:
+                cap_exempt = set(carriers)
         capped: list[Hit] = []
         for score, cid in scored:
             if cid not in visible:

@@ -42,7 +42,13 @@ CUE = re.compile(
     r"|\bdilarang\b|\btidak\s+dipotong\b|\bdibebaskan\b",
     re.I,
 )
-RATE_QUESTION = re.compile(r"\btarif\b|\brates?\b|\bpersen\b|%|percent", re.I)
+RATE_QUESTION = re.compile(
+    r"\btarif\b|\brates?\b|\bpersen\b|%|percent"
+    # "berapa bea meterai ...?", "how much is the stamp duty ...?": how much a tax is, its rate
+    r"|\bberapa\s+(?:besar\s+)?(?:bea\s+m[ae]terai|ppn|pph|pajak)\b"
+    r"|\bhow\s+much\s+(?:is\s+)?(?:the\s+)?(?:stamp\s+duty|vat|income\s+tax|tax)\b",
+    re.I,
+)
 #: A question that names a rate but asks for something else: the conditions or documents for a treaty rate,
 #: the procedure, how to do it ("apa syarat ... tarif tax treaty?" asks for requirements, not "20%").
 ASKS_OTHER_THAN_RATE = re.compile(
@@ -55,6 +61,15 @@ ASKS_RATE_OUTRIGHT = re.compile(r"\bberapa\b|\bwhat\s+(?:is\s+the\s+)?(?:tax\s+)
 PERCENT = re.compile(r"\d\s*%")
 #: a rate stated as a percentage, or as a fixed amount ("tarif tetap sebesar Rp10.000,00": Bea Meterai)
 RATE_STATED = re.compile(r"\d\s*%|\btarif\b[^.;]{0,60}?\bRp\s?\d", re.I)
+#: a percentage that is a sanction ("sanksi administratif berupa kenaikan sebesar 100% (seratus persen)"),
+#: not a tax rate
+SANCTION_RATE = re.compile(
+    r"\b(?:sanksi|denda|kenaikan|bunga)\b[^.;]{0,80}?\d+(?:[.,]\d+)?\s*%(?:\s*\([a-z\s]+\))?", re.I
+)
+#: the question asks about a sanction (then a sanction percentage is what it asks)
+ASKS_SANCTION = re.compile(
+    r"\bsanksi|\bdenda|\bpenalt|\bfine[ds]?\b|\bkenaikan\b|\bbunga\b|\binterest\b", re.I
+)
 EXCEPTION = re.compile(
     r"\bkecuali\b|\bdikecualikan\b|\btidak\s+termasuk\b|\bexcept\b|\bunless\b|\bnot\s+apply\b", re.I
 )
@@ -289,6 +304,14 @@ def window_closed(text: str, as_of: dt.date) -> bool:
     return bool(ends) and max(ends) < as_of
 
 
+def only_sanction_rates(question: str, text: str) -> bool:
+    """Every rate the text states is a sanction's, and the question asks no sanction: "Berapa tarif bea
+    meterai?" is not answered by the 100% surcharge on stamp duty underpaid (UU 10/2020 Pasal 11 ayat (3))."""
+    if ASKS_SANCTION.search(question) or not SANCTION_RATE.search(text):
+        return False
+    return not RATE_STATED.search(SANCTION_RATE.sub(" ", text))
+
+
 def is_padding(text: str) -> bool:
     """Never a leading claim: "Cukup jelas.", transitional lead-ins, amendment formulae, examples."""
     return bool(PADDING.search(text) or EXAMPLE_TEXT.search(text) or HYPOTHETICAL_PARTY.search(text))
@@ -519,6 +542,7 @@ LEAD_WEIGHTS: dict[str, float] = {
     "deadline_missing": -0.2,
     "regulation": 0.15,
     "only_unasked_regime": -0.3,
+    "only_sanction_rate": -0.3,
     "illustrates": -0.6,
     "padding": -1.0,
     "window_closed": -1.0,
@@ -558,6 +582,8 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "regulation": float(hit.doc.layer == "regulation"),
         # every rate it states belongs to a special regime the question does not name
         "only_unasked_regime": float(rate_q and only_unasked_regime_rates(question, text)),
+        # every percentage it states is a sanction the question does not ask about
+        "only_sanction_rate": float(rate_q and only_sanction_rates(question, text)),
         # a worked example (or a passage naming "PT A") illustrates the rule; never first
         "illustrates": float(_illustrates(hit)),
         "padding": float(is_padding(text)),
