@@ -135,6 +135,13 @@ QUESTION_OBJECTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
             re.I,
         ),
     ),
+    (
+        # a payment to a bank: PPh 23 ayat (4) huruf a leaves it out ("tidak dilakukan atas: a. penghasilan
+        # yang dibayar atau terutang kepada bank"); the rate of ayat (1) does not answer it
+        "paid_to_bank",
+        re.compile(r"\b(?:ke|kepada|dari|to|by|from)\s+(?:the\s+|a\s+)?bank\b", re.I),
+        re.compile(r"kepada\s+bank\b", re.I),
+    ),
 )
 #: Special regimes a question that does not name them should not be answered with: a general PPN question
 #: is not answered with the 0% rate for exports.  Patterns match the regime's own rate statement, not an
