@@ -305,9 +305,43 @@ def _deadline_phrase(c: ShownClaim, period: bool = False) -> str | None:
     return _trim(phrase, 160)
 
 
-def _fact_sentence(c: ShownClaim, n: int, lang: str, kind: str | None) -> tuple[str, str | None]:
+#: an amount and what it is for, up to the clause's end: "Rp1.000.000,00 (satu juta rupiah) untuk Surat
+#: Pemberitahuan Tahunan Pajak Penghasilan Wajib Pajak badan"
+_AMOUNT_CLAUSE = re.compile(
+    r"Rp\s?\d[\d.]*(?:,\d+)?(?:\s*\([^()]{0,60}\))?"
+    r"(?:(?!\s(?:serta|dan)\s+(?:sebesar\s+)?Rp)[^,;:]){0,120}",  # "... badan serta sebesar Rp100.000" ends
+    re.I,
+)
+
+
+def _amount_phrase(c: ShownClaim, question: str) -> str | None:
+    """The amount the quote states for what the question names (the clause sharing most of its words)."""
+    from kb.query import tokenize, understand
+
+    clauses = [m.group(0).strip() for m in _AMOUNT_CLAUSE.finditer(c.quote)]
+    if not clauses:
+        return None
+    plan = understand(question) if question else None
+    words = {t for term in (plan.terms if plan else ()) for t in tokenize(term) if len(t) >= 3}
+
+    def shared(clause: str) -> int:
+        return len(words & set(tokenize(clause)))
+
+    best = max(range(len(clauses)), key=lambda i: (shared(clauses[i]), -i))
+    return _trim(clauses[best], 160)
+
+
+def _fact_sentence(
+    c: ShownClaim, n: int, lang: str, kind: str | None, question: str = ""
+) -> tuple[str, str | None]:
     """(sentence, rate phrase) for the leading claim ``c`` cited as ``[n]``."""
     src = _source_name(c)
+    if kind == "amount":  # "dendanya berapa?": the amount, for what the question names
+        amount = _amount_phrase(c, question)
+        if amount:
+            if lang == "en":
+                return f'Under {src}, the amount is "{amount}" [{n}].', None
+            return f"Menurut {src}, jumlahnya {amount} [{n}].", None
     if kind != "deadline":
         rate = _rate_phrase(c, lang) if kind == "rate" or kind is None else None
         if rate:
@@ -429,7 +463,7 @@ def answer_line(
         # the lead does not state the asked fact: a close claim that does answers (never another tax's rule)
         i = next((j for j in _candidates(claims, conflicts, question) if _states(claims[j], kind, lang)), i)
     lead = claims[i]
-    sentence, _rate = _fact_sentence(lead, i + 1, lang, kind)
+    sentence, _rate = _fact_sentence(lead, i + 1, lang, kind, question)
     premise = _premise(question, lead, lang) if question else ""
     second = _conflict_sentence(lead, claims, conflicts, lang)
     return " ".join(p for p in (premise, sentence, second) if p)

@@ -125,9 +125,15 @@ def test_answer_line_carries_figure_marker_and_corrects_a_false_premise(hashing_
 def test_answer_line_does_not_stop_at_an_item_letter(hashing_services: Any) -> None:
     """ "paling sedikit: b. Rp4.500.000,00 ..." is one sentence; the line used to end at "b"."""
     ptkp = claim(hashing_services, "uu-7-2021", "b. Rp4.500.000,00", at="Pasal 7 ayat (1)")
-    line = answer_line([ptkp], "id", "Berapa tambahan PTKP untuk wajib pajak kawin?")
+    line = answer_line([ptkp], "id", "Apa tambahan PTKP untuk wajib pajak kawin?")
     assert line.startswith("Menurut UU 7/2021: ")
     assert "paling sedikit: b. Rp4.500.000,00" in line and line.endswith("yang kawin [1].")
+    # "berapa ...?" asks the amount: the line gives it with what it is for
+    line = answer_line([ptkp], "id", "Berapa tambahan PTKP untuk wajib pajak kawin?")
+    assert line == (
+        "Menurut UU 7/2021, jumlahnya Rp4.500.000,00 (empat juta lima ratus ribu rupiah) tambahan untuk "
+        "Wajib Pajak yang kawin [1]."
+    )
 
 
 def test_multi_part_question_gets_one_sentence_per_part(hashing_services: Any) -> None:
