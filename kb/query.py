@@ -715,8 +715,9 @@ STOPWORDS = _ID_FUNCTION | _EN_FUNCTION
 
 
 _DEFINITION_Q = re.compile(
-    r"\b(?:apa(?:kah)? (?:yang )?dimaksud(?: dengan)?|pengertian|definisi|apa itu|what (?:is|are) meant by|"
-    r"what does .{1,60} mean|definition of|define)\b",
+    r"\b(?:apa(?:kah)? (?:yang )?dimaksud(?: dengan)?|pengertian|definisi|apa itu|apa arti(?:nya)?"
+    r"|arti (?:dari )?(?:istilah|kata)|what (?:is|are) meant by|what does .{1,60} mean|definition of|define"
+    r"|meaning of)\b",
     re.IGNORECASE,
 )
 

@@ -545,6 +545,7 @@ LEAD_WEIGHTS: dict[str, float] = {
     "penjelasan": -0.3,
     "definition_asked": 0.4,
     "definition_unasked": -0.1,
+    "definition_in_act": 0.3,
     "deadline_stated": 0.3,
     "deadline_missing": -0.2,
     "regulation": 0.15,
@@ -583,6 +584,9 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         # a rule with an obligation cue outranks a definition, unless the question asks what a term means
         "definition_asked": float(definition and asks_def),
         "definition_unasked": float(definition and not asks_def),
+        # a term an Undang-Undang defines is defined there: the PMKs that repeat the definition word for word
+        # for their own use follow the act (lex superior)
+        "definition_in_act": float(definition and asks_def and hit.doc.type == "UU"),
         "deadline_stated": float(deadline and bool(DEADLINE.search(text))),
         "deadline_missing": float(deadline and not DEADLINE.search(text)),
         # what the law says leads; a company document is shown as practice beside it

@@ -1,0 +1,27 @@
+"""A term an Undang-Undang defines is answered from the act, not from a PMK that repeats the definition word
+for word for its own use (five PMKs restate KUP's "Nomor Pokok Wajib Pajak adalah ...")."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+
+from bot.answer.pipeline import answer_question
+
+
+@pytest.mark.parametrize(
+    ("question", "defined"),
+    [
+        ("Apa pengertian Nomor Pokok Wajib Pajak?", "Nomor Pokok Wajib Pajak adalah"),
+        ("Apa arti Masa Pajak?", "Masa Pajak adalah"),
+    ],
+)
+def test_the_act_defines_the_term(services: Any, question: str, defined: str) -> None:
+    answer = answer_question(question, services.cli_principal(None), services, as_of=dt.date(2026, 6, 1))
+    assert answer.status == "answered"
+    lead = answer.claims[0]
+    assert lead.source.number.startswith("UU "), lead.source.number
+    assert lead.source.location.startswith("Pasal 1 ")
+    assert defined in lead.quote
