@@ -664,7 +664,9 @@ class ExtractiveComposer:
                 bonus -= 2.0
             scored.append((-(cov + bonus), i, u, cov))
         scored.sort(key=lambda t: (t[0], t[1]))
-        chosen = [(i, u) for _, i, u, cov in scored[:limit] if cov > 0 or u.cue]
+        # a definition question wants the term's own definition, not its neighbour in the list of Pasal 1
+        defining = asks_definition(question)
+        chosen = [(i, u) for _, i, u, cov in scored[:limit] if cov > 0 or (u.cue and not defining)]
         if not chosen:
             chosen = [(scored[0][1], scored[0][2])]
         return [u for _, u in chosen]  # best first: the unit that answers leads

@@ -25,3 +25,5 @@ def test_the_act_defines_the_term(services: Any, question: str, defined: str) ->
     assert lead.source.number.startswith("UU "), lead.source.number
     assert lead.source.location.startswith("Pasal 1 ")
     assert defined in lead.quote
+    # the neighbour definitions of the act's Pasal 1 are not shown beside it
+    assert not any("Pengusaha Kena Pajak adalah" in c.quote for c in answer.claims)
