@@ -21,7 +21,14 @@ if str(ROOT) not in sys.path:
 
 def main(argv: list[str] | None = None) -> int:
     from bot.evals.answers import run_answer_eval
-    from bot.evals.calibrate import STATUS_FLOOR, fit, rows_for_fit, status_floor_threshold, write_defaults
+    from bot.evals.calibrate import (
+        STATUS_FLOOR,
+        fit,
+        rows_for_fit,
+        status_floor_threshold,
+        write_defaults,
+        write_deterministic,
+    )
     from bot.settings import load_settings
     from bot.wiring import Services
 
@@ -35,6 +42,12 @@ def main(argv: list[str] | None = None) -> int:
         help="reuse the tune-half report of bench/eval_answer_sets.py --out (the inputs do not depend on the "
         "calibration) instead of running the pipeline again",
     )
+    ap.add_argument(
+        "--with-features",
+        action="store_true",
+        help="also fit weights for the leading claim's features "
+        "(not shipped: they did not hold on the check half)",
+    )
     args = ap.parse_args(argv)
     if args.from_report:
         reports = json.loads(args.from_report.read_text(encoding="utf-8"))
@@ -42,12 +55,18 @@ def main(argv: list[str] | None = None) -> int:
     else:
         services = Services(load_settings(retrieval_mode=args.mode))
         report = run_answer_eval(services, args.set, split="tune", mode=args.mode, runs=1)
-    params = fit(rows_for_fit(report))
+    rows = rows_for_fit(report)
+    if not args.with_features:  # the shipped model: judge, retrieval and self only
+        rows = [(x[:3], y) for x, y in rows]
+    params = fit(rows)
     if not params["target_reached"]:
         params["medium"] = status_floor_threshold(report, params)
         params["threshold_rule"] = f"target out of reach: highest with tune status accuracy >= {STATUS_FLOOR}"
     print(json.dumps(params, indent=1))
-    if args.write:
+    if args.write and args.mode == "deterministic":
+        write_deterministic(params)
+        print("wrote bot/answer/confidence.py DETERMINISTIC", file=sys.stderr)
+    elif args.write:
         write_defaults(params)
         print("wrote bot/answer/confidence.py defaults", file=sys.stderr)
     return 0

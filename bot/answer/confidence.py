@@ -61,15 +61,28 @@ class ConfidenceConfig:
     """
 
     judge_weight: float = 0.0
-    retrieval_weight: float = 1.9998
-    self_weight: float = 1.1291
-    bias: float = -1.7994
+    retrieval_weight: float = 5.6817
+    self_weight: float = 0.7399
+    bias: float = -4.5599
     #: weights of :data:`FEATURES` (name, weight); absent names weigh 0
     feature_weights: tuple[tuple[str, float], ...] = ()
     #: answer threshold: lowest calibrated score with >= ``target_precision`` correct among answered (tune)
-    medium: float = 0.35
+    medium: float = 0.15
     high: float = 0.9
     target_precision: float = 0.9
+
+
+#: deterministic retrieval (no dense scores: the ranker's probabilities run lower) has its own calibration,
+#: fitted the same way on the tune half answered in deterministic mode
+#: (``scripts/fit_confidence.py --mode deterministic --write``)
+DETERMINISTIC = ConfidenceConfig(retrieval_weight=4.0758, self_weight=0.2475, bias=-2.1887, medium=0.2)
+
+
+def config_for_mode(
+    mode: str | None, hybrid: ConfidenceConfig, deterministic: ConfidenceConfig
+) -> ConfidenceConfig:
+    """The calibration of the retrieval mode an answer was made with."""
+    return deterministic if mode == "deterministic" else hybrid
 
 
 def band_of(score: float, config: ConfidenceConfig) -> str:

@@ -2,7 +2,8 @@
 
     understand -> scope (out of scope / protected) -> named regulations exist? -> clarify ->
     retrieve as of the transaction date -> compose -> verify every claim -> conflicts ->
-    confidence -> answered | one corrective retry | abstained / escalated
+    confidence -> answered | one corrective retry | the first part of a multi-part message a source
+    answers | abstained / escalated
 
 The composer is pluggable (the extractive default, an LLM agent): whatever it drafts goes through
 the same gates, resolved here against the store *for this user and date*, so a claim citing a chunk
@@ -25,9 +26,11 @@ from bot.answer import clarify as clarify_mod
 from bot.answer import conflicts as conflicts_mod
 from bot.answer import scope as scope_mod
 from bot.answer.confidence import (
+    DETERMINISTIC,
     NO_CONFIDENCE,
     ConfidenceConfig,
     combine,
+    config_for_mode,
     lead_claim_features,
     retrieval_quality,
 )
@@ -142,6 +145,8 @@ def _w(key: str, lang: str, **kw: object) -> str:
 @dataclass(frozen=True)
 class PipelineConfig:
     confidence: ConfidenceConfig = field(default_factory=ConfidenceConfig)
+    #: the calibration used when retrieval runs in deterministic mode
+    confidence_deterministic: ConfidenceConfig = field(default_factory=lambda: DETERMINISTIC)
     top_k: int = 10
     retry_top_k: int = 14
 
@@ -677,9 +682,11 @@ def answer_question(
             )
             if not (part_plan.tax_types or part_plan.doc_refs or part_plan.provisions):
                 continue  # "Terus bukti potongnya dikirim ke mana?" leans on the other parts for its topic
-            run.question = part
-            got = run.attempt(part, part_plan, attempts[0].as_of)
-            run.question = question
+            run.question = part  # the composer judges relevance on the part's words
+            try:
+                got = run.attempt(part, part_plan, attempts[0].as_of)
+            finally:
+                run.question = question
             if got.shown:
                 got.unsupported = [*attempts[0].unsupported, *got.unsupported]
                 attempts, answered_question, answered_plan = [got], part, part_plan
@@ -741,8 +748,12 @@ def answer_question(
         concepts=len(concepts),
         documents=len({c.source.doc_id for c in shown}),
     )
+    retriever_config = getattr(services.retriever, "config", None)
+    calibration = config_for_mode(
+        mode or getattr(retriever_config, "mode", None), cfg.confidence, cfg.confidence_deterministic
+    )
     confidence = combine(
-        judge_score, retrieval_quality(top, cov, cfg.confidence), self_score, cfg.confidence, features
+        judge_score, retrieval_quality(top, cov, calibration), self_score, calibration, features
     )
     reason = None
     status = "answered"

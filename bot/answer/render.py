@@ -25,6 +25,7 @@ from bot.answer.conflicts import mentioned_taxes
 from bot.answer.extractive import ASKS_OTHER_THAN_RATE, asked_fact, asked_facts
 from bot.answer.model import ClarifyingQuestion, Conflict, ShownClaim, UnsupportedClaim
 from guardrails.verify import extract_figures
+from kb.query import tokenize, understand
 
 if TYPE_CHECKING:
     from bot.answer.model import Answer
@@ -316,8 +317,6 @@ _AMOUNT_CLAUSE = re.compile(
 
 def _amount_phrase(c: ShownClaim, question: str) -> str | None:
     """The amount the quote states for what the question names (the clause sharing most of its words)."""
-    from kb.query import tokenize, understand
-
     clauses = [m.group(0).strip() for m in _AMOUNT_CLAUSE.finditer(c.quote)]
     if not clauses:
         return None

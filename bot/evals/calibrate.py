@@ -110,6 +110,19 @@ def fit(rows: list[tuple[list[float], bool]], target: float = 0.9) -> dict[str, 
     }
 
 
+def write_deterministic(params: dict[str, Any], path: Path = CONFIDENCE_PY) -> None:
+    """Replace the ``DETERMINISTIC`` calibration in ``confidence.py`` with the fitted one."""
+    text = path.read_text(encoding="utf-8")
+    line = (
+        f"DETERMINISTIC = ConfidenceConfig(retrieval_weight={params['retrieval_weight']}, "
+        f"self_weight={params['self_weight']}, bias={params['bias']}, medium={params['medium']})"
+    )
+    text, n = re.subn(r"\nDETERMINISTIC = ConfidenceConfig\([^\n]*\)", "\n" + line, text, count=1)
+    if n != 1:
+        raise ValueError(f"{path}: no DETERMINISTIC calibration to replace")
+    path.write_text(text, encoding="utf-8")
+
+
 def write_defaults(params: dict[str, Any], path: Path = CONFIDENCE_PY) -> None:
     """Replace the default values in ``ConfidenceConfig`` with the fitted ones."""
     text = path.read_text(encoding="utf-8")

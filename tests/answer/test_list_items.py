@@ -46,7 +46,9 @@ def test_a_rate_named_in_a_question_about_conditions_is_not_the_asked_fact() -> 
     assert asked_fact("Berapa tarif PPh 26 kalau syarat treaty tidak terpenuhi?") == "rate"
     assert asked_fact("tarif PPh 23 jasa teknik?") == "rate"
     # "berapa" that asks neither a rate nor a period asks an amount, which a lead must state
-    assert asked_fact("Berapa bea meterai untuk dokumen perjanjian?") == "amount"
+    assert asked_fact("Berapa PTKP untuk wajib pajak kawin?") == "amount"
+    # ... but "berapa <a tax>" asks how much the tax is: its rate
+    assert asked_fact("Berapa bea meterai untuk dokumen perjanjian?") == "rate"
     assert states_fact("amount", "dikenakan Bea Meterai dengan tarif tetap sebesar Rp10.000,00")
     assert not states_fact("amount", "Bea Meterai dikenakan atas Dokumen yang bersifat perdata")
     # a rate may be a fixed amount: Bea Meterai's "tarif tetap sebesar Rp10.000,00" states the asked rate

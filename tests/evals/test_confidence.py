@@ -87,3 +87,28 @@ def test_lead_features_enter_the_score_only_through_fitted_weights(tmp_path: Pat
     text = copy.read_text(encoding="utf-8")
     pairs = '(("lead_delegates", -1.5), ("lead_penjelasan", -0.5))'
     assert f"feature_weights: tuple[tuple[str, float], ...] = {pairs}" in text
+
+
+def test_deterministic_retrieval_has_its_own_calibration(tmp_path: Path) -> None:
+    """Without dense scores the ranker's probabilities run lower: the hybrid calibration escalated
+    deterministic answers as low confidence (check half status 0.98 -> 0.91), so each mode is fitted on its
+    own tune run."""
+    from bot.answer.confidence import DETERMINISTIC, ConfidenceConfig, combine, config_for_mode
+    from bot.evals.calibrate import write_deterministic
+
+    hybrid = ConfidenceConfig()
+    assert config_for_mode("deterministic", hybrid, DETERMINISTIC) is DETERMINISTIC
+    assert config_for_mode("hybrid", hybrid, DETERMINISTIC) is hybrid
+    assert config_for_mode(None, hybrid, DETERMINISTIC) is hybrid
+    # a middling retrieval is an answer in deterministic mode and the same inputs score lower under hybrid's
+    det = combine(None, 0.45, 0.7, DETERMINISTIC)
+    assert det.band == "medium"
+    assert combine(None, 0.45, 0.7, hybrid).score < det.score
+
+    copy = tmp_path / "confidence.py"
+    copy.write_text((ROOT / "bot" / "answer" / "confidence.py").read_text(encoding="utf-8"), encoding="utf-8")
+    write_deterministic({"retrieval_weight": 3.0, "self_weight": 0.5, "bias": -2.0, "medium": 0.25}, copy)
+    text = copy.read_text(encoding="utf-8")
+    line = "DETERMINISTIC = ConfidenceConfig(retrieval_weight=3.0, self_weight=0.5, bias=-2.0, medium=0.25)"
+    assert line in text
+    assert text.count("DETERMINISTIC = ConfidenceConfig(") == 1
