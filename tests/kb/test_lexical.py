@@ -105,3 +105,16 @@ def test_late_payment_is_written_after_the_due_date_in_the_law() -> None:
     plan = understand("Berapa sanksi bunga kalau telat bayar pajak?")
     added = {a for e in plan.expansions for a in e.added}
     assert "setelah tanggal jatuh tempo" in added  # KUP Pasal 9 ayat (2a)'s words for a late payment
+
+
+def test_late_in_english_is_after_the_due_date() -> None:
+    from kb.lexical import coverage, question_concepts
+
+    plan = understand("What is the interest penalty for late tax payment?")
+    assert "setelah tanggal jatuh tempo" in {a for e in plan.expansions for a in e.added}
+    concepts = question_concepts(plan, plan.text)
+    rule = (
+        "Atas pembayaran atau penyetoran pajak yang dilakukan setelah tanggal jatuh tempo pembayaran, "
+        "dikenai sanksi administratif berupa bunga"
+    )
+    assert coverage(concepts, rule, "id") == 1.0
