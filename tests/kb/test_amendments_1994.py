@@ -8,29 +8,18 @@ import datetime as dt
 import json
 import re
 from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
 
 import pytest
 
-from kb.chunking import chunk_document
 from kb.consolidate import consolidate
 from kb.metadata import meta_from_corpus
 from kb.model import ParsedChunk
 from kb.store.protocol import SearchFilter
 from kb.store.sqlite import SqliteStore
+from tests.kb.corpus_acts import REGS, chunks
 
-REGS = Path(__file__).resolve().parents[2] / "corpus" / "regulations"
 ACTS = ("uu-7-1991", "uu-10-1994", "uu-9-1994", "uu-11-1994")
-
-
-@cache
-def chunks(doc_id: str) -> tuple[ParsedChunk, ...]:
-    folder = REGS / doc_id
-    meta = meta_from_corpus(
-        json.loads((folder / "metadata.json").read_text()), folder / "metadata.json", doc_id
-    )
-    return tuple(chunk_document((folder / "text.txt").read_text(encoding="utf-8"), meta))
 
 
 def by_key(doc_id: str, key: str) -> ParsedChunk:

@@ -5,30 +5,18 @@ from __future__ import annotations
 import datetime as dt
 import json
 import shutil
-from functools import cache
 from pathlib import Path
 
 import pytest
 
-from kb.chunking import chunk_document
 from kb.embed.hashing import HashingEmbedder
 from kb.ingest import ingest_paths
 from kb.metadata import meta_from_corpus
-from kb.model import ParsedChunk
 from kb.store.protocol import SearchFilter
 from kb.store.sqlite import SqliteStore
+from tests.kb.corpus_acts import REGS, chunks
 
-REGS = Path(__file__).resolve().parents[2] / "corpus" / "regulations"
 NEW_ACTS = ("uu-16-2000", "uu-17-2000", "uu-18-2000", "uu-11-2020", "pp-94-2010")
-
-
-@cache
-def chunks(doc_id: str) -> tuple[ParsedChunk, ...]:
-    folder = REGS / doc_id
-    meta = meta_from_corpus(
-        json.loads((folder / "metadata.json").read_text()), folder / "metadata.json", doc_id
-    )
-    return tuple(chunk_document((folder / "text.txt").read_text(encoding="utf-8"), meta))
 
 
 def restated(doc_id: str) -> set[tuple[str, str]]:

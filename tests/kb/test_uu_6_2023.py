@@ -9,12 +9,10 @@ import json
 import re
 import shutil
 from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
 
 import pytest
 
-from kb.chunking import chunk_document
 from kb.consolidate import consolidate
 from kb.embed.hashing import HashingEmbedder
 from kb.ingest import ingest_paths
@@ -22,8 +20,9 @@ from kb.metadata import meta_from_corpus
 from kb.model import ParsedChunk
 from kb.store.protocol import SearchFilter
 from kb.store.sqlite import SqliteStore
+from tests.kb.corpus_acts import REGS
+from tests.kb.corpus_acts import chunks as act_chunks
 
-REGS = Path(__file__).resolve().parents[2] / "corpus" / "regulations"
 DOC = "uu-6-2023"
 # the three base laws and every act of their chains that restated a Pasal the Perppu restates again
 CHAINS = (
@@ -42,13 +41,8 @@ CHAINS = (
 )
 
 
-@cache
 def chunks(doc_id: str = DOC) -> tuple[ParsedChunk, ...]:
-    folder = REGS / doc_id
-    meta = meta_from_corpus(
-        json.loads((folder / "metadata.json").read_text()), folder / "metadata.json", doc_id
-    )
-    return tuple(chunk_document((folder / "text.txt").read_text(encoding="utf-8"), meta))
+    return act_chunks(doc_id)
 
 
 def by_location(location: str) -> ParsedChunk:
