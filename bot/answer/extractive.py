@@ -29,7 +29,7 @@ from guardrails.injection import scan_injection
 from guardrails.verify import extract_figures, normalize_ws
 from guardrails.verify.numbers import FigureKey, provided_keys
 from kb import lexical
-from kb.dates import MONTHS
+from kb.dates import MONTHS, parse_indonesian_date
 from kb.lexical import Concept, coverage
 from kb.model import Hit
 from kb.query import asks_definition
@@ -80,9 +80,12 @@ ASK_DEADLINE = re.compile(
     r"|\bhow\s+(?:long|many\s+days)\b|berapa\s+(?:hari|lama|bulan)",
     re.I,
 )
+#: a length of time written out in ``units`` ("3 (tiga) bulan", "10 (sepuluh) tahun"); "1 (satu) Tahun Pajak"
+#: is a tax year, not a length of time
+PERIOD_OF = r"\d+\s*\([a-z\s]+\)\s*(?:{units})\b(?!\s+(?:pajak|takwim|kalender))"
+PERIOD_TEXT = PERIOD_OF.format(units="hari|minggu|bulan|tahun")
 DEADLINE = re.compile(
-    r"paling\s+(?:lama|lambat)|tanggal\s+\d{1,2}\b"
-    r"|\d+\s*\([a-z\s]+\)\s*(?:hari|minggu|bulan|tahun)\b(?!\s+(?:pajak|takwim|kalender))"
+    rf"paling\s+(?:lama|lambat)|tanggal\s+\d{{1,2}}\b|{PERIOD_TEXT}"
     r"|\bjangka\s+waktu\s+\d|\bbatas\s+waktu|\bdue\b|\bdeadline",
     re.I,
 )
@@ -280,17 +283,12 @@ def _illustrates(hit: Hit) -> bool:
     return hit.chunk.is_example or bool(HYPOTHETICAL_PARTY.search(hit.chunk.text))
 
 
-def law_of(hit: Hit) -> str:
-    """The law a passage states: an amending act's restated Pasal belongs to the law it amends."""
-    return hit.chunk.provision.split(":", 1)[0] if hit.chunk.provision else hit.doc.id
-
-
 #: a rule that acts only within a dated window: "dilakukan paling lambat tanggal 28 Pebruari 2009" (KUP
 #: Pasal 37A's 2008 amnesty), "berlaku sampai dengan tanggal 31 Desember 2010", "disampaikan ... sejak tanggal
 #: 1 Januari 2022 sampai dengan tanggal 30 Juni 2022" (the 2022 voluntary disclosure)
 _WINDOW_END = re.compile(
     r"\b(?:dilakukan|disampaikan|diajukan|berlaku|diberikan)\b[^.;]{0,80}?"
-    r"(?:paling\s+lambat|sampai\s+dengan)\s+tanggal\s+(\d{1,2})\s+([A-Za-z]+)\s+((?:19|20)\d\d)",
+    r"(?:paling\s+lambat|sampai\s+dengan)\s+tanggal\s+(\d{1,2}\s+[A-Za-z]+\s+(?:19|20)\d\d)",
     re.I,
 )
 
@@ -299,15 +297,7 @@ def window_closed(text: str, as_of: dt.date) -> bool:
     """The rule applies only within dated windows that all closed before ``as_of``: a closed amnesty or
     transitional window still reads like a current rule ("... dapat diberikan pengurangan atau penghapusan
     sanksi administrasi berupa bunga") and must not answer a question about today."""
-    ends = []
-    for m in _WINDOW_END.finditer(text):
-        month = MONTHS.get(m.group(2).lower())
-        if month is None:
-            continue
-        try:
-            ends.append(dt.date(int(m.group(3)), month, int(m.group(1))))
-        except ValueError:
-            continue
+    ends = [d for m in _WINDOW_END.finditer(text) if (d := parse_indonesian_date(m.group(1)))]
     return bool(ends) and max(ends) < as_of
 
 
@@ -506,7 +496,8 @@ def split_units(text: str) -> list[Unit]:
                 sub.append(piece)
                 quote = " ".join([sub[0], *sub[1:]])
                 if len(quote) <= 2 * MAX_UNIT_CHARS:
-                    label = f"{_item_label(lead)} " if _item_label(lead) else ""
+                    item_label = _item_label(lead)
+                    label = f"{item_label} " if item_label else ""
                     text = f"{label}{sub[0]} {body}"
                     units.append(Unit(quote, text, bool(CUE.search(quote)), _item_date(sub[0])))
                     continue
@@ -746,10 +737,14 @@ class ExtractiveComposer:
                 key=lambda t: (0 if t[1] == "condition" else 1, 1 if t[0].chunk.kind == "penjelasan" else 0),
             ),
         ]
-        lead_law = law_of(lead_hit)
+        lead_law = lead_hit.chunk.base_doc  # an amending act's restated Pasal belongs to the law it amends
         for h in request.context:
             # a definition the lead's own law gives helps read it; another law's is padding
-            if "graph:uses_definition" in h.via and h.chunk.kind == "definition" and law_of(h) == lead_law:
+            if (
+                "graph:uses_definition" in h.via
+                and h.chunk.kind == "definition"
+                and h.chunk.base_doc == lead_law
+            ):
                 ordered.append((h, "definition"))
         other_laws: set[str] = set()
 
@@ -758,7 +753,7 @@ class ExtractiveComposer:
         for hit, role in ordered:
             if len(claims) >= self.max_claims:
                 break
-            law = law_of(hit)
+            law = hit.chunk.base_doc
             if law != lead_law and hit.doc.layer != "policy":
                 # the rule's own law, its conditions and the company policy applying it; passages of
                 # other laws only from the first such law

@@ -489,7 +489,8 @@ def answer_question(
     run.ledger = ledger
     # the corpus's unique bare act numbers name their act ("PP 23" -> PP 23/2018)
     catalog = getattr(services.retriever, "catalog", None)
-    plan = understand(question, aliases=services.aliases, catalog=catalog() if callable(catalog) else None)
+    acts = catalog() if callable(catalog) else None
+    plan = understand(question, aliases=services.aliases, catalog=acts)
     lang = plan.language
     run.lang = lang
     explicit = as_of is not None
@@ -677,9 +678,7 @@ def answer_question(
     if not any(a.shown for a in attempts):
         parts = question_parts(question)
         for i, part in enumerate(parts, start=1):
-            part_plan = understand(
-                part, aliases=services.aliases, catalog=catalog() if callable(catalog) else None
-            )
+            part_plan = understand(part, aliases=services.aliases, catalog=acts)
             if not (part_plan.tax_types or part_plan.doc_refs or part_plan.provisions):
                 continue  # "Terus bukti potongnya dikirim ke mana?" leans on the other parts for its topic
             run.question = part  # the composer judges relevance on the part's words

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot.answer.conflicts import mentioned_taxes
-from bot.answer.extractive import ASKS_OTHER_THAN_RATE, asked_fact, asked_facts
+from bot.answer.extractive import ASKS_OTHER_THAN_RATE, PERIOD_OF, asked_fact, asked_facts
 from bot.answer.model import ClarifyingQuestion, Conflict, ShownClaim, UnsupportedClaim
 from guardrails.verify import extract_figures
 from kb.query import tokenize, understand
@@ -184,10 +184,7 @@ _DEADLINE = re.compile(
 )
 #: a period in weeks, months or years, up to its clause's first comma ("dalam jangka waktu 3 (tiga) bulan
 #: sejak ...", "disimpan selama 10 (sepuluh) tahun"): what "berapa lama" / "how long" asks, not "kapan"
-_PERIOD = re.compile(
-    r"(\d{1,3}\s*\([a-z\s]+\)\s*(?:minggu|bulan|tahun)\b(?!\s+(?:pajak|takwim|kalender))[^;.:|,]{0,70})",
-    re.I,
-)
+_PERIOD = re.compile(rf"({PERIOD_OF.format(units='minggu|bulan|tahun')}[^;.:|,]{{0,70}})", re.I)
 #: the question asks how long, not when
 _ASKS_PERIOD = re.compile(r"\bberapa\s+lama\b|\bhow\s+long\b|\bjangka\s+waktu", re.I)
 _BASE_EN = {
