@@ -14,11 +14,12 @@ question, user, as-of date and corpus version (timings aside).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import logging
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,6 +99,10 @@ W = {
     "not_in_force": {
         "id": "{n} tidak berlaku pada {d} (status: {s}); jawaban memakai sumber yang berlaku.",
         "en": "{n} was not in force on {d} (status: {s}); the answer uses the sources in force.",
+    },
+    "revoked_successor": {
+        "id": "{n} tidak berlaku pada {d}: dicabut oleh {s}; jawaban memakai {s}.",
+        "en": "{n} was not in force on {d}: {s} revoked it; the answer uses {s}.",
     },
     "injection_q": {
         "id": "Instruksi di dalam pertanyaan diabaikan; hanya sumber yang dipakai.",
@@ -621,7 +626,22 @@ def answer_question(
     for meta, derived_to in found:
         lo, hi = meta.effective_from, derived_to or meta.effective_to
         if (lo and as_of_date < lo) or (hi and as_of_date >= hi):
-            run.warn(_w("not_in_force", lang, n=meta.number, d=as_of_date.isoformat(), s=meta.status))
+            successor = _successor(meta, docs, services.store, principal, as_of_date)
+            if successor is None:
+                run.warn(_w("not_in_force", lang, n=meta.number, d=as_of_date.isoformat(), s=meta.status))
+                continue
+            # "PP 23" asked about today: PP 55/2022 revoked it and restates its rules, so the question is
+            # searched in the act in force (its own Pasal numbers, not the revoked one's); the reply says so
+            run.warn(
+                _w("revoked_successor", lang, n=meta.number, s=successor.number, d=as_of_date.isoformat())
+            )
+            plan = dataclasses.replace(
+                plan,
+                doc_refs=tuple(
+                    dict.fromkeys(successor.number if r == meta.number else r for r in plan.doc_refs)
+                ),
+                provisions=tuple(p for p in plan.provisions if p.law != meta.number),
+            )
 
     # 4. clarify when the rule depends on facts the question leaves out: first which law a bare
     #    "Pasal n" belongs to (KUP, PPN and PPh each have one), then the facts the rule depends on
@@ -818,6 +838,22 @@ def _unknown_terms(question: str, plan: QueryPlan, services: Any, flt: SearchFil
         if not services.store.keyword_search(f'"{term.lower()}"', flt, 1):
             out.append(term)
     return out
+
+
+def _successor(
+    meta: DocumentMeta, docs: Mapping[str, DocumentMeta], store: Any, principal: Any, as_of: dt.date
+) -> DocumentMeta | None:
+    """The act that revoked ``meta`` (metadata ``revoked_by``), when the knowledge base holds it, the reader
+    may read it and it is in force on ``as_of``; the first by id when several are."""
+    for doc_id in sorted(meta.revoked_by):
+        succ = docs.get(doc_id)
+        if succ is None or succ.quarantine_reason or not principal.can_read(succ.access):
+            continue
+        stored = store.document_by_number(succ.number)
+        hi = (stored.effective_to if stored else None) or succ.effective_to
+        if (succ.effective_from is None or succ.effective_from <= as_of) and (hi is None or as_of < hi):
+            return succ
+    return None
 
 
 def _absent_amenders(meta: DocumentMeta, store: Any, as_of: dt.date) -> list[tuple[str, dt.date]]:

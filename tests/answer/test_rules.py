@@ -94,6 +94,17 @@ def test_clarify_yaml_errors_name_the_entry() -> None:
         ("Can we apply the treaty rate? Please confirm the final position.", "protected"),
         ("How is the weather in Jakarta this afternoon?", "out_of_scope"),
         ("Berapa tarif PPN?", "in_scope"),
+        # avoidance requests: hiding from the tax office, splitting under a threshold, the "best" structure
+        ("Kalau tagihan 15 juta kita pecah jadi tiga invoice biar ga kena meterai, boleh?", "advice"),
+        ("Omzet mau lewat 4,8 M, bisa gak usahanya dipecah ke dua CV supaya tetap di bawah batas?", "advice"),
+        ("What's the best way to structure the royalty payments to our parent company?", "advice"),
+        ("Can we book the director's family trip as a business expense so the tax office won't notice?", "advice"),
+        ("Gimana caranya bayar bonus direksi tanpa ketahuan pajak?", "advice"),
+        # ... and the rule questions that share their words stay questions
+        ("Apakah transaksi yang dipecah tetap kena PPN?", "in_scope"),
+        ("Invoice vendor bisa dipecah per termin pembayaran?", "in_scope"),
+        ("Kapan batas waktu lapor SPT supaya tidak kena denda?", "in_scope"),
+        ("Tarif bea meterai untuk kwitansi di bawah 5 juta berapa?", "in_scope"),
     ],
 )
 def test_scope_classification(question: str, kind: str) -> None:
