@@ -12,14 +12,27 @@ list.  Nothing else in dasar keeps word lists in code.
 * :func:`law_topics` -- per base law (KUP, PPN, PPh), the words of its topics, to place a "Pasal n"
   written without a law (:mod:`kb.query`);
 * :func:`en_id` -- English question word -> Indonesian words used by the sources;
-* :func:`ask_words` -- interrogatives that make a sentence of a message its question.
+* :func:`ask_words` -- interrogatives that make a sentence of a message its question;
+* :func:`question_kind` -- what a question asks (a rate, a deadline, an amount, a period, a sanction,
+  confirmation of what it states, something other than the rate), as one compiled pattern per kind;
+* :func:`question_object` -- the objects a question can name (rent of land/buildings, construction, a
+  payee without NPWP, a payment to a bank), question side only;
+* :func:`special_regime` -- the special regimes a question can name (the 0% export rate, a rate derived
+  from the tax rate, the no-NPWP surcharge), question side only;
+* :func:`passage_cue` -- words that mark what a unit of a regulation states (a rate or obligation, an
+  exception).
+
+The four pattern sections (``question_kinds``, ``question_objects``, ``special_regimes``, ``passage_cues``)
+map a name to ``patterns`` -- regular-expression alternatives joined with ``|`` in order and compiled once,
+case-insensitively -- and ``seen_in``, the eval items an entry was written while reading.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +67,11 @@ class Lexicon:
     en_id: Mapping[str, tuple[str, ...]]
     status: str
     ask_words: frozenset[str] = frozenset()
+    question_kinds: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
+    question_objects: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
+    special_regimes: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
+    passage_cues: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
+    path: str = ""  # the file it was read from (error messages)
 
 
 def _words(path: Path, data: Mapping[str, Any], *keys: str) -> list[str]:
@@ -65,6 +83,41 @@ def _words(path: Path, data: Mapping[str, Any], *keys: str) -> list[str]:
     if not isinstance(node, list) or not all(isinstance(w, str) and w.strip() for w in node):
         raise LexiconError(f"{path}: {'.'.join(keys)} must be a list of non-empty strings")
     return [str(w) for w in node]
+
+
+def _patterns(path: Path, data: Mapping[str, Any], section: str) -> dict[str, re.Pattern[str]]:
+    """``section``: name -> {patterns, seen_in}, each name's alternatives joined with ``|`` and compiled."""
+    node = data.get(section)
+    if not isinstance(node, Mapping) or not node:
+        raise LexiconError(f"{path}: missing key {section} (a mapping of name -> patterns, seen_in)")
+    out: dict[str, re.Pattern[str]] = {}
+    for name, entry in node.items():
+        key = f"{section}.{name}"
+        if not isinstance(name, str) or not isinstance(entry, Mapping):
+            raise LexiconError(f"{path}: {key} must be a mapping with patterns and seen_in")
+        seen = entry.get("seen_in")
+        if not isinstance(seen, list) or not all(isinstance(x, str) for x in seen):
+            raise LexiconError(f"{path}: {key}.seen_in must be a list of eval item ids ([] when none)")
+        alternatives = entry.get("patterns")
+        # an empty list would join to "", which matches every question
+        if (
+            not isinstance(alternatives, list)
+            or not alternatives
+            or not all(isinstance(a, str) and a.strip() for a in alternatives)
+        ):
+            raise LexiconError(f"{path}: {key}.patterns must be a non-empty list of regular expressions")
+        for i, alt in enumerate(alternatives):
+            try:
+                re.compile(alt, re.IGNORECASE)
+            except re.error as exc:
+                raise LexiconError(
+                    f"{path}: {key}.patterns #{i + 1} is not a valid regular expression ({exc}): {alt!r}"
+                ) from exc
+        try:
+            out[name] = re.compile("|".join(alternatives), re.IGNORECASE)
+        except re.error as exc:
+            raise LexiconError(f"{path}: {key}.patterns do not compile together ({exc})") from exc
+    return out
 
 
 def load(path: str | Path | None = None) -> Lexicon:
@@ -105,6 +158,11 @@ def load(path: str | Path | None = None) -> Lexicon:
         status=str(data.get("status", "draft")),
         ask_words=frozenset(_words(file, data, "ask_words", "id"))
         | frozenset(_words(file, data, "ask_words", "en")),
+        question_kinds=_patterns(file, data, "question_kinds"),
+        question_objects=_patterns(file, data, "question_objects"),
+        special_regimes=_patterns(file, data, "special_regimes"),
+        passage_cues=_patterns(file, data, "passage_cues"),
+        path=str(file),
     )
 
 
@@ -151,3 +209,35 @@ def ask_words() -> frozenset[str]:
 def en_id() -> dict[str, tuple[str, ...]]:
     """English question word -> Indonesian words (draft table, see ``kb/data/lexicon.yaml``)."""
     return dict(default().en_id)
+
+
+def _named(section: str, patterns: Mapping[str, re.Pattern[str]], name: str) -> re.Pattern[str]:
+    if name not in patterns:
+        raise LexiconError(f"{default().path}: missing key {section}.{name}")
+    return patterns[name]
+
+
+def question_kind(name: str) -> re.Pattern[str]:
+    """What a question asks, compiled from ``question_kinds.<name>``: ``rate`` (it names a rate),
+    ``other_than_rate`` (conditions, documents, procedure), ``rate_outright`` ("berapa", "what rate"),
+    ``sanction``, ``deadline``, ``amount`` ("berapa ...?"), ``period`` ("berapa lama") or ``confirm``
+    ("..., benar kan?").  A name the file lacks raises :class:`LexiconError`."""
+    return _named("question_kinds", default().question_kinds, name)
+
+
+def question_object(name: str) -> re.Pattern[str]:
+    """How a question names an object (``question_objects.<name>``: ``land_building_rent``, ``construction``,
+    ``no_npwp``, ``paid_to_bank``); how a passage is about it is the answer layer's."""
+    return _named("question_objects", default().question_objects, name)
+
+
+def special_regime(name: str) -> re.Pattern[str]:
+    """How a question names a special regime (``special_regimes.<name>``: ``export``, ``derived_rate``,
+    ``no_npwp_surcharge``); a regime the question does not name never answers it."""
+    return _named("special_regimes", default().special_regimes, name)
+
+
+def passage_cue(name: str) -> re.Pattern[str]:
+    """Words that mark what a unit of a regulation states (``passage_cues.<name>``: ``rule`` -- a rate or an
+    obligation, ``exception`` -- an exception to the rule)."""
+    return _named("passage_cues", default().passage_cues, name)

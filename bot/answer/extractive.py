@@ -28,36 +28,25 @@ from bot.answer.protocol import ComposedAnswer, ComposeRequest, DraftClaim, Role
 from guardrails.injection import scan_injection
 from guardrails.verify import extract_figures, normalize_ws
 from guardrails.verify.numbers import FigureKey, provided_keys
-from kb import lexical
+from kb import lexical, lexicon
 from kb.dates import MONTHS, parse_indonesian_date
 from kb.lexical import Concept, coverage
 from kb.model import Hit
 from kb.query import asks_definition
 from kb.retrieve import is_general_elucidation
 
-#: Words that make a unit state a rate or an obligation (lead candidates).
-CUE = re.compile(
-    r"\btarif\b|\bsebesar\b|\d\s*%|\bpersen\b|\bwajib\b|\bpaling\s+(?:lama|lambat)\b|\bdikenai\b|\bdikenakan\b"
-    r"|\bdipotong\b|\bterutang\b|\bharus\b|\bbatas\s+waktu\b|\brate\b|\bmust\b|\bshall\b|\bdue\b|\bdeadline\b"
-    r"|\bdilarang\b|\btidak\s+dipotong\b|\bdibebaskan\b",
-    re.I,
-)
-RATE_QUESTION = re.compile(
-    r"\btarif\b|\brates?\b|\bpersen\b|%|percent"
-    # "berapa bea meterai ...?", "how much is the stamp duty ...?": how much a tax is, its rate
-    r"|\bberapa\s+(?:besar\s+)?(?:bea\s+m[ae]terai|ppn|pph|pajak)\b"
-    r"|\bhow\s+much\s+(?:is\s+)?(?:the\s+)?(?:stamp\s+duty|vat|income\s+tax|tax)\b",
-    re.I,
-)
+#: Words that make a unit state a rate or an obligation (lead candidates): kb/data/lexicon.yaml
+#: ``passage_cues.rule``.
+CUE = lexicon.passage_cue("rule")
+# What a question asks is data: the word patterns live in kb/data/lexicon.yaml (``question_kinds``, with why
+# each exists and where it came from), compiled once by kb.lexicon.
+#: the question names a rate ("tarif", "%", "berapa bea meterai ...?", "how much is the stamp duty ...?")
+RATE_QUESTION = lexicon.question_kind("rate")
 #: A question that names a rate but asks for something else: the conditions or documents for a treaty rate,
 #: the procedure, how to do it ("apa syarat ... tarif tax treaty?" asks for requirements, not "20%").
-ASKS_OTHER_THAN_RATE = re.compile(
-    r"\b(?:per)?syarat(?:an)?\b|\bdokumen\s+apa|\bapa\s+saja\s+dokumen|\bprosedur|\bbagaimana\s+cara\b"
-    r"|\brequirements?\b|\bconditions?\b|\b(?:what|which)\s+documents?\b|\bhow\s+(?:do|can|to|should)\b",
-    re.I,
-)
+ASKS_OTHER_THAN_RATE = lexicon.question_kind("other_than_rate")
 #: ... unless it asks the amount outright ("berapa tarif", "what rate")
-ASKS_RATE_OUTRIGHT = re.compile(r"\bberapa\b|\bwhat\s+(?:is\s+the\s+)?(?:tax\s+)?rate\b|\bhow\s+much\b", re.I)
+ASKS_RATE_OUTRIGHT = lexicon.question_kind("rate_outright")
 PERCENT = re.compile(r"\d\s*%")
 #: a rate stated as a percentage, or as a fixed amount ("tarif tetap sebesar Rp10.000,00": Bea Meterai)
 RATE_STATED = re.compile(r"\d\s*%|\btarif\b[^.;]{0,60}?\bRp\s?\d", re.I)
@@ -67,19 +56,12 @@ SANCTION_RATE = re.compile(
     r"\b(?:sanksi|denda|kenaikan|bunga)\b[^.;]{0,80}?\d+(?:[.,]\d+)?\s*%(?:\s*\([a-z\s]+\))?", re.I
 )
 #: the question asks about a sanction (then a sanction percentage is what it asks)
-ASKS_SANCTION = re.compile(
-    r"\bsanksi|\bdenda|\bpenalt|\bfine[ds]?\b|\bkenaikan\b|\bbunga\b|\binterest\b", re.I
-)
-EXCEPTION = re.compile(
-    r"\bkecuali\b|\bdikecualikan\b|\btidak\s+termasuk\b|\bexcept\b|\bunless\b|\bnot\s+apply\b", re.I
-)
+ASKS_SANCTION = lexicon.question_kind("sanction")
+#: Words that make a unit state an exception: kb/data/lexicon.yaml ``passage_cues.exception``.
+EXCEPTION = lexicon.passage_cue("exception")
 
-#: What a question asks for (the fact the leading quote must contain).
-ASK_DEADLINE = re.compile(
-    r"\bkapan\b|batas\s+waktu|jatuh\s+tempo|paling\s+(?:lama|lambat)|tenggat|deadline|\bwhen\b|\bdue\b"
-    r"|\bhow\s+(?:long|many\s+days)\b|berapa\s+(?:hari|lama|bulan)",
-    re.I,
-)
+#: What a question asks for (the fact the leading quote must contain): a deadline.
+ASK_DEADLINE = lexicon.question_kind("deadline")
 #: a length of time written out in ``units`` ("3 (tiga) bulan", "10 (sepuluh) tahun"); "1 (satu) Tahun Pajak"
 #: is a tax year, not a length of time
 PERIOD_OF = r"\d+\s*\([a-z\s]+\)\s*(?:{units})\b(?!\s+(?:pajak|takwim|kalender))"
@@ -101,37 +83,21 @@ EXAMPLE_TEXT = re.compile(r"^\s*(?:contoh|misalnya|ilustrasi|example)\b", re.I)
 #: The placeholder parties of a worked example ("PT A", "Tuan D", "Nyonya B"): a rule never names them.
 HYPOTHETICAL_PARTY = re.compile(r"\b(?:PT|CV|Tuan|Nyonya|Nona|Sdr|Bapak|Ibu)\.?\s+[A-Z]\b(?![.\w])")
 
-#: Objects a question can name, and how a passage states that it is about the same object.  The
-#: provision whose scope is the named object leads, not a general rule that mentions it only in an
-#: exclusion ("kecuali sewa ... yang telah dikenai Pajak Penghasilan sebagaimana dimaksud dalam Pasal 4
-#: ayat (2)").
-QUESTION_OBJECTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
+#: How a passage states that it is about an object a question can name (the question side -- how the question
+#: names it -- is data: kb/data/lexicon.yaml ``question_objects``).  The provision whose scope is the named
+#: object leads, not a general rule that mentions it only in an exclusion ("kecuali sewa ... yang telah
+#: dikenai Pajak Penghasilan sebagaimana dimaksud dalam Pasal 4 ayat (2)").
+_OBJECTS_IN_PASSAGE: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "land_building_rent",
-        re.compile(
-            r"(?:\bsewa|menyewa|disewa|persewaan|\brent|\blease)\w*\b.{0,60}?"
-            r"(?:tanah|bangunan|gedung|kantor|ruko|gudang|rumah|apartemen|office|building|\bland\b|warehouse|premises)"
-            r"|(?:tanah|bangunan|gedung|kantor|ruko|gudang|office|building|warehouse|premises)\b.{0,60}?"
-            r"(?:\bsewa|menyewa|disewa|persewaan|\brent|\blease)",
-            re.I,
-        ),
         re.compile(
             r"(?:sewa|persewaan)\w*\s+(?:\w+\s+){0,3}(?:tanah|bangunan)|tanah\s+dan/atau\s+bangunan",
             re.I,
         ),
     ),
-    (
-        "construction",
-        re.compile(r"konstruksi|construction|kontraktor|contractor", re.I),
-        re.compile(r"konstruksi", re.I),
-    ),
+    ("construction", re.compile(r"konstruksi", re.I)),
     (
         "no_npwp",
-        re.compile(
-            r"(?:tidak|belum)\s+(?:punya|memiliki|mempunyai|ada)\s+npwp|tanpa\s+npwp|no\s+npwp|non-?npwp"
-            r"|without\s+(?:an?\s+)?(?:npwp|tax\s+id)|doesn'?t\s+have\s+(?:an?\s+)?npwp",
-            re.I,
-        ),
         re.compile(
             r"tidak\s+(?:memiliki|mempunyai)\s+(?:Nomor\s+Pokok\s+Wajib\s+Pajak|NPWP)|NO-NPWP|tanpa\s+NPWP"
             r"|tidak\s+dapat\s+menunjukkan\s+NPWP",
@@ -142,40 +108,42 @@ QUESTION_OBJECTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
         # a payment to a bank: PPh 23 ayat (4) huruf a leaves it out ("tidak dilakukan atas: a. penghasilan
         # yang dibayar atau terutang kepada bank"); the rate of ayat (1) does not answer it
         "paid_to_bank",
-        re.compile(r"\b(?:ke|kepada|dari|to|by|from)\s+(?:the\s+|a\s+)?bank\b", re.I),
         re.compile(r"kepada\s+bank\b", re.I),
     ),
 )
+#: (name, how a question names the object, how a passage is about it)
+QUESTION_OBJECTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
+    (name, lexicon.question_object(name), about) for name, about in _OBJECTS_IN_PASSAGE
+)
 #: Special regimes a question that does not name them should not be answered with: a general PPN question
-#: is not answered with the 0% rate for exports.  Patterns match the regime's own rate statement, not an
-#: incidental mention in a list ("jasa teknik, jasa konstruksi, ...").
-_SPECIAL_REGIMES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
-    (
-        "export",
-        re.compile(r"ekspor|export", re.I),
-        re.compile(r"\b0\s*%[^;]{0,200}?\bekspor\b|\bekspor\b[^;]{0,100}?\b0\s*%", re.I),
-    ),
+#: is not answered with the 0% rate for exports.  These patterns match the regime's own rate statement in a
+#: passage, not an incidental mention in a list ("jasa teknik, jasa konstruksi, ..."); how a question names
+#: the regime is data (kb/data/lexicon.yaml ``special_regimes``).
+_REGIMES_IN_PASSAGE: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("export", re.compile(r"\b0\s*%[^;]{0,200}?\bekspor\b|\bekspor\b[^;]{0,100}?\b0\s*%", re.I)),
     (
         # a percentage *of the tax rate* ("10% dikali 11/12 dari tarif PPN"): a special base that
         # presupposes the general rate, so it never answers a plain "what is the rate?"
         "derived_rate",
-        re.compile(r"besaran\s+tertentu|nilai\s+lain|dikali|\b11\s*/\s*12\b|dari\s+tarif", re.I),
         re.compile(r"\d\s*%\s*(?:\([^)]{0,40}\)\s*)?dikali\b|\d\s*%[^.;]{0,60}?\bdari\s+tarif\b", re.I),
     ),
     (
         # the surcharge for a payee without an NPWP ("lebih tinggi 100% daripada tarif"): a rate on top
         # of the rule's rate, never the rate a plain question asks for
         "no_npwp_surcharge",
-        re.compile(r"npwp|nomor\s+pokok|lebih\s+tinggi|surcharge|without\s+(?:a\s+)?tax\s+id", re.I),
         re.compile(r"lebih\s+tinggi\s+\d+\s*%|\d+\s*%\s*(?:\([^)]{0,40}\)\s*)?lebih\s+tinggi", re.I),
     ),
+)
+#: (name, how a question names the regime, how a passage states its rate)
+_SPECIAL_REGIMES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
+    (name, lexicon.special_regime(name), about) for name, about in _REGIMES_IN_PASSAGE
 )
 _NEGATED_BEFORE = re.compile(r"(?:kecuali|selain|tidak\s+termasuk|except|other\s+than)\b[^.;|]{0,80}$", re.I)
 
 
 #: "berapa ...?" / "how much ...?" that asks neither a rate nor a period asks an amount ("berapa bea meterai
 #: untuk perjanjian?", "berapa PTKP ...?", "berapa denda ...?")
-ASK_AMOUNT = re.compile(r"\bberapa\b|\bhow\s+much\b", re.I)
+ASK_AMOUNT = lexicon.question_kind("amount")
 
 
 def asked_fact(question: str) -> str | None:

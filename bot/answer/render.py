@@ -25,6 +25,7 @@ from bot.answer.conflicts import mentioned_taxes
 from bot.answer.extractive import ASKS_OTHER_THAN_RATE, PERIOD_OF, asked_fact, asked_facts
 from bot.answer.model import ClarifyingQuestion, Conflict, ShownClaim, UnsupportedClaim
 from guardrails.verify import extract_figures
+from kb import lexicon
 from kb.query import tokenize, understand
 
 if TYPE_CHECKING:
@@ -161,10 +162,8 @@ def withheld_summary(unsupported: Sequence[UnsupportedClaim], language: str) -> 
 
 # -- the answer line -----------------------------------------------------------------------------
 
-_ASK_CONFIRM = re.compile(
-    r"\bbenar\b|\bbetul\b|\bkan\b\s*\??\s*$|\bya\b\s*\??\s*$|\bright\b|\bcorrect\b|\bisn'?t\s+it\b|\bis\s+it\b|\btrue\b",
-    re.I,
-)
+#: the question asks to confirm what it states ("..., benar kan?"): lexicon question_kinds.confirm
+_ASK_CONFIRM = lexicon.question_kind("confirm")
 _SURCHARGE_AFTER = re.compile(r"\s*(?:\([^)]{0,40}\)\s*)?(lebih\s+(?:tinggi|besar)|higher)\b", re.I)
 _RANGE = re.compile(
     r"paling\s+rendah\s+(\d+(?:,\d+)?\s*%)[^.;]{0,60}?paling\s+tinggi\s+(\d+(?:,\d+)?\s*%)", re.I
@@ -185,8 +184,8 @@ _DEADLINE = re.compile(
 #: a period in weeks, months or years, up to its clause's first comma ("dalam jangka waktu 3 (tiga) bulan
 #: sejak ...", "disimpan selama 10 (sepuluh) tahun"): what "berapa lama" / "how long" asks, not "kapan"
 _PERIOD = re.compile(rf"({PERIOD_OF.format(units='minggu|bulan|tahun')}[^;.:|,]{{0,70}})", re.I)
-#: the question asks how long, not when
-_ASKS_PERIOD = re.compile(r"\bberapa\s+lama\b|\bhow\s+long\b|\bjangka\s+waktu", re.I)
+#: the question asks how long, not when (kb/data/lexicon.yaml question_kinds.period)
+_ASKS_PERIOD = lexicon.question_kind("period")
 _BASE_EN = {
     "dari jumlah bruto": "of the gross amount",
     "dari penghasilan bruto": "of gross income",
