@@ -1,0 +1,589 @@
+"""Conservative, deterministic repair of OCR noise in the ``ocr_noisy`` regulation texts.
+
+Only ``corpus/regulations/<id>/text.txt`` of documents whose metadata says ``"ocr_noisy": true`` is
+changed; ``source.md`` is never touched.  Four rules, each applied only when the evidence is unambiguous:
+
+``word``
+    A token that is not in the vocabulary of the *clean* corpus texts (documents without ``ocr_noisy``) is
+    replaced when exactly one vocabulary word is reachable from it by OCR-confusion substitutions (at most
+    two of rn/m, m/ru, l/i/1, 0/o, u/n, cl/d, li/h, t/l, 5/s, 2/z, e/c, h/b, q/a, i/j, ...; or one
+    substitution plus one inserted or deleted letter) and that word occurs at least ``--floor`` times in
+    the clean texts.  Case is kept (lower, Title, UPPER).  Short tokens (< 4 characters), short upper-case
+    abbreviations and capitalised tokens whose candidate is never capitalised in the clean texts (proper
+    names) are left alone.
+``ayat``
+    Ayat markers misread as ``(21``, ``(U``, ``(l)``, ``(a)``: an ayat heading is rewritten only when the
+    previous marker of the same Pasal is n-1 (or the Pasal heading, for n = 1) and the next one is n+1 (or
+    the end of the Pasal); a reference ``ayat (21`` / ``ayat (U`` becomes ``ayat (2)`` / ``ayat (1)`` only
+    when the document has no ayat heading (21) / (11) that it could mean instead.
+``pasal``
+    ``Pasal 6O`` / ``Pasal L7`` / ``Pasal 2l``: letters read for digits (O/o -> 0, L/l/I -> 1) in a Pasal
+    number that contains a digit (Roman ``Pasal II`` is never touched), when the corrected Pasal is a heading
+    of this document or of a clean document.
+``amount``
+    A Rupiah amount or percentage followed by its spelled-out words (``(empat miliar delapan ratus juta
+    rupiah)``, ``(nol koma lima persen)``): the numeral is mapped (O/o -> 0, l/I/i/L -> 1, a -> 4, S/s -> 5,
+    B -> 8, Z/z -> 2) and rewritten in the standard form (``Rp4.800.000.000,00``) only if its value equals
+    the value of the words.
+
+Every change is logged in ``corpus/regulations/<id>/ocr_repairs.tsv`` (line, before, after, rule) and
+counted in ``metadata.json`` (``normalisation.steps`` / ``normalisation.counts`` / ``sizes.text_chars``).
+The passes are repeated until nothing changes, so a second run changes nothing.
+
+Usage::
+
+    .venv/bin/python scripts/ocr_repair.py --dry-run            # counts per document and sample changes
+    .venv/bin/python scripts/ocr_repair.py --doc pp-55-2022     # repair one document
+    .venv/bin/python scripts/ocr_repair.py                      # repair all ocr_noisy documents
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+REGULATIONS = ROOT / "corpus" / "regulations"
+STEP = (
+    "OCR repair (scripts/ocr_repair.py, only where ocr_noisy): words with exactly one clean-corpus "
+    "vocabulary candidate under OCR confusions, ayat markers confirmed by their sequence, Pasal numbers "
+    "with letters read for digits, Rp/percent numerals confirmed by their spelled-out words; every change "
+    "in ocr_repairs.tsv"
+)
+RULES = ("word", "ayat", "pasal", "amount")
+TSV_HEADER = "line\tbefore\tafter\trule\n"
+
+WORD_RE = re.compile(r"[A-Za-z]+")
+# a candidate noisy token: starts with a letter (or the backslash read for "u"), may hold letters/digits/\
+TOKEN_RE = re.compile(r"(?<![\w\\€])[A-Za-z\\][A-Za-z0-9\\]*(?![\w\\€])")
+
+SENTENCE_START_RE = re.compile(r"(?:^|[.:;!?]|^\(\d+\)|^[a-z0-9]{1,3}\.)\s*[\"“(]?$")
+# OCR confusions on the lower-cased token: (what was read, what it probably was)
+SUBSTITUTIONS: tuple[tuple[str, str], ...] = (
+    ("rn", "m"),
+    ("m", "rn"),
+    ("m", "ru"),
+    ("nr", "ru"),
+    ("rr", "n"),
+    ("rr", "u"),
+    ("l", "i"),
+    ("i", "l"),
+    ("1", "l"),
+    ("1", "i"),
+    ("0", "o"),
+    ("u", "n"),
+    ("n", "u"),
+    ("cl", "d"),
+    ("d", "cl"),
+    ("li", "h"),
+    ("h", "li"),
+    ("t", "l"),
+    ("5", "s"),
+    ("2", "z"),
+    ("e", "c"),
+    ("c", "e"),
+    ("h", "b"),
+    ("b", "h"),
+    ("\\", "u"),
+    ("\\r", "u"),
+    ("l", "u"),
+    ("4", "a"),
+    ("q", "a"),
+    ("q", "u"),
+    ("i", "j"),
+    ("j", "i"),
+    ("r", "i"),
+)
+JUNK_TAIL = "l1"
+TRIGRAM_FLOOR = 2  # a trigram seen in fewer clean words than this marks a token as misread
+MIN_WORD_LEN = 4
+MAX_ABBREV_LEN = 5  # an all-capitals token this short may be an abbreviation (CPO, BPIH, PPAT)
+
+
+@dataclass(frozen=True)
+class Change:
+    line: int  # 1-based
+    before: str
+    after: str
+    rule: str
+
+
+@dataclass
+class Vocabulary:
+    """Lower-cased word frequencies of the clean texts, plus the words seen capitalised."""
+
+    freq: Counter[str] = field(default_factory=Counter)
+    capitalised: set[str] = field(default_factory=set)
+    pasal: set[str] = field(default_factory=set)  # Pasal numbers that are headings of some clean text
+    trigrams: Counter[str] = field(default_factory=Counter)  # in how many distinct words each trigram occurs
+
+    def finish(self) -> None:
+        self.trigrams = Counter(t for w in self.freq for t in set(trigrams(w)))
+
+    def looks_misread(self, token: str) -> bool:
+        """Evidence that an unknown token is OCR noise rather than a real word missing from the clean texts:
+        a digit, a backslash, a capital I inside a lower-case word, or a letter trigram (with word
+        boundaries) that hardly any clean word has."""
+        if any(c.isdigit() or c == "\\" for c in token):
+            return True
+        if "I" in token[1:] and any(c.islower() for c in token):
+            return True
+        return any(self.trigrams[t] < TRIGRAM_FLOOR for t in trigrams(token.lower()))
+
+    def add_text(self, text: str) -> None:
+        for w in WORD_RE.findall(text):
+            low = w.lower()
+            self.freq[low] += 1
+            if w[0].isupper():
+                self.capitalised.add(low)
+        self.pasal.update(m.group(1) for m in PASAL_HEADING_RE.finditer(text))
+
+
+# ------------------------------------------------------------------------------------------------ words
+
+
+def trigrams(word: str) -> list[str]:
+    padded = f"^{word}$"
+    return [padded[i : i + 3] for i in range(len(padded) - 2)]
+
+
+def _substitutions(word: str) -> Iterable[str]:
+    for src, dst in SUBSTITUTIONS:
+        start = word.find(src)
+        while start >= 0:
+            yield word[:start] + dst + word[start + len(src) :]
+            start = word.find(src, start + 1)
+
+
+def _deletions(word: str) -> Iterable[str]:
+    """Junk read at a word's edge: a trailing bracket read as l/1, a leading bullet read as o."""
+    if word[-1] in JUNK_TAIL and word[-2] not in "aiueo":
+        yield word[:-1]
+    if word[0] == "o" and len(word) > 5:
+        yield word[1:]
+
+
+def candidates(token: str, vocab: Vocabulary) -> set[str]:
+    """Vocabulary words reachable from ``token`` by <= 2 confusion substitutions or one edge deletion."""
+    low = token.lower()
+    one = set(_substitutions(low))
+    two = {v for w in one for v in _substitutions(w)}
+    reach = one | two
+    if len(low) >= 5:
+        reach.update(_deletions(low))
+    reach.discard(low)
+    return {w for w in reach if w in vocab.freq}
+
+
+def _case_like(token: str, word: str) -> str:
+    letters = [c for c in token if c.isalpha()]
+    if not letters:
+        return word
+    upper = sum(c.isupper() for c in letters[1:])
+    if letters[0].isupper() and len(letters) > 1 and upper * 2 > len(letters) - 1:
+        return word.upper()
+    if letters[0].isupper() or (token[0] == "\\" and len(letters) > 0 and letters[0].isupper()):
+        return word[0].upper() + word[1:]
+    return word
+
+
+def repair_word(token: str, vocab: Vocabulary, floor: int, sentence_start: bool = True) -> str | None:
+    """The repaired token, or None to leave it as it is.  ``sentence_start``: whether a capital is expected
+    (a capital I read for a lower-case l is lowered inside a sentence)."""
+    low = token.lower()
+    if low in vocab.freq or len(token) < MIN_WORD_LEN:
+        return None
+    if sum(c.isdigit() for c in token) > 1 or not any(c.isalpha() for c in token):
+        return None
+    letters = [c for c in token if c.isalpha()]
+    if all(c.isupper() or c in "li" for c in letters) and len(token) <= MAX_ABBREV_LEN:
+        return None
+    if not vocab.looks_misread(token):
+        return None
+    found = {w for w in candidates(token, vocab) if vocab.freq[w] >= floor}
+    if len(found) != 1:
+        return None
+    (word,) = found
+    out = _case_like(token, word)
+    if token[0] == "I" and word[0] == "l" and not out.isupper() and not sentence_start:
+        return word
+    if out[0].isupper() and not out.isupper() and word not in vocab.capitalised:
+        return None  # a capitalised unknown word is probably a name unless the candidate is capitalised too
+    if out.isupper() and len(out) > 1 and word not in vocab.capitalised:
+        return None
+    return out
+
+
+def repair_words(lines: list[str], vocab: Vocabulary, floor: int) -> list[Change]:
+    changes: list[Change] = []
+    cache: dict[tuple[str, bool], str | None] = {}
+    for i, line in enumerate(lines):
+
+        def sub(m: re.Match[str], i: int = i, line: str = line) -> str:
+            tok = m.group(0)
+            start = SENTENCE_START_RE.search(line[: m.start()]) is not None
+            if (tok, start) not in cache:
+                cache[tok, start] = repair_word(tok, vocab, floor, start)
+            new = cache[tok, start]
+            if new is None or new == tok:
+                return tok
+            head = line[: m.start()]
+            if new.lower() == tok[:-1].lower() and head.count("(") > head.count(")"):
+                new += ")"  # the junk letter was the bracket closing "(tax haven country)"
+            changes.append(Change(i + 1, tok, new, "word"))
+            return new
+
+        lines[i] = TOKEN_RE.sub(sub, line)
+    return changes
+
+
+# ------------------------------------------------------------------------------------------ Pasal numbers
+
+PASAL_HEADING_RE = re.compile(r"^Pasal (\d+[A-Z]?)\s*$", re.M)
+PASAL_NUM_RE = re.compile(r"\b(Pasal )([0-9OoLlI]*[0-9][0-9OoLlI]*|[Ll][0-9OoLlI]+)(?![A-Za-z0-9])")
+PASAL_DIGITS = str.maketrans({"O": "0", "o": "0", "L": "1", "l": "1", "I": "1"})
+
+
+def repair_pasal(lines: list[str], vocab: Vocabulary) -> list[Change]:
+    own = {m.group(1) for m in PASAL_HEADING_RE.finditer("\n".join(lines))}
+    known = own | vocab.pasal
+    changes: list[Change] = []
+    for i, line in enumerate(lines):
+
+        def sub(m: re.Match[str], i: int = i) -> str:
+            num = m.group(2)
+            if num.isdigit():
+                return m.group(0)
+            fixed = num.translate(PASAL_DIGITS)
+            if not fixed.isdigit() or fixed.startswith("0") or fixed not in known:
+                return m.group(0)
+            changes.append(Change(i + 1, m.group(0), m.group(1) + fixed, "pasal"))
+            return m.group(1) + fixed
+
+        lines[i] = PASAL_NUM_RE.sub(sub, line)
+    return changes
+
+
+# ------------------------------------------------------------------------------------------- ayat markers
+
+# a marker at a heading position: line start, or right after a Pasal heading at line start / after a sentence
+HEAD_PREFIX = (
+    r"(?:^|(?<=[.;:] )|(?<=\bPasal \d) |(?<=\bPasal \d\d) |(?<=\bPasal \d\d\d) |(?<=\bPasal \d[A-Z]) )"
+)
+MARKER = r"[\(\{](?P<inner>\d{1,2}\)|[1-9][1lI]|U\)?|[lI]\)?|a\))(?= [A-Z])"
+HEAD_MARKER_RE = re.compile(HEAD_PREFIX + MARKER)
+INLINE_PASAL_RE = re.compile(
+    r"(?:^|(?<=[.;:] ))Pasal (\d+[A-Z]?)(?=\s*$| [\(\{])"
+    r"|\bPasal (\d+[A-Z]?)(?= [\(\{](?:1\)|U\)?|[lI]\)) [A-Z])"
+)
+REF_MARKER_RE = re.compile(r"(?<=\b[Aa]yat )[\(\{](?P<inner>[1-9][1lI]|U)(?=[\s,.;:])")
+
+
+def _marker_values(inner: str) -> tuple[int, ...]:
+    """Numbers a (possibly misread) ayat marker may stand for; a well-formed one has exactly one."""
+    if inner.endswith(")") and inner[:-1].isdigit():
+        return (int(inner[:-1]),)
+    if inner[0] in "UlI":
+        return (1,)
+    if inner == "a)":
+        return (4,)
+    return (int(inner[0]),)  # "21" read for "2)"
+
+
+def repair_ayat(lines: list[str]) -> list[Change]:
+    # events in text order: ("pasal", None) or ("ayat", marker)
+    events: list[tuple[str, int, int, int, str]] = []  # kind, line, start, end, inner
+    for i, line in enumerate(lines):
+        spots: list[tuple[int, str, int, str]] = []
+        for m in INLINE_PASAL_RE.finditer(line):
+            spots.append((m.start(), "pasal", m.end(), ""))
+        for m in HEAD_MARKER_RE.finditer(line):
+            start = m.start("inner") - 1
+            spots.append((start, "ayat", start + 1 + len(m.group("inner")), m.group("inner")))
+        if re.match(r"^(BAB|Bagian|Paragraf) ", line):
+            spots.append((0, "pasal", 0, ""))
+        for start, kind, end, inner in sorted(spots):
+            events.append((kind, i, start, end, inner))
+
+    full = "\n".join(lines)
+    changes: list[Change] = []
+    edits: list[tuple[int, int, int, str]] = []  # line, start, end, replacement
+    for k, (kind, i, start, end, inner) in enumerate(events):
+        if kind != "ayat":
+            continue
+        text = lines[i][start:end]
+        values = _marker_values(inner)
+        well_formed = text.startswith("(") and inner.endswith(")") and inner[:-1].isdigit()
+        if well_formed:
+            continue
+        prev = events[k - 1] if k > 0 else None
+        nxt = events[k + 1] if k + 1 < len(events) else None
+
+        def valid(ev: tuple[str, int, int, int, str] | None) -> int | None:
+            if ev is None or ev[0] != "ayat":
+                return None
+            t = lines[ev[1]][ev[2] : ev[3]]
+            if t.startswith("(") and ev[4].endswith(")") and ev[4][:-1].isdigit():
+                return int(ev[4][:-1])
+            return None
+
+        for n in values:
+            prev_ok = (n == 1 and prev is not None and prev[0] == "pasal") or valid(prev) == n - 1
+            ends_pasal = nxt is None or nxt[0] == "pasal"
+            next_ok = valid(nxt) == n + 1 or (ends_pasal and n > 1)  # a lone "(1)" needs a (2) after it
+            if prev_ok and next_ok:
+                edits.append((i, start, end, f"({n})"))
+                break
+    for i, start, end, rep in sorted(edits, reverse=True):
+        before = lines[i][start:end]
+        lines[i] = lines[i][:start] + rep + lines[i][end:]
+        changes.append(Change(i + 1, before, rep, "ayat"))
+
+    headings = {int(m.group(1)) for m in re.finditer(r"^\((\d{1,2})\) ", full, re.M)}
+    for i, line in enumerate(lines):
+
+        def sub(m: re.Match[str], i: int = i) -> str:
+            inner = m.group("inner")
+            n = 1 if inner == "U" else int(inner[0])
+            if inner != "U" and n * 10 + 1 in headings:
+                return m.group(0)  # "(21" could be a real ayat (21) missing its bracket
+            if inner == "U" and 11 in headings:
+                return m.group(0)
+            changes.append(Change(i + 1, m.group(0), f"({n})", "ayat"))
+            return f"({n})"
+
+        lines[i] = REF_MARKER_RE.sub(sub, line)
+    changes.sort(key=lambda c: c.line)
+    return changes
+
+
+# ------------------------------------------------------------------------------------------------ amounts
+
+UNITS = {
+    "nol": 0,
+    "satu": 1,
+    "dua": 2,
+    "tiga": 3,
+    "empat": 4,
+    "lima": 5,
+    "enam": 6,
+    "tujuh": 7,
+    "delapan": 8,
+    "sembilan": 9,
+}
+SCALES = {"ribu": 10**3, "juta": 10**6, "miliar": 10**9, "milyar": 10**9, "triliun": 10**12}
+
+
+def words_value(words: str) -> Decimal | None:
+    """The value of Indonesian number words (``empat miliar delapan ratus juta``, ``nol koma lima``)."""
+    parts = words.lower().split()
+    if not parts:
+        return None
+    decimals = ""
+    if "koma" in parts:
+        k = parts.index("koma")
+        tail = parts[k + 1 :]
+        if not tail or any(w not in UNITS for w in tail):
+            return None
+        decimals = "".join(str(UNITS[w]) for w in tail)
+        parts = parts[:k]
+    total = group = 0
+    pending: int | None = None
+    for w in parts:
+        if w in UNITS:
+            if pending is not None:
+                return None
+            pending = UNITS[w]
+        elif w in ("belas", "puluh", "ratus"):
+            if pending is None:
+                return None
+            group += pending * {"belas": 1, "puluh": 10, "ratus": 100}[w] + (10 if w == "belas" else 0)
+            pending = None
+        elif w in ("sepuluh", "sebelas", "seratus"):
+            if pending is not None:
+                return None
+            group += {"sepuluh": 10, "sebelas": 11, "seratus": 100}[w]
+        elif w == "seribu":
+            if pending is not None or group:
+                return None
+            total += 1000
+        elif w in SCALES:
+            group += pending or 0
+            pending = None
+            if not group:
+                return None
+            total += group * SCALES[w]
+            group = 0
+        else:
+            return None
+    total += group + (pending or 0)
+    return Decimal(f"{total}.{decimals}") if decimals else Decimal(total)
+
+
+NUMERAL_MAP = str.maketrans(
+    {"O": "0", "o": "0", "l": "1", "I": "1", "i": "1", "L": "1", "a": "4", "S": "5", "s": "5", "B": "8"}
+    | {"Z": "2", "z": "2"}
+)
+NUMERAL_CHARS = "0-9OolIiLaSsBZz"
+RUPIAH_RE = re.compile(
+    rf"(?<![A-Za-z])Rp(?P<sep>\.? ?)(?P<num>[{NUMERAL_CHARS}][{NUMERAL_CHARS}.,]*?)"
+    rf"(?P<dec>,[{NUMERAL_CHARS}]{{2}})?"
+    r"(?P<rest> ?\((?P<words>[a-z ]+?) rupiah\))"
+)
+PERCENT_RE = re.compile(
+    rf"(?<![A-Za-z0-9])(?P<num>[{NUMERAL_CHARS}][{NUMERAL_CHARS},]*?)"
+    r"(?P<rest> ?% ?\((?P<words>[a-z ]+?) persen\))"
+)
+
+
+def _rupiah(value: int) -> str:
+    return f"{value:,}".replace(",", ".")
+
+
+def repair_amounts(lines: list[str]) -> list[Change]:
+    changes: list[Change] = []
+    for i, line in enumerate(lines):
+
+        def rp(m: re.Match[str], i: int = i) -> str:
+            value = words_value(m.group("words"))
+            num, dec = m.group("num"), m.group("dec") or ""
+            if value is None or value != int(value) or not any(c.isdigit() for c in num + dec):
+                return m.group(0)
+            digits = num.translate(NUMERAL_MAP).replace(".", "").replace(",", "")
+            if not digits.isdigit() or int(digits) != value:
+                return m.group(0)
+            if dec and dec[1:].translate(NUMERAL_MAP) != "00":
+                return m.group(0)
+            new_num = _rupiah(int(value)) + (",00" if dec else "")
+            if new_num == num + dec:
+                return m.group(0)
+            before = f"Rp{m.group('sep')}{num}{dec}"
+            after = f"Rp{m.group('sep')}{new_num}"
+            changes.append(Change(i + 1, before, after, "amount"))
+            return after + m.group("rest")
+
+        def pct(m: re.Match[str], i: int = i) -> str:
+            value = words_value(m.group("words"))
+            num = m.group("num")
+            mapped = num.translate(NUMERAL_MAP)
+            if value is None or mapped == num or not re.fullmatch(r"\d+(,\d+)?", mapped):
+                return m.group(0)
+            if Decimal(mapped.replace(",", ".")) != value:
+                return m.group(0)
+            changes.append(Change(i + 1, num + "%", mapped + "%", "amount"))
+            return mapped + m.group("rest")
+
+        line = RUPIAH_RE.sub(rp, line)
+        lines[i] = PERCENT_RE.sub(pct, line)
+    return changes
+
+
+# ------------------------------------------------------------------------------------------------ driver
+
+
+def repair_text(
+    text: str, vocab: Vocabulary, floor: int = 3, max_rounds: int = 5
+) -> tuple[str, list[Change]]:
+    """The repaired text and its changes; the passes repeat until a fixpoint (so a rerun changes nothing)."""
+    lines = text.split("\n")
+    changes: list[Change] = []
+    for _ in range(max_rounds):
+        round_changes = repair_words(lines, vocab, floor)
+        round_changes += repair_pasal(lines, vocab)
+        round_changes += repair_ayat(lines)
+        round_changes += repair_amounts(lines)
+        if not round_changes:
+            break
+        changes += round_changes
+    return "\n".join(lines), changes
+
+
+def is_noisy(folder: Path) -> bool:
+    meta = json.loads((folder / "metadata.json").read_text(encoding="utf-8"))
+    return bool(meta.get("quality", {}).get("ocr_noisy"))
+
+
+def build_vocabulary(regulations: Path = REGULATIONS) -> Vocabulary:
+    vocab = Vocabulary()
+    for folder in sorted(p for p in regulations.iterdir() if (p / "text.txt").is_file()):
+        if not is_noisy(folder):
+            vocab.add_text((folder / "text.txt").read_text(encoding="utf-8"))
+    vocab.finish()
+    return vocab
+
+
+def unknown_tokens(text: str, vocab: Vocabulary) -> int:
+    return sum(1 for w in WORD_RE.findall(text) if w.lower() not in vocab.freq)
+
+
+def _tsv_cell(s: str) -> str:
+    return s.replace("\\", "\\\\").replace("\t", "\\t")
+
+
+def write_outputs(folder: Path, text: str, changes: list[Change]) -> None:
+    (folder / "text.txt").write_text(text, encoding="utf-8")
+    tsv = folder / "ocr_repairs.tsv"
+    rows = "".join(f"{c.line}\t{_tsv_cell(c.before)}\t{_tsv_cell(c.after)}\t{c.rule}\n" for c in changes)
+    if tsv.is_file():
+        with tsv.open("a", encoding="utf-8") as fh:
+            fh.write(rows)
+    else:
+        tsv.write_text(TSV_HEADER + rows, encoding="utf-8")
+    meta_path = folder / "metadata.json"
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    norm = meta.setdefault("normalisation", {})
+    steps = norm.setdefault("steps", [])
+    if STEP not in steps:
+        steps.append(STEP)
+    counts = norm.setdefault("counts", {})
+    by_rule = Counter(c.rule for c in changes)
+    for rule in RULES:
+        key = f"ocr_repair_{rule}"
+        counts[key] = counts.get(key, 0) + by_rule[rule]
+    meta.setdefault("sizes", {})["text_chars"] = len(text)
+    meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dry-run", action="store_true", help="print counts and sample changes, write nothing")
+    ap.add_argument("--doc", action="append", help="repair only this document id (repeatable)")
+    ap.add_argument("--floor", type=int, default=3, help="minimum clean-corpus frequency of a word candidate")
+    ap.add_argument("--sample", type=int, default=10, help="changes to print per document with --dry-run")
+    ap.add_argument("--regulations", type=Path, default=REGULATIONS, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+
+    vocab = build_vocabulary(args.regulations)
+    folders = sorted(p for p in args.regulations.iterdir() if (p / "text.txt").is_file() and is_noisy(p))
+    if args.doc:
+        unknown = set(args.doc) - {p.name for p in folders}
+        if unknown:
+            ap.error(f"not an ocr_noisy document: {', '.join(sorted(unknown))}")
+        folders = [p for p in folders if p.name in args.doc]
+    for folder in folders:
+        text = (folder / "text.txt").read_text(encoding="utf-8")
+        new, changes = repair_text(text, vocab, args.floor)
+        by_rule = Counter(c.rule for c in changes)
+        counts = " ".join(f"{r}={by_rule[r]}" for r in RULES)
+        print(
+            f"{folder.name}: {len(changes)} changes ({counts}); unknown tokens "
+            f"{unknown_tokens(text, vocab)} -> {unknown_tokens(new, vocab)}"
+        )
+        if args.dry_run:
+            step = max(1, len(changes) // max(1, args.sample))  # an even spread over the document
+            for c in changes[::step][: args.sample]:
+                print(f"  {c.line}\t{c.before!r} -> {c.after!r}\t{c.rule}")
+        elif changes:
+            write_outputs(folder, new, changes)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,270 @@
+"""Rules of ``scripts/ocr_repair.py`` (OCR repair of the ocr_noisy regulation texts) on small strings."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from decimal import Decimal
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("ocr_repair", ROOT / "scripts" / "ocr_repair.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["ocr_repair"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+ocr = _load()
+
+CLEAN = (
+    "Pasal 1\n(1) Wajib Pajak membayar pajak terutang berupa Pajak Penghasilan.\n"
+    "(2) Peredaran bruto dari usaha dikenai tarif bagi Wajib Pajak.\n"
+    "Pasal 60\n(1) Pajak terutang dibayar bagi Tuan yang berupa usaha.\n"
+    "Pasal 61\n(1) Tuan membayar pajak bruto bagi usaha lambat.\n"
+    "Pasal 17\nLembaga lambat terutang bruto Tuan Wajib berupa lambat.\n"
+)
+
+
+def vocab(text: str = CLEAN) -> Any:
+    v = ocr.Vocabulary()
+    v.add_text(text)
+    v.finish()
+    return v
+
+
+# ------------------------------------------------------------------------------------------------ words
+
+
+@pytest.mark.parametrize(
+    ("noisy", "fixed"),
+    [
+        ("Pqiak", "Pajak"),
+        ("pqiak", "pajak"),
+        ("P4jak", "Pajak"),
+        ("bmto", "bruto"),
+        ("brlto", "bruto"),
+        ("temtang", "terutang"),
+        ("Wqiib", "Wajib"),
+        ("T\\ran", "Tuan"),
+        ("larnbat", "lambat"),
+    ],
+)
+def test_misread_word_with_one_candidate_is_repaired_keeping_its_case(noisy: str, fixed: str) -> None:
+    assert ocr.repair_word(noisy, vocab(), 3) == fixed
+
+
+def test_word_repair_in_running_text_is_logged_with_its_line() -> None:
+    text, changes = ocr.repair_text("Judul\nWajib Pqiak membayar pajak temtang.", vocab())
+    assert text == "Judul\nWajib Pajak membayar pajak terutang."
+    assert [(c.line, c.before, c.after, c.rule) for c in changes] == [
+        (2, "Pqiak", "Pajak", "word"),
+        (2, "temtang", "terutang", "word"),
+    ]
+
+
+@pytest.mark.parametrize("token", ["Pajak", "terutang", "bruto", "PAJAK"])
+def test_vocabulary_word_is_left_alone(token: str) -> None:
+    assert ocr.repair_word(token, vocab(), 3) is None
+
+
+def test_real_word_missing_from_the_vocabulary_is_left_alone() -> None:
+    # "lambang" (emblem) is one confusion away from nothing wrong-looking: no digit, no rare trigram
+    v = vocab(CLEAN + " tambang tambang tambang")
+    assert ocr.repair_word("lambang", v, 3) is None
+    assert ocr.repair_text("sebuah lambang negara", v)[0] == "sebuah lambang negara"
+
+
+def test_ambiguous_token_is_left_alone() -> None:
+    # "T\ran" reaches both "tuan" and "turan" once both are frequent enough
+    v = vocab(CLEAN + " turan turan turan turan")
+    assert ocr.repair_word("T\\ran", v, 3) is None
+
+
+def test_rare_candidate_and_short_or_abbreviation_tokens_are_left_alone() -> None:
+    v = vocab(CLEAN + " pajang")
+    assert ocr.repair_word("pqjang", v, 3) is None  # "pajang" occurs once: below the floor
+    assert ocr.repair_word("bagr", vocab(CLEAN + " bagi bagi bagi"), 3) == "bagi"
+    assert ocr.repair_word("bgr", vocab(CLEAN + " bgi bgi bgi"), 3) is None  # shorter than 4
+    assert ocr.repair_word("ElEF", vocab(CLEAN + " DEF DEF DEF"), 3) is None  # capitals: an example name
+
+
+def test_capital_i_read_for_l_is_lowered_inside_a_sentence() -> None:
+    v = vocab(CLEAN + " lain lain lain Lain")
+    assert ocr.repair_text("pihak Iain. Iain halnya", v)[0] == "pihak lain. Lain halnya"
+
+
+def test_trailing_bracket_read_as_l_is_restored_inside_brackets() -> None:
+    v = vocab(CLEAN + " method method method")
+    assert ocr.repair_text("metode (cost plus methodl dan methodl.", v)[0] == (
+        "metode (cost plus method) dan method)."
+    )
+    assert ocr.repair_text("metode methodl.", v)[0] == "metode method."
+
+
+# ------------------------------------------------------------------------------------------ ayat markers
+
+
+def test_ayat_heading_confirmed_by_its_sequence_is_repaired() -> None:
+    text = (
+        "Pasal 61 (U Wajib Pajak membayar.\n(2) Atas penghasilan.\n(3) Lain.\n(a) Ketentuan lebih.\nPasal 62"
+    )
+    new, changes = ocr.repair_text(text, vocab())
+    assert new == (
+        "Pasal 61 (1) Wajib Pajak membayar.\n(2) Atas penghasilan.\n(3) Lain.\n(4) Ketentuan lebih.\nPasal 62"
+    )
+    assert {(c.before, c.after, c.rule) for c in changes} == {("(U", "(1)", "ayat"), ("(a)", "(4)", "ayat")}
+
+
+def test_ayat_heading_without_confirming_neighbours_is_left_alone() -> None:
+    text = "Pasal 5\n(1) Satu.\n(a) Dua.\n(3) Tiga.\nPasal 6\n(U Sendiri.\nPasal 7"
+    assert ocr.repair_text(text, vocab())[0] == text  # (a) between (1) and (3); a lone (1) with no (2)
+
+
+def test_ayat_reference_bracket_read_as_1_is_repaired() -> None:
+    text = "sebagaimana dimaksud pada ayat (21 huruf a dan ayat {21, dan ayat (U;"
+    assert ocr.repair_text(text, vocab())[0] == (
+        "sebagaimana dimaksud pada ayat (2) huruf a dan ayat (2), dan ayat (1);"
+    )
+
+
+def test_ayat_reference_left_alone_where_the_document_has_that_many_ayat() -> None:
+    text = "(21) Ayat kedua puluh satu.\npada ayat (21 huruf a"
+    assert ocr.repair_text(text, vocab())[0] == text
+
+
+# ------------------------------------------------------------------------------------------ Pasal numbers
+
+
+def test_pasal_number_with_letters_for_digits_is_repaired_when_known() -> None:
+    text = "Pasal 6O\ndalam Pasal L7 ayat (1) dan Pasal 2l"
+    new, changes = ocr.repair_text(text, vocab())
+    assert new == "Pasal 60\ndalam Pasal 17 ayat (1) dan Pasal 2l"  # no Pasal 21 anywhere: left
+    assert [c.rule for c in changes] == ["pasal", "pasal"]
+
+
+def test_roman_and_suffixed_pasal_numbers_are_left_alone() -> None:
+    text = "Pasal I\nPasal II\ndalam Pasal 4A dan Pasal 31E"
+    assert ocr.repair_text(text, vocab())[0] == text
+
+
+# ------------------------------------------------------------------------------------------------ amounts
+
+
+@pytest.mark.parametrize(
+    ("words", "value"),
+    [
+        ("empat miliar delapan ratus juta", Decimal(4_800_000_000)),
+        ("nol koma lima", Decimal("0.5")),
+        ("seratus", Decimal(100)),
+        ("dua puluh lima", Decimal(25)),
+        ("sebelas ribu", Decimal(11_000)),
+        ("tujuh belas juta lima ratus ribu", Decimal(17_500_000)),
+        ("seribu", Decimal(1000)),
+        ("empat puluh juta", Decimal(40_000_000)),
+        ("sepuluh triliun", Decimal(10**13)),
+    ],
+)
+def test_spelled_out_indonesian_numbers_are_parsed(words: str, value: Decimal) -> None:
+    assert ocr.words_value(words) == value
+
+
+@pytest.mark.parametrize("words", ["empat miliar deiapan ratus juta", "ratus", "dua tiga", ""])
+def test_unparseable_number_words_give_none(words: str) -> None:
+    assert ocr.words_value(words) is None
+
+
+def test_rupiah_amount_matching_its_words_is_rewritten_in_standard_form() -> None:
+    text = "melebihi Rpa.80O.O0O.O0O,OO (empat miliar delapan ratus juta rupiah), atas"
+    new, changes = ocr.repair_text(text, vocab())
+    assert new == "melebihi Rp4.800.000.000,00 (empat miliar delapan ratus juta rupiah), atas"
+    assert [(c.before, c.after, c.rule) for c in changes] == [
+        ("Rpa.80O.O0O.O0O,OO", "Rp4.800.000.000,00", "amount")
+    ]
+
+
+def test_rupiah_amount_not_matching_its_words_is_left_alone() -> None:
+    text = "melebihi Rpa.80O.O0O.O0O,OO (lima miliar rupiah) dan Rp2l.000,00 (dua puluh lima ribu rupiah)"
+    assert ocr.repair_text(text, vocab())[0] == text
+
+
+def test_percentage_matching_its_words_is_repaired_and_a_mismatch_left() -> None:
+    text = (
+        "sebesar lOO% (seratus persen) dan O,5% (nol koma lima persen) dan rendah 21% (dua puluh lima persen)"
+    )
+    assert ocr.repair_text(text, vocab())[0] == (
+        "sebesar 100% (seratus persen) dan 0,5% (nol koma lima persen) dan rendah 21% (dua puluh lima persen)"
+    )
+
+
+# ------------------------------------------------------------------------------------------- idempotence
+
+
+def test_repair_is_idempotent() -> None:
+    text = (
+        "Pasal 61 (U Wajib Pqiak dengan peredaran bmto melebihi Rpa.80O.O0O.O0O,OO (empat miliar delapan "
+        "ratus juta rupiah).\n(2) Atas dasar Pasal 6O ayat (21 dikenai 0,5% (nol koma lima persen).\nPasal 62"
+    )
+    once, changes = ocr.repair_text(text, vocab())
+    assert changes
+    twice, again = ocr.repair_text(once, vocab())
+    assert (twice, again) == (once, [])
+
+
+def _corpus(tmp_path: Path) -> Path:
+    regs = tmp_path / "regulations"
+    for doc_id, text, noisy in [
+        ("clean-1", CLEAN, False),
+        ("noisy-1", "Pasal 60\nWajib Pqiak temtang.\n", True),
+    ]:
+        folder = regs / doc_id
+        folder.mkdir(parents=True)
+        (folder / "text.txt").write_text(text, encoding="utf-8")
+        (folder / "source.md").write_text(text, encoding="utf-8")
+        meta = {
+            "id": doc_id,
+            "quality": {"ocr_noisy": noisy},
+            "normalisation": {"steps": ["none"], "counts": {}},
+        }
+        (folder / "metadata.json").write_text(json.dumps(meta), encoding="utf-8")
+    return regs
+
+
+def test_cli_dry_run_writes_nothing_and_a_real_run_logs_every_change_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    regs = _corpus(tmp_path)
+    noisy = regs / "noisy-1"
+    assert ocr.main(["--regulations", str(regs), "--dry-run"]) == 0
+    assert "noisy-1: 2 changes (word=2 ayat=0 pasal=0 amount=0)" in capsys.readouterr().out
+    assert (noisy / "text.txt").read_text(encoding="utf-8") == "Pasal 60\nWajib Pqiak temtang.\n"
+    assert not (noisy / "ocr_repairs.tsv").exists()
+
+    assert ocr.main(["--regulations", str(regs), "--doc", "noisy-1"]) == 0
+    assert (noisy / "text.txt").read_text(encoding="utf-8") == "Pasal 60\nWajib Pajak terutang.\n"
+    assert (noisy / "source.md").read_text(encoding="utf-8") == "Pasal 60\nWajib Pqiak temtang.\n"
+    tsv = (noisy / "ocr_repairs.tsv").read_text(encoding="utf-8")
+    assert tsv == "line\tbefore\tafter\trule\n2\tPqiak\tPajak\tword\n2\ttemtang\tterutang\tword\n"
+    meta = json.loads((noisy / "metadata.json").read_text(encoding="utf-8"))
+    assert meta["normalisation"]["steps"] == ["none", ocr.STEP]
+    assert meta["normalisation"]["counts"]["ocr_repair_word"] == 2
+    assert meta["sizes"]["text_chars"] == len("Pasal 60\nWajib Pajak terutang.\n")
+
+    files = {p.name: p.read_bytes() for p in noisy.iterdir()}
+    assert ocr.main(["--regulations", str(regs)]) == 0  # second run: nothing to change, nothing rewritten
+    assert {p.name: p.read_bytes() for p in noisy.iterdir()} == files
+    assert (regs / "clean-1" / "text.txt").read_text(encoding="utf-8") == CLEAN
+
+
+def test_cli_rejects_a_document_that_is_not_ocr_noisy(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit):
+        ocr.main(["--regulations", str(_corpus(tmp_path)), "--doc", "clean-1"])
