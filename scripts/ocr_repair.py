@@ -547,7 +547,23 @@ def write_outputs(folder: Path, text: str, changes: list[Change]) -> None:
     for rule in RULES:
         key = f"ocr_repair_{rule}"
         counts[key] = counts.get(key, 0) + by_rule[rule]
-    meta.setdefault("sizes", {})["text_chars"] = len(text)
+    meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    refresh_sizes(folder)
+
+
+def refresh_sizes(folder: Path) -> None:
+    """Bring ``sizes.text_chars`` and ``sizes.distinct_pasal_headings_in_text`` up to date with text.txt (a
+    repaired "Pasal 6O" heading is no longer counted as a Pasal of its own); writes only when they differ."""
+    text = (folder / "text.txt").read_text(encoding="utf-8")
+    meta_path = folder / "metadata.json"
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    sizes = meta.setdefault("sizes", {})
+    want = {"text_chars": len(text)}
+    if "distinct_pasal_headings_in_text" in sizes:
+        want["distinct_pasal_headings_in_text"] = len(set(PASAL_HEADING_RE.findall(text)))
+    if all(sizes.get(k) == v for k, v in want.items()):
+        return
+    sizes.update(want)
     meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
 
 
@@ -582,6 +598,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {c.line}\t{c.before!r} -> {c.after!r}\t{c.rule}")
         elif changes:
             write_outputs(folder, new, changes)
+        else:
+            refresh_sizes(folder)
     return 0
 
 

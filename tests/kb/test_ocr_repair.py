@@ -234,6 +234,7 @@ def _corpus(tmp_path: Path) -> Path:
             "id": doc_id,
             "quality": {"ocr_noisy": noisy},
             "normalisation": {"steps": ["none"], "counts": {}},
+            "sizes": {"distinct_pasal_headings_in_text": 99},
         }
         (folder / "metadata.json").write_text(json.dumps(meta), encoding="utf-8")
     return regs
@@ -258,6 +259,7 @@ def test_cli_dry_run_writes_nothing_and_a_real_run_logs_every_change_once(
     assert meta["normalisation"]["steps"] == ["none", ocr.STEP]
     assert meta["normalisation"]["counts"]["ocr_repair_word"] == 2
     assert meta["sizes"]["text_chars"] == len("Pasal 60\nWajib Pajak terutang.\n")
+    assert meta["sizes"]["distinct_pasal_headings_in_text"] == 1
 
     files = {p.name: p.read_bytes() for p in noisy.iterdir()}
     assert ocr.main(["--regulations", str(regs)]) == 0  # second run: nothing to change, nothing rewritten
