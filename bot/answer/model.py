@@ -28,6 +28,25 @@ STATUSES: tuple[str, ...] = ("answered", "clarify", "abstained", "escalated", "r
 EscalationReason = Literal["no_source", "low_confidence", "out_of_scope", "advice", "protected_determination"]
 
 
+def claim_heading(text: str, quote: str) -> str:
+    """What a front end prints above a claim's quote: the claim's own words without the quote they repeat.
+
+    An extractive claim is its quote with the provision's lead-in ("Wajib Pajak badan dalam negeri: b. dengan
+    ..."); printing the text and then the quote showed every passage twice.  The heading is then the lead-in
+    alone ("" when the text is the quote); a claim whose text does not contain the start of its quote (a
+    model's own sentence) keeps its whole text.
+    """
+    words = " ".join(text.split())
+    said = " ".join(quote.split())
+    if not said:
+        return words
+    probe = said[: min(len(said), 60)]
+    at = words.find(probe)
+    if at < 0:
+        return words
+    return words[:at].rstrip()
+
+
 def _iso(d: dt.date | None) -> str | None:
     return d.isoformat() if d else None
 

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.answer.model import claim_heading
 from bot.messages import Reply
 from bot.slack import mrkdwn
 from bot.slack.strings import t
@@ -249,7 +250,10 @@ def claim_blocks(index: int, claim: Mapping[str, Any], language: str) -> list[Bl
     if claim.get("applies"):
         tags.append(t("applies_period", language, period=escape(claim["applies"])))
     tag = f" _({escape(', '.join(tags))})_" if tags else ""
-    head = f"*{index}.* {escape(' '.join(str(claim.get('text', '')).split()))}{tag}"
+    words = str(claim.get("text", ""))
+    if claim.get("quote"):
+        words = claim_heading(words, str(claim["quote"]))  # the quote follows: do not print it twice
+    head = f"*{index}.*" + (f" {escape(words)}" if words else "") + tag
     tail = citation_line(source, str(claim.get("layer", "unknown")), language)
     if source.get("ocr_noisy"):
         tail += "\n" + t("ocr_warning", language, doc=escape(_doc_label(source)))

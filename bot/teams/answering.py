@@ -47,6 +47,7 @@ from typing import Any, Protocol
 from botbuilder.schema import Activity, ChannelAccount, ConversationReference
 
 from bot import metrics
+from bot.answer.model import claim_heading
 from bot.messages import InboundMessage, Reply, TurnService
 from bot.teams import cards
 from bot.teams import strings as S
@@ -122,7 +123,10 @@ def render_reply_text(reply: Reply) -> str:
         for n, claim in enumerate(claims, 1):
             source = claim.get("source") or {}
             where = " ".join(str(source.get(k) or "") for k in ("number", "location")).strip()
-            lines.append(f"[{n}] {claim.get('text') or ''}".rstrip())
+            words = str(claim.get("text") or "")
+            if claim.get("quote"):
+                words = claim_heading(words, str(claim["quote"]))  # the quote follows on its own line
+            lines.append(f"[{n}] {words}".rstrip())
             if claim.get("quote"):
                 lines.append(f'> "{claim["quote"]}"')
             if where:

@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
+from bot.answer.model import claim_heading
 from bot.faq import FaqDoc
 from bot.teams import strings as S
 from tickets.model import Ticket
@@ -475,7 +476,10 @@ def _claim_container(n: int, claim: Mapping[str, Any], language: str) -> dict[st
     layer_label = S.answer_text(
         f"layer.{layer}" if layer in ("regulation", "policy") else "layer.unknown", language
     )
-    items: list[dict[str, Any]] = [_text(f"**[{n}]** {safe_markdown(claim.get('text', ''))}{tag}")]
+    words = str(claim.get("text", ""))
+    if claim.get("quote"):
+        words = claim_heading(words, str(claim["quote"]))  # the quote follows: do not print it twice
+    items: list[dict[str, Any]] = [_text(f"**[{n}]**" + (f" {safe_markdown(words)}" if words else "") + tag)]
     if claim.get("quote"):
         quote = _clip(str(claim["quote"]).replace("\u201d", '"'), MAX_QUOTE_CHARS)
         items.append(_text(f"\u201c{quote}\u201d", isSubtle=True, spacing="Small"))

@@ -438,3 +438,17 @@ def test_real_answer_model_json_renders_with_explanations_and_withheld_summary()
 
 def escape_words(text: str) -> str:
     return mrkdwn.escape(" ".join(text.split()))
+
+
+def test_an_extractive_claim_prints_its_lead_in_and_its_quote_once() -> None:
+    # an extractive claim's text is its quote with the provision's lead-in: the passage is shown once
+    quote = "b. dengan jumlah saham yang disetor diperdagangkan paling sedikit 40% (empat puluh persen)"
+    answer = vat_answer()
+    answer["claims"][0] = {
+        **answer["claims"][0],
+        "text": f"Wajib Pajak badan dalam negeri: {quote}",
+        "quote": quote,
+    }
+    dumped = json.dumps(render.render_answer(answer, language="id", thread_ts="1", reference="R").blocks)
+    assert dumped.count("paling sedikit 40% (empat puluh persen)") == 1
+    assert "Wajib Pajak badan dalam negeri:" in dumped

@@ -449,3 +449,16 @@ def test_bot_activity_keeps_ai_label_citations_and_card_through_botbuilder() -> 
 
 def test_relay_header_and_footer_compose_the_relay_template() -> None:
     assert S.RELAY_ANSWER == S.RELAY_ANSWER_HEADER + "\n{text}\n\n" + S.RELAY_ANSWER_FOOTER
+
+
+def test_an_extractive_claim_shows_its_lead_in_and_its_quote_once() -> None:
+    quote = "b. dengan jumlah saham yang disetor diperdagangkan paling sedikit 40% (empat puluh persen)"
+    answer = vat_answer()
+    answer["claims"][0] = {
+        **answer["claims"][0],
+        "text": f"Wajib Pajak badan dalam negeri: {quote}",
+        "quote": quote,
+    }
+    dumped = json.dumps(cards.answer_card(answer, reference="R1"))
+    assert dumped.count("paling sedikit 40% (empat puluh persen)") == 1
+    assert "Wajib Pajak badan dalam negeri:" in dumped
