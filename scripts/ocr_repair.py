@@ -273,7 +273,7 @@ def repair_pasal(lines: list[str], vocab: Vocabulary) -> list[Change]:
 
 # ------------------------------------------------------------------------------------------- ayat markers
 
-# a marker at a heading position: line start, or right after a Pasal heading at line start / after a sentence
+# a marker at a heading position: line start, right after a Pasal heading, or after a sentence end
 HEAD_PREFIX = (
     r"(?:^|(?<=[.;:] )|(?<=\bPasal \d) |(?<=\bPasal \d\d) |(?<=\bPasal \d\d\d) |(?<=\bPasal \d[A-Z]) )"
 )
@@ -322,6 +322,11 @@ def repair_ayat(lines: list[str]) -> list[Change]:
         values = _marker_values(inner)
         well_formed = text.startswith("(") and inner.endswith(")") and inner[:-1].isdigit()
         if well_formed:
+            continue
+        if start > 0 and not re.search(r"\bPasal \d+[A-Z]? $", lines[i][:start]):
+            # mid-line (after a sentence end) it only serves as a neighbour: repaired, it moves where the
+            # chunker splits the paragraph (PP 55/2022 Pasal 56 "{21 Tarif ... 0,5%" would leave its Pasal's
+            # ayat (1) chunk and the UMKM-rate question would stop finding it)
             continue
         prev = events[k - 1] if k > 0 else None
         nxt = events[k + 1] if k + 1 < len(events) else None

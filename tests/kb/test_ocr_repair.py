@@ -130,6 +130,14 @@ def test_ayat_heading_without_confirming_neighbours_is_left_alone() -> None:
     assert ocr.repair_text(text, vocab())[0] == text  # (a) between (1) and (3); a lone (1) with no (2)
 
 
+def test_mid_line_ayat_marker_is_a_neighbour_but_is_not_repaired() -> None:
+    # repairing "{21" in the middle of a line would move the chunker's ayat split (PP 55/2022 Pasal 56)
+    text = "Pasal 56\n(1) Atas penghasilan tertentu. {21 Tarif sebesar 0,5%.\n(3) Tidak termasuk.\nPasal 57"
+    assert ocr.repair_text(text, vocab())[0] == text
+    text = "Pasal 39 (U Penjualan saham. (2) Atas penjualan.\nPasal 40"
+    assert ocr.repair_text(text, vocab())[0] == "Pasal 39 (1) Penjualan saham. (2) Atas penjualan.\nPasal 40"
+
+
 def test_ayat_reference_bracket_read_as_1_is_repaired() -> None:
     text = "sebagaimana dimaksud pada ayat (21 huruf a dan ayat {21, dan ayat (U;"
     assert ocr.repair_text(text, vocab())[0] == (
