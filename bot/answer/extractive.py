@@ -50,6 +50,40 @@ ASKS_RATE_OUTRIGHT = lexicon.question_kind("rate_outright")
 PERCENT = re.compile(r"\d\s*%")
 #: a rate stated as a percentage, or as a fixed amount ("tarif tetap sebesar Rp10.000,00": Bea Meterai)
 RATE_STATED = re.compile(r"\d\s*%|\btarif\b[^.;]{0,60}?\bRp\s?\d", re.I)
+#: a percentage that is a threshold or a share, not a rate: listed shares "paling sedikit 40% (empat
+#: puluh persen)", dividends invested "lebih dari 30% (tiga puluh persen) dari jumlah laba setelah pajak",
+#: a reduction ("3% lebih rendah dari tarif"), or the rate of a customs duty ("dikenakan tarif bea masuk
+#: sebesar 0%"), not the tax asked about.  An outside tester got "tarifnya 40%" for a dividend question and
+#: "tarifnya 0%" for PPh 22 on imports.
+NOT_A_RATE = re.compile(
+    r"(?:paling\s+sedikit|sekurang-kurangnya|lebih\s+dari|kurang\s+dari|melebihi|minimal|at\s+least|more\s+than"
+    r"|less\s+than|exceeding)\s+(?:sebesar\s+)?(?P<threshold>\d+(?:[.,]\d+)?\s*%)"
+    r"|(?P<share>\d+(?:[.,]\d+)?\s*%)(?:\s*\([a-z\s]+\))?\s+(?:dari\s+)?(?:jumlah\s+)?(?:keseluruhan\s+)?"
+    r"(?:saham|modal\s+disetor|laba\s+setelah|hak\s+suara)"
+    r"|\bbea\s+(?:masuk|keluar)\s+(?:\w+\s+){0,2}(?P<duty>\d+(?:[.,]\d+)?\s*%)"
+    # a reduction of a rate ("tarif sebesar 3% (tiga persen) lebih rendah dari tarif ..."), not the rate
+    r"|(?P<reduction>\d+(?:[.,]\d+)?\s*%)(?:\s*\([a-z\s]+\))?\s+lebih\s+rendah",
+    re.I,
+)
+_PERCENT_FIGURE = re.compile(r"\d+(?:[.,]\d+)?\s*%")
+
+
+def not_rate_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` states a percentage that is no rate (:data:`NOT_A_RATE`)."""
+    groups = ("threshold", "share", "duty", "reduction")
+    return [m.span(g) for m in NOT_A_RATE.finditer(text) for g in groups if m.group(g)]
+
+
+def states_rate(text: str) -> bool:
+    """The text states a rate: a percentage that is not a threshold, a share or a customs duty, or a fixed
+    amount called a rate ("tarif tetap sebesar Rp10.000,00")."""
+    spans = not_rate_spans(text)
+    for m in _PERCENT_FIGURE.finditer(text):
+        if not any(lo <= m.start() < hi for lo, hi in spans):
+            return True
+    return bool(re.search(r"\btarif\b[^.;]{0,60}?\bRp\s?\d", text, re.I))
+
+
 #: a percentage that is a sanction ("sanksi administratif berupa kenaikan sebesar 100% (seratus persen)"),
 #: not a tax rate
 SANCTION_RATE = re.compile(
@@ -238,7 +272,7 @@ def only_unasked_regime_rates(question: str, text: str) -> bool:
 def states_fact(kind: str | None, text: str) -> bool:
     """The text states the kind of fact asked (a percentage for a rate, a time limit for a deadline)."""
     if kind == "rate":
-        return bool(RATE_STATED.search(text))
+        return states_rate(text)
     if kind == "deadline":
         return bool(DEADLINE.search(text))
     if kind == "amount":
@@ -274,7 +308,7 @@ def only_sanction_rates(question: str, text: str) -> bool:
     meterai?" is not answered by the 100% surcharge on stamp duty underpaid (UU 10/2020 Pasal 11 ayat (3))."""
     if ASKS_SANCTION.search(question) or not SANCTION_RATE.search(text):
         return False
-    return not RATE_STATED.search(SANCTION_RATE.sub(" ", text))
+    return not states_rate(SANCTION_RATE.sub(" ", text))
 
 
 def is_padding(text: str) -> bool:
@@ -537,7 +571,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "coverage": cov,
         "rank_prior": 1.0 / (rank + 1),
         "cue": float(bool(CUE.search(text))),
-        "rate_percent": float(rate_q and bool(RATE_STATED.search(text))),
+        "rate_percent": float(rate_q and states_rate(text)),
         "named_doc": float(bool(named & {base, hit.chunk.doc_id})),
         "penjelasan": float(hit.chunk.kind == "penjelasan"),
         # a rule with an obligation cue outranks a definition, unless the question asks what a term means

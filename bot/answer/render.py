@@ -22,7 +22,15 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot.answer.conflicts import mentioned_taxes
-from bot.answer.extractive import ASKS_OTHER_THAN_RATE, PERIOD_OF, asked_fact, asked_facts
+from bot.answer.extractive import (
+    ASKS_OTHER_THAN_RATE,
+    ASKS_SANCTION,
+    PERIOD_OF,
+    SANCTION_RATE,
+    asked_fact,
+    asked_facts,
+    not_rate_spans,
+)
 from bot.answer.model import ClarifyingQuestion, Conflict, ShownClaim, UnsupportedClaim
 from guardrails.verify import extract_figures
 from kb import lexicon
@@ -236,10 +244,20 @@ def _first_sentence(text: str) -> str:
     return text
 
 
-def _rate_phrase(c: ShownClaim, lang: str) -> str | None:
-    """ "2% dari jumlah bruto" from the claim's own quote (None when it states no percentage)."""
+def _rate_phrase(c: ShownClaim, lang: str, question: str = "") -> str | None:
+    """ "2% dari jumlah bruto" from the claim's own quote (None when it states no rate).
+
+    A threshold or share ("paling sedikit 40%" of the shares), a customs duty, and -- unless the question
+    asks about a sanction -- a sanction's percentage are not the rate asked for."""
     quote = c.quote
-    pcts = _percents(quote)
+    skip = not_rate_spans(quote)
+    if not ASKS_SANCTION.search(question):
+        skip += [m.span() for m in SANCTION_RATE.finditer(quote)]
+    pcts = [
+        (surface, keys)
+        for surface, keys in _percents(quote)
+        if not any(lo <= quote.find(surface) < hi for lo, hi in skip)
+    ]
     if not pcts:
         return None
     join = " dan " if lang == "id" else " and "
@@ -338,7 +356,7 @@ def _fact_sentence(
                 return f'Under {src}, the amount is "{amount}" [{n}].', None
             return f"Menurut {src}, jumlahnya {amount} [{n}].", None
     if kind != "deadline":
-        rate = _rate_phrase(c, lang) if kind == "rate" or kind is None else None
+        rate = _rate_phrase(c, lang, question) if kind == "rate" or kind is None else None
         if rate:
             if lang == "en":
                 return f"Under {src}, the rate is {rate} [{n}].", rate
@@ -454,9 +472,10 @@ def answer_line(
     if kind == "deadline" and _ASKS_PERIOD.search(question):
         kind = "period"
     i = _lead_index(claims, conflicts, question)
-    if kind in ("rate", "deadline", "period") and not _states(claims[i], kind, lang):
+    if kind in ("rate", "deadline", "period") and not _states(claims[i], kind, lang, question):
         # the lead does not state the asked fact: a close claim that does answers (never another tax's rule)
-        i = next((j for j in _candidates(claims, conflicts, question) if _states(claims[j], kind, lang)), i)
+        near = _candidates(claims, conflicts, question)
+        i = next((j for j in near if _states(claims[j], kind, lang, question)), i)
     lead = claims[i]
     sentence, _rate = _fact_sentence(lead, i + 1, lang, kind, question)
     premise = _premise(question, lead, lang) if question else ""
@@ -464,8 +483,8 @@ def answer_line(
     return " ".join(p for p in (premise, sentence, second) if p)
 
 
-def _states(c: ShownClaim, kind: str, lang: str) -> bool:
-    return bool(_rate_phrase(c, lang) if kind == "rate" else _deadline_phrase(c, kind == "period"))
+def _states(c: ShownClaim, kind: str, lang: str, question: str = "") -> bool:
+    return bool(_rate_phrase(c, lang, question) if kind == "rate" else _deadline_phrase(c, kind == "period"))
 
 
 def _candidates(claims: Sequence[ShownClaim], conflicts: Sequence[Conflict], question: str) -> list[int]:
