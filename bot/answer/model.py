@@ -20,12 +20,16 @@ other fields (``bot.answer.render.render_terminal`` for the terminal).
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 Status = Literal["answered", "clarify", "abstained", "escalated", "refused"]
 STATUSES: tuple[str, ...] = ("answered", "clarify", "abstained", "escalated", "refused")
 EscalationReason = Literal["no_source", "low_confidence", "out_of_scope", "advice", "protected_determination"]
+
+
+_ITEM_LABEL = re.compile(r"^(?:\(\d{1,2}[a-z]?\)|[a-z0-9]{1,3}[.)])\s+")
 
 
 def claim_heading(text: str, quote: str) -> str:
@@ -40,11 +44,11 @@ def claim_heading(text: str, quote: str) -> str:
     said = " ".join(quote.split())
     if not said:
         return words
-    probe = said[: min(len(said), 60)]
-    at = words.find(probe)
-    if at < 0:
-        return words
-    return words[:at].rstrip()
+    for start in (said, _ITEM_LABEL.sub("", said, count=1)):  # the text may drop the item's label ("1. ")
+        at = words.find(start[:30]) if start else -1
+        if at >= 0:
+            return words[:at].rstrip()
+    return words
 
 
 def _iso(d: dt.date | None) -> str | None:

@@ -31,7 +31,7 @@ from bot.answer.extractive import (
     asked_facts,
     not_rate_spans,
 )
-from bot.answer.model import ClarifyingQuestion, Conflict, ShownClaim, UnsupportedClaim
+from bot.answer.model import ClarifyingQuestion, Conflict, ShownClaim, UnsupportedClaim, claim_heading
 from guardrails.verify import extract_figures
 from kb import lexicon
 from kb.query import tokenize, understand
@@ -630,8 +630,9 @@ def _claim_markup(n: int, c: ShownClaim, language: str) -> list[str]:
     tag = f"[italic]({escape(', '.join(tags))})[/italic] " if tags else ""
     end = _fmt_date(s.effective_to) if s.effective_to else label("now", language)
     window = f"{_fmt_date(s.effective_from)} – {end}"
+    heading = claim_heading(c.text, c.quote)  # the quote follows on its own line: print the passage once
     return [
-        f"[bold]\\[{n}][/bold] {tag}{escape(c.text)}",
+        f"[bold]\\[{n}][/bold] {tag}{escape(heading)}".rstrip(),
         f'    [dim]"{escape(c.quote)}"[/dim]',
         f"    — [cyan]{escape(s.number)}[/cyan] {escape(s.location)} "
         f"[dim]({escape(s.status)}, {window})[/dim]",

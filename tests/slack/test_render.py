@@ -452,3 +452,14 @@ def test_an_extractive_claim_prints_its_lead_in_and_its_quote_once() -> None:
     dumped = json.dumps(render.render_answer(answer, language="id", thread_ts="1", reference="R").blocks)
     assert dumped.count("paling sedikit 40% (empat puluh persen)") == 1
     assert "Wajib Pajak badan dalam negeri:" in dumped
+
+
+def test_a_claim_heading_tolerates_the_item_label_the_claim_text_drops() -> None:
+    from bot.answer.model import claim_heading
+
+    quote = "1. dividen yang berasal dari dalam negeri yang diterima atau diperoleh Wajib Pajak"
+    assert claim_heading(quote[3:], quote) == ""
+    assert claim_heading(f"Dikecualikan dari objek pajak: {quote}", quote) == "Dikecualikan dari objek pajak:"
+    assert claim_heading("The rate is 11%.", "(1) Tarif Pajak Pertambahan Nilai yaitu sebesar 11%") == (
+        "The rate is 11%."
+    )
