@@ -101,8 +101,8 @@ W = {
         "en": "{n} was not in force on {d} (status: {s}); the answer uses the sources in force.",
     },
     "revoked_successor": {
-        "id": "{n} tidak berlaku pada {d}: dicabut oleh {s}; jawaban memakai {s}.",
-        "en": "{n} was not in force on {d}: {s} revoked it; the answer uses {s}.",
+        "id": "{n} tidak berlaku pada {d}: dicabut oleh {s}, yang dicari sebagai gantinya.",
+        "en": "{n} was not in force on {d}: {s} revoked it and was searched instead.",
     },
     "injection_q": {
         "id": "Instruksi di dalam pertanyaan diabaikan; hanya sumber yang dipakai.",
@@ -157,7 +157,7 @@ class PipelineConfig:
     #: A verified passage of another provision than the lead's is shown only when the ranker finds it nearly
     #: as likely to answer as the lead (at least this share of the lead passage's probability).  On both
     #: halves of our eval set, other-provision claims below it cited a gold location 3 times in 121 (citation
-    #: precision tune 0.35 -> 0.46, check 0.37 -> 0.52, no gold-cited item lost).  Chosen as "within 10% of
+    #: precision tune 0.35 -> 0.47, check 0.37 -> 0.52, no gold-cited item lost).  Chosen as "within 10% of
     #: the lead", not fitted: the tune half alone would pick 1.2, which loses four gold-cited check items.
     #: Confidence is assessed on all verified evidence, before this display cut.
     secondary_score_ratio: float = 0.9
