@@ -48,8 +48,8 @@ ASKS_OTHER_THAN_RATE = lexicon.question_kind("other_than_rate")
 #: ... unless it asks the amount outright ("berapa tarif", "what rate")
 ASKS_RATE_OUTRIGHT = lexicon.question_kind("rate_outright")
 PERCENT = re.compile(r"\d\s*%")
-#: a rate stated as a percentage, or as a fixed amount ("tarif tetap sebesar Rp10.000,00": Bea Meterai)
-RATE_STATED = re.compile(r"\d\s*%|\btarif\b[^.;]{0,60}?\bRp\s?\d", re.I)
+#: a rate stated as a fixed amount ("tarif tetap sebesar Rp10.000,00": Bea Meterai; see :func:`states_rate`)
+_RATE_AMOUNT = re.compile(r"\btarif\b[^.;]{0,60}?\bRp\s?\d", re.I)
 #: a percentage that is a threshold or a share, not a rate: listed shares "paling sedikit 40% (empat
 #: puluh persen)", dividends invested "lebih dari 30% (tiga puluh persen) dari jumlah laba setelah pajak",
 #: a reduction ("3% lebih rendah dari tarif"), or the rate of a customs duty ("dikenakan tarif bea masuk
@@ -81,7 +81,7 @@ def states_rate(text: str) -> bool:
     for m in _PERCENT_FIGURE.finditer(text):
         if not any(lo <= m.start() < hi for lo, hi in spans):
             return True
-    return bool(re.search(r"\btarif\b[^.;]{0,60}?\bRp\s?\d", text, re.I))
+    return bool(_RATE_AMOUNT.search(text))
 
 
 #: a percentage that is a sanction ("sanksi administratif berupa kenaikan sebesar 100% (seratus persen)"),
