@@ -98,7 +98,7 @@ def test_clarify_yaml_errors_name_the_entry() -> None:
         ("Kalau tagihan 15 juta kita pecah jadi tiga invoice biar ga kena meterai, boleh?", "advice"),
         ("Omzet mau lewat 4,8 M, bisa gak usahanya dipecah ke dua CV supaya tetap di bawah batas?", "advice"),
         ("What's the best way to structure the royalty payments to our parent company?", "advice"),
-        ("Can we book the director's family trip as a business expense so the tax office won't notice?", "advice"),
+        ("Can we book the boss's family trip as business travel so the tax office won't notice?", "advice"),
         ("Gimana caranya bayar bonus direksi tanpa ketahuan pajak?", "advice"),
         # ... and the rule questions that share their words stay questions
         ("Apakah transaksi yang dipecah tetap kena PPN?", "in_scope"),
