@@ -13,6 +13,7 @@ list.  Nothing else in dasar keeps word lists in code.
   written without a law (:mod:`kb.query`);
 * :func:`en_id` -- English question word -> Indonesian words used by the sources;
 * :func:`ask_words` -- interrogatives that make a sentence of a message its question;
+* :func:`not_terms` -- capitalised tokens that are never a specific term the sources must contain (IDR, USD);
 * :func:`question_kind` -- what a question asks (a rate, a deadline, an amount, a period, a sanction,
   confirmation of what it states, something other than the rate), as one compiled pattern per kind;
 * :func:`question_object` -- the objects a question can name (rent of land/buildings, construction, a
@@ -71,6 +72,9 @@ class Lexicon:
     question_objects: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     special_regimes: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     passage_cues: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
+    #: capitalised tokens that are never a term the knowledge base must contain (currency codes: "IDR 350
+    #: million" is an amount, not a topic)
+    not_terms: frozenset[str] = frozenset()
     path: str = ""  # the file it was read from (error messages)
 
 
@@ -162,6 +166,7 @@ def load(path: str | Path | None = None) -> Lexicon:
         question_objects=_patterns(file, data, "question_objects"),
         special_regimes=_patterns(file, data, "special_regimes"),
         passage_cues=_patterns(file, data, "passage_cues"),
+        not_terms=frozenset(_words(file, data, "not_terms")),
         path=str(file),
     )
 
@@ -204,6 +209,11 @@ def law_topics() -> tuple[LawTopic, ...]:
 def ask_words() -> frozenset[str]:
     """Interrogatives and request formulas (both languages) that make a sentence a question."""
     return default().ask_words
+
+
+def not_terms() -> frozenset[str]:
+    """Capitalised tokens a question may write that are no specific term (currency codes such as IDR)."""
+    return default().not_terms
 
 
 def en_id() -> dict[str, tuple[str, ...]]:

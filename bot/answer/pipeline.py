@@ -63,7 +63,7 @@ from guardrails.verify import (
 from identity.principal import Principal
 from kb.chunking.textspan import example_start
 from kb.lexical import ask_text, coverage, question_parts
-from kb.lexicon import policy_words
+from kb.lexicon import not_terms, policy_words
 from kb.metadata import related_date
 from kb.model import ANSWERABLE_STATUSES, Chunk, DocumentMeta, Hit
 from kb.query import STOPWORDS, QueryPlan, understand
@@ -868,7 +868,7 @@ def _unknown_terms(question: str, plan: QueryPlan, services: Any, flt: SearchFil
     known = services.aliases.words
     out: list[str] = []
     for term in dict.fromkeys(_ACRONYM.findall(ask)):
-        if term in refs or term.lower() in known or term.lower() in STOPWORDS:
+        if term in refs or term.lower() in known or term.lower() in STOPWORDS or term in not_terms():
             continue
         if not services.store.keyword_search(f'"{term.lower()}"', flt, 1):
             out.append(term)

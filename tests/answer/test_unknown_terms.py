@@ -35,3 +35,15 @@ def test_known_acronyms_and_acronyms_in_the_story_do_not_decline(behaviour_servi
     )
     assert answer.status == "answered"
     assert "XQZT" not in answer.answer
+
+
+def test_a_currency_code_is_an_amount_not_a_missing_term(behaviour_services: Any) -> None:
+    # the sources write "Rp", never "IDR": an amount in IDR must not veto the question
+    answer = answer_question(
+        "We pay a local consultant IDR 15 million. Is PPh 23 withheld on the IDR 15 million fee?",
+        behaviour_services.cli_principal(None),
+        behaviour_services,
+        as_of=WHEN,
+    )
+    assert '"IDR"' not in answer.answer
+    assert not any("IDR" in w for w in answer.warnings)
