@@ -136,6 +136,12 @@ W = {
         "en": 'Your message asks {n} questions; a source was found for question {i} only ("{p}"). '
         "Ask the other parts separately.",
     },
+    "all_parts": {
+        "id": "Pesan Anda berisi {n} pertanyaan; jawaban ini dari sumber untuk pesan secara keseluruhan dan "
+        "mungkin tidak menjawab setiap bagian. Tanyakan bagian yang belum terjawab secara terpisah.",
+        "en": "Your message asks {n} questions; this answer comes from sources for the message as a whole "
+        "and may not answer every part. Ask any part it leaves open separately.",
+    },
     "as_of_default": {
         "id": "Tanggal transaksi tidak disebut; dipakai tanggal hari ini ({d}).",
         "en": "No transaction date given; today's date ({d}) is used.",
@@ -702,8 +708,11 @@ def answer_question(
     #    topic (a tax type or a law) and that a source answers (the words of all parts together outweigh
     #    what any one passage states)
     answered_question, answered_plan = question, plan
+    parts = question_parts(question)
+    if parts and any(a.shown for a in attempts):
+        # one answer for the whole message: say that its parts may not all be answered (never silently)
+        run.warn(_w("all_parts", lang, n=len(parts)))
     if not any(a.shown for a in attempts):
-        parts = question_parts(question)
         for i, part in enumerate(parts, start=1):
             part_plan = understand(part, aliases=services.aliases, catalog=acts)
             if not (part_plan.tax_types or part_plan.doc_refs or part_plan.provisions):

@@ -61,3 +61,22 @@ def test_a_part_without_its_own_topic_is_never_answered_alone(services: Any) -> 
     assert not any("melalui pos" in c.quote for c in answer.claims)
     notes = [w for w in answer.warnings if w.startswith("Pesan Anda berisi")]
     assert all("pertanyaan ke-1 saja" in w for w in notes)
+
+
+def test_a_multi_part_message_answered_as_a_whole_says_its_parts_may_be_open(services: Any) -> None:
+    answer = answer_question(
+        "Berapa tarif PPh Pasal 23 atas jasa teknik? Kapan batas waktu penyetorannya?",
+        services.cli_principal(None),
+        services,
+        as_of=dt.date(2026, 6, 1),
+    )
+    assert answer.status == "answered"
+    assert any(w.startswith("Pesan Anda berisi 2 pertanyaan") and "keseluruhan" in w for w in answer.warnings)
+    # a one-question message carries no such note
+    single = answer_question(
+        "Berapa tarif PPh Pasal 23 atas jasa teknik?",
+        services.cli_principal(None),
+        services,
+        as_of=dt.date(2026, 6, 1),
+    )
+    assert not any(w.startswith("Pesan Anda berisi") for w in single.warnings)
