@@ -29,6 +29,8 @@ DEFAULT_SETS = (
     f"{ROOT / 'eval' / 'answers.yaml'}:tune",
     f"{ROOT / 'eval' / 'answers.yaml'}:check",
     str(ROOT.parent / "shared" / "eval" / "realworld" / "dev.jsonl"),
+    # written blind (eval/FRESH.md): measure on it, never tune on it
+    str(ROOT / "eval" / "fresh.jsonl"),
 )
 COLUMNS = (
     "set",
