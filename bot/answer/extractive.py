@@ -242,7 +242,8 @@ def object_match(objects: tuple[str, ...], text: str) -> float:
         hits = list(about.finditer(text))
         if not hits:
             continue
-        if any(not _NEGATED_BEFORE.search(text[max(0, m.start() - 120) : m.start()]) for m in hits):
+        # negated before the match ("kecuali sewa tanah ...") or inside it ("sewa harta selain tanah")
+        if any(not _NEGATED_BEFORE.search(text[max(0, m.start() - 120) : m.end()]) for m in hits):
             score += 1.0
         else:
             score -= 1.0
