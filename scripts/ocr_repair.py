@@ -387,7 +387,11 @@ SCALES = {"ribu": 10**3, "juta": 10**6, "miliar": 10**9, "milyar": 10**9, "trili
 
 
 def words_value(words: str) -> Decimal | None:
-    """The value of Indonesian number words (``empat miliar delapan ratus juta``, ``nol koma lima``)."""
+    """The value of Indonesian number words (``empat miliar delapan ratus juta``, ``nol koma lima``).
+
+    Stricter than ``guardrails.verify.numbers.words_to_number`` on purpose: that one reads "ratus" alone as
+    100 and "dua tiga" as 5, which must not confirm a repaired numeral of a legal text; here a malformed or
+    OCR-garbled word sequence gives None."""
     parts = words.lower().split()
     if not parts:
         return None

@@ -40,17 +40,13 @@ def _eval_questions() -> dict[str, str]:
     for path in sorted((ROOT / "eval").glob("*.yaml")):
         for q in _questions_in(yaml.safe_load(path.read_text(encoding="utf-8"))):
             out.setdefault(_norm(q), f"eval/{path.name}")
-    for path in sorted((ROOT / "eval").glob("*.jsonl")):  # the blind set (eval/fresh.jsonl)
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                for q in _questions_in(json.loads(line)):
-                    out.setdefault(_norm(q), f"eval/{path.name}")
-    if SHARED_REALWORLD.is_dir():
-        for path in sorted(SHARED_REALWORLD.glob("*.jsonl")):
+    # JSONL sets: the blind eval/fresh.jsonl and the outside real-question set (absent on some machines)
+    for folder, label in ((ROOT / "eval", "eval"), (SHARED_REALWORLD, "shared/eval/realworld")):
+        for path in sorted(folder.glob("*.jsonl")):
             for line in path.read_text(encoding="utf-8").splitlines():
                 if line.strip():
                     for q in _questions_in(json.loads(line)):
-                        out.setdefault(_norm(q), f"shared/eval/realworld/{path.name}")
+                        out.setdefault(_norm(q), f"{label}/{path.name}")
     return {q: src for q, src in out.items() if len(q) >= MIN_CHARS}
 
 

@@ -47,7 +47,8 @@ RATE_QUESTION = lexicon.question_kind("rate")
 ASKS_OTHER_THAN_RATE = lexicon.question_kind("other_than_rate")
 #: ... unless it asks the amount outright ("berapa tarif", "what rate")
 ASKS_RATE_OUTRIGHT = lexicon.question_kind("rate_outright")
-PERCENT = re.compile(r"\d\s*%")
+#: a percentage figure ("2%", "0,5 %"), whole number included
+PERCENT = re.compile(r"\d+(?:[.,]\d+)?\s*%")
 #: a rate stated as a fixed amount ("tarif tetap sebesar Rp10.000,00": Bea Meterai; see :func:`states_rate`)
 _RATE_AMOUNT = re.compile(r"\btarif\b[^.;]{0,60}?\bRp\s?\d", re.I)
 #: a percentage that is a threshold or a share, not a rate: listed shares "paling sedikit 40% (empat
@@ -65,7 +66,6 @@ NOT_A_RATE = re.compile(
     r"|(?P<reduction>\d+(?:[.,]\d+)?\s*%)(?:\s*\([a-z\s]+\))?\s+lebih\s+rendah",
     re.I,
 )
-_PERCENT_FIGURE = re.compile(r"\d+(?:[.,]\d+)?\s*%")
 
 
 def not_rate_spans(text: str) -> list[tuple[int, int]]:
@@ -78,7 +78,7 @@ def states_rate(text: str) -> bool:
     """The text states a rate: a percentage that is not a threshold, a share or a customs duty, or a fixed
     amount called a rate ("tarif tetap sebesar Rp10.000,00")."""
     spans = not_rate_spans(text)
-    for m in _PERCENT_FIGURE.finditer(text):
+    for m in PERCENT.finditer(text):
         if not any(lo <= m.start() < hi for lo, hi in spans):
             return True
     return bool(_RATE_AMOUNT.search(text))

@@ -637,8 +637,7 @@ def answer_question(
             "abstained", reason="no_source", headline=" ".join(_w("not_found", lang, n=r) for r in absent)
         )
     for meta, derived_to in found:
-        lo, hi = meta.effective_from, derived_to or meta.effective_to
-        if (lo and as_of_date < lo) or (hi and as_of_date >= hi):
+        if not _in_force(meta, derived_to, as_of_date):
             successor = _successor(meta, docs, services.store, principal, as_of_date)
             if successor is None:
                 run.warn(_w("not_in_force", lang, n=meta.number, d=as_of_date.isoformat(), s=meta.status))
@@ -894,10 +893,15 @@ def _successor(
         if succ is None or succ.quarantine_reason or not principal.can_read(succ.access):
             continue
         stored = store.document_by_number(succ.number)
-        hi = (stored.effective_to if stored else None) or succ.effective_to
-        if (succ.effective_from is None or succ.effective_from <= as_of) and (hi is None or as_of < hi):
+        if _in_force(succ, stored.effective_to if stored else None, as_of):
             return succ
     return None
+
+
+def _in_force(meta: DocumentMeta, derived_to: dt.date | None, as_of: dt.date) -> bool:
+    """``meta`` answers for ``as_of`` (an end the store derived from a later act comes first)."""
+    lo, hi = meta.effective_from, derived_to or meta.effective_to
+    return (lo is None or lo <= as_of) and (hi is None or as_of < hi)
 
 
 def _absent_amenders(meta: DocumentMeta, store: Any, as_of: dt.date) -> list[tuple[str, dt.date]]:

@@ -71,6 +71,19 @@ def vat_answer(**changes: Any) -> dict[str, Any]:
     return answer
 
 
+#: an extractive claim: its text is its quote with the provision's lead-in (front ends print the passage once)
+LEAD_IN = "Wajib Pajak badan dalam negeri:"
+LEAD_IN_QUOTE = "b. dengan jumlah saham yang disetor diperdagangkan paling sedikit 40% (empat puluh persen)"
+
+
+def lead_in_answer() -> dict[str, Any]:
+    """:func:`vat_answer` whose first claim is extractive (:data:`LEAD_IN` then :data:`LEAD_IN_QUOTE`)."""
+    answer = vat_answer()
+    first = answer["claims"][0]
+    answer["claims"][0] = {**first, "text": f"{LEAD_IN} {LEAD_IN_QUOTE}", "quote": LEAD_IN_QUOTE}
+    return answer
+
+
 class FakeTurn:
     """Records calls; answers by keywords in the (already mention-stripped) text.
 

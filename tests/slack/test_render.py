@@ -22,7 +22,7 @@ from slack_sdk.models.blocks import Block
 from bot.messages import Reply
 from bot.slack import mrkdwn, render
 from bot.slack.strings import STRINGS, answer_language, t
-from tests.slack.fake_turn import MEMO_SOURCE, UU_HPP_SOURCE, vat_answer
+from tests.slack.fake_turn import MEMO_SOURCE, UU_HPP_SOURCE, lead_in_answer, vat_answer
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 LINK = re.compile(r"<(https?://[^|<>\s]+)\|[^<>]*>")
@@ -442,13 +442,7 @@ def escape_words(text: str) -> str:
 
 def test_an_extractive_claim_prints_its_lead_in_and_its_quote_once() -> None:
     # an extractive claim's text is its quote with the provision's lead-in: the passage is shown once
-    quote = "b. dengan jumlah saham yang disetor diperdagangkan paling sedikit 40% (empat puluh persen)"
-    answer = vat_answer()
-    answer["claims"][0] = {
-        **answer["claims"][0],
-        "text": f"Wajib Pajak badan dalam negeri: {quote}",
-        "quote": quote,
-    }
+    answer = lead_in_answer()
     dumped = json.dumps(render.render_answer(answer, language="id", thread_ts="1", reference="R").blocks)
     assert dumped.count("paling sedikit 40% (empat puluh persen)") == 1
     assert "Wajib Pajak badan dalam negeri:" in dumped

@@ -26,7 +26,7 @@ from bot.teams import cards
 from bot.teams import strings as S
 from bot.teams.actions import ActionHandler, parse_action
 from identity.principal import Principal
-from tests.slack.fake_turn import vat_answer
+from tests.slack.fake_turn import lead_in_answer, vat_answer
 from tests.slack.test_render import conflicting, long, restricted, withheld
 from tests.tickets.conftest import T0, FakeClock, open_args
 from tickets import SqliteTicketStore
@@ -452,13 +452,6 @@ def test_relay_header_and_footer_compose_the_relay_template() -> None:
 
 
 def test_an_extractive_claim_shows_its_lead_in_and_its_quote_once() -> None:
-    quote = "b. dengan jumlah saham yang disetor diperdagangkan paling sedikit 40% (empat puluh persen)"
-    answer = vat_answer()
-    answer["claims"][0] = {
-        **answer["claims"][0],
-        "text": f"Wajib Pajak badan dalam negeri: {quote}",
-        "quote": quote,
-    }
-    dumped = json.dumps(cards.answer_card(answer, reference="R1"))
+    dumped = json.dumps(cards.answer_card(lead_in_answer(), reference="R1"))
     assert dumped.count("paling sedikit 40% (empat puluh persen)") == 1
     assert "Wajib Pajak badan dalam negeri:" in dumped
