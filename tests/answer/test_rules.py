@@ -105,6 +105,14 @@ def test_clarify_yaml_errors_name_the_entry() -> None:
         ("Invoice vendor bisa dipecah per termin pembayaran?", "in_scope"),
         ("Kapan batas waktu lapor SPT supaya tidak kena denda?", "in_scope"),
         ("Tarif bea meterai untuk kwitansi di bawah 5 juta berapa?", "in_scope"),
+        # restructuring the asker would do is advice; a restructuring project a service is about is not
+        ("How can we restructure our group so we pay less tax?", "advice"),
+        ("Bagaimana sebaiknya restrukturisasi utang antar-perusahaan kita?", "advice"),
+        ("Jasa konsultan untuk proyek restrukturisasi organisasi dipotong PPh 23 berapa?", "in_scope"),
+        ("Is a fee for advising on a debt restructuring subject to PPh 23?", "in_scope"),
+        # money kept back from a payment is a tax question even when no tax is named
+        ("Our customer deducted 2% from the invoice amount, what is that deduction for?", "in_scope"),
+        ("Kenapa ada potongan dari pencairan dana toko online kita di marketplace?", "in_scope"),
     ],
 )
 def test_scope_classification(question: str, kind: str) -> None:

@@ -47,3 +47,16 @@ def test_a_currency_code_is_an_amount_not_a_missing_term(behaviour_services: Any
     )
     assert '"IDR"' not in answer.answer
     assert not any("IDR" in w for w in answer.warnings)
+
+
+def test_a_department_that_asks_is_not_a_missing_term(behaviour_services: Any) -> None:
+    # "HRD" says who asks; the sources never need to contain it
+    answer = answer_question(
+        "HRD nanya: berapa tarif bea meterai untuk dokumen perjanjian kerja?",
+        behaviour_services.cli_principal(None),
+        behaviour_services,
+        as_of=WHEN,
+    )
+    assert '"HRD"' not in answer.answer
+    assert not any("HRD" in w for w in answer.warnings)
+    assert answer.status == "answered"
