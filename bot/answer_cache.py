@@ -66,6 +66,7 @@ from bot.answer.model import (
     Conflict,
     ConflictSource,
     Escalation,
+    PartAnswer,
     ShownClaim,
     SourceRef,
     UnsupportedClaim,
@@ -79,8 +80,9 @@ logger = logging.getLogger(__name__)
 
 #: Store meta key of the purge generation (part of every key).
 GENERATION_KEY = "answer_cache_generation"
-#: Bump when the key or payload format changes (2: no corpus version in the key; fingerprints).
-FORMAT = 2
+#: Bump when the key or payload format changes (2: no corpus version in the key; fingerprints; 3: a
+#: multi-part message is answered part by part, so an entry answering it as a whole is not served).
+FORMAT = 3
 
 
 def _date(value: Any) -> dt.date | None:
@@ -102,6 +104,7 @@ def answer_from_json(data: Mapping[str, Any]) -> Answer:
             url=s.get("url"),
             ocr_noisy=bool(s.get("ocr_noisy")),
             chunk_id=s["chunk_id"],
+            law_url=s.get("law_url"),
         )
 
     claims = tuple(
@@ -179,6 +182,17 @@ def answer_from_json(data: Mapping[str, Any]) -> Answer:
         period=(dt.date.fromisoformat(period[0]), dt.date.fromisoformat(period[1])) if period else None,
         explain=data.get("explain"),
         withheld_summary=data.get("withheld_summary", ""),
+        parts=tuple(
+            PartAnswer(
+                index=int(p["index"]),
+                question=p["question"],
+                asked=p.get("asked", p["question"]),
+                answer=answer_from_json(p["answer"]),
+                line=p.get("line", ""),
+                claim_numbers=tuple(int(n) for n in p.get("claim_numbers", ())),
+            )
+            for p in data.get("parts") or ()
+        ),
     )
 
 

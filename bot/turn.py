@@ -13,7 +13,8 @@ Order of operations (one way, no shortcuts); this is the only place policy lives
 3. a reply by the asker to their waiting ticket goes to the ticket (masked); an escalation request
    ("/ticket", "ya, teruskan ke tim pajak", "please escalate") escalates the thread -- only its asker
    may, with their own question and evidence; per-person rate limit;
-4. answer the masked question (``bot.answer.pipeline``) for the reader scope of everyone the reply
+4. answer the masked question (``bot.answer.parts.answer_message``: a message of several questions part by
+   part, each through ``bot.answer.pipeline``) for the reader scope of everyone the reply
    reaches (``InboundMessage.audience``: a shared conversation's common groups and entities), the
    asker's full answer offered privately when it differs; the turn's ledger records every retrieval;
 5. open a ticket for low-confidence, out-of-scope, advice and protected-determination turns when the
@@ -37,7 +38,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from bot.answer.model import Answer
-from bot.answer.pipeline import answer_question
+from bot.answer.parts import answer_message
 from bot.answer_cache import AnswerCache, replay_into
 from bot.audit import AuditLog, AuditRecord, MemoryAuditLog, question_hash
 from bot.history import History, HistoryEntry, MemoryHistory, conversation_key
@@ -206,7 +207,7 @@ class Turn:
         self, question: str, principal: Principal, as_of: dt.date | None, ledger: Ledger | None = None
     ) -> Answer:
         composer = self.composer_factory(principal) if self.composer_factory else None
-        return answer_question(
+        return answer_message(
             question,
             principal,
             self.services,
@@ -277,7 +278,7 @@ class Turn:
         ticket_id = None
         reason = answer.escalation.reason if answer.escalation else None
         extra_text = ""
-        evidence = self._evidence(ledger, principal)
+        evidence = self._evidence(ledger, principal, parts=len(answer.parts))
         if reason in AUTO_TICKET_REASONS:
             if self.tickets is not None and principal.may_escalate:
                 ticket_id = self._open_ticket(
@@ -309,6 +310,7 @@ class Turn:
                             c["source"]["doc_id"] + " " + c["source"]["location"] for c in payload["claims"]
                         ],
                         "evidence": evidence,
+                        **({"open_parts": _open_parts(answer)} if _open_parts(answer) else {}),
                     },
                     ensure_ascii=False,
                 ),
@@ -326,6 +328,8 @@ class Turn:
                     "question": question,
                     "evidence": evidence,
                     "ticket_id": ticket_id,
+                    # the parts of a multi-part message no source answered (what a later escalation asks)
+                    **({"open_parts": _open_parts(answer)} if _open_parts(answer) else {}),
                 },
                 ensure_ascii=False,
             ),
@@ -411,13 +415,16 @@ class Turn:
             ),
             restricted=int(evidence.get("restricted") or 0),
         )
+        summary = masked_note or "requester asked for the tax team"
+        if meta.get("open_parts"):
+            summary += "; open parts of the message: " + "; ".join(str(p) for p in meta["open_parts"])
         ticket_id, created = self._file_ticket(
             message,
             principal,
             question,
             carried,
             "user_request",
-            masked_note or "requester asked for the tax team",
+            summary,
             evidence.get("topic"),
         )
         ticket = self.tickets.get(ticket_id)
@@ -475,13 +482,14 @@ class Turn:
             logger.info("ref=%s | rate limited, notice already given in this window", ref)
         return dataclasses.replace(reply, reference_id=ref, silent=silent)
 
-    def _evidence(self, ledger: Ledger, asker: Principal) -> dict[str, Any]:
+    def _evidence(self, ledger: Ledger, asker: Principal, parts: int = 0) -> dict[str, Any]:
         """The turn's evidence (:meth:`tools.ledger.Ledger.evidence`, the one builder), filtered to what the
         tax team may read; the rest is only counted (``restricted``), so a card never shows a management-only
-        policy or another entity's procedure to people who cannot read it."""
+        policy or another entity's procedure to people who cannot read it.  ``parts``: the questions of a
+        multi-part message, each searched on its own (20 candidates each, so a later part's are kept)."""
         readable = ticket_reader(asker, self._tool_deps())
         out: dict[str, Any] = ledger.evidence(readable).to_json()
-        out["candidates"] = out["candidates"][:20]
+        out["candidates"] = out["candidates"][: 20 * max(1, parts)]
         out["restricted"] = ledger.restricted_sources(readable)
         out["topic"] = next((c.get("doc_number") for c in out["citations"] if c.get("doc_number")), None)
         return out
@@ -557,6 +565,8 @@ class Turn:
             "advice": "advice / planning request: needs the tax team's judgement",
             "protected_determination": "protected determination: only the tax team decides",
         }.get(reason, reason)
+        if _open_parts(answer):  # name what the tax team is asked to answer
+            gap += "; open parts of the message: " + "; ".join(_open_parts(answer))
         ticket_id, _created = self._file_ticket(
             message, principal, question, ledger, reason, gap, evidence.get("topic")
         )
@@ -663,6 +673,15 @@ def _merge_follow_up(masked: str, recent: list[HistoryEntry]) -> str:
         return masked
     earlier = json.loads(last_assistant.meta).get("question") or ""
     return f"{earlier} {masked}".strip()
+
+
+def _open_parts(answer: Answer) -> list[str]:
+    """The parts of a multi-part message that are not answered while another is ("2. <question>"); [] when
+    every part, or none, is answered (the whole message is then the ticket's question)."""
+    open_parts = [p for p in answer.parts if p.status != "answered"]
+    if not open_parts or len(open_parts) == len(answer.parts):
+        return []
+    return [f"{p.index}. {' '.join(p.question.split())[:200]}" for p in open_parts]
 
 
 def _summary(answer: Answer) -> str:

@@ -8,13 +8,20 @@ Contract (keep names stable; add fields only at the end of a record)::
     status, answer, claims[], unsupported_claims[], clarifying_questions[], conflicts[],
     confidence{score, band, judge, retrieval, self}, as_of, corpus_version,
     escalation{reason, ticket_id, offered} | null, warnings[], language, period, withheld_summary,
-    timings
+    parts[] (only for a message of several questions, see below), timings
 
 ``answer`` is the answer line: for an answered question one or two plain sentences built only from
 the verified claims, with their figures and citation markers ``[n]`` (n = position in ``claims``);
 for other statuses the one message the user needs (clarify prompt, decline, escalation).  The
 evidence (claims, conflicts in words, withheld summary) is rendered by each front end from the
 other fields (``bot.answer.render.render_terminal`` for the terminal).
+
+A message that asks several things (``kb.lexical.question_parts``) is answered part by part
+(``bot.answer.parts.answer_message``): ``parts`` holds one :class:`PartAnswer` per part (its question, its
+own answer, the positions of its claims in the top-level ``claims``), and the top-level fields combine them
+(the rule is in ``bot.answer.parts``): ``claims`` are the parts' claims in part order, each passage once, so
+``claims[0]`` is the lead of the first part that has claims; ``answer`` is one numbered line per part.
+``parts`` is left out of the JSON of a one-question answer, which therefore stays byte-identical.
 """
 
 from __future__ import annotations
@@ -240,6 +247,41 @@ class Escalation:
 
 
 @dataclass(frozen=True)
+class PartAnswer:
+    """One question of a multi-part message and its own answer.
+
+    ``question``: the part as the user wrote it; ``asked``: the text actually answered (the part with the
+    message's story and, for a part that names no topic of its own, the topic of an earlier part);
+    ``answer``: its own :class:`Answer` (markers ``[n]`` count its own claims); ``line``: its answer line
+    with the markers renumbered to the top-level ``claims``; ``claim_numbers``: the 1-based position in the
+    top-level ``claims`` of each of its own claims (a passage two parts cite is listed once, under the
+    first part).
+    """
+
+    index: int
+    question: str
+    asked: str
+    answer: Answer
+    line: str
+    claim_numbers: tuple[int, ...] = ()
+
+    @property
+    def status(self) -> str:
+        return self.answer.status
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "question": self.question,
+            "asked": self.asked,
+            "status": self.answer.status,
+            "line": self.line,
+            "claim_numbers": list(self.claim_numbers),
+            "answer": self.answer.to_json(include_timings=False),
+        }
+
+
+@dataclass(frozen=True)
 class Answer:
     """The whole answer of one turn."""
 
@@ -261,6 +303,8 @@ class Answer:
     #: Withheld (unsupported) claims as a count with the reason in words; "" when none were withheld.
     #: Derived from ``unsupported_claims`` and ``language`` when not given.
     withheld_summary: str = ""
+    #: One record per question of a multi-part message, in order (empty for a one-question message).
+    parts: tuple[PartAnswer, ...] = ()
 
     def __post_init__(self) -> None:
         if self.unsupported_claims and not self.withheld_summary:
@@ -293,6 +337,8 @@ class Answer:
         if self.explain is not None:
             out["explain"] = self.explain
         out["withheld_summary"] = self.withheld_summary
+        if self.parts:  # left out for one question, whose JSON stays as it always was
+            out["parts"] = [p.to_json() for p in self.parts]
         if include_timings:
             out["timings"] = {k: round(v, 2) for k, v in self.timings.items()}
         return out

@@ -644,11 +644,11 @@ def render_terminal(answer: Answer) -> str:
     from rich.markup import escape
 
     lang = answer.language
-    lines = [f"[bold]{escape(answer.answer)}[/bold]"]
-    for q in answer.clarifying_questions:
+    lines = _parts_markup(answer) if answer.parts else [f"[bold]{escape(answer.answer)}[/bold]"]
+    for q in answer.clarifying_questions if not answer.parts else ():
         opts = f" [dim]({escape(' / '.join(q.options))})[/dim]" if q.options else ""
         lines.append(f"  • {escape(q.question)}{opts}")
-    numbered = list(enumerate(answer.claims, start=1))
+    numbered = list(enumerate(answer.claims, start=1)) if not answer.parts else []
     for layer_key, wanted in (("legal_basis", True), ("policy", False)):
         part = [(n, c) for n, c in numbered if (c.layer == "regulation") is wanted]
         if part:
@@ -670,3 +670,47 @@ def render_terminal(answer: Answer) -> str:
     lines.append("")
     lines.append(f"[dim]({label('as_of', lang).format(d=answer.as_of.isoformat())})[/dim]")
     return "\n".join(lines)
+
+
+def _parts_markup(answer: Answer) -> list[str]:
+    """One numbered section per part of a multi-part message: its question, its answer line (markers count
+    the message's claims), its clarifying questions, and its quotes with citations (each passage once: a
+    passage an earlier part already printed is referred to by its number)."""
+    from rich.markup import escape
+
+    lang = answer.language
+    lines: list[str] = []
+    printed: set[int] = set()
+    for part in answer.parts:
+        if lines:
+            lines.append("")
+        lines.append(f"[bold underline]{part.index}. {escape(part_question(part.question))}[/bold underline]")
+        lines.append(f"[bold]{escape(part.line)}[/bold]")
+        for q in part.answer.clarifying_questions:
+            opts = f" [dim]({escape(' / '.join(q.options))})[/dim]" if q.options else ""
+            lines.append(f"  \u2022 {escape(q.question)}{opts}")
+        above = []
+        for n in part.claim_numbers:
+            if n in printed or not 1 <= n <= len(answer.claims):
+                above.append(n)
+                continue
+            printed.add(n)
+            lines.extend(_claim_markup(n, answer.claims[n - 1], lang))
+        if above:
+            refs = ", ".join(f"[{n}]" for n in dict.fromkeys(above))
+            lines.append(f"    [dim]{escape(PART_LABELS['above'][_lang(lang)].format(refs=refs))}[/dim]")
+    return lines
+
+
+#: Words of the per-part rendering (every front end uses them).
+PART_LABELS: dict[str, dict[str, str]] = {
+    "above": {"id": "{refs}: kutipan di atas", "en": "{refs}: quoted above"},
+}
+#: How much of a part's question a section heading shows.
+PART_QUESTION_CHARS = 160
+
+
+def part_question(text: str) -> str:
+    """A part's question, whitespace-collapsed and clipped for a section heading."""
+    text = " ".join(text.split())
+    return text if len(text) <= PART_QUESTION_CHARS else text[: PART_QUESTION_CHARS - 1].rstrip() + "\u2026"

@@ -14,11 +14,11 @@ from bot.cli.common import RETRIEVAL_MODES, console, identity_options, kb_option
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    from bot.answer.pipeline import answer_question
+    from bot.answer.parts import answer_message
 
     svc = services(args)
     principal = svc.cli_principal(args.user)
-    answer = answer_question(
+    answer = answer_message(
         args.question, principal, svc, as_of=args.as_of, mode=args.mode, explain=args.explain
     )
     if args.json:

@@ -281,7 +281,7 @@ def run_answer_eval(
 
     ``split`` keeps one half of a repository set (outside ``.jsonl`` sets are always run whole).
     """
-    from bot.answer.pipeline import answer_question
+    from bot.answer.parts import answer_message  # what users get: a multi-part message part by part
 
     items = load_items(set_path)
     if Path(set_path).suffix != ".jsonl":
@@ -305,7 +305,7 @@ def run_answer_eval(
         outs = []
         for _ in range(max(1, runs)):
             t = time.perf_counter()
-            ans = answer_question(item.question, principal, services, as_of=item.as_of, mode=mode)
+            ans = answer_message(item.question, principal, services, as_of=item.as_of, mode=mode)
             latencies.append((time.perf_counter() - t) * 1000)
             outs.append(ans)
         ans = outs[0]
@@ -410,6 +410,8 @@ def run_answer_eval(
                     "features": dict(conf.features),
                 },
                 "lead_correct": bool(ans.claims) and item.answerable and (lead_gold or not gold),
+                # a message of several questions: each part's status, in order ([] for one question)
+                "parts": [p.status for p in ans.parts],
                 # every shown claim: which citation precision counts as a gold location (None: no gold)
                 "claims": [
                     {
@@ -450,6 +452,9 @@ def run_answer_eval(
         "ece": ece(points),
         "risk_coverage": risk_coverage(points, n),
         "citation_precision": round(cited_gold / cited, 4) if cited else None,
+        # items answered part by part (bot.answer.parts), and how many of those had every part answered
+        "multi_part_items": sum(bool(r["parts"]) for r in rows),
+        "multi_part_all_answered": sum(bool(r["parts"]) and set(r["parts"]) == {"answered"} for r in rows),
         "shown_claims": shown_total,
         "quote_gate_pass_rate_shown": round(quote_ok / shown_total, 4) if shown_total else 1.0,
         "number_gate_catches": number_catches,

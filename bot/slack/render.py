@@ -452,16 +452,28 @@ def body_blocks(
 ) -> list[Block]:
     """Everything above the footer, in reading order."""
     status = answer.get("status")
-    text = short_answer(str(answer.get("answer") or fallback_text or ""))
-    if not text:
-        text = t("refused" if status == "refused" else "no_answer_text", language)
-    blocks = [_section(piece) for piece in split_text(mrkdwn.to_mrkdwn(text), MAX_SECTION_CHARS - 200)]
-    blocks += clarify_blocks(answer.get("clarifying_questions") or [], language, thread_ts, reference)
+    parts = [p for p in answer.get("parts") or [] if isinstance(p, Mapping)]
     claims = answer.get("claims") or []
-    if claims:
-        blocks.append(_section(t("sources_heading", language)))
-        for i, claim in enumerate(claims, start=1):
-            blocks += claim_blocks(i, claim, language)
+    if parts:
+        blocks = part_blocks(parts, claims, language)
+        # what the turn added after the parts' lines ("Tiket T-... dibuat ..."), separated by a blank line
+        _lines, _sep, added = str(answer.get("answer") or "").partition("\n\n")
+        if added.strip():
+            blocks += [
+                _section(p) for p in split_text(mrkdwn.to_mrkdwn(added.strip()), MAX_SECTION_CHARS - 200)
+            ]
+        if status == "clarify":  # nothing answered and a part needs facts: its quick replies
+            blocks += clarify_blocks(answer.get("clarifying_questions") or [], language, thread_ts, reference)
+    else:
+        text = short_answer(str(answer.get("answer") or fallback_text or ""))
+        if not text:
+            text = t("refused" if status == "refused" else "no_answer_text", language)
+        blocks = [_section(piece) for piece in split_text(mrkdwn.to_mrkdwn(text), MAX_SECTION_CHARS - 200)]
+        blocks += clarify_blocks(answer.get("clarifying_questions") or [], language, thread_ts, reference)
+        if claims:
+            blocks.append(_section(t("sources_heading", language)))
+            for i, claim in enumerate(claims, start=1):
+                blocks += claim_blocks(i, claim, language)
     blocks += unsupported_blocks(
         answer.get("unsupported_claims") or [], language, str(answer.get("withheld_summary") or "")
     )
@@ -480,6 +492,43 @@ def body_blocks(
         blocks.append(_section(t("escalated", language, ticket=escape(escalation["ticket_id"]))))
     elif escalation.get("offered"):
         blocks.append(_section(t("escalation_offered", language)))
+    return blocks
+
+
+def part_blocks(
+    parts: Sequence[Mapping[str, Any]], claims: Sequence[Mapping[str, Any]], language: str
+) -> list[Block]:
+    """One numbered section per part of a multi-part message: the part's question (short) and its answer
+    line, its clarifying questions, then its claims with quotes and citations (``claim_numbers`` index the
+    message's ``claims``; a passage an earlier part printed is referred to by its number, not repeated)."""
+    from bot.answer.render import PART_LABELS, part_question
+
+    lang = "en" if language == "en" else "id"
+    blocks: list[Block] = []
+    printed: set[int] = set()
+    for i, part in enumerate(parts, start=1):
+        index = part.get("index") or i
+        head = f"*{escape(index)}. {escape(part_question(str(part.get('question') or '')))}*"
+        line = mrkdwn.to_mrkdwn(str(part.get("line") or ""))
+        own = part.get("answer")
+        if not isinstance(own, Mapping):
+            own = {}
+        asks = [q for q in own.get("clarifying_questions") or [] if isinstance(q, Mapping)]
+        lines = [head, clip(line, MAX_SECTION_CHARS - 400)]
+        lines += [f"\u2022 {escape(q.get('question', ''))}" for q in asks]
+        above: list[int] = []
+        shown: list[Block] = []
+        for n in part.get("claim_numbers") or []:
+            if not isinstance(n, int) or n in printed or not 1 <= n <= len(claims):
+                above.append(n)
+                continue
+            printed.add(n)
+            shown += claim_blocks(n, claims[n - 1], language)
+        if above:
+            refs = ", ".join(f"[{n}]" for n in dict.fromkeys(above))
+            lines.append(f"_{escape(PART_LABELS['above'][lang].format(refs=refs))}_")
+        blocks += [_section(p) for p in split_text("\n".join(lines))]
+        blocks += shown
     return blocks
 
 

@@ -657,9 +657,18 @@ def answer_card(
     head: list[dict[str, Any]] = []
     if private:
         head.append(_text(S.answer_text("private_intro", lang), weight="Bolder", size="Medium"))
-    head.append(_text(safe_markdown(text)))
     claims = [c for c in answer.get("claims") or [] if isinstance(c, Mapping)]
-    claim_items = [_claim_container(i, c, lang) for i, c in enumerate(claims, start=1)]
+    parts = [p for p in answer.get("parts") or [] if isinstance(p, Mapping)]
+    if parts:
+        # one section per part: its question and answer line head it, its claims follow it
+        _lines, _sep, added = str(answer.get("answer") or "").partition("\n\n")
+        if added.strip():  # what the turn added after the parts' lines ("Tiket ... dibuat ...")
+            head.append(_text(safe_markdown(added.strip())))
+        sections = _part_sections(parts, claims, lang)
+    else:
+        head.append(_text(safe_markdown(text)))
+        sections = [([], [_claim_container(i, c, lang) for i, c in enumerate(claims, start=1)])]
+    claim_items = [c for _, items in sections for c in items]
     tail: list[dict[str, Any]] = []
     withheld = [c for c in answer.get("unsupported_claims") or [] if isinstance(c, Mapping)]
     if withheld:
@@ -694,7 +703,12 @@ def answer_card(
 
     def build(shown: list[dict[str, Any]], omitted: int) -> dict[str, Any]:
         body = list(head)
-        if shown:
+        if parts:  # every part's heading and line stay; its claims while they fit
+            keep = {id(c) for c in shown}
+            for top, items in sections:
+                body += top
+                body += [c for c in items if id(c) in keep]
+        elif shown:
             body.append(_heading(S.answer_text("sources_heading", lang)))
             body += shown
         if omitted:
@@ -716,6 +730,47 @@ def answer_card(
         shown.pop()
         card = build(shown, len(claim_items) - len(shown))
     return card
+
+
+def _part_sections(
+    parts: Sequence[Mapping[str, Any]], claims: Sequence[Mapping[str, Any]], language: str
+) -> list[tuple[list[dict[str, Any]], list[dict[str, Any]]]]:
+    """Per part of a multi-part message: (its heading, line and clarifying questions; its claim containers).
+
+    ``claim_numbers`` index the message's ``claims``; a passage an earlier part showed is referred to by its
+    number ("[2]: quoted above"), never shown twice."""
+    from bot.answer.render import PART_LABELS, part_question
+
+    lang = "en" if language == "en" else "id"
+    out: list[tuple[list[dict[str, Any]], list[dict[str, Any]]]] = []
+    printed: set[int] = set()
+    for i, part in enumerate(parts, start=1):
+        index = part.get("index") or i
+        top = [
+            _heading(f"{index}. {safe_markdown(part_question(str(part.get('question') or '')))}"),
+            _text(safe_markdown(str(part.get("line") or ""))),
+        ]
+        own = part.get("answer")
+        if not isinstance(own, Mapping):
+            own = {}
+        top += [
+            _text(f"- {safe_markdown(q.get('question', ''))}", spacing="None")
+            for q in own.get("clarifying_questions") or []
+            if isinstance(q, Mapping)
+        ]
+        items: list[dict[str, Any]] = []
+        above: list[int] = []
+        for n in part.get("claim_numbers") or []:
+            if not isinstance(n, int) or n in printed or not 1 <= n <= len(claims):
+                above.append(n)
+                continue
+            printed.add(n)
+            items.append(_claim_container(n, claims[n - 1], language))
+        if above:
+            refs = ", ".join(f"[{n}]" for n in dict.fromkeys(above))
+            top.append(_text(PART_LABELS["above"][lang].format(refs=refs), isSubtle=True, size="Small"))
+        out.append((top, items))
+    return out
 
 
 def citation_entity(claims: Sequence[Mapping[str, Any]], language: str = "id") -> dict[str, Any]:
