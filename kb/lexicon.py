@@ -150,7 +150,10 @@ def load(path: str | Path | None = None) -> Lexicon:
             raise LexiconError(f"{file}: en_id word {e['en']!r} is listed twice")
         pairs[e["en"]] = tuple(_words(file, e, "id"))
     return Lexicon(
-        stopwords_id=frozenset(_words(file, data, "stopwords", "id")),
+        # chat spellings of the same function words ("yg", "brp") and chat particles count as function words
+        stopwords_id=frozenset(
+            _words(file, data, "stopwords", "id") + _words(file, data, "stopwords", "id_chat")
+        ),
         stopwords_en=frozenset(_words(file, data, "stopwords", "en")),
         hints_id=frozenset(_words(file, data, "language_hints", "id")),
         hints_en=frozenset(_words(file, data, "language_hints", "en")),

@@ -612,10 +612,22 @@ def _period_end(value: dt.date, precision: str) -> dt.date:
     return value
 
 
+#: A date told as a fact about a party ("PT kita berdiri 2021", "registered in 2019", "joined in March
+#: 2020") is not the date of the transaction asked about: the rule in force then is not the answer to
+#: "until which year may we ...?" asked today.
+_PARTY_EVENT = re.compile(
+    r"\b(?:berdiri|didirikan|terdaftar|mendaftar|dikukuhkan|founded|established|incorporated|registered|set\s+up|"
+    r"joined|bergabung|lahir|born)\b(?:\s+\S+){0,3}?\s*$",
+    re.I,
+)
+
+
 def _resolve_as_of(
     text: str, blocked: Sequence[tuple[int, int]]
 ) -> tuple[dt.date, str, tuple[int, int]] | None:
-    hits = _date_hits(text, blocked)
+    hits = [
+        h for h in _date_hits(text, blocked) if not _PARTY_EVENT.search(text[max(0, h.start - 40) : h.start])
+    ]
     if not hits:
         return None
     hit = hits[0]

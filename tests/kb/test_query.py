@@ -514,3 +514,22 @@ def test_a_written_law_wins_over_the_topic() -> None:
     plan = understand("Sanksi bunga di UU PPN Pasal 9 ada?")
     (p,) = [p for p in plan.provisions if p.origin == "text"]
     assert (p.law, p.law_from, plan.needs_law) == ("UU 8/1983", "text", False)
+
+
+@pytest.mark.parametrize(
+    ("question", "as_of"),
+    [
+        # a date told about a party is a fact of the story, not the transaction date
+        ("PT kita berdiri 2021, boleh pakai PPh final 0,5% sampai tahun pajak kapan?", None),
+        ("Vendor ini terdaftar sejak 2019; tarif PPh 23 jasa teknik berapa?", None),
+        ("Our company was registered in 2019. What was the PPN rate in March 2022?", dt.date(2022, 3, 1)),
+        (
+            "An engineer who joined in 2020 gets a bonus in May 2023: which TER table applies?",
+            dt.date(2023, 5, 1),
+        ),
+        # ... while the transaction's own date still sets it
+        ("Faktur tanggal 15 Maret 2022: PPN 10 atau 11%?", dt.date(2022, 3, 15)),
+    ],
+)
+def test_a_date_about_a_party_is_not_the_transaction_date(question: str, as_of: dt.date | None) -> None:
+    assert understand(question).as_of == as_of
