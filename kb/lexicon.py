@@ -75,6 +75,8 @@ class Lexicon:
     #: capitalised tokens that are never a term the knowledge base must contain (currency codes: "IDR 350
     #: million" is an amount, not a topic)
     not_terms: frozenset[str] = frozenset()
+    #: chat spelling -> the formal word ("brp" -> "berapa"), for rules written in formal Indonesian
+    chat_spellings: Mapping[str, str] = field(default_factory=dict)
     path: str = ""  # the file it was read from (error messages)
 
 
@@ -87,6 +89,15 @@ def _words(path: Path, data: Mapping[str, Any], *keys: str) -> list[str]:
     if not isinstance(node, list) or not all(isinstance(w, str) and w.strip() for w in node):
         raise LexiconError(f"{path}: {'.'.join(keys)} must be a list of non-empty strings")
     return [str(w) for w in node]
+
+
+def _spellings(path: Path, data: Mapping[str, Any]) -> dict[str, str]:
+    node = data.get("chat_spellings") or {}
+    if not isinstance(node, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) and k.strip() and v.strip() for k, v in node.items()
+    ):
+        raise LexiconError(f"{path}: chat_spellings must map a chat spelling to a formal word")
+    return {str(k).lower(): str(v) for k, v in node.items()}
 
 
 def _patterns(path: Path, data: Mapping[str, Any], section: str) -> dict[str, re.Pattern[str]]:
@@ -170,6 +181,7 @@ def load(path: str | Path | None = None) -> Lexicon:
         special_regimes=_patterns(file, data, "special_regimes"),
         passage_cues=_patterns(file, data, "passage_cues"),
         not_terms=frozenset(_words(file, data, "not_terms")),
+        chat_spellings=_spellings(file, data),
         path=str(file),
     )
 
@@ -217,6 +229,22 @@ def ask_words() -> frozenset[str]:
 def not_terms() -> frozenset[str]:
     """Capitalised tokens a question may write that are no specific term (currency codes such as IDR)."""
     return default().not_terms
+
+
+@functools.lru_cache(maxsize=1)
+def _spelling_pattern() -> re.Pattern[str] | None:
+    words = sorted(default().chat_spellings, key=lambda w: (-len(w), w))
+    return re.compile(r"\b(" + "|".join(map(re.escape, words)) + r")\b", re.I) if words else None
+
+
+def formal_spelling(text: str) -> str:
+    """``text`` with chat spellings written out ("pph brp utk sewa?" -> "pph berapa untuk sewa?"), so rules
+    written in formal Indonesian (scope, clarification) read a Slack message as they read a formal one."""
+    pattern = _spelling_pattern()
+    if pattern is None:
+        return text
+    spellings = default().chat_spellings
+    return pattern.sub(lambda m: spellings[m.group(1).lower()], text)
 
 
 def en_id() -> dict[str, tuple[str, ...]]:

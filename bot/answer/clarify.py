@@ -23,6 +23,7 @@ import yaml
 
 from bot.answer.errors import AnswerConfigError
 from bot.answer.model import ClarifyingQuestion
+from kb.lexicon import formal_spelling
 
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / "kb" / "data" / "clarify.yaml"
 _TOPIC_KEYS = {
@@ -253,6 +254,8 @@ def check(
         topics: the topics to use (default: the reviewed ``kb/data/clarify.yaml``).
     """
     del as_of
+    # the topics are written in formal Indonesian: "pph brp utk sewa?" reads as "pph berapa untuk sewa?"
+    question = formal_spelling(question)
     for topic in topics if topics is not None else load_topics():
         if specific and not topic.personal:
             continue

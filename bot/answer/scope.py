@@ -22,6 +22,7 @@ import yaml
 
 from bot.answer.clarify import compile_patterns
 from bot.answer.errors import AnswerConfigError
+from kb.lexicon import formal_spelling
 
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / "kb" / "data" / "scope.yaml"
 
@@ -79,13 +80,15 @@ def classify(question: str, *, has_tax_signal: bool, rules: ScopeRules | None = 
         rules: compiled rules (default: the reviewed ``kb/data/scope.yaml``).
     """
     r = rules or load_rules()
+    # the rules are written in formal Indonesian: a Slack spelling ("gmn", "brp") is also read formally
+    texts = dict.fromkeys((question, formal_spelling(question)))
     for p in r.protected:
-        if p.search(question):
+        if any(p.search(t) for t in texts):
             return ScopeVerdict("protected", p.pattern)
-    in_scope = has_tax_signal or any(p.search(question) for p in r.in_scope)
+    in_scope = has_tax_signal or any(p.search(t) for p in r.in_scope for t in texts)
     if not in_scope:
         return ScopeVerdict("out_of_scope")
     for p in r.advice:
-        if p.search(question):
+        if any(p.search(t) for t in texts):
             return ScopeVerdict("advice", p.pattern)
     return ScopeVerdict("in_scope")

@@ -38,3 +38,13 @@ def test_chat_spelling_answers_like_the_formal_spelling(
 def test_chat_function_words_are_stopwords_but_tax_acronyms_are_not() -> None:
     assert {"yg", "brp", "utk", "udh", "ga", "sih", "min"} <= STOPWORDS
     assert "spt" not in STOPWORDS  # "SPT" is the tax return, not the chat spelling of "seperti"
+
+
+def test_formal_spelling_writes_out_chat_spellings_as_whole_words() -> None:
+    from kb.lexicon import formal_spelling
+
+    assert formal_spelling("Gmn klo vendor ga punya NPWP, pph brp?") == (
+        "bagaimana kalau vendor tidak punya NPWP, pph berapa?"
+    )
+    # inside a word nothing changes ("gaji" is not "ga" + "ji")
+    assert formal_spelling("gaji karyawan") == "gaji karyawan"

@@ -27,6 +27,9 @@ PPN7 = (
         ("Berapa tarif PPh?", "pph_type_missing"),
         ("Which rate applies to this vendor?", "vendor_facts_missing"),
         ("Dipotong berapa persen?", "rate_without_subject"),
+        # Slack spellings read as the formal words the topics are written in
+        ("pph brp utk sewa?", "withholding_rate_rent"),
+        ("tarif pph nya brp ya min?", "pph_type_missing"),
     ],
 )
 def test_ambiguous_questions_block(question: str, topic: str) -> None:
@@ -41,6 +44,7 @@ def test_ambiguous_questions_block(question: str, topic: str) -> None:
         "Berapa tarif PPh 23 atas jasa?",
         "Ekspor jasa kena pajak dikenai tarif PPN berapa?",
         "Tarif PPh final UMKM tahun 2024 berapa?",
+        "PPh 23 brp utk jasa teknik?",
     ],
 )
 def test_specific_questions_are_not_clarified(question: str) -> None:
@@ -110,6 +114,17 @@ def test_clarify_yaml_errors_name_the_entry() -> None:
         ("Bagaimana sebaiknya restrukturisasi utang antar-perusahaan kita?", "advice"),
         ("Jasa konsultan untuk proyek restrukturisasi organisasi dipotong PPh 23 berapa?", "in_scope"),
         ("Is a fee for advising on a debt restructuring subject to PPh 23?", "in_scope"),
+        # approving a scheme: backdating a document, an entity set up for a treaty rate
+        ("Boleh ga kita minta vendor mundurin tanggal faktur ke bulan lalu?", "advice"),
+        ("Can we ask the supplier to backdate the invoice to December?", "advice"),
+        ("gmn caranya biar vendor ga kena potong PPh 23?", "advice"),
+        ("Should we set up a company in the Netherlands so the royalties get the treaty rate?", "advice"),
+        (
+            "Kalau bayar bunga lewat anak usaha di Singapura biar dapat tarif P3B yang lebih rendah, aman?",
+            "advice",
+        ),
+        ("Tanggal faktur pajak harus sama dengan tanggal penyerahan?", "in_scope"),
+        ("What documents does a Dutch company need to use the treaty rate?", "in_scope"),
         # money kept back from a payment is a tax question even when no tax is named
         ("Our customer deducted 2% from the invoice amount, what is that deduction for?", "in_scope"),
         ("Kenapa ada potongan dari pencairan dana toko online kita di marketplace?", "in_scope"),
