@@ -50,7 +50,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.answer.model import Answer, ClarifyingQuestion, Conflict, PartAnswer, ShownClaim, UnsupportedClaim
-from bot.answer.pipeline import PipelineConfig, answer_question
+from bot.answer.pipeline import PipelineConfig, W, answer_question
 from bot.answer.protocol import Composer
 from guardrails.verify import SupportJudge
 from identity.principal import Principal
@@ -79,6 +79,13 @@ NOTES = {
         "en": "Question {i} of the {n} in your message is not answered with certainty from the sources; that "
         "part can go to the tax team.",
     },
+}
+
+
+#: How the pipeline's own notes on a multi-part message answered as a whole begin (``all_parts`` /
+#: ``one_part`` of ``bot.answer.pipeline.W``), per language.
+_PIPELINE_PARTS_NOTE: dict[str, str] = {
+    lang: W["all_parts"][lang].split("{", 1)[0] for lang in ("id", "en") if lang in W["all_parts"]
 }
 
 
@@ -131,8 +138,10 @@ def answer_message(
     lang = message_plan.language
     if len(parts) > MAX_PARTS:
         whole = ask(question)
-        note = _note("too_many", lang, n=len(parts), m=MAX_PARTS)
-        return _with_warning(whole, note)
+        said = _PIPELINE_PARTS_NOTE.get(lang, _PIPELINE_PARTS_NOTE["id"])
+        if any(w.startswith(said) for w in whole.warnings):
+            return whole  # the pipeline already said it answered the message as a whole (or one part of it)
+        return _with_warning(whole, _note("too_many", lang, n=len(parts), m=MAX_PARTS))
     asked = asked_texts(question, parts, message_plan, services.aliases, acts)
     answers = [ask(text) for text in asked]
     return combine(parts, asked, answers, lang)

@@ -455,7 +455,7 @@ def body_blocks(
     parts = [p for p in answer.get("parts") or [] if isinstance(p, Mapping)]
     claims = answer.get("claims") or []
     if parts:
-        blocks = part_blocks(parts, claims, language)
+        blocks = part_blocks(parts, claims, language, questions=status != "clarify")
         # what the turn added after the parts' lines ("Tiket T-... dibuat ..."), separated by a blank line
         _lines, _sep, added = str(answer.get("answer") or "").partition("\n\n")
         if added.strip():
@@ -496,11 +496,16 @@ def body_blocks(
 
 
 def part_blocks(
-    parts: Sequence[Mapping[str, Any]], claims: Sequence[Mapping[str, Any]], language: str
+    parts: Sequence[Mapping[str, Any]],
+    claims: Sequence[Mapping[str, Any]],
+    language: str,
+    *,
+    questions: bool = True,
 ) -> list[Block]:
     """One numbered section per part of a multi-part message: the part's question (short) and its answer
-    line, its clarifying questions, then its claims with quotes and citations (``claim_numbers`` index the
-    message's ``claims``; a passage an earlier part printed is referred to by its number, not repeated)."""
+    line, its clarifying questions (unless ``questions`` is False: the message's quick replies follow),
+    then its claims with quotes and citations (``claim_numbers`` index the message's ``claims``; a passage
+    an earlier part printed is referred to by its number, not repeated)."""
     from bot.answer.render import PART_LABELS, part_question
 
     lang = "en" if language == "en" else "id"
@@ -513,7 +518,7 @@ def part_blocks(
         own = part.get("answer")
         if not isinstance(own, Mapping):
             own = {}
-        asks = [q for q in own.get("clarifying_questions") or [] if isinstance(q, Mapping)]
+        asks = [q for q in own.get("clarifying_questions") or [] if isinstance(q, Mapping) and questions]
         lines = [head, clip(line, MAX_SECTION_CHARS - 400)]
         lines += [f"\u2022 {escape(q.get('question', ''))}" for q in asks]
         above: list[int] = []

@@ -59,3 +59,27 @@ def test_a_long_multi_part_answer_pages_within_the_limits() -> None:
     shown = [x for blocks in (message.blocks, *message.pages) for x in texts(blocks)]
     heads = [x.split("\n")[0] for x in shown if x.startswith(("*1. ", "*2. ", "*3. "))]
     assert heads == [f"*1. {Q_RATE}*", f"*2. {Q_NO_NPWP}*", f"*3. {Q_OPEN}*"]  # all parts, in order
+
+
+def test_parts_that_all_need_facts_ask_once_with_quick_replies() -> None:
+    import dataclasses
+
+    from bot.answer.model import ClarifyingQuestion
+    from bot.answer.parts import combine
+    from tests.answer.multipart_sample import part_answer
+
+    ask = ClarifyingQuestion("period", "Untuk masa pajak yang mana?", ("Maret 2022", "April 2022"))
+    one = dataclasses.replace(
+        part_answer("clarify", "Jawabannya bergantung pada beberapa fakta."), clarifying_questions=(ask,)
+    )
+    answer = combine([Q_RATE, Q_NO_NPWP], [Q_RATE, Q_NO_NPWP], [one, one], "id")
+    assert answer.status == "clarify" and answer.clarifying_questions == (ask,)
+    message = _render(answer.to_json())
+    validate(message)
+    shown = texts(message.blocks)
+    assert sum("Untuk masa pajak yang mana?" in x for x in shown) == 1
+    buttons = [e for b in message.blocks if b["type"] == "actions" for e in b["elements"]]
+    assert [b["text"]["text"] for b in buttons if b["action_id"].startswith("dasar_clarify:")] == [
+        "Maret 2022",
+        "April 2022",
+    ]
