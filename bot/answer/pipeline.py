@@ -130,6 +130,12 @@ W = {
         "en": "{n} was amended by {a} on {d}, which is not in the knowledge base: the wording in "
         "force now may differ from the quote; check {a}.",
     },
+    "review_overdue": {
+        "id": "{n} melewati tanggal tinjaunya ({d}) dan belum ditinjau ulang: pastikan ke pemiliknya "
+        "atau tim pajak sebelum mengandalkannya.",
+        "en": "{n} is past its review date ({d}) and has not been reviewed again: check with its owner "
+        "or the tax team before relying on it.",
+    },
     "one_part": {
         "id": 'Pesan Anda berisi {n} pertanyaan; sumber ditemukan untuk pertanyaan ke-{i} saja ("{p}"). '
         "Tanyakan bagian lainnya secara terpisah.",
@@ -742,6 +748,14 @@ def answer_question(
             continue
         for ref, when in _absent_amenders(cited, services.store, as_of_date):
             run.warn(_w("amended_absent", lang, n=cited.number, a=ref, d=when.isoformat()))
+        # a company document is trusted as far as its owner still vouches for it: past its review date it is
+        # shown with that said (judged on the day of asking, not the transaction date)
+        if (
+            cited.layer == "policy"
+            and cited.review_by is not None
+            and cited.review_by < (today or dt.date.today())
+        ):
+            run.warn(_w("review_overdue", lang, n=cited.number, d=cited.review_by.isoformat()))
     explain_data = _explain(attempts) if explain else None
 
     if not shown:
