@@ -622,12 +622,25 @@ _PARTY_EVENT = re.compile(
 )
 
 
+def _is_party_date(text: str, hit: _DateHit) -> bool:
+    return bool(_PARTY_EVENT.search(text[max(0, hit.start - 40) : hit.start]))
+
+
+def _party_date_spans(text: str, blocked: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The spans of dates told about a party, with the words that introduce them ("tahun 2024"): kept out
+    of the search terms like the transaction date, though they set no as-of date."""
+    spans = []
+    for h in _date_hits(text, blocked):
+        if _is_party_date(text, h):
+            lead = _DATE_LEAD.search(text[: h.start])
+            spans.append((lead.start() if lead else h.start, h.end))
+    return spans
+
+
 def _resolve_as_of(
     text: str, blocked: Sequence[tuple[int, int]]
 ) -> tuple[dt.date, str, tuple[int, int]] | None:
-    hits = [
-        h for h in _date_hits(text, blocked) if not _PARTY_EVENT.search(text[max(0, h.start - 40) : h.start])
-    ]
+    hits = [h for h in _date_hits(text, blocked) if not _is_party_date(text, h)]
     if not hits:
         return None
     hit = hits[0]
@@ -858,6 +871,7 @@ def understand(
     doc_refs = tuple(dict.fromkeys(a.law for a in anchors))
     resolved = _resolve_as_of(text, [(a.start, a.end) for a in anchors])
     as_of, precision, span = resolved if resolved else (None, None, None)
+    dropped = [*([span] if span else []), *_party_date_spans(text, [(a.start, a.end) for a in anchors])]
 
     first: dict[str, Expansion] = {}  # one expansion per entry, at its first occurrence
     for am in matches:
@@ -871,7 +885,7 @@ def understand(
     expansions = tuple(first.values())
     terms: dict[str, None] = {}
     for tok, s, e in _token_spans(text):
-        if tok in STOPWORDS or (span and span[0] <= s and e <= span[1]):
+        if tok in STOPWORDS or any(a <= s and e <= b for a, b in dropped):
             continue
         terms[tok] = None
     for exp in expansions:
