@@ -91,6 +91,16 @@ def _words(path: Path, data: Mapping[str, Any], *keys: str) -> list[str]:
     return [str(w) for w in node]
 
 
+def _optional_words(path: Path, data: Mapping[str, Any], *keys: str) -> list[str]:
+    """A word list that a lexicon may leave out (an older or a custom file): empty when absent."""
+    node: Any = data
+    for k in keys[:-1]:
+        node = node.get(k) if isinstance(node, Mapping) else None
+    if not isinstance(node, Mapping) or keys[-1] not in node:
+        return []
+    return _words(path, data, *keys)
+
+
 def _spellings(path: Path, data: Mapping[str, Any]) -> dict[str, str]:
     node = data.get("chat_spellings") or {}
     if not isinstance(node, Mapping) or not all(
@@ -163,7 +173,7 @@ def load(path: str | Path | None = None) -> Lexicon:
     return Lexicon(
         # chat spellings of the same function words ("yg", "brp") and chat particles count as function words
         stopwords_id=frozenset(
-            _words(file, data, "stopwords", "id") + _words(file, data, "stopwords", "id_chat")
+            _words(file, data, "stopwords", "id") + _optional_words(file, data, "stopwords", "id_chat")
         ),
         stopwords_en=frozenset(_words(file, data, "stopwords", "en")),
         hints_id=frozenset(_words(file, data, "language_hints", "id")),

@@ -66,6 +66,17 @@ _NO_SUBJECT = frozenset(
         "apply",
         "applies",
         "what",
+        # a deadline asked with nothing it is the deadline of ("Deadline-nya kapan?")
+        "deadline",
+        "deadlinenya",
+        "batas",
+        "waktu",
+        "jatuh",
+        "tempo",
+        "due",
+        "date",
+        "paling",
+        "lambat",
     ]
 )
 _SLOT_KEYS = {"id", "blocking", "question", "options", "filled_by", "tax_types"}

@@ -30,6 +30,9 @@ PPN7 = (
         # Slack spellings read as the formal words the topics are written in
         ("pph brp utk sewa?", "withholding_rate_rent"),
         ("tarif pph nya brp ya min?", "pph_type_missing"),
+        # a deadline of nothing named, a payment to "an individual" without saying what for
+        ("deadline nya kapan?", "deadline_without_subject"),
+        ("transfer ke orang pribadi 3 juta, dipotong pph berapa?", "payment_to_individual"),
     ],
 )
 def test_ambiguous_questions_block(question: str, topic: str) -> None:
@@ -45,6 +48,9 @@ def test_ambiguous_questions_block(question: str, topic: str) -> None:
         "Ekspor jasa kena pajak dikenai tarif PPN berapa?",
         "Tarif PPh final UMKM tahun 2024 berapa?",
         "PPh 23 brp utk jasa teknik?",
+        "Kapan jatuh tempo setor PPh 23?",
+        "Berapa tarif PPh orang pribadi menurut Pasal 17?",
+        "honor narasumber orang pribadi berapa pph nya?",
     ],
 )
 def test_specific_questions_are_not_clarified(question: str) -> None:

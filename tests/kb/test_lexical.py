@@ -86,6 +86,22 @@ def test_a_malformed_lexicon_names_the_file_and_key(tmp_path) -> None:  # type: 
         load(bad)
 
 
+def test_a_lexicon_without_chat_lists_still_loads(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # stopwords.id_chat and chat_spellings are optional: an older or custom lexicon without them keeps working
+    import yaml
+
+    from kb.lexicon import DEFAULT_LEXICON_PATH, load
+
+    data = yaml.safe_load(DEFAULT_LEXICON_PATH.read_text(encoding="utf-8"))
+    del data["stopwords"]["id_chat"]
+    del data["chat_spellings"]
+    path = tmp_path / "lexicon.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    lexicon = load(path)
+    assert "yang" in lexicon.stopwords_id and "yg" not in lexicon.stopwords_id
+    assert lexicon.chat_spellings == {}
+
+
 def test_english_tax_words_reach_the_indonesian_wording() -> None:
     # "corporate" counted only against English passages before the general glossary: an Indonesian rule on
     # "Wajib Pajak badan" covered half of "What is the corporate income tax rate?"
