@@ -55,6 +55,9 @@ def _is_acronym(tok: str, question: str) -> bool:
 
 
 _SENTENCE_BREAK = re.compile(r"(?<=[.?!])\s+|\n+")
+#: an amount written the chat way ("6jt", "350rb", "4,8m", "15k"): a fact of the case, never a topic word a
+#: passage must contain (a percentage stays: "10%" is matched against the rate a rule states)
+_AMOUNT = re.compile(r"\d+(?:[.,]\d+)?(?:jt|juta|rb|ribu|k|m|mio|miliar|milyar|t|triliun|an)")
 
 
 def asking_sentences(question: str) -> list[str]:
@@ -160,6 +163,7 @@ def question_concepts(
             or tok in covered
             or tok in ref_tokens
             or tok.isdigit()
+            or _AMOUNT.fullmatch(tok)
             or len(tok) < 3
         ):
             continue

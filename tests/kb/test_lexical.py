@@ -134,3 +134,13 @@ def test_late_in_english_is_after_the_due_date() -> None:
         "dikenai sanksi administratif berupa bunga"
     )
     assert coverage(concepts, rule, "id") == 1.0
+
+
+def test_a_chat_amount_is_no_topic_word() -> None:
+    # "6jt" is the case's amount: no passage has to contain it
+    from kb.lexical import question_concepts
+
+    plan = understand("honor narasumber 6jt, pph 21 nya brp?")
+    words = {w for c in question_concepts(plan) for phrase in c for w in phrase}
+    assert "6jt" not in words
+    assert "narasumber" in words
