@@ -36,7 +36,7 @@ def test_chat_spelling_answers_like_the_formal_spelling(
 
 
 def test_chat_function_words_are_stopwords_but_tax_acronyms_are_not() -> None:
-    assert {"yg", "brp", "utk", "udh", "ga", "sih", "min"} <= STOPWORDS
+    assert {"yg", "brp", "utk", "udh", "ga", "sih", "min", "msh", "jg", "hrs"} <= STOPWORDS
     assert "spt" not in STOPWORDS  # "SPT" is the tax return, not the chat spelling of "seperti"
 
 
