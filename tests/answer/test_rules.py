@@ -51,6 +51,7 @@ def test_ambiguous_questions_block(question: str, topic: str) -> None:
         "Kapan jatuh tempo setor PPh 23?",
         "Berapa tarif PPh orang pribadi menurut Pasal 17?",
         "honor narasumber orang pribadi berapa pph nya?",
+        "Penghasilan Kena Pajak orang pribadi sampai Rp60 juta dikenai tarif berapa?",
     ],
 )
 def test_specific_questions_are_not_clarified(question: str) -> None:
