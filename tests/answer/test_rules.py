@@ -32,6 +32,8 @@ PPN7 = (
         ("tarif pph nya brp ya min?", "pph_type_missing"),
         # a deadline of nothing named, a payment to "an individual" without saying what for
         ("deadline nya kapan?", "deadline_without_subject"),
+        ("batas waktunya kapan?", "deadline_without_subject"),
+        ("tarifnya brp?", "rate_without_subject"),
         ("transfer ke orang pribadi 3 juta, dipotong pph berapa?", "payment_to_individual"),
     ],
 )
