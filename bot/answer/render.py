@@ -184,7 +184,10 @@ _BASE_AFTER = re.compile(
     re.I,
 )
 _DEADLINE = re.compile(
-    r"(paling\s+(?:lama|lambat)\s+[^;.:|]{3,90}?)(?=\s*[;.:|]|,\s+(?:dan|serta)\b|$)"
+    # the time limit ends at the clause's end, or where a condition on it begins ("... saat Faktur Pajak
+    # dibuat sepanjang belum dibebankan sebagai biaya ...")
+    r"(paling\s+(?:lama|lambat)\s+[^;.:|]{3,90}?)"
+    r"(?=\s*[;.:|]|,\s+(?:dan|serta)\b|\s+(?:sepanjang|dengan\s+syarat|dengan\s+ketentuan|apabila|kecuali)\b|$)"
     r"|(tanggal\s+\d{1,2}\s+bulan\s+berikutnya)"
     r"|(\d{1,3}\s*\([a-z\s]+\)\s*hari[^;.:|]{0,70})",
     re.I,

@@ -42,3 +42,21 @@ def test_bookkeeping_retention_is_in_scope_and_answered(services: Any) -> None:
     assert (lead.source.doc_id, lead.source.location) == ("pp-50-2022", "Pasal 11")
     assert "wajib disimpan selama 10 (sepuluh) tahun" in lead.quote
     assert answer.answer.startswith("Menurut PP 50/2022, jangka waktunya 10 (sepuluh) tahun")
+
+
+def test_a_time_limit_ends_where_its_condition_begins(hashing_services: Any) -> None:
+    # UU PPN Pasal 9 ayat (9) runs on for 300 characters after "paling lama": the limit is stated before
+    # "sepanjang ...", and the law's limit answers, not a company intake cut-off quoted beside it
+    law = claim(
+        hashing_services,
+        "uu-7-2021",
+        "paling lama 3 (tiga) Masa Pajak setelah berakhirnya",
+        at="Pasal 9 ayat (9)",
+    )
+    line = answer_line(
+        [law], "id", "Pajak masukan yang belum dikreditkan bisa dikreditkan paling lama kapan?"
+    )
+    assert line == (
+        "Menurut UU 7/2021, batas waktunya paling lama 3 (tiga) Masa Pajak setelah berakhirnya Masa "
+        "Pajak saat Faktur Pajak dibuat [1]."
+    )
