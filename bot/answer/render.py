@@ -34,6 +34,7 @@ from bot.answer.extractive import (
 from bot.answer.model import ClarifyingQuestion, Conflict, ShownClaim, UnsupportedClaim, claim_heading
 from guardrails.verify import extract_figures
 from kb import lexicon
+from kb.dates import MONTHS
 from kb.query import tokenize, understand
 
 if TYPE_CHECKING:
@@ -309,9 +310,43 @@ def _rate_phrase(c: ShownClaim, lang: str, question: str = "") -> str | None:
     return more
 
 
-def _deadline_phrase(c: ShownClaim, period: bool = False) -> str | None:
-    """The deadline the claim states; with ``period`` also a length of time, whichever comes first."""
-    source = c.text if c.quote.strip().startswith("|") else c.quote
+#: "mulai Masa Pajak Januari 2025", "mulai 1 April 2022": the start of the wording that follows it
+_STARTING = re.compile(
+    r"\bmulai\s+(?:(?:Masa|Tahun)\s+Pajak\s+|tanggal\s+|berlaku\s+(?:pada\s+)?(?:tanggal\s+)?)?"
+    r"(?:(\d{1,2})\s+)?([A-Za-z]+)\s+((?:19|20)\d\d)",
+    re.I,
+)
+
+
+def _in_force_part(source: str, as_of: dt.date | None) -> str:
+    """Of a sentence that states one rule until a date and another from it ("Untuk Masa Pajak 2024 setoran
+    paling lambat tanggal 10 ...; mulai Masa Pajak Januari 2025 ... paling lambat tanggal 15."), the part
+    in force on ``as_of``: the one whose "mulai ..." start is the latest not after it; else the whole text."""
+    if as_of is None or ";" not in source:
+        return source
+    parts = [p for p in source.split(";") if p.strip()]
+    started: list[tuple[dt.date, int]] = []
+    for i, part in enumerate(parts):
+        m = _STARTING.search(part)
+        month = MONTHS.get(m.group(2).lower()) if m else None
+        if m and month:
+            try:
+                started.append((dt.date(int(m.group(3)), month, int(m.group(1) or 1)), i))
+            except ValueError:
+                continue
+    if not started:
+        return source
+    live = [(d, i) for d, i in started if d <= as_of]
+    if live:
+        return parts[max(live)[1]]
+    first = min(i for _, i in started)  # every dated part starts later: the wording before them is in force
+    return ";".join(parts[:first]) or source
+
+
+def _deadline_phrase(c: ShownClaim, period: bool = False, as_of: dt.date | None = None) -> str | None:
+    """The deadline the claim states; with ``period`` also a length of time, whichever comes first; of a
+    sentence with dated alternatives, the one in force on ``as_of``."""
+    source = _in_force_part(c.text if c.quote.strip().startswith("|") else c.quote, as_of)
     found = [m for m in (_DEADLINE.search(source), _PERIOD.search(source) if period else None) if m]
     if not found:
         return None
@@ -365,7 +400,8 @@ def _fact_sentence(
                 return f"Under {src}, the rate is {rate} [{n}].", rate
             return f"Menurut {src}, tarifnya {rate} [{n}].", rate
     if kind in ("deadline", "period"):  # a period found in a rule is not "the deadline" unless one was asked
-        due = _deadline_phrase(c, kind == "period")
+        asked_on = (understand(question).as_of if question else None) or dt.date.today()
+        due = _deadline_phrase(c, kind == "period", asked_on)
         if due:
             # "paling lambat tanggal 15" is a deadline; "10 (sepuluh) tahun" is a period
             period = bool(_PERIOD.match(due))

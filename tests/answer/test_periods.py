@@ -60,3 +60,14 @@ def test_a_time_limit_ends_where_its_condition_begins(hashing_services: Any) -> 
         "Menurut UU 7/2021, batas waktunya paling lama 3 (tiga) Masa Pajak setelah berakhirnya Masa "
         "Pajak saat Faktur Pajak dibuat [1]."
     )
+
+
+def test_a_sentence_with_dated_alternatives_answers_with_the_one_in_force(hashing_services: Any) -> None:
+    # "Untuk Masa Pajak 2024 ... tanggal 10 ...; mulai Masa Pajak Januari 2025 ... tanggal 15."
+    row = claim(hashing_services, "wht-matrix-2024", "mulai Masa Pajak Januari 2025")
+    late = answer_line([row], "id", "Setor PPh 23 masa Oktober 2025 paling lambat tanggal berapa?")
+    assert late == "Menurut SNR-POL-TAX-003/2024, batas waktunya paling lambat tanggal 15 [1]."
+    early = answer_line([row], "id", "Setor PPh 23 masa Mei 2024 paling lambat tanggal berapa?")
+    assert (
+        early == "Menurut SNR-POL-TAX-003/2024, batas waktunya paling lambat tanggal 10 bulan berikutnya [1]."
+    )
