@@ -279,6 +279,8 @@ class Turn:
         reason = answer.escalation.reason if answer.escalation else None
         extra_text = ""
         evidence = self._evidence(ledger, principal, parts=len(answer.parts))
+        # the parts of a multi-part message no source answered (what a ticket, now or later, asks)
+        open_parts = {"open_parts": unanswered} if (unanswered := _open_parts(answer)) else {}
         if reason in AUTO_TICKET_REASONS:
             if self.tickets is not None and principal.may_escalate:
                 ticket_id = self._open_ticket(
@@ -310,7 +312,7 @@ class Turn:
                             c["source"]["doc_id"] + " " + c["source"]["location"] for c in payload["claims"]
                         ],
                         "evidence": evidence,
-                        **({"open_parts": _open_parts(answer)} if _open_parts(answer) else {}),
+                        **open_parts,
                     },
                     ensure_ascii=False,
                 ),
@@ -328,8 +330,7 @@ class Turn:
                     "question": question,
                     "evidence": evidence,
                     "ticket_id": ticket_id,
-                    # the parts of a multi-part message no source answered (what a later escalation asks)
-                    **({"open_parts": _open_parts(answer)} if _open_parts(answer) else {}),
+                    **open_parts,
                 },
                 ensure_ascii=False,
             ),
@@ -415,9 +416,9 @@ class Turn:
             ),
             restricted=int(evidence.get("restricted") or 0),
         )
-        summary = masked_note or "requester asked for the tax team"
-        if meta.get("open_parts"):
-            summary += "; open parts of the message: " + "; ".join(str(p) for p in meta["open_parts"])
+        summary = _naming_open_parts(
+            masked_note or "requester asked for the tax team", [str(p) for p in meta.get("open_parts") or []]
+        )
         ticket_id, created = self._file_ticket(
             message,
             principal,
@@ -565,8 +566,7 @@ class Turn:
             "advice": "advice / planning request: needs the tax team's judgement",
             "protected_determination": "protected determination: only the tax team decides",
         }.get(reason, reason)
-        if _open_parts(answer):  # name what the tax team is asked to answer
-            gap += "; open parts of the message: " + "; ".join(_open_parts(answer))
+        gap = _naming_open_parts(gap, _open_parts(answer))  # what the tax team is asked to answer
         ticket_id, _created = self._file_ticket(
             message, principal, question, ledger, reason, gap, evidence.get("topic")
         )
@@ -682,6 +682,11 @@ def _open_parts(answer: Answer) -> list[str]:
     if not open_parts or len(open_parts) == len(answer.parts):
         return []
     return [f"{p.index}. {' '.join(p.question.split())[:200]}" for p in open_parts]
+
+
+def _naming_open_parts(gap: str, open_parts: list[str]) -> str:
+    """A ticket's gap text, naming the open parts of a multi-part message when there are any."""
+    return f"{gap}; open parts of the message: {'; '.join(open_parts)}" if open_parts else gap
 
 
 def _summary(answer: Answer) -> str:

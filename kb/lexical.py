@@ -60,13 +60,18 @@ _SENTENCE_BREAK = re.compile(r"(?<=[.?!])\s+|\n+")
 _AMOUNT = re.compile(r"\d+(?:[.,]\d+)?(?:jt|juta|rb|ribu|k|m|mio|miliar|milyar|t|triliun|an)")
 
 
+def sentences(text: str) -> list[str]:
+    """The sentences of a message (split after ".", "?" or "!", and at line breaks), stripped."""
+    return [p.strip() for p in _SENTENCE_BREAK.split(text) if p and p.strip()]
+
+
 def asking_sentences(question: str) -> list[str]:
     """The sentences of a message that ask something, in order (empty for a one-sentence message).
 
     A sentence asks when it has a "?", an Indonesian interrogative anywhere, or an English one first
     (:func:`kb.lexicon.ask_words`).
     """
-    parts = [p.strip() for p in _SENTENCE_BREAK.split(question) if p and p.strip()]
+    parts = sentences(question)
     if len(parts) < 2:
         return []
     words = lexicon.ask_words()
@@ -89,8 +94,7 @@ def ask_text(question: str) -> str:
     passage must state.
     """
     chosen = asking_sentences(question)
-    whole = [p for p in _SENTENCE_BREAK.split(question) if p and p.strip()]
-    return " ".join(chosen) if chosen and len(chosen) < len(whole) else question
+    return " ".join(chosen) if chosen and len(chosen) < len(sentences(question)) else question
 
 
 def question_parts(question: str) -> list[str]:

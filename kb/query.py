@@ -626,23 +626,23 @@ def _is_party_date(text: str, hit: _DateHit) -> bool:
     return bool(_PARTY_EVENT.search(text[max(0, hit.start - 40) : hit.start]))
 
 
-def _party_date_spans(text: str, blocked: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The spans of dates told about a party, with the words that introduce them ("tahun 2024"): kept out
-    of the search terms like the transaction date, though they set no as-of date."""
-    spans = []
-    for h in _date_hits(text, blocked):
-        if _is_party_date(text, h):
-            lead = _DATE_LEAD.search(text[: h.start])
-            spans.append((lead.start() if lead else h.start, h.end))
-    return spans
+def _date_span(text: str, hit: _DateHit) -> tuple[int, int]:
+    """The date with the words that introduce it ("tahun 2024", "sebelum 1 April 2022"): kept out of the
+    search terms."""
+    lead = _DATE_LEAD.search(text[: hit.start])
+    return (lead.start() if lead else hit.start, hit.end)
 
 
 def _resolve_as_of(
     text: str, blocked: Sequence[tuple[int, int]]
-) -> tuple[dt.date, str, tuple[int, int]] | None:
-    hits = [h for h in _date_hits(text, blocked) if not _is_party_date(text, h)]
+) -> tuple[tuple[dt.date, str, tuple[int, int]] | None, list[tuple[int, int]]]:
+    """The transaction date (its value, precision and span), and the spans of the dates told about a party,
+    which set no as-of date but leave the search terms like it."""
+    hits = _date_hits(text, blocked)
+    party = [_date_span(text, h) for h in hits if _is_party_date(text, h)]
+    hits = [h for h in hits if not _is_party_date(text, h)]
     if not hits:
-        return None
+        return None, party
     hit = hits[0]
     value, precision = hit.value, hit.precision
     head = text[: hit.start]
@@ -650,11 +650,7 @@ def _resolve_as_of(
         value, precision = value - dt.timedelta(days=1), "day"
     elif _AFTER.search(head):
         value = _period_end(value, precision) + dt.timedelta(days=1)
-    start = hit.start
-    lead = _DATE_LEAD.search(head)
-    if lead:
-        start = lead.start()
-    return value, precision, (start, hit.end)
+    return (value, precision, _date_span(text, hit)), party
 
 
 # --------------------------------------------------------------------------------------------
@@ -869,9 +865,10 @@ def understand(
     provisions = tuple(merged.values())
 
     doc_refs = tuple(dict.fromkeys(a.law for a in anchors))
-    resolved = _resolve_as_of(text, [(a.start, a.end) for a in anchors])
+    resolved, dropped = _resolve_as_of(text, [(a.start, a.end) for a in anchors])
     as_of, precision, span = resolved if resolved else (None, None, None)
-    dropped = [*([span] if span else []), *_party_date_spans(text, [(a.start, a.end) for a in anchors])]
+    if span:
+        dropped.append(span)
 
     first: dict[str, Expansion] = {}  # one expansion per entry, at its first occurrence
     for am in matches:

@@ -242,8 +242,9 @@ def _fill(slot: Slot, question: str, *, has_date: bool, tax_types: Sequence[str]
 def _has_subject(question: str) -> bool:
     from kb.query import STOPWORDS, tokenize
 
-    # "batas waktunya kapan?": a word with the enclitic -nya is the same word
-    words = (t.removesuffix("nya") if len(t) > 5 else t for t in tokenize(formal_spelling(question)))
+    # "batas waktunya kapan?": a word with the enclitic -nya is the same word (chat spellings are already
+    # written out by :func:`check`)
+    words = (t.removesuffix("nya") if len(t) > 5 else t for t in tokenize(question))
     return any(t not in STOPWORDS and t not in _NO_SUBJECT and not t.isdigit() for t in words)
 
 

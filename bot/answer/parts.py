@@ -43,6 +43,7 @@ Deterministic: the same message, reader, date and corpus give the same parts and
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import re
@@ -50,11 +51,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.answer.model import Answer, ClarifyingQuestion, Conflict, PartAnswer, ShownClaim, UnsupportedClaim
-from bot.answer.pipeline import PipelineConfig, W, answer_question
+from bot.answer.pipeline import PipelineConfig, W, answer_question, known_acts
 from bot.answer.protocol import Composer
+from bot.answer.render import part_question
 from guardrails.verify import SupportJudge
 from identity.principal import Principal
-from kb.lexical import asking_sentences, question_parts
+from kb.lexical import asking_sentences, question_parts, sentences
 from kb.query import STOPWORDS, QueryPlan, understand
 from tools.ledger import Ledger
 
@@ -63,7 +65,6 @@ MAX_PARTS = 4
 #: How much of a part's question the answer line repeats.
 QUESTION_CHARS = 120
 
-_SENTENCE_BREAK = re.compile(r"(?<=[.?!])\s+|\n+")  # the sentence rule of kb.lexical.asking_sentences
 _MARKER = re.compile(r"\[(\d{1,3})\]")
 
 NOTES = {
@@ -129,8 +130,7 @@ def answer_message(
             ledger=ledger,
         )
 
-    catalog = getattr(services.retriever, "catalog", None)
-    acts = catalog() if callable(catalog) else None
+    acts = known_acts(services)
     parts = message_parts(question, services.aliases, acts)
     if len(parts) < 2:
         return ask(question)
@@ -148,8 +148,6 @@ def answer_message(
 
 
 def _with_warning(answer: Answer, note: str) -> Answer:
-    import dataclasses
-
     if note in answer.warnings:
         return answer
     return dataclasses.replace(answer, warnings=(*answer.warnings, note))
@@ -205,7 +203,7 @@ def asked_texts(
 ) -> list[str]:
     """The text each part is answered from: the story, a borrowed topic and date when needed, the part."""
     asks = set(asking_sentences(question))
-    story = [s.strip() for s in _SENTENCE_BREAK.split(question) if s and s.strip() and s.strip() not in asks]
+    story = [s for s in sentences(question) if s not in asks]
     story_text = " ".join(story)
     story_topic = topic_words(understand(story_text, aliases=aliases, catalog=acts)) if story else ""
     topics = [topic_words(understand(p, aliases=aliases, catalog=acts)) or names_levy(p) for p in parts]
@@ -228,9 +226,8 @@ def asked_texts(
 # -- one answer from the parts' answers ---------------------------------------------------------------
 
 
-def _short(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= QUESTION_CHARS else text[: QUESTION_CHARS - 3].rstrip() + "..."
+def _heading(question: str) -> str:
+    return part_question(question, QUESTION_CHARS, "...")
 
 
 def _claim_key(c: ShownClaim) -> tuple[str, str, str | None]:
@@ -303,7 +300,7 @@ def combine(parts: Sequence[str], asked: Sequence[str], answers: Sequence[Answer
     )
     return Answer(
         status=status,
-        answer="\n".join(f"{r.index}. {_short(r.question)} \u2014 {r.line}" for r in records),
+        answer="\n".join(f"{r.index}. {_heading(r.question)} \u2014 {r.line}" for r in records),
         claims=tuple(claims),
         unsupported_claims=tuple(unsupported),
         clarifying_questions=tuple(questions),

@@ -465,6 +465,13 @@ def _in_example(chunk: Chunk, quote: str) -> bool:
     return pos < 0 or pos >= len(normalize_ws(chunk.text[:start]))
 
 
+def known_acts(services: Any) -> dict[str, str] | None:
+    """The corpus's unique bare act numbers ("PP 23" -> "PP 23/2018"), for :func:`kb.query.understand`;
+    None when the retriever keeps no catalog."""
+    catalog = getattr(services.retriever, "catalog", None)
+    return catalog() if callable(catalog) else None
+
+
 def _escalation_for(reason: str | None) -> Escalation | None:
     return Escalation(reason) if reason else None
 
@@ -505,20 +512,19 @@ def answer_question(
     """
     t_start = time.perf_counter()
     cfg = config or PipelineConfig()
+    today = today or dt.date.today()
     if composer is None:
         from bot.agent import extractive_agent  # the agent module builds on this package's protocol
 
-        composer = extractive_agent(principal, services, today or dt.date.today(), mode=mode)
+        composer = extractive_agent(principal, services, today, mode=mode)
     run = _Run(question, principal, services, composer, judge, mode, cfg)
     run.ledger = ledger
-    # the corpus's unique bare act numbers name their act ("PP 23" -> PP 23/2018)
-    catalog = getattr(services.retriever, "catalog", None)
-    acts = catalog() if callable(catalog) else None
+    acts = known_acts(services)
     plan = understand(question, aliases=services.aliases, catalog=acts)
     lang = plan.language
     run.lang = lang
     explicit = as_of is not None
-    as_of_date = as_of or plan.as_of or today or dt.date.today()
+    as_of_date = as_of or plan.as_of or today
     period: tuple[dt.date, dt.date] | None = None
     if not explicit and plan.as_of and plan.as_of_precision in ("year", "month"):
         period = (plan.as_of, _period_end(plan.as_of, plan.as_of_precision))
@@ -750,11 +756,7 @@ def answer_question(
             run.warn(_w("amended_absent", lang, n=cited.number, a=ref, d=when.isoformat()))
         # a company document is trusted as far as its owner still vouches for it: past its review date it is
         # shown with that said (judged on the day of asking, not the transaction date)
-        if (
-            cited.layer == "policy"
-            and cited.review_by is not None
-            and cited.review_by < (today or dt.date.today())
-        ):
+        if cited.layer == "policy" and cited.review_by is not None and cited.review_by < today:
             run.warn(_w("review_overdue", lang, n=cited.number, d=cited.review_by.isoformat()))
     explain_data = _explain(attempts) if explain else None
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from bot.answer.conflicts import mentioned_taxes
@@ -383,7 +383,7 @@ def _amount_phrase(c: ShownClaim, question: str) -> str | None:
 
 
 def _fact_sentence(
-    c: ShownClaim, n: int, lang: str, kind: str | None, question: str = ""
+    c: ShownClaim, n: int, lang: str, kind: str | None, question: str = "", as_of: dt.date | None = None
 ) -> tuple[str, str | None]:
     """(sentence, rate phrase) for the leading claim ``c`` cited as ``[n]``."""
     src = _source_name(c)
@@ -400,7 +400,7 @@ def _fact_sentence(
                 return f"Under {src}, the rate is {rate} [{n}].", rate
             return f"Menurut {src}, tarifnya {rate} [{n}].", rate
     if kind in ("deadline", "period"):  # a period found in a rule is not "the deadline" unless one was asked
-        asked_on = (understand(question).as_of if question else None) or dt.date.today()
+        asked_on = as_of or (understand(question).as_of if question else None) or dt.date.today()
         due = _deadline_phrase(c, kind == "period", asked_on)
         if due:
             # "paling lambat tanggal 15" is a deadline; "10 (sepuluh) tahun" is a period
@@ -489,8 +489,11 @@ def answer_line(
     language: str,
     question: str = "",
     conflicts: Sequence[Conflict] = (),
+    *,
+    as_of: dt.date | None = None,
 ) -> str:
-    """One or two plain sentences that answer, built from verified claims only (markers ``[n]``).
+    """One or two plain sentences that answer, built from verified claims only (markers ``[n]``); ``as_of``:
+    the answer's date (default: the question's, else today), which picks among dated deadlines.
 
     The leading claim states the asked fact (rate, deadline, or the provision itself) with its
     citation; a stated premise the sources contradict is corrected first; a real conflict with the
@@ -516,7 +519,7 @@ def answer_line(
         near = _candidates(claims, conflicts, question)
         i = next((j for j in near if _states(claims[j], kind, lang, question)), i)
     lead = claims[i]
-    sentence, _rate = _fact_sentence(lead, i + 1, lang, kind, question)
+    sentence, _rate = _fact_sentence(lead, i + 1, lang, kind, question, as_of)
     premise = _premise(question, lead, lang) if question else ""
     second = _conflict_sentence(lead, claims, conflicts, lang)
     return " ".join(p for p in (premise, sentence, second) if p)
@@ -627,7 +630,7 @@ def render(
     The evidence arguments are accepted for the pipeline's call and used only where they change the
     message; front ends render the evidence from the answer's other fields.
     """
-    del as_of, unsupported, unknowns, warnings, questions
+    del unsupported, unknowns, warnings, questions
     if status == "clarify":
         return label("clarify", language)
     if escalation_reason == "out_of_scope":
@@ -638,7 +641,7 @@ def render(
         head = label("advice" if escalation_reason == "advice" else "protected", language)
         tail = label("advice_sources", language) if claims else label("no_source", language)
         return f"{head} {label('offer', language)} {tail}"
-    line = answer_line(claims, language, question, conflicts)
+    line = answer_line(claims, language, question, conflicts, as_of=as_of)
     if not line:
         line = label("no_source", language)
     if low_confidence or escalation_reason == "low_confidence":
@@ -728,16 +731,11 @@ def _parts_markup(answer: Answer) -> list[str]:
         for q in part.answer.clarifying_questions:
             opts = f" [dim]({escape(' / '.join(q.options))})[/dim]" if q.options else ""
             lines.append(f"  \u2022 {escape(q.question)}{opts}")
-        above = []
-        for n in part.claim_numbers:
-            if n in printed or not 1 <= n <= len(answer.claims):
-                above.append(n)
-                continue
-            printed.add(n)
+        new, above = part_claims(part.claim_numbers, len(answer.claims), printed)
+        for n in new:
             lines.extend(_claim_markup(n, answer.claims[n - 1], lang))
         if above:
-            refs = ", ".join(f"[{n}]" for n in dict.fromkeys(above))
-            lines.append(f"    [dim]{escape(PART_LABELS['above'][_lang(lang)].format(refs=refs))}[/dim]")
+            lines.append(f"    [dim]{escape(quoted_above(above, lang))}[/dim]")
     return lines
 
 
@@ -749,7 +747,28 @@ PART_LABELS: dict[str, dict[str, str]] = {
 PART_QUESTION_CHARS = 160
 
 
-def part_question(text: str) -> str:
-    """A part's question, whitespace-collapsed and clipped for a section heading."""
+def part_question(text: str, limit: int = PART_QUESTION_CHARS, ellipsis: str = "\u2026") -> str:
+    """A part's question, whitespace-collapsed and clipped to ``limit`` characters (a section heading)."""
     text = " ".join(text.split())
-    return text if len(text) <= PART_QUESTION_CHARS else text[: PART_QUESTION_CHARS - 1].rstrip() + "\u2026"
+    return text if len(text) <= limit else text[: limit - len(ellipsis)].rstrip() + ellipsis
+
+
+def part_claims(numbers: Iterable[object], total: int, printed: set[int]) -> tuple[list[int], list[object]]:
+    """A part's claim numbers (positions in the message's ``claims``): those to print under it now (recorded
+    in ``printed``), and those an earlier part printed (or out of range), referred to as quoted above.
+    Every front end prints each passage of a multi-part message once this way."""
+    new: list[int] = []
+    above: list[object] = []
+    for n in numbers:
+        if not isinstance(n, int) or n in printed or not 1 <= n <= total:
+            above.append(n)
+            continue
+        printed.add(n)
+        new.append(n)
+    return new, above
+
+
+def quoted_above(numbers: Sequence[object], language: str) -> str:
+    """ "[2], [3]: kutipan di atas": the passages a part cites that an earlier part printed."""
+    refs = ", ".join(f"[{n}]" for n in dict.fromkeys(numbers))
+    return PART_LABELS["above"][_lang(language)].format(refs=refs)

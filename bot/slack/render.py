@@ -506,9 +506,8 @@ def part_blocks(
     line, its clarifying questions (unless ``questions`` is False: the message's quick replies follow),
     then its claims with quotes and citations (``claim_numbers`` index the message's ``claims``; a passage
     an earlier part printed is referred to by its number, not repeated)."""
-    from bot.answer.render import PART_LABELS, part_question
+    from bot.answer.render import part_claims, part_question, quoted_above
 
-    lang = "en" if language == "en" else "id"
     blocks: list[Block] = []
     printed: set[int] = set()
     for i, part in enumerate(parts, start=1):
@@ -521,17 +520,10 @@ def part_blocks(
         asks = [q for q in own.get("clarifying_questions") or [] if isinstance(q, Mapping) and questions]
         lines = [head, clip(line, MAX_SECTION_CHARS - 400)]
         lines += [f"\u2022 {escape(q.get('question', ''))}" for q in asks]
-        above: list[int] = []
-        shown: list[Block] = []
-        for n in part.get("claim_numbers") or []:
-            if not isinstance(n, int) or n in printed or not 1 <= n <= len(claims):
-                above.append(n)
-                continue
-            printed.add(n)
-            shown += claim_blocks(n, claims[n - 1], language)
+        new, above = part_claims(part.get("claim_numbers") or [], len(claims), printed)
+        shown = [b for n in new for b in claim_blocks(n, claims[n - 1], language)]
         if above:
-            refs = ", ".join(f"[{n}]" for n in dict.fromkeys(above))
-            lines.append(f"_{escape(PART_LABELS['above'][lang].format(refs=refs))}_")
+            lines.append(f"_{escape(quoted_above(above, language))}_")
         blocks += [_section(p) for p in split_text("\n".join(lines))]
         blocks += shown
     return blocks

@@ -739,9 +739,8 @@ def _part_sections(
 
     ``claim_numbers`` index the message's ``claims``; a passage an earlier part showed is referred to by its
     number ("[2]: quoted above"), never shown twice."""
-    from bot.answer.render import PART_LABELS, part_question
+    from bot.answer.render import part_claims, part_question, quoted_above
 
-    lang = "en" if language == "en" else "id"
     out: list[tuple[list[dict[str, Any]], list[dict[str, Any]]]] = []
     printed: set[int] = set()
     for i, part in enumerate(parts, start=1):
@@ -758,17 +757,10 @@ def _part_sections(
             for q in own.get("clarifying_questions") or []
             if isinstance(q, Mapping)
         ]
-        items: list[dict[str, Any]] = []
-        above: list[int] = []
-        for n in part.get("claim_numbers") or []:
-            if not isinstance(n, int) or n in printed or not 1 <= n <= len(claims):
-                above.append(n)
-                continue
-            printed.add(n)
-            items.append(_claim_container(n, claims[n - 1], language))
+        new, above = part_claims(part.get("claim_numbers") or [], len(claims), printed)
+        items = [_claim_container(n, claims[n - 1], language) for n in new]
         if above:
-            refs = ", ".join(f"[{n}]" for n in dict.fromkeys(above))
-            top.append(_text(PART_LABELS["above"][lang].format(refs=refs), isSubtle=True, size="Small"))
+            top.append(_text(quoted_above(above, language), isSubtle=True, size="Small"))
         out.append((top, items))
     return out
 
