@@ -227,6 +227,21 @@ def policy_words() -> tuple[str, ...]:
     return default().policy_words
 
 
+@functools.cache
+def _policy_pattern() -> re.Pattern[str]:
+    phrases = sorted({w.strip().lower() for w in policy_words() if w.strip()}, key=lambda w: (-len(w), w))
+    return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(w) for w in phrases) + r")(?!\w)")
+
+
+def names_policy(text: str) -> bool:
+    """Whether ``text`` asks for the company's own policy ("SOP", "memo", "kebijakan internal").
+
+    Whole words only: "memo" is not in "memotong" (to withhold), nor "sop" in "sopir"; a substring test read
+    every "lupa memotong PPh 23" as a question about company documents and searched only those.
+    """
+    return bool(_policy_pattern().search(text.lower()))
+
+
 def law_topics() -> tuple[LawTopic, ...]:
     return default().law_topics
 

@@ -63,7 +63,7 @@ from guardrails.verify import (
 from identity.principal import Principal
 from kb.chunking.textspan import example_start
 from kb.lexical import ask_text, coverage, question_parts
-from kb.lexicon import not_terms, policy_words
+from kb.lexicon import names_policy, not_terms
 from kb.metadata import related_date
 from kb.model import ANSWERABLE_STATUSES, Chunk, DocumentMeta, Hit
 from kb.query import STOPWORDS, QueryPlan, understand
@@ -77,7 +77,6 @@ logger = logging.getLogger(__name__)
 
 INSTRUKSI_DALAM_SUMBER = "INSTRUKSI_DALAM_SUMBER"
 ANGKA_DARI_INSTRUKSI = "ANGKA_DARI_INSTRUKSI"
-_POLICY_WORDS = policy_words()  # from the one lexicon (kb/data/lexicon.yaml)
 
 W = {
     "ocr": {
@@ -529,8 +528,7 @@ def answer_question(
     if not explicit and plan.as_of and plan.as_of_precision in ("year", "month"):
         period = (plan.as_of, _period_end(plan.as_of, plan.as_of_precision))
     corpus_version = services.store.corpus_version()
-    low = question.lower()
-    run.policy_wanted = any(w in low for w in _POLICY_WORDS)
+    run.policy_wanted = names_policy(question)
 
     def finish(
         status: str,

@@ -72,6 +72,11 @@ def test_the_lexicon_holds_every_word_list() -> None:
     assert "dimaksud" in FRAME_WORDS and lexicon.generic_words() >= FRAME_WORDS
     assert lexicon.en_id()["withholding"] == ("potong", "dipotong", "pemotong")
     assert "sop " in lexicon.policy_words()  # kept as written: "sop " must not match "sopir"
+    assert lexicon.names_policy("Menurut SOP kas kecil, tarifnya berapa?")
+    assert lexicon.names_policy("apa isi memo PPh 26 untuk lisensi software?")
+    # whole words only: withholding ("memotong") and drivers ("sopir") are not company documents
+    assert not lexicon.names_policy("lupa memotong PPh 23 atas bunga, ada sanksinya?")
+    assert not lexicon.names_policy("honor sopir harian kena PPh 21?")
     assert [t.name for t in lexicon.law_topics()] == ["KUP", "PPN", "PPh"]
 
 
