@@ -36,7 +36,7 @@ from bot.answer.confidence import (
     retrieval_quality,
 )
 from bot.answer.errors import ComposerError
-from bot.answer.extractive import asked_fact, question_concepts, states_fact
+from bot.answer.extractive import asked_fact, misses_asked, question_concepts, states_fact
 from bot.answer.model import (
     Answer,
     ClarifyingQuestion,
@@ -809,7 +809,10 @@ def answer_question(
         status, reason = "escalated", "protected_determination"
     elif verdict.kind == "advice":
         status, reason = "escalated", "advice"
-    elif confidence.band == "low":
+    elif confidence.band == "low" or misses_asked(
+        answered_question, [c.quote for c in shown if not c.is_example]
+    ):
+        # a low score, or quotes that do not state what was asked (a sanction): evidence to the tax team
         status, reason = "escalated", "low_confidence"
     if len(attempts) == 1 and attempts[0].result is not None:
         in_conflict = {src.doc_id for cf in conflicts for src in cf.sources}

@@ -37,3 +37,25 @@ def test_stamp_duty_rate_leads_with_the_fixed_rate(services: Any, question: str)
     lead = answer.claims[0]
     assert (lead.source.doc_id, lead.source.location) == ("uu-10-2020", "Pasal 5")
     assert "tarif tetap sebesar Rp10.000,00" in lead.quote
+
+
+def test_a_sanction_question_needs_a_quote_that_states_a_sanction() -> None:
+    from bot.answer.extractive import misses_asked
+
+    rate = "a. sebesar 15% (lima belas persen) dari jumlah bruto atas: 1. dividen; 2. bunga sebagaimana"
+    asked = "saya bayar bunga tapi lupa memotong PPh 23, apakah ada sanksinya?"
+    assert misses_asked(asked, [rate]) == "sanction"
+    kup = "(2a) Apabila pembayaran ... setelah tanggal jatuh tempo, dikenai sanksi administratif berupa bunga"
+    assert misses_asked(asked, [rate, kup]) is None
+    # "bunga" (interest paid) is the object here, not a sanction asked about
+    assert misses_asked("Berapa tarif PPh 23 atas bunga?", [rate]) is None
+
+
+def test_forgetting_to_withhold_is_not_answered_with_the_rate(services: Any) -> None:
+    # "memotong" once read as the policy word "memo" and searched company documents only; now the law is
+    # searched, and a passage stating the 15% rate is not an answer to "is there a sanction?"
+    question = "saya membayar bunga tetapi lupa tidak memotong pph pasal 23, apakah ada sanksinya?"
+    answer = answer_question(question, services.cli_principal(None), services, as_of=dt.date(2026, 11, 30))
+    assert answer.status == "escalated"
+    assert answer.escalation is not None and answer.escalation.reason == "low_confidence"
+    assert answer.claims and answer.claims[0].source.doc_id == "uu-36-2008"
