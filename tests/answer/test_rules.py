@@ -134,6 +134,18 @@ def test_clarify_yaml_errors_name_the_entry() -> None:
         ),
         ("Tanggal faktur pajak harus sama dengan tanggal penyerahan?", "in_scope"),
         ("What documents does a Dutch company need to use the treaty rate?", "in_scope"),
+        # getting round a company control, a smaller tax or profit as the purpose, "nobody will find out"
+        ("Tagihan 80 juta mau dipecah dua supaya tidak perlu persetujuan tax team, boleh?", "advice"),
+        ("biar ga usah direview, invoice nya kita pisah aja?", "advice"),
+        ("gimana supaya PPh badan tahun ini turun?", "advice"),
+        ("Bisa ga biaya royalti dinaikkan biar laba anak usaha lebih kecil?", "advice"),
+        ("kalau pakai tarif treaty dulu, DJP ga akan tau kan?", "advice"),
+        ("We could split it into two invoices to avoid the tax team review, right?", "advice"),
+        ("Apakah invoice di atas 50 juta harus direview tax team dulu?", "in_scope"),
+        ("Kalau omzet turun, PPh final UMKM ikut turun?", "in_scope"),
+        # a fee, a payment out of petty cash, a residence certificate are AP/tax topics
+        ("honor moderator webinar 2jt boleh dibayar tunai?", "in_scope"),
+        ("Can a certificate of residence replace the DGT form?", "in_scope"),
         # money kept back from a payment is a tax question even when no tax is named
         ("Our customer deducted 2% from the invoice amount, what is that deduction for?", "in_scope"),
         ("Kenapa ada potongan dari pencairan dana toko online kita di marketplace?", "in_scope"),
