@@ -16,6 +16,7 @@ Markdown).  Internal gate codes never reach the text.  Everything is determinist
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -248,6 +249,158 @@ def _first_sentence(text: str) -> str:
     return text
 
 
+#: the line's statement of a rule in its own words is at most this long (then :func:`_answer_part` picks)
+_LINE_LIMIT = 220
+#: an item's label at the start of a passage ("c. ", "1. ", "(1) "): the line states the item, not its label
+_LEAD_LABEL = re.compile(r"^(?:\(\d{1,2}[a-z]?\)|[a-z0-9]{1,3}[.)])\s+")
+#: where a clause of a long sentence begins: after a comma, semicolon or colon
+_CLAUSE_BREAK = re.compile(r"[,;:]\s+")
+#: a percentage with its spelled-out words ("2% (dua persen)")
+_PERCENT_SAID = re.compile(r"\d+(?:[.,]\d+)?\s*%(?:\s*\([a-z\s]+\))?", re.I)
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    """Where the sentences of ``text`` are (split as :func:`_first_sentence` splits: an item's letter or
+    number is no end), each span without its surrounding spaces."""
+    bounds: list[tuple[int, int]] = []
+    start = 0
+    for m in _SENTENCE_END.finditer(text):
+        if m.group() == "." and _ITEM_MARKER.search(text[: m.start()]):
+            continue
+        bounds.append((start, m.start()))
+        start = m.end()
+    bounds.append((start, len(text)))
+    out = []
+    for a, b in bounds:
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if b > a:
+            out.append((a, b))
+    return out
+
+
+def _rate_spans(text: str, question: str) -> list[tuple[int, int]]:
+    """Where ``text`` states a rate (as :func:`_rate_phrase` reads one: no threshold or share, no sanction
+    unless one is asked), each with its base ("2% (dua persen) dari jumlah bruto")."""
+    skip = not_rate_spans(text)
+    if not ASKS_SANCTION.search(question):
+        skip += [m.span() for m in SANCTION_RATE.finditer(text)]
+    out = []
+    for m in _PERCENT_SAID.finditer(text):
+        if any(lo <= m.start() < hi for lo, hi in skip):
+            continue
+        base = _BASE_AFTER.match(text[m.end() :])
+        out.append((m.start(), m.end() + base.end(1) if base else m.end()))
+    return out
+
+
+def _fact_spans(text: str, kind: str | None, question: str) -> list[tuple[int, int]]:
+    """Where ``text`` states the kind of fact asked: a time limit for a deadline (or a length of time for
+    "berapa lama"), an amount (else a percentage) for "berapa", a rate for a rate question; none for a
+    question that asks no figure."""
+    if kind in ("deadline", "period"):
+        found = [m.span(k) for m in _DEADLINE.finditer(text) for k in (1, 2, 3) if m.group(k)]
+        if kind == "period":
+            found += [m.span(1) for m in _PERIOD.finditer(text)]
+        return sorted(found)
+    if kind == "amount":
+        return [m.span() for m in _AMOUNT_CLAUSE.finditer(text)] or _rate_spans(text, question)
+    if kind == "rate":
+        return _rate_spans(text, question)
+    return []
+
+
+def _asked_words(question: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The question's content words: those it writes itself, and those its terms add (synonyms, the words
+    of an acronym: "SPT" -> "surat pemberitahuan")."""
+    if not question:
+        return frozenset(), frozenset()
+    said = set(tokenize(question))
+    words = {t for term in understand(question).terms for t in tokenize(term) if len(t) >= 3}
+    return frozenset(words & said), frozenset(words - said)
+
+
+def _clip(text: str, lo: int, hi: int, limit: int = _LINE_LIMIT) -> str:
+    """``text`` cut to about ``limit`` characters around ``text[lo:hi]`` (the fact), which is never cut: from
+    the start when the fact ends within the limit, else from the earliest clause start that keeps it in;
+    "…" marks what is left out on either side."""
+    if len(text) <= limit:
+        return text.rstrip(";:,.")
+    start = 0
+    if hi > limit:
+        starts = [m.end() for m in _CLAUSE_BREAK.finditer(text, 0, lo) if m.end() <= lo]
+        start = next((s for s in starts if hi - s <= limit), lo)
+    end = max(hi, start + limit)
+    if end < len(text):
+        space = text.rfind(" ", hi, end + 1)
+        if space >= hi:
+            end = space
+        else:  # the fact reaches past the limit: end with its last word
+            after = text.find(" ", hi)
+            end = after if after >= 0 else len(text)
+    core = text[start:end].strip()
+    rest = text[end:].strip()
+    core = core.rstrip(";:,") if rest else core.rstrip(";:,.")
+    return f"{'… ' if start else ''}{core}{' …' if rest else ''}"
+
+
+def _answer_part(c: ShownClaim, kind: str | None, question: str, limit: int = _LINE_LIMIT) -> str:
+    """The part of the claim's quote that carries the answer, clipped around it to about ``limit``: the
+    sentence that states the asked kind of fact (:func:`_fact_spans`; of several, the one sharing most of
+    the question's words), else the sentence sharing most of its words; in a long sentence, the fact (or
+    the clause sharing most words) is kept whole.  An exact (whitespace-normalised) piece of the quote."""
+    quote = " ".join(c.quote.split())
+    label = _LEAD_LABEL.match(quote)
+    if label:
+        quote = quote[label.end() :]
+    own, more = _asked_words(question)
+
+    def score(a: int, b: int) -> tuple[int, int]:
+        toks = set(tokenize(quote[a:b]))
+        return len(own & toks), len(more & toks)
+
+    facts = _fact_spans(quote, kind, question)
+    sentences = _sentences(quote) or [(0, len(quote))]
+    stating = [s for s in sentences if any(s[0] <= f < s[1] for f, _ in facts)]
+    a, b = max(stating or sentences, key=lambda s: (score(*s), -s[0]))
+    # the clauses of the sentence, each from its start to the next one's
+    cuts = [a, *(m.end() for m in _CLAUSE_BREAK.finditer(quote, a, b)), b]
+    clauses = [(x, y) for x, y in itertools.pairwise(cuts) if y > x]
+
+    def around(f: tuple[int, int]) -> tuple[int, int]:
+        """The fact with the rest of its clause (what it is for)."""
+        x, y = next(((x, y) for x, y in clauses if x <= f[0] < y), f)
+        return min(x, f[0]), max(y, f[1])
+
+    inside = [f for f in facts if a <= f[0] < b]
+    if inside:
+        lo, hi = max(inside, key=lambda f: (score(*around(f)), -f[0]))
+    else:  # no figure asked: the clause sharing most words, from its start to the last word it shares
+        best = max(clauses, key=lambda s: (score(*s), -s[0]), default=(a, a))
+        lo = hi = best[0] if score(*best) > (0, 0) else a
+        for m in re.finditer(r"\w+", quote[lo : best[1]]):
+            if set(tokenize(m.group())) & (own | more):
+                hi = lo + m.end()
+    return _clip(quote[a:b], lo - a, hi - a, limit)
+
+
+def _statement(c: ShownClaim, kind: str | None, question: str, limit: int = _LINE_LIMIT) -> str:
+    """The rule in its own words: the first sentence of the claim (lead-in included) when it fits and
+    carries the asked kind of fact; else the part of the quote that carries the answer (:func:`_answer_part`)
+    -- never a lead-in alone, never a sentence cut before the fact."""
+    text = " ".join(c.text.split())
+    first = _first_sentence(text).rstrip(";:,. ")
+    heading = claim_heading(c.text, c.quote)
+    lead_in = heading if heading != text else ""  # a model's own sentence has no lead-in to tell apart
+    states = _fact_spans(" ".join(c.quote.split()), kind, question)
+    fits = len(first) <= limit and not (lead_in and len(first) <= len(lead_in.rstrip(":")))
+    if fits and (not states or _fact_spans(first, kind, question)):
+        return _trim(first, limit)
+    return _answer_part(c, kind, question, limit) or _trim(first, limit)
+
+
 def _rate_phrase(c: ShownClaim, lang: str, question: str = "") -> str | None:
     """ "2% dari jumlah bruto" from the claim's own quote (None when it states no rate).
 
@@ -409,7 +562,7 @@ def _fact_sentence(
                 what = "the period is" if period else "the deadline is"
                 return f'Under {src}, {what} "{due}" [{n}].', None
             return f"Menurut {src}, {'jangka waktunya' if period else 'batas waktunya'} {due} [{n}].", None
-    body = _trim(_first_sentence(c.text))
+    body = _statement(c, kind, question)
     if lang == "en":
         return f'Under {src}: "{body}" [{n}].', None
     return f"Menurut {src}: {body} [{n}].", None
@@ -502,16 +655,18 @@ def answer_line(
     if not claims:
         return ""
     lang = _lang(language)
-    kinds = asked_facts(question) if question else ()
+    # what is asked is read as the formal spelling reads ("brp lama" asks a period like "berapa lama")
+    asks = lexicon.formal_spelling(question)
+    kinds = asked_facts(asks) if question else ()
     if len(kinds) > 1:
         return _multi_part(claims, lang, question, conflicts, kinds)
-    kind = asked_fact(question) if question else None
-    if kind is None and ASKS_OTHER_THAN_RATE.search(question):
+    kind = asked_fact(asks) if question else None
+    if kind is None and ASKS_OTHER_THAN_RATE.search(asks):
         kind = "statement"  # conditions, documents, procedure: the rule's own words, not a figure pulled out
     windows = list(dict.fromkeys(c.applies for c in claims if c.applies))
     if len(windows) > 1:
         return _per_window(claims, lang, kind, windows)
-    if kind == "deadline" and _ASKS_PERIOD.search(question):
+    if kind == "deadline" and _ASKS_PERIOD.search(asks):
         kind = "period"
     i = _lead_index(claims, conflicts, question)
     if kind in ("rate", "deadline", "period") and not _states(claims[i], kind, lang, question):
