@@ -253,6 +253,8 @@ def _first_sentence(text: str) -> str:
 _LINE_LIMIT = 220
 #: an item's label at the start of a passage ("c. ", "1. ", "(1) "): the line states the item, not its label
 _LEAD_LABEL = re.compile(r"^(?:\(\d{1,2}[a-z]?\)|[a-z0-9]{1,3}[.)])\s+")
+#: an item's label at the end of a lead-in ("... berupa: b."): no words of the lead-in
+_ITEM_TAIL = re.compile(r"(?:^|\s)(?:\(\d{1,2}[a-z]?\)|[a-z0-9]{1,3}[.)])\s*$")
 #: where a clause of a long sentence begins: after a comma, semicolon or colon
 _CLAUSE_BREAK = re.compile(r"[,;:]\s+")
 #: a percentage with its spelled-out words ("2% (dua persen)")
@@ -312,35 +314,48 @@ def _fact_spans(text: str, kind: str | None, question: str) -> list[tuple[int, i
     return []
 
 
-def _asked_words(question: str) -> tuple[frozenset[str], frozenset[str]]:
-    """The question's content words: those it writes itself, and those its terms add (synonyms, the words
-    of an acronym: "SPT" -> "surat pemberitahuan")."""
+def _asked_words(question: str) -> tuple[frozenset[str], tuple[tuple[str, ...], ...]]:
+    """The question's content words it writes itself, and the terms its words stand for (a synonym, the
+    words of an acronym: "SPT" -> "surat pemberitahuan"), each a word sequence that counts only whole: the
+    "pajak" of "pajak penghasilan" alone is any tax."""
     if not question:
-        return frozenset(), frozenset()
+        return frozenset(), ()
     said = set(tokenize(question))
-    words = {t for term in understand(question).terms for t in tokenize(term) if len(t) >= 3}
-    return frozenset(words & said), frozenset(words - said)
+    own: set[str] = set()
+    stands_for: list[tuple[str, ...]] = []
+    for term in understand(question).terms:
+        words = tuple(tokenize(term))
+        if len(words) == 1 and words[0] in said:
+            if len(words[0]) >= 3:
+                own.add(words[0])
+        elif words and not set(words) <= said and (len(words) > 1 or len(words[0]) >= 3):
+            stands_for.append(words)
+    return frozenset(own), tuple(dict.fromkeys(stands_for))
 
 
 def _clip(text: str, lo: int, hi: int, limit: int = _LINE_LIMIT) -> str:
     """``text`` cut to about ``limit`` characters around ``text[lo:hi]`` (the fact), which is never cut: from
-    the start when the fact ends within the limit, else from the earliest clause start that keeps it in;
-    "…" marks what is left out on either side."""
+    the start when the fact ends within the limit, else from the earliest clause start (else word start)
+    that keeps it in; "…" marks what is left out on either side."""
     if len(text) <= limit:
-        return text.rstrip(";:,.")
+        return " ".join(text.split()).rstrip(";:,.")
     start = 0
     if hi > limit:
         starts = [m.end() for m in _CLAUSE_BREAK.finditer(text, 0, lo) if m.end() <= lo]
-        start = next((s for s in starts if hi - s <= limit), lo)
+        start = next((s for s in starts if hi - s <= limit), -1)
+        if start < 0:  # no clause start keeps it in: from the first word that does (a span longer than the
+            # line, a clause's words, from a word inside it)
+            after = re.search(r"\s\S", text[hi - limit : lo + 1 if lo >= hi - limit else hi])
+            start = hi - limit + after.start() + 1 if after else lo
     end = max(hi, start + limit)
-    if end < len(text):
-        space = text.rfind(" ", hi, end + 1)
-        if space >= hi:
-            end = space
-        else:  # the fact reaches past the limit: end with its last word
-            after = text.find(" ", hi)
-            end = after if after >= 0 else len(text)
-    core = text[start:end].strip()
+    if end < len(text):  # end at a space, as :func:`_trim` does, but never inside the fact
+        spaces = [m.start() for m in re.finditer(r"\s", text[hi:end])]
+        if spaces:
+            end = hi + spaces[-1]
+        else:  # the fact reaches the limit: end with its last word
+            after = re.search(r"\s", text[hi:])
+            end = hi + after.start() if after else len(text)
+    core = " ".join(text[start:end].split())
     rest = text[end:].strip()
     core = core.rstrip(";:,") if rest else core.rstrip(";:,.")
     return f"{'… ' if start else ''}{core}{' …' if rest else ''}"
@@ -351,15 +366,22 @@ def _answer_part(c: ShownClaim, kind: str | None, question: str, limit: int = _L
     sentence that states the asked kind of fact (:func:`_fact_spans`; of several, the one sharing most of
     the question's words), else the sentence sharing most of its words; in a long sentence, the fact (or
     the clause sharing most words) is kept whole.  An exact (whitespace-normalised) piece of the quote."""
-    quote = " ".join(c.quote.split())
+    # one space for a run of spaces, one line break for a run holding one (an item's number after a line
+    # break is no sentence end: :data:`_ITEM_MARKER`)
+    quote = re.sub(r"\s+", lambda m: "\n" if "\n" in m.group() else " ", c.quote).strip()
     label = _LEAD_LABEL.match(quote)
     if label:
         quote = quote[label.end() :]
     own, more = _asked_words(question)
 
+    def matched(a: int, b: int) -> tuple[frozenset[str], list[tuple[str, ...]]]:
+        toks = tokenize(quote[a:b])
+        said = f" {' '.join(toks)} "
+        return own & set(toks), [p for p in more if f" {' '.join(p)} " in said]
+
     def score(a: int, b: int) -> tuple[int, int]:
-        toks = set(tokenize(quote[a:b]))
-        return len(own & toks), len(more & toks)
+        words, terms = matched(a, b)
+        return len(words), len(terms)
 
     facts = _fact_spans(quote, kind, question)
     sentences = _sentences(quote) or [(0, len(quote))]
@@ -380,8 +402,10 @@ def _answer_part(c: ShownClaim, kind: str | None, question: str, limit: int = _L
     else:  # no figure asked: the clause sharing most words, from its start to the last word it shares
         best = max(clauses, key=lambda s: (score(*s), -s[0]), default=(a, a))
         lo = hi = best[0] if score(*best) > (0, 0) else a
-        for m in re.finditer(r"\w+", quote[lo : best[1]]):
-            if set(tokenize(m.group())) & (own | more):
+        words, terms = matched(*best)
+        shared = words.union(*terms)
+        for m in re.finditer(r"\w+", quote[lo : best[1]]):  # as many of them as the line holds
+            if set(tokenize(m.group())) & shared and (hi == lo or m.end() <= limit):
                 hi = lo + m.end()
     return _clip(quote[a:b], lo - a, hi - a, limit)
 
@@ -391,14 +415,36 @@ def _statement(c: ShownClaim, kind: str | None, question: str, limit: int = _LIN
     carries the asked kind of fact; else the part of the quote that carries the answer (:func:`_answer_part`)
     -- never a lead-in alone, never a sentence cut before the fact."""
     text = " ".join(c.text.split())
-    first = _first_sentence(text).rstrip(";:,. ")
+    first = " ".join(_first_sentence(c.text).split()).rstrip(";:,.")
     heading = claim_heading(c.text, c.quote)
     lead_in = heading if heading != text else ""  # a model's own sentence has no lead-in to tell apart
     states = _fact_spans(" ".join(c.quote.split()), kind, question)
     fits = len(first) <= limit and not (lead_in and len(first) <= len(lead_in.rstrip(":")))
     if fits and (not states or _fact_spans(first, kind, question)):
         return _trim(first, limit)
-    return _answer_part(c, kind, question, limit) or _trim(first, limit)
+    part = _answer_part(c, kind, question, limit)
+    if not part:
+        return _trim(first, limit)
+    said = part.removesuffix(" …")
+    at = first.find(said) if not said.startswith("…") else -1
+    if at > 0 and len(said) <= limit // 2:
+        # a short item reads with the end of its lead-in ("… yang dapat berupa: b. cabang perusahaan"), unless
+        # that brings in a number the quote does not state
+        end = at + len(said)
+        begin = max(0, end - limit)
+        if begin:  # from a clause's start that leaves some words of it, else from a word's start
+            word = re.search(r"\s\S", first[begin : at + 1])
+            clauses = [m.end() for m in _CLAUSE_BREAK.finditer(first, begin, at)]
+            begin = next(
+                (x for x in clauses if len(_ITEM_TAIL.sub("", first[x:at]).split()) >= 2),
+                begin + word.start() + 1 if word else at,
+            )
+        before = first[begin:at]
+        if len(_ITEM_TAIL.sub("", before).split()) >= 2 and set(re.findall(r"\d+", before)) <= set(
+            re.findall(r"\d+", c.quote)
+        ):
+            return f"{'… ' if begin else ''}{first[begin:end]}{' …' if first[end:].strip() else ''}"
+    return part
 
 
 def _rate_phrase(c: ShownClaim, lang: str, question: str = "") -> str | None:

@@ -158,6 +158,30 @@ def test_a_figure_far_into_a_long_sentence_is_never_cut() -> None:
     assert_quoted(said, quote)
 
 
+def test_a_short_item_reads_with_the_end_of_its_lead_in() -> None:
+    """A made-up provision: a long lead-in and a two-word item.  The item alone says nothing ("cabang
+    perusahaan"); the line keeps the end of the lead-in before it, never a number the quote lacks."""
+    lead_in = (
+        "Bentuk usaha tetap adalah bentuk usaha yang dipergunakan oleh orang pribadi yang tidak bertempat "
+        "tinggal di Indonesia atau badan yang tidak didirikan dan tidak bertempat kedudukan di Indonesia "
+        "untuk menjalankan usaha atau melakukan kegiatan di Indonesia yang dapat berupa:"
+    )
+    branch = shown(f"{lead_in} b. cabang perusahaan;", "b. cabang perusahaan;", "UU 36/2008", "Pasal 2")
+    said = statement(answer_line([branch], "id", "apa itu bentuk usaha tetap?"))
+    assert said.startswith("… ") and said.endswith("yang dapat berupa: b. cabang perusahaan")
+    assert said[2:] in " ".join(branch.text.split()) and len(said) <= 222
+    # a lead-in tail that would bring in a number the quote does not state is left out
+    numbered = shown(
+        f"{lead_in.replace('di Indonesia untuk', 'di Indonesia dalam 183 hari untuk')} b. cabang perusahaan;",
+        "b. cabang perusahaan;",
+        "UU 36/2008",
+        "Pasal 2",
+    )
+    assert answer_line([numbered], "id", "apa itu bentuk usaha tetap?") == (
+        "Menurut UU 36/2008: cabang perusahaan [1]."
+    )
+
+
 def test_a_statement_that_fits_is_read_as_before() -> None:
     """The lead-in with its item when the sentence fits: the rule's own words, unchanged."""
     item = "a. bukan subjek pajak dalam negeri Indonesia;"
