@@ -115,6 +115,23 @@ _SURCHARGE_BEFORE = re.compile(r"(?:lebih\s+(?:tinggi|besar)|higher\s+by|tambaha
 _FACTOR = re.compile(r"^\s*(?:\([^)]{0,40}\)\s*)?(?:dikali|x\b|×|dari\s+tarif)", re.I)
 
 
+#: how a regulation names each object (the words of a rate question put to the law, :func:`rate_question`)
+_OBJECT_WORDS: dict[str, str] = {
+    "construction": "jasa konstruksi",
+    "other_rent": "sewa harta selain tanah dan bangunan",
+    "land_building_rent": "persewaan tanah dan bangunan",
+    "rent": "sewa",
+    "services": "jasa",
+    "dividend": "dividen",
+    "interest": "bunga",
+    "royalty": "royalti",
+    "export": "ekspor",
+    "salary": "penghasilan pegawai",
+    "turnover": "peredaran bruto",
+    "land_transfer": "pengalihan hak atas tanah dan bangunan",
+}
+
+
 @dataclass(frozen=True)
 class Fact:
     """One percentage a claim states, with what it is about."""
@@ -211,6 +228,29 @@ def facts(c: ShownClaim, meta: DocumentMeta) -> list[Fact]:
             kind = "rate"
         out.append(Fact(kind, keys, f.surface, tax, objects, classes, final))
     return out
+
+
+def rate_questions(c: ShownClaim, meta: DocumentMeta) -> list[str]:
+    """The rate questions claim ``c`` answers, in a regulation's words ("tarif PPh 23 atas jasa"): what to
+    ask the law when a company document states a rate, so the law's provision for the same subject is found
+    however the user worded the question (a company document shares the user's words: "kasir kas kecil")."""
+    out: list[str] = []
+    for f in facts(c, meta):
+        if f.kind != "rate" or f.tax is None:
+            continue
+        about = " dan ".join(_OBJECT_WORDS[o] for o in sorted(f.objects) if o in _OBJECT_WORDS)
+        q = f"Berapa tarif {f.tax}{' atas ' + about if about else ''}?"
+        if q not in out:
+            out.append(q)
+    return out
+
+
+def states_like(c: ShownClaim, other: ShownClaim, docs: dict[str, DocumentMeta]) -> bool:
+    """Claim ``c`` states a rate like one ``other`` states (the same tax, object, class and regime)."""
+    ma, mb = docs.get(c.source.doc_id), docs.get(other.source.doc_id)
+    if ma is None or mb is None:
+        return False
+    return any(like(x, y) for x in facts(c, ma) for y in facts(other, mb))
 
 
 def like(a: Fact, b: Fact) -> bool:

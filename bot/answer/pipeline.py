@@ -36,7 +36,7 @@ from bot.answer.confidence import (
     retrieval_quality,
 )
 from bot.answer.errors import ComposerError
-from bot.answer.extractive import asked_fact, misses_asked, question_concepts, states_fact
+from bot.answer.extractive import RATE_QUESTION, asked_fact, misses_asked, question_concepts, states_fact
 from bot.answer.model import (
     Answer,
     ClarifyingQuestion,
@@ -390,7 +390,14 @@ class _Run:
     # -- one attempt -----------------------------------------------------------------------
 
     def attempt(
-        self, query: str, plan: QueryPlan, as_of: dt.date, *, relaxed: bool = False, top_k: int | None = None
+        self,
+        query: str,
+        plan: QueryPlan,
+        as_of: dt.date,
+        *,
+        relaxed: bool = False,
+        top_k: int | None = None,
+        layer: str | None = None,
     ) -> _Attempt:
         flt = self.search_filter(as_of)
         if relaxed:
@@ -412,7 +419,9 @@ class _Run:
         self.timings["retrieve_ms"] = self.timings.get("retrieve_ms", 0.0) + (time.perf_counter() - t) * 1000
         # a Penjelasan of restated wording is already out of the window filter (kb.linking), like the wording
         hits, context = result.results, result.context
-        if self.policy_wanted:
+        if layer is not None:
+            hits = tuple(h for h in hits if h.doc.layer == layer)
+        elif self.policy_wanted:
             hits = tuple(h for h in hits if h.doc.layer == "policy")
         request = ComposeRequest(
             question=self.question, language=self.lang, as_of=as_of, plan=plan, hits=hits, context=context
@@ -772,6 +781,16 @@ def answer_question(
 
     # 8. conflicts, confidence, status (of the part answered)
     topic = plan.tax_types[0] if plan.tax_types else "rate"
+    if (
+        verdict.kind == "in_scope"
+        and len(attempts) == 1
+        and shown
+        and _layer(shown[0], docs) == "policy"
+        and _mentions_rate(answered_question)
+    ):
+        shown = _law_beside_policy(
+            run, shown, answered_question, answered_plan, attempts[0].as_of, docs, topic
+        )
     conflicts = conflicts_mod.detect(shown, docs, topic, language=lang)
     judged = all(a.judged for a in attempts)
     judge_score = sum(c.support_score for c in shown) / len(shown) if judged else None
@@ -827,6 +846,62 @@ def answer_question(
         unknowns=unknowns,
         explain_data=explain_data,
     )
+
+
+def _mentions_rate(question: str) -> bool:
+    """The question is about a rate: it asks one, or states one to be checked ("dipotong 4%, bener ga?"), and
+    does not ask a time limit."""
+    return bool(RATE_QUESTION.search(question)) and asked_fact(question) != "deadline"
+
+
+def _layer(c: ShownClaim, docs: dict[str, DocumentMeta]) -> str | None:
+    meta = docs.get(c.source.doc_id)
+    return meta.layer if meta else None
+
+
+def _law_beside_policy(
+    run: _Run,
+    shown: list[ShownClaim],
+    question: str,
+    plan: QueryPlan,
+    as_of: dt.date,
+    docs: dict[str, DocumentMeta],
+    topic: str,
+) -> list[ShownClaim]:
+    """A company document leads: when the law in the knowledge base states the same kind of rate for the same
+    subject differently, the law's provision leads and the company's rate follows as its practice.
+
+    What the rule says comes first; how company policy applies it second (a company document never overrides
+    a regulation: ``conflicts.regulation_over_policy``).  The petty-cash procedure's "4% ... tanpa membedakan
+    apakah vendor memiliki NPWP atau tidak" was confirmed as the PPh 23 rate while the law's 2% was never
+    shown.  The law is searched with the same question among regulations only; where nothing of it conflicts,
+    the company's answer stands unchanged (agreeing or silent law adds nothing the user asked for).
+    """
+    stating = [c for c in shown[:3] if _layer(c, docs) == "policy" and not c.is_example]
+    asks = list(
+        dict.fromkeys(q for c in stating for q in conflicts_mod.rate_questions(c, docs[c.source.doc_id]))
+    )
+    before = run.question
+    for ask in asks[:2]:
+        ask_plan = understand(ask, aliases=run.services.aliases, catalog=known_acts(run.services))
+        run.question = ask  # the composer judges relevance on the law's question, not the user's words
+        try:
+            law = run.attempt(ask, ask_plan, as_of, top_k=run.config.retry_top_k, layer="regulation")
+        finally:
+            run.question = before
+        found = conflicts_mod.detect([*shown, *law.shown], docs, topic, language=run.lang)
+        winners = {cf.preferred for cf in found if cf.decided_by == "regulation_over_policy"}
+        # the law's provisions that state the rate in question (not the dividend item beside the services one)
+        leading = [
+            c
+            for c in law.shown
+            if c.source.doc_id in winners
+            and not c.is_example
+            and any(conflicts_mod.states_like(c, p, docs) for p in stating)
+        ][:2]
+        if leading:
+            return [*leading, *shown]
+    return shown
 
 
 def _near_the_lead(

@@ -1,0 +1,57 @@
+"""What the law says leads; a company document is how the company applies it.  When a company document
+states a rate that the law in the knowledge base states differently for the same subject, the law's provision
+is found (asked in the law's own words) and leads, and the conflict is said."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from bot.answer import conflicts
+from bot.answer.pipeline import answer_question
+
+AP = "ap.clerk@sinarnusantara.co.id"
+
+
+def test_a_company_rate_is_put_to_the_law_in_the_laws_words(services: Any) -> None:
+    docs = services.retriever.documents()
+    answer = answer_question(
+        "Berapa tarif PPh 23 untuk servis AC oleh CV yang dibayar lewat kas kecil?",
+        services.cli_principal(AP),
+        services,
+        as_of=dt.date(2026, 12, 2),
+    )
+    petty = "petty-cash-vendor-payments"
+    sop = next(c for c in answer.claims if c.source.doc_id == petty and "4%" in c.quote)
+    assert conflicts.rate_questions(sop, docs[sop.source.doc_id]) == ["Berapa tarif PPh 23 atas jasa?"]
+
+
+def test_the_petty_cash_rate_is_not_confirmed_against_the_law(services: Any) -> None:
+    answer = answer_question(
+        "kasir kas kecil potong pph23 4% utk servis AC dr CV yg ada NPWP krn prosedur kas kecil, bener ga?",
+        services.cli_principal(AP),
+        services,
+        as_of=dt.date(2026, 12, 2),
+    )
+    assert answer.status == "answered"
+    lead = answer.claims[0]
+    assert lead.source.doc_id == "uu-36-2008" and lead.source.location.startswith("Pasal 23 ayat (1)")
+    assert "2% (dua persen)" in lead.quote and "jasa" in lead.quote
+    assert any(c.source.doc_id == "petty-cash-vendor-payments" for c in answer.claims[1:])
+    (conflict,) = [c for c in answer.conflicts if c.decided_by == "regulation_over_policy"]
+    assert conflict.preferred == "uu-36-2008"
+    assert {s.doc_id for s in conflict.sources} == {"uu-36-2008", "petty-cash-vendor-payments"}
+    assert "4%" in answer.answer and "UU 36/2008" in answer.answer
+
+
+def test_a_company_rate_the_law_agrees_with_stays_the_answer(services: Any) -> None:
+    # the 2024 matrix states the law's 2% for services: nothing conflicts, the company document still leads
+    answer = answer_question(
+        "Menurut matriks pemotongan 2024, tarif PPh 23 jasa konsultan berapa?",
+        services.cli_principal(AP),
+        services,
+        as_of=dt.date(2024, 6, 1),
+    )
+    assert answer.status == "answered"
+    assert answer.claims[0].source.doc_id == "wht-matrix-2024" and "2%" in answer.claims[0].quote
+    assert not answer.conflicts
