@@ -272,6 +272,19 @@ def formal_spelling(text: str) -> str:
     return pattern.sub(lambda m: spellings[m.group(1).lower()], text)
 
 
+#: a word with the enclitic -nya ("tarifnya", "bunganya", "nilainya"): at least three letters before it, so
+#: "hanya" and "punya" stay whole
+_ENCLITIC_NYA = re.compile(r"\b([^\W\d_]{3,}?)nya\b", re.I)
+
+
+def plain_question(text: str) -> str:
+    """``text`` as the question-kind rules (kb/data/lexicon.yaml ``question_kinds``) are written: chat
+    spellings written out (:func:`formal_spelling`) and the enclitic -nya detached ("tarifnya brp?" ->
+    "tarif nya berapa?").  The rules say ``tarif`` and ``berapa`` as whole words; without this "tarifnya
+    brp?" asked no rate and "brp lama" no period, so the lead was not required to state either."""
+    return _ENCLITIC_NYA.sub(r"\1 nya", formal_spelling(text))
+
+
 def en_id() -> dict[str, tuple[str, ...]]:
     """English question word -> Indonesian words (draft table, see ``kb/data/lexicon.yaml``)."""
     return dict(default().en_id)

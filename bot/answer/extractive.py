@@ -182,7 +182,11 @@ ASK_AMOUNT = lexicon.question_kind("amount")
 
 
 def asked_fact(question: str) -> str | None:
-    """What the question asks: ``deadline``, ``rate``, ``amount`` or None (a definition, obligation, ...)."""
+    """What the question asks: ``deadline``, ``rate``, ``amount`` or None (a definition, obligation, ...).
+
+    The question is read as the rules are written (:func:`kb.lexicon.plain_question`): "brp lama" asks a
+    period and "tarifnya brp?" a rate, as "berapa lama" and "tarif berapa?" do."""
+    question = lexicon.plain_question(question)
     if ASK_DEADLINE.search(question):
         return "deadline"
     if asks_rate(question):
@@ -194,6 +198,7 @@ def asked_fact(question: str) -> str | None:
 
 def asks_rate(question: str) -> bool:
     """The question asks for a rate: it names one and does not ask for the conditions or procedure of it."""
+    question = lexicon.plain_question(question)
     if not RATE_QUESTION.search(question):
         return False
     return not ASKS_OTHER_THAN_RATE.search(question) or bool(ASKS_RATE_OUTRIGHT.search(question))
@@ -201,6 +206,7 @@ def asks_rate(question: str) -> bool:
 
 def asked_facts(question: str) -> tuple[str, ...]:
     """Every kind of fact a multi-part question asks, in order ("berapa tarif ... dan kapan ...")."""
+    question = lexicon.plain_question(question)
     found = []
     for kind, pattern in (("rate", RATE_QUESTION), ("deadline", ASK_DEADLINE)):
         m = pattern.search(question)
@@ -333,7 +339,7 @@ def window_closed(text: str, as_of: dt.date) -> bool:
 def only_sanction_rates(question: str, text: str) -> bool:
     """Every rate the text states is a sanction's, and the question asks no sanction: "Berapa tarif bea
     meterai?" is not answered by the 100% surcharge on stamp duty underpaid (UU 10/2020 Pasal 11 ayat (3))."""
-    if ASKS_SANCTION.search(question) or not SANCTION_RATE.search(text):
+    if ASKS_SANCTION.search(lexicon.plain_question(question)) or not SANCTION_RATE.search(text):
         return False
     return not states_rate(SANCTION_RATE.sub(" ", text))
 
