@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass
 
 from kb import lexicon
+from kb.dates import MONTHS
 from kb.query import FRAME_WORDS, STOPWORDS, QueryPlan, tokenize
 
 _PHRASE_CAP = 3
@@ -58,6 +59,22 @@ _SENTENCE_BREAK = re.compile(r"(?<=[.?!])\s+|\n+")
 #: an amount written the chat way ("6jt", "350rb", "4,8m", "15k"): a fact of the case, never a topic word a
 #: passage must contain (a percentage stays: "10%" is matched against the rate a rule states)
 _AMOUNT = re.compile(r"\d+(?:[.,]\d+)?(?:jt|juta|rb|ribu|k|m|mio|miliar|milyar|t|triliun|an)")
+#: an amount with its currency written on ("Rp7.500.000" tokenizes to "rp7", "500", "000"; "IDR350"): a fact
+#: of the case like the chat amounts above; the digits after it are skipped as numbers already
+_CURRENCY_AMOUNT = re.compile(r"(?:rp|idr|usd)\d+")
+#: a reduplicated plural written the chat way ("bukti2" = "bukti-bukti", "dokumen2"): the word itself
+_REDUPLICATED = re.compile(r"([a-z]{3,})2")
+#: "waktu itu" / "saat itu" (at that time) points back to the date the message told; it names no topic
+_THAT_TIME = re.compile(
+    r"\b(?:pada\s+)?(?:waktu|saat|ketika|kala)\s+itu\b|\bat\s+that\s+time\b|\bback\s+then\b", re.I
+)
+#: "berapa lama" / "how long" asks a period (kb/data/lexicon.yaml ``question_kinds.period``): "lama" is the
+#: frame of the ask, like "tarif" in "berapa tarif", not a word the rule must contain ("disimpan selama
+#: 10 tahun")
+_PERIOD_FRAME = re.compile(r"\b(?:berapa|brp|brapa)\s+lama(?:nya)?\b|\bhow\s+long\b", re.I)
+#: a month name is a date of the case ("faktur bulan Juni", "skrg udh September"), not a topic word a passage
+#: must contain -- the date phrase with a year is dropped already (the plan's as-of span)
+_MONTH_NAMES = frozenset(MONTHS)
 
 
 def sentences(text: str) -> list[str]:
@@ -114,6 +131,28 @@ def question_parts(question: str) -> list[str]:
     return asks if len(asks) >= 2 else []
 
 
+def _question_word(tok: str) -> str | None:
+    """The word a question token stands for in concept coverage, or None when it names no topic.
+
+    A token is read as its formal spelling ("skrg" -> "sekarang", kb/data/lexicon.yaml ``chat_spellings``): a
+    function or generic word is one however it is written.  (Reading "tarifnya" as the generic "tarif" too was
+    measured and not shipped: the blind set lost a right lead that the word "tarif" had picked.)
+    The chat verb suffix -in ("dikreditin" = "dikreditkan", "bayarin") is dropped; the result is matched as
+    a prefix of the passage's stems (:func:`_has`), so "dikredit" meets "dikreditkan".
+    """
+    generic = lexicon.generic_words()
+    bare = formal = lexicon.default().chat_spellings.get(tok, tok)
+    if {tok, formal} & (STOPWORDS | generic):
+        return None
+    if bare.isdigit() or _AMOUNT.fullmatch(bare) or _CURRENCY_AMOUNT.fullmatch(bare) or bare in _MONTH_NAMES:
+        return None
+    if m := _REDUPLICATED.fullmatch(bare):
+        bare = m.group(1)
+    if len(bare) > 6 and bare.endswith("in") and bare[-3] not in "aiueo":
+        bare = bare[:-2]
+    return bare if len(bare) >= 3 else None
+
+
 def question_concepts(
     plan: QueryPlan,
     question: str | None = None,
@@ -140,6 +179,7 @@ def question_concepts(
     span = plan.as_of_span
     if span:
         text = text[: span[0]] + " " + text[span[1] :]
+    text = _PERIOD_FRAME.sub(" berapa ", _THAT_TIME.sub(" ", text))
     if focus_ask:
         ask = ask_text(text)
         # the ask alone must name something ("Gimana?" does not); named acts and tax types (the expansions
@@ -160,18 +200,12 @@ def question_concepts(
                 alts.add(phrase)
         concepts.append(frozenset(alts))
     english = plan.language == "en"
-    for tok in tokenize(text):
-        if (
-            tok in STOPWORDS
-            or tok in generic
-            or tok in covered
-            or tok in ref_tokens
-            or tok.isdigit()
-            or _AMOUNT.fullmatch(tok)
-            or len(tok) < 3
-        ):
+    for raw in tokenize(text):
+        word = _question_word(raw)
+        if word is None or raw in covered or word in covered or raw in ref_tokens:
             continue
-        covered.add(tok)
+        covered.update((raw, word))
+        tok = word
         if english:
             if tok not in en_id:
                 if _is_acronym(tok, question if question is not None else plan.text):

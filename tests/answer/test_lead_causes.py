@@ -5,7 +5,7 @@ rule that was wrong; the questions are written for the test, not copied from an 
 from __future__ import annotations
 
 from bot.answer.extractive import asked_fact, asks_rate
-from kb.lexical import question_concepts
+from kb.lexical import coverage, question_concepts
 from kb.lexicon import plain_question
 from kb.query import understand
 
@@ -42,3 +42,36 @@ def test_nilainya_brp_asks_an_amount() -> None:
 
 
 # -- topic words: what a passage must contain -----------------------------------------------------------
+
+
+def test_an_amount_with_rupiah_written_on_is_no_topic_word() -> None:
+    # "Rp7.500.000" tokenizes to "rp7": no passage contains it
+    assert not any(w.startswith("rp") for w in _words("kuitansi Rp7.500.000 kena bea meterai?"))
+
+
+def test_month_names_are_dates_of_the_case() -> None:
+    words = _words("faktur masukan bulan Juni belum dikreditkan, sekarang Agustus")
+    assert not words & {"juni", "agustus"}
+
+
+def test_waktu_itu_points_back_to_a_date() -> None:
+    assert "waktu" not in _words(
+        "faktur tanggal 3 Mei 2021, waktu itu ppn berapa persen dan ke mana disetor?"
+    )
+
+
+def test_chat_spelling_of_a_generic_word_is_generic() -> None:
+    assert _words("skrg tarif ppn berapa? iya") == _words("sekarang tarif ppn berapa? ya")
+
+
+def test_reduplicated_plural_and_chat_suffix_in_meet_the_formal_word() -> None:
+    concepts = _concepts("bukti2 pembelian yg belum dikreditin gmn?")
+    passage = "Bukti pembelian yang belum dikreditkan dapat dikreditkan pada Masa Pajak berikutnya."
+    assert coverage(concepts, passage) == 1.0
+
+
+def test_berapa_lama_is_the_frame_of_a_period_question() -> None:
+    # "lama" of "brp lama" made a passage saying "paling lama 1 (satu) bulan" cover the question better than
+    # the rule "disimpan selama 10 (sepuluh) tahun"
+    assert "lama" not in _words("brp lama dokumen pembukuan wajib disimpan?")
+    assert "lama" in _words("invoice lama belum dibayar, ppn terutang kapan?")
