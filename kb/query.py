@@ -875,7 +875,9 @@ def understand(
         if am.entry.id not in first:
             first[am.entry.id] = Expansion(
                 term=am.surface,
-                added=tuple(t for t in am.entry.terms if _norm(t) != _norm(am.term)),
+                # every written form but the one the question wrote: a glued "pph21" (matched as "PPh 21"
+                # for alias lookup only) still searches "PPh 21", which the index splits in two tokens
+                added=tuple(t for t in am.entry.terms if _norm(t) != _norm(am.surface)),
                 source=adict.source_of(am.entry),
                 doc=am.entry.doc,
             )

@@ -70,6 +70,14 @@ def test_reduplicated_plural_and_chat_suffix_in_meet_the_formal_word() -> None:
     assert coverage(concepts, passage) == 1.0
 
 
+def test_a_glued_tax_name_still_searches_the_spaced_form() -> None:
+    # "pph21" matched the alias "PPh 21" for lookup only; the spaced form was left out of the added terms, so
+    # neither the search nor the coverage test found a passage that writes "PPh 21"
+    plan = understand("pph21 atas honor dipotong brp?")
+    assert "pph 21" in plan.terms
+    assert coverage(_concepts("pph21 atas honor dipotong brp?")[:1], "pemotongan PPh 21 atas honor") == 1.0
+
+
 def test_berapa_lama_is_the_frame_of_a_period_question() -> None:
     # "lama" of "brp lama" made a passage saying "paling lama 1 (satu) bulan" cover the question better than
     # the rule "disimpan selama 10 (sepuluh) tahun"
