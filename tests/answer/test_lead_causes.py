@@ -78,6 +78,12 @@ def test_a_glued_tax_name_still_searches_the_spaced_form() -> None:
     assert coverage(_concepts("pph21 atas honor dipotong brp?")[:1], "pemotongan PPh 21 atas honor") == 1.0
 
 
+def test_api_is_the_importer_number() -> None:
+    plan = understand("impor pakai API, pph 22 brp?")
+    assert "angka pengenal impor" in plan.terms
+    assert "angka pengenal impor" not in understand("integrasi api e-faktur").terms  # lower-case: no alias
+
+
 def test_berapa_lama_is_the_frame_of_a_period_question() -> None:
     # "lama" of "brp lama" made a passage saying "paling lama 1 (satu) bulan" cover the question better than
     # the rule "disimpan selama 10 (sepuluh) tahun"
