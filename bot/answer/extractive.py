@@ -328,11 +328,33 @@ _WINDOW_END = re.compile(
 )
 
 
-def window_closed(text: str, as_of: dt.date) -> bool:
+#: a transitional window counted from the act's own commencement: "masih dapat digunakan sampai dengan
+#: jangka waktu 1 (satu) tahun setelah Undang-Undang ini mulai berlaku" (UU 10/2020 Pasal 28: the old stamps
+#: and their Rp9.000 minimum, for 2021 only)
+_RELATIVE_WINDOW_END = re.compile(
+    r"\b(?:sampai\s+dengan|paling\s+lama)\s+(?:jangka\s+waktu\s+)?(\d{1,2})\s*\([a-z\s]+\)\s*(tahun|bulan)\s+"
+    r"(?:setelah|sejak|terhitung\s+sejak)\s+(?:Undang-\s*Undang|Peraturan(?:\s+\w+){0,2})\s+ini\s+mulai\s+berlaku",
+    re.I,
+)
+
+
+def _window_ends(text: str, in_force_from: dt.date | None) -> list[dt.date]:
+    ends = [d for m in _WINDOW_END.finditer(text) if (d := parse_indonesian_date(m.group(1)))]
+    if in_force_from is not None:
+        for m in _RELATIVE_WINDOW_END.finditer(text):
+            months = int(m.group(1)) * (12 if m.group(2).lower() == "tahun" else 1)
+            year, month = divmod(in_force_from.month - 1 + months, 12)
+            ends.append(in_force_from.replace(year=in_force_from.year + year, month=month + 1, day=1))
+    return ends
+
+
+def window_closed(text: str, as_of: dt.date, in_force_from: dt.date | None = None) -> bool:
     """The rule applies only within dated windows that all closed before ``as_of``: a closed amnesty or
     transitional window still reads like a current rule ("... dapat diberikan pengurangan atau penghapusan
-    sanksi administrasi berupa bunga") and must not answer a question about today."""
-    ends = [d for m in _WINDOW_END.finditer(text) if (d := parse_indonesian_date(m.group(1)))]
+    sanksi administrasi berupa bunga") and must not answer a question about today.  A window counted from the
+    act's commencement ("1 (satu) tahun setelah Undang-Undang ini mulai berlaku") ends that long after
+    ``in_force_from`` (the first of that month: a window is never stretched past its end)."""
+    ends = _window_ends(text, in_force_from)
     return bool(ends) and max(ends) < as_of
 
 
@@ -625,7 +647,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "illustrates": float(_illustrates(hit)),
         "padding": float(is_padding(text)),
         # an amnesty or transitional window that closed before the date asked about
-        "window_closed": float(window_closed(text, request.as_of)),
+        "window_closed": float(window_closed(text, request.as_of, hit.doc.effective_from)),
         # a rule about another tax (PPh 26 honoraria for a PPh 23 question)
         "other_tax": float(bool(asked_taxes and named_taxes and not (asked_taxes & named_taxes))),
         # the provision whose scope is the object the question names leads, not a general rule

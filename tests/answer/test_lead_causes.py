@@ -4,7 +4,9 @@ rule that was wrong; the questions are written for the test, not copied from an 
 
 from __future__ import annotations
 
-from bot.answer.extractive import asked_fact, asks_rate
+import datetime as dt
+
+from bot.answer.extractive import asked_fact, asks_rate, window_closed
 from kb.lexical import coverage, question_concepts
 from kb.lexicon import plain_question
 from kb.query import understand
@@ -89,3 +91,17 @@ def test_berapa_lama_is_the_frame_of_a_period_question() -> None:
     # the rule "disimpan selama 10 (sepuluh) tahun"
     assert "lama" not in _words("brp lama dokumen pembukuan wajib disimpan?")
     assert "lama" in _words("invoice lama belum dibayar, ppn terutang kapan?")
+
+
+def test_a_transitional_window_counted_from_commencement_closes() -> None:
+    # "1 (satu) tahun setelah Undang-Undang ini mulai berlaku" (old stamps, minimum Rp9.000) led a question
+    # about today's stamp duty: the window was not dated, so window_closed never saw it
+    text = (
+        "Pada saat Undang-Undang ini mulai berlaku: Meterai tempel yang masih tersisa masih dapat digunakan "
+        "sampai dengan jangka waktu 1 (satu) tahun setelah Undang-Undang ini mulai berlaku. Meterai tempel "
+        "dapat digunakan dengan nilai total paling sedikit Rp9.000,00 (sembilan ribu rupiah)."
+    )
+    start = dt.date(2021, 1, 1)
+    assert window_closed(text, dt.date(2024, 6, 1), start)
+    assert not window_closed(text, dt.date(2021, 6, 1), start)
+    assert not window_closed(text, dt.date(2024, 6, 1))  # the act's start unknown: nothing to count from
