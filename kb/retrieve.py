@@ -63,8 +63,11 @@ _COMMENCE_Q = re.compile(
     r"take(?:s)? effect|effective (?:date|from))\b",
     re.IGNORECASE,
 )
+#: chat writes "tarifnya", "brp persen", "berapa %": the enclitic and the abbreviation ask the same
 _RATE_Q = re.compile(
-    r"\b(?:tarif|rate|rates|berapa persen|persentase|percentage|besarnya|how much)\b", re.IGNORECASE
+    r"\b(?:tarif(?:nya)?|rates?|(?:berapa|brp|brapa)\s*(?:persen|%)|persentase(?:nya)?|percentage|besarnya"
+    r"|how much)(?!\w)",
+    re.IGNORECASE,
 )
 #: a passage that *states* a rate: "sebesar 11%", "sebesar: a. 2,5%", "at a rate of 2%", or a table cell
 #: "| 2% |";
@@ -77,8 +80,8 @@ _REVOKE_TEXT = re.compile(r"dicabut dan dinyatakan tidak berlaku|dinyatakan tida
 _COMMENCE_TEXT = re.compile(r"mulai berlaku pada tanggal", re.IGNORECASE)
 
 _DEADLINE_Q = re.compile(
-    r"\b(?:kapan|paling lambat|batas waktu|jatuh tempo|tenggat|deadline|when|by when|due|berapa lama|"
-    r"jangka waktu|how long|within)\b",
+    r"\b(?:kapan|paling lambat|batas waktu(?:nya)?|jatuh tempo(?:nya)?|tenggat|deadline|when|by when|due|"
+    r"(?:berapa|brp|brapa) lama|jangka waktu(?:nya)?|how long|within)(?!\w)",
     re.IGNORECASE,
 )
 #: a passage that states a time limit
