@@ -220,6 +220,28 @@ def _percents(text: str) -> list[tuple[str, frozenset[object]]]:
     return out
 
 
+#: a prohibition earlier in the same clause: "AP tidak boleh menerima faktur yang mengenakan 12% atas Harga
+#: Jual penuh" names 12% as what must NOT be done
+_FORBIDDING = re.compile(
+    r"\b(?:tidak\s+(?:boleh|diperkenankan|diperbolehkan|dibenarkan)|dilarang|jangan"
+    r"|must\s+not|may\s+not|not\s+allowed)\b[^.;:|,]*$",
+    re.I,
+)
+
+
+def forbidden_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of the percentages ``text`` names under a prohibition or negation in the same clause: never the
+    rule's rate, never a confirmation of a figure the question states."""
+    out = []
+    for f in extract_figures(text):
+        if f.kind != "percent":
+            continue
+        pos = text.find(f.surface)
+        if pos >= 0 and _FORBIDDING.search(text[:pos]):
+            out.append((pos, pos + len(f.surface)))
+    return out
+
+
 def _cells(quote: str) -> list[str]:
     return [c.strip() for c in quote.strip().strip("|").split("|")]
 
@@ -453,7 +475,7 @@ def _rate_phrase(c: ShownClaim, lang: str, question: str = "") -> str | None:
     A threshold or share ("paling sedikit 40%" of the shares), a customs duty, and -- unless the question
     asks about a sanction -- a sanction's percentage are not the rate asked for."""
     quote = c.quote
-    skip = not_rate_spans(quote)
+    skip = not_rate_spans(quote) + forbidden_spans(quote)
     if not ASKS_SANCTION.search(question):
         skip += [m.span() for m in SANCTION_RATE.finditer(quote)]
     pcts = [
@@ -621,7 +643,13 @@ def _premise(question: str, lead: ShownClaim, lang: str) -> str:
     if not _ASK_CONFIRM.search(question):
         return ""
     asked = _percents(question)
-    stated = _percents(lead.quote)
+    quote = lead.quote
+    forbidden = forbidden_spans(quote)
+    # a figure the rule names only as forbidden ("tidak boleh menerima faktur yang mengenakan 12%") confirms
+    # nothing
+    stated = [
+        (s, k) for s, k in _percents(quote) if not any(lo <= quote.find(s) < hi for lo, hi in forbidden)
+    ]
     if not asked or not stated:
         return ""
     stated_keys = {k for _, keys in stated for k in keys}
