@@ -730,7 +730,7 @@ def answer_line(
         return ""
     lang = _lang(language)
     # what is asked is read as the formal spelling reads ("brp lama" asks a period like "berapa lama")
-    asks = lexicon.formal_spelling(question)
+    asks = lexicon.plain_question(question)
     kinds = asked_facts(asks) if question else ()
     if len(kinds) > 1:
         return _multi_part(claims, lang, question, conflicts, kinds)
