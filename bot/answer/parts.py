@@ -217,7 +217,10 @@ def asked_texts(
             if earlier:
                 context.append(f"{earlier[0]}.")
         text = " ".join([*context, part])
-        if date_phrase and date_phrase not in text:
+        # the message's date is the part's unless the part names its own ("masa nov 2024 ...? trs kalo masa
+        # jan 2025 masih sama?": the second part asks about January 2025)
+        own_date = understand(part, aliases=aliases, catalog=acts).as_of is not None
+        if date_phrase and date_phrase not in text and not own_date:
             text = f"{date_phrase}. {text}"
         out.append(text)
     return out

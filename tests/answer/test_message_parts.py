@@ -151,6 +151,12 @@ def test_the_story_and_the_date_go_with_every_part() -> None:
     )
     p2 = question_parts(dated)
     assert asked_texts(dated, p2, understand(dated), None)[1] == f"tanggal 10 Mei 2022. PPN. {p2[1]}"
+    # ... but not to a part that names its own: the second part asks about January 2025, not November 2024
+    own = "PPh 23 masa November 2024 disetor paling lambat tanggal berapa? Kalau masa Januari 2025 sama?"
+    p3 = message_parts(own)
+    assert len(p3) == 2
+    second = asked_texts(own, p3, understand(own), None)[1]
+    assert "November 2024" not in second and "Januari 2025" in second
     assert names_levy("Berapa tarif pajak karbon?") == "pajak karbon"
     assert names_levy("Bagaimana kalau Wajib Pajak luar negeri?") == ""
 
