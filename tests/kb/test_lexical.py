@@ -149,3 +149,13 @@ def test_a_chat_amount_is_no_topic_word() -> None:
     words = {w for c in question_concepts(plan) for phrase in c for w in phrase}
     assert "6jt" not in words
     assert "narasumber" in words
+
+
+def test_a_root_ending_in_nya_keeps_it_and_asking_words_are_no_topic() -> None:
+    from kb import lexicon
+    from kb.lexical import stem
+
+    # "bertanya" is ber+tanya (to ask), not berta+nya; "pemotongannya" loses its -nya
+    assert stem("bertanya") == "bertanya" and stem("mempunya") == "mempunya"
+    assert stem("pemotongannya") == "pemotongan"
+    assert {"tanya", "bertanya", "nanya"} <= lexicon.stopwords()
