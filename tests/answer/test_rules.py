@@ -29,6 +29,7 @@ PPN7 = (
         ("Dipotong berapa persen?", "rate_without_subject"),
         # Slack spellings read as the formal words the topics are written in
         ("pph brp utk sewa?", "withholding_rate_rent"),
+        ("pph sewa berapa?", "withholding_rate_rent"),
         ("tarif pph nya brp ya min?", "pph_type_missing"),
         # a deadline of nothing named, a payment to "an individual" without saying what for
         ("deadline nya kapan?", "deadline_without_subject"),
