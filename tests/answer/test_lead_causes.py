@@ -105,3 +105,9 @@ def test_a_transitional_window_counted_from_commencement_closes() -> None:
     assert window_closed(text, dt.date(2024, 6, 1), start)
     assert not window_closed(text, dt.date(2021, 6, 1), start)
     assert not window_closed(text, dt.date(2024, 6, 1))  # the act's start unknown: nothing to count from
+
+
+def test_katanya_is_a_chat_hearsay_marker() -> None:
+    # "katanya" (reportedly) was a topic word no rule contains: the marketplace rate Pasal covered 3 of 8
+    # concepts and the question was declined
+    assert not any(w.startswith("kata") for w in _words("katanya pph 22 marketplace tarif berapa?"))
