@@ -195,8 +195,9 @@ def test_a_statement_that_fits_is_read_as_before() -> None:
 
 
 def test_rent_question_end_to_end_reads_the_rate(services: Any) -> None:
+    # (a bare "pph sewa berapa?" now asks what is rented: land/buildings and other assets differ)
     answer = answer_question(
-        "pph sewa berapa?", services.cli_principal(None), services, as_of=dt.date(2026, 11, 30)
+        "pph sewa mobil berapa?", services.cli_principal(None), services, as_of=dt.date(2026, 11, 30)
     )
     assert answer.status == "answered"
     lead = answer.claims[0]
