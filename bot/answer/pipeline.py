@@ -61,6 +61,7 @@ from guardrails.verify import (
     verify_claims,
 )
 from identity.principal import Principal
+from kb import lexicon
 from kb.chunking.textspan import example_start
 from kb.lexical import ask_text, coverage, question_parts
 from kb.lexicon import names_policy, not_terms
@@ -749,22 +750,6 @@ def answer_question(
 
     shown = [c for a in attempts for c in a.shown]
     unsupported = _dedupe_unsupported([u for a in attempts for u in a.unsupported])
-    for c in shown:
-        if c.source.ocr_noisy:
-            run.warn(_w("ocr", lang, n=c.source.number))
-        meta = docs.get(c.source.doc_id)
-        if meta and meta.type == "PMK" and meta.number.endswith("/2025") and meta.status == "draft":
-            run.warn(_w("prepromulgation", lang, n=meta.number))
-    for doc_id in dict.fromkeys(c.source.doc_id for c in shown):  # once per cited document, not per claim
-        cited = docs.get(doc_id)
-        if cited is None:
-            continue
-        for ref, when in _absent_amenders(cited, services.store, as_of_date):
-            run.warn(_w("amended_absent", lang, n=cited.number, a=ref, d=when.isoformat()))
-        # a company document is trusted as far as its owner still vouches for it: past its review date it is
-        # shown with that said (judged on the day of asking, not the transaction date)
-        if cited.layer == "policy" and cited.review_by is not None and cited.review_by < today:
-            run.warn(_w("review_overdue", lang, n=cited.number, d=cited.review_by.isoformat()))
     explain_data = _explain(attempts) if explain else None
 
     if not shown:
@@ -836,6 +821,9 @@ def answer_question(
     if len(attempts) == 1 and attempts[0].result is not None:
         in_conflict = {src.doc_id for cf in conflicts for src in cf.sources}
         shown = _near_the_lead(shown, attempts[0].result, cfg.secondary_score_ratio, in_conflict)
+    # notes about the documents the answer quotes: only those still shown after the cut (a note about a
+    # document the user cannot see among the quotes only confuses), and those the law-beside-policy step added
+    _warn_documents(run, shown, docs, as_of_date, today, lang)
     return finish(
         status,
         claims=shown,
@@ -848,10 +836,42 @@ def answer_question(
     )
 
 
+def _warn_documents(
+    run: _Run,
+    shown: Sequence[ShownClaim],
+    docs: dict[str, DocumentMeta],
+    as_of: dt.date,
+    today: dt.date,
+    lang: str,
+) -> None:
+    """Notes about the quoted documents: OCR'd text, a draft PMK, an amending act not in the knowledge base, a
+    company document past its review date."""
+    for c in shown:
+        if c.source.ocr_noisy:
+            run.warn(_w("ocr", lang, n=c.source.number))
+        meta = docs.get(c.source.doc_id)
+        if meta and meta.type == "PMK" and meta.number.endswith("/2025") and meta.status == "draft":
+            run.warn(_w("prepromulgation", lang, n=meta.number))
+    for doc_id in dict.fromkeys(c.source.doc_id for c in shown):  # once per cited document, not per claim
+        cited = docs.get(doc_id)
+        if cited is None:
+            continue
+        for ref, when in _absent_amenders(cited, run.store, as_of):
+            run.warn(_w("amended_absent", lang, n=cited.number, a=ref, d=when.isoformat()))
+        # a company document is trusted as far as its owner still vouches for it: past its review date it is
+        # shown with that said (judged on the day of asking, not the transaction date)
+        if cited.layer == "policy" and cited.review_by is not None and cited.review_by < today:
+            run.warn(_w("review_overdue", lang, n=cited.number, d=cited.review_by.isoformat()))
+
+
 def _mentions_rate(question: str) -> bool:
     """The question is about a rate: it asks one, or states one to be checked ("dipotong 4%, bener ga?"), and
     does not ask a time limit."""
     return bool(RATE_QUESTION.search(question)) and asked_fact(question) != "deadline"
+
+
+#: special regimes a question can name (kb/data/lexicon.yaml ``special_regimes``)
+_REGIMES = ("export", "derived_rate", "no_npwp_surcharge")
 
 
 def _layer(c: ShownClaim, docs: dict[str, DocumentMeta]) -> str | None:
@@ -877,6 +897,10 @@ def _law_beside_policy(
     shown.  The law is searched with the same question among regulations only; where nothing of it conflicts,
     the company's answer stands unchanged (agreeing or silent law adds nothing the user asked for).
     """
+    if any(lexicon.special_regime(r).search(question) for r in _REGIMES):
+        # the case is a special regime ("vendor blm punya NPWP": the 100% surcharge): the law's general rate
+        # is not its rate, so a company document stating the regime's rate is not overridden by it
+        return shown
     stating = [c for c in shown[:3] if _layer(c, docs) == "policy" and not c.is_example]
     asks = list(
         dict.fromkeys(q for c in stating for q in conflicts_mod.rate_questions(c, docs[c.source.doc_id]))

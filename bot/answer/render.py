@@ -735,6 +735,8 @@ def answer_line(
     if len(kinds) > 1:
         return _multi_part(claims, lang, question, conflicts, kinds)
     kind = asked_fact(asks) if question else None
+    if kind is None and conflicts:
+        kind = "rate"  # sources disagree on a rate (the only conflicts detected): the line states the winner
     if kind is None and ASKS_OTHER_THAN_RATE.search(asks):
         kind = "statement"  # conditions, documents, procedure: the rule's own words, not a figure pulled out
     windows = list(dict.fromkeys(c.applies for c in claims if c.applies))

@@ -42,6 +42,19 @@ def test_the_petty_cash_rate_is_not_confirmed_against_the_law(services: Any) -> 
     assert conflict.preferred == "uu-36-2008"
     assert {s.doc_id for s in conflict.sources} == {"uu-36-2008", "petty-cash-vendor-payments"}
     assert "4%" in answer.answer and "UU 36/2008" in answer.answer
+    assert answer.answer.startswith("Menurut UU 36/2008, tarifnya 2%")
+
+
+def test_a_payee_without_an_npwp_keeps_the_surcharge_rate(services: Any) -> None:
+    # the law's general 2% is not the rate of a vendor without an NPWP (Pasal 23 ayat (1a): 100% higher)
+    answer = answer_question(
+        "vendor CV baru blm punya npwp, tagihan jasa maintenance genset. pph23 nya jd brp persen?",
+        services.cli_principal(AP),
+        services,
+        as_of=dt.date(2026, 12, 2),
+    )
+    assert not [c for c in answer.conflicts if c.decided_by == "regulation_over_policy"]
+    assert "2%" not in answer.answer.split("[")[0] and "4%" in answer.answer
 
 
 def test_a_company_rate_the_law_agrees_with_stays_the_answer(services: Any) -> None:

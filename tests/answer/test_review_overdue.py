@@ -33,3 +33,18 @@ def test_before_its_review_date_the_policy_carries_no_note(behaviour_services: A
     answer = _ask(behaviour_services, dt.date(2025, 6, 1))
     assert "SNR-POL-TAX-003/2024" in {c.source.number for c in answer.claims}
     assert not [w for w in answer.warnings if "tanggal tinjau" in w]
+
+
+def test_notes_name_only_documents_the_answer_quotes(services: Any) -> None:
+    # the petty-cash procedure was among the passages composed but not among those shown after the cut to
+    # the lead's neighbours; its review note used to be printed anyway
+    principal = services.cli_principal("ap.clerk@sinarnusantara.co.id")
+    answer = answer_question(
+        "pph 23 masa nov 2024 setornya paling lambat tgl brp? trs kalo masa jan 2025 masih sama tgl nya?",
+        principal,
+        services,
+        today=dt.date(2026, 12, 2),
+    )
+    quoted = {c.source.number for c in answer.claims}
+    noted = {w.split(" ", 1)[0] for w in answer.warnings if "melewati tanggal tinjaunya" in w}
+    assert noted and noted <= quoted
