@@ -137,7 +137,7 @@ def question_parts(question: str) -> list[str]:
     return asks if len(asks) >= 2 else []
 
 
-def _question_word(tok: str) -> str | None:
+def _question_word(tok: str, function_words: frozenset[str]) -> str | None:
     """The word a question token stands for in concept coverage, or None when it names no topic.
 
     A token is read as its formal spelling ("skrg" -> "sekarang", kb/data/lexicon.yaml ``chat_spellings``): a
@@ -146,9 +146,8 @@ def _question_word(tok: str) -> str | None:
     The chat verb suffix -in ("dikreditin" = "dikreditkan", "bayarin") is dropped; the result is matched as
     a prefix of the passage's stems (:func:`_has`), so "dikredit" meets "dikreditkan".
     """
-    generic = lexicon.generic_words()
     bare = formal = lexicon.default().chat_spellings.get(tok, tok)
-    if {tok, formal} & (STOPWORDS | generic):
+    if tok in function_words or formal in function_words:
         return None
     if bare.isdigit() or _AMOUNT.fullmatch(bare) or _CURRENCY_AMOUNT.fullmatch(bare) or bare in _MONTH_NAMES:
         return None
@@ -206,8 +205,9 @@ def question_concepts(
                 alts.add(phrase)
         concepts.append(frozenset(alts))
     english = plan.language == "en"
+    function_words = STOPWORDS | generic  # stopwords and topic-free words, once per question (not per token)
     for raw in tokenize(text):
-        word = _question_word(raw)
+        word = _question_word(raw, function_words)
         if word is None or raw in covered or word in covered or raw in ref_tokens:
             continue
         covered.update((raw, word))

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from kb import lexicon
 from kb.chunking import CHUNKER_VERSION
 from kb.embed.protocol import Embedder
 from kb.errors import KbError
@@ -63,11 +64,10 @@ _COMMENCE_Q = re.compile(
     r"take(?:s)? effect|effective (?:date|from))\b",
     re.IGNORECASE,
 )
-#: chat writes "tarifnya", "brp persen", "berapa %": the enclitic and the abbreviation ask the same
+#: matched against the question as :func:`kb.lexicon.plain_question` writes it ("tarifnya brp?" -> "tarif nya
+#: berapa?"), so chat spellings and the enclitic -nya ask the same
 _RATE_Q = re.compile(
-    r"\b(?:tarif(?:nya)?|rates?|(?:berapa|brp|brapa)\s*(?:persen|%)|persentase(?:nya)?|percentage|besarnya"
-    r"|how much)(?!\w)",
-    re.IGNORECASE,
+    r"\b(?:tarif|rates?|berapa\s*(?:persen|%)|persentase|percentage|besarnya|how much)(?!\w)", re.IGNORECASE
 )
 #: a passage that *states* a rate: "sebesar 11%", "sebesar: a. 2,5%", "at a rate of 2%", or a table cell
 #: "| 2% |";
@@ -80,8 +80,8 @@ _REVOKE_TEXT = re.compile(r"dicabut dan dinyatakan tidak berlaku|dinyatakan tida
 _COMMENCE_TEXT = re.compile(r"mulai berlaku pada tanggal", re.IGNORECASE)
 
 _DEADLINE_Q = re.compile(
-    r"\b(?:kapan|paling lambat|batas waktu(?:nya)?|jatuh tempo(?:nya)?|tenggat|deadline|when|by when|due|"
-    r"(?:berapa|brp|brapa) lama|jangka waktu(?:nya)?|how long|within)(?!\w)",
+    r"\b(?:kapan|paling lambat|batas waktu|jatuh tempo|tenggat|deadline|when|by when|due|berapa lama|"
+    r"jangka waktu|how long|within)(?!\w)",
     re.IGNORECASE,
 )
 #: a passage that states a time limit
@@ -439,16 +439,17 @@ class _Intent:
         named_docs: list[str],
         doc_ids_for: Callable[[tuple[str | None, ...]], list[str]],
     ) -> _Intent:
+        asked = lexicon.plain_question(plan.text)
         return cls(
             named_docs=tuple(named_docs),
             provision_docs=tuple(
                 (p, tuple(doc_ids_for((p.law,)) if p.law else named_docs)) for p in plan.provisions
             ),
             definition=asks_definition(plan.text),
-            revocation=bool(_REVOKE_Q.search(plan.text)),
-            commencement=bool(_COMMENCE_Q.search(plan.text)),
-            rate=bool(_RATE_Q.search(plan.text)),
-            deadline=bool(_DEADLINE_Q.search(plan.text)),
+            revocation=bool(_REVOKE_Q.search(asked)),
+            commencement=bool(_COMMENCE_Q.search(asked)),
+            rate=bool(_RATE_Q.search(asked)),
+            deadline=bool(_DEADLINE_Q.search(asked)),
         )
 
 

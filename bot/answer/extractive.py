@@ -264,6 +264,12 @@ def unasked_regime(question: str, text: str) -> float:
     )
 
 
+def names_regime(question: str) -> bool:
+    """The question names a special regime (export, a derived base, a payee without an NPWP): the general
+    rate is not its rate."""
+    return any(ask.search(question) for _, ask, _ in _SPECIAL_REGIMES)
+
+
 def only_unasked_regime_rates(question: str, text: str) -> bool:
     """The text states percentages, and each of them sits inside a special regime the question does not name
     (PMK 11/2025's "10% dikali 11/12 dari tarif PPN" for a plain "berapa tarif PPN?"; the general rule's

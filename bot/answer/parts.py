@@ -206,7 +206,8 @@ def asked_texts(
     story = [s for s in sentences(question) if s not in asks]
     story_text = " ".join(story)
     story_topic = topic_words(understand(story_text, aliases=aliases, catalog=acts)) if story else ""
-    topics = [topic_words(understand(p, aliases=aliases, catalog=acts)) or names_levy(p) for p in parts]
+    plans = [understand(p, aliases=aliases, catalog=acts) for p in parts]
+    topics = [topic_words(plan) or names_levy(p) for plan, p in zip(plans, parts, strict=True)]
     span = message_plan.as_of_span
     date_phrase = question[span[0] : span[1]].strip() if span else ""
     out = []
@@ -219,8 +220,7 @@ def asked_texts(
         text = " ".join([*context, part])
         # the message's date is the part's unless the part names its own ("masa nov 2024 ...? trs kalo masa
         # jan 2025 masih sama?": the second part asks about January 2025)
-        own_date = understand(part, aliases=aliases, catalog=acts).as_of is not None
-        if date_phrase and date_phrase not in text and not own_date:
+        if date_phrase and date_phrase not in text and plans[i].as_of is None:
             text = f"{date_phrase}. {text}"
         out.append(text)
     return out

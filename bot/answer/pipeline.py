@@ -36,7 +36,14 @@ from bot.answer.confidence import (
     retrieval_quality,
 )
 from bot.answer.errors import ComposerError
-from bot.answer.extractive import RATE_QUESTION, asked_fact, misses_asked, question_concepts, states_fact
+from bot.answer.extractive import (
+    RATE_QUESTION,
+    asked_fact,
+    misses_asked,
+    names_regime,
+    question_concepts,
+    states_fact,
+)
 from bot.answer.model import (
     Answer,
     ClarifyingQuestion,
@@ -61,7 +68,6 @@ from guardrails.verify import (
     verify_claims,
 )
 from identity.principal import Principal
-from kb import lexicon
 from kb.chunking.textspan import example_start
 from kb.lexical import ask_text, coverage, question_parts
 from kb.lexicon import names_policy, not_terms
@@ -773,9 +779,7 @@ def answer_question(
         and _layer(shown[0], docs) == "policy"
         and _mentions_rate(answered_question)
     ):
-        shown = _law_beside_policy(
-            run, shown, answered_question, answered_plan, attempts[0].as_of, docs, topic
-        )
+        shown = _law_beside_policy(run, shown, answered_question, attempts[0].as_of, docs, topic, acts)
     conflicts = conflicts_mod.detect(shown, docs, topic, language=lang)
     judged = all(a.judged for a in attempts)
     judge_score = sum(c.support_score for c in shown) / len(shown) if judged else None
@@ -870,10 +874,6 @@ def _mentions_rate(question: str) -> bool:
     return bool(RATE_QUESTION.search(question)) and asked_fact(question) != "deadline"
 
 
-#: special regimes a question can name (kb/data/lexicon.yaml ``special_regimes``)
-_REGIMES = ("export", "derived_rate", "no_npwp_surcharge")
-
-
 def _layer(c: ShownClaim, docs: dict[str, DocumentMeta]) -> str | None:
     meta = docs.get(c.source.doc_id)
     return meta.layer if meta else None
@@ -883,10 +883,10 @@ def _law_beside_policy(
     run: _Run,
     shown: list[ShownClaim],
     question: str,
-    plan: QueryPlan,
     as_of: dt.date,
     docs: dict[str, DocumentMeta],
     topic: str,
+    acts: dict[str, str] | None,
 ) -> list[ShownClaim]:
     """A company document leads: when the law in the knowledge base states the same kind of rate for the same
     subject differently, the law's provision leads and the company's rate follows as its practice.
@@ -897,7 +897,7 @@ def _law_beside_policy(
     shown.  The law is searched with the same question among regulations only; where nothing of it conflicts,
     the company's answer stands unchanged (agreeing or silent law adds nothing the user asked for).
     """
-    if any(lexicon.special_regime(r).search(question) for r in _REGIMES):
+    if names_regime(question):
         # the case is a special regime ("vendor blm punya NPWP": the 100% surcharge): the law's general rate
         # is not its rate, so a company document stating the regime's rate is not overridden by it
         return shown
@@ -907,7 +907,7 @@ def _law_beside_policy(
     )
     before = run.question
     for ask in asks[:2]:
-        ask_plan = understand(ask, aliases=run.services.aliases, catalog=known_acts(run.services))
+        ask_plan = understand(ask, aliases=run.services.aliases, catalog=acts)
         run.question = ask  # the composer judges relevance on the law's question, not the user's words
         try:
             law = run.attempt(ask, ask_plan, as_of, top_k=run.config.retry_top_k, layer="regulation")

@@ -305,12 +305,19 @@ def _sentences(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def _rate_spans(text: str, question: str) -> list[tuple[int, int]]:
-    """Where ``text`` states a rate (as :func:`_rate_phrase` reads one: no threshold or share, no sanction
-    unless one is asked), each with its base ("2% (dua persen) dari jumlah bruto")."""
+def _not_the_rate(text: str, question: str) -> list[tuple[int, int]]:
+    """Percentages of ``text`` that are not a rate: thresholds and shares, and a sanction's unless the
+    question asks about one."""
     skip = not_rate_spans(text)
     if not ASKS_SANCTION.search(question):
         skip += [m.span() for m in SANCTION_RATE.finditer(text)]
+    return skip
+
+
+def _rate_spans(text: str, question: str) -> list[tuple[int, int]]:
+    """Where ``text`` states a rate (as :func:`_rate_phrase` reads one: no threshold or share, no sanction
+    unless one is asked), each with its base ("2% (dua persen) dari jumlah bruto")."""
+    skip = _not_the_rate(text, question)
     out = []
     for m in _PERCENT_SAID.finditer(text):
         if any(lo <= m.start() < hi for lo, hi in skip):
@@ -475,9 +482,7 @@ def _rate_phrase(c: ShownClaim, lang: str, question: str = "") -> str | None:
     A threshold or share ("paling sedikit 40%" of the shares), a customs duty, and -- unless the question
     asks about a sanction -- a sanction's percentage are not the rate asked for."""
     quote = c.quote
-    skip = not_rate_spans(quote) + forbidden_spans(quote)
-    if not ASKS_SANCTION.search(question):
-        skip += [m.span() for m in SANCTION_RATE.finditer(quote)]
+    skip = _not_the_rate(quote, question) + forbidden_spans(quote)
     pcts = [
         (surface, keys)
         for surface, keys in _percents(quote)
@@ -729,12 +734,13 @@ def answer_line(
     if not claims:
         return ""
     lang = _lang(language)
-    # what is asked is read as the formal spelling reads ("brp lama" asks a period like "berapa lama")
+    # what is asked is read as the formal spelling reads ("brp lama" asks a period like "berapa lama"; the
+    # question-kind functions read it so themselves)
     asks = lexicon.plain_question(question)
-    kinds = asked_facts(asks) if question else ()
+    kinds = asked_facts(question) if question else ()
     if len(kinds) > 1:
         return _multi_part(claims, lang, question, conflicts, kinds)
-    kind = asked_fact(asks) if question else None
+    kind = asked_fact(question) if question else None
     if kind is None and conflicts:
         kind = "rate"  # sources disagree on a rate (the only conflicts detected): the line states the winner
     if kind is None and ASKS_OTHER_THAN_RATE.search(asks):
