@@ -14,6 +14,14 @@ disagree on its value:
 - from different documents that answer on the as-of date (in force, or amended with this wording
   still current), both stating the answer (role direct/policy, not an example).
 
+Payment deadlines are like facts too (:func:`payment_deadlines`): a company document's monthly payment
+day ("disetor paling lambat tanggal 20 bulan berikutnya") conflicts with another company document's day for
+the same tax, and with the law's ceiling ("paling lama 15 (lima belas) hari setelah ... berakhirnya Masa
+Pajak") when it is later than the ceiling allows.  A day within the ceiling is the company's practice inside
+the law, not a conflict.  So are a permission and a restriction of the same act (:func:`permission`,
+:func:`restricts`): "PPN ... dapat langsung dikreditkan ... tanpa menunggu faktur pajak" against "Pajak
+Masukan hanya dapat dikreditkan bila faktur pajak memenuhi persyaratan".
+
 Precedence, in order (the first rule that separates the two decides; reported as ``decided_by`` and
 in words as ``explanation``, in the question's language):
 
@@ -311,11 +319,12 @@ def explain(
         if en:
             return (
                 f"{w} (the regulation) says {fw}; {lo} says {fl}. The company document does not override "
-                f"the regulation's rate: it is shown as the company's practice; ask the tax team to align it."
+                f"the regulation: it is shown as the company's practice; ask the tax team to align it."
             )
         return (
-            f"{w} (peraturan) menyebut {fw}; {lo} menyebut {fl}. Dokumen perusahaan tidak mengubah tarif "
-            f"dalam peraturan: ia ditampilkan sebagai praktik perusahaan; minta tim pajak menyelaraskannya."
+            f"{w} (peraturan) menyebut {fw}; {lo} menyebut {fl}. Dokumen perusahaan tidak mengubah "
+            f"ketentuan peraturan: ia ditampilkan sebagai praktik perusahaan; minta tim pajak "
+            f"menyelaraskannya."
         )
     if rule == "higher_level":
         if en:
@@ -339,6 +348,206 @@ def explain(
     if en:
         return f"{w} says {fw} and {lo} says {fl}; no rule decides between them: the tax team must check."
     return f"{w} menyebut {fw} dan {lo} menyebut {fl}; tidak ada aturan yang memutuskan: tim pajak memeriksa."
+
+
+#: A monthly payment day: "(di)setor/penyetoran/pembayaran ... tanggal 20 bulan berikutnya" (a table row's
+#: "Setor paling lambat: tanggal 15 bulan berikutnya"); never across a sentence, a cell or a "lapor" column.
+_PAY_DAY = re.compile(
+    r"\b(?:di)?(?:setor|penyetoran|setoran|bayar|pembayaran|dibayar)\w*\b(?:(?!\blapor|\bpelaporan)[^.;|])*?"
+    r"\btanggal\s+(\d{1,2})\s+bulan\s+berikutnya",
+    re.I,
+)
+#: The law's ceiling for paying a Masa tax: "paling lama 15 (lima belas) hari setelah saat terutangnya pajak
+#: atau berakhirnya Masa Pajak" (KUP Pasal 9(1) and its elucidation's "tidak melampaui").
+_PAY_CEILING = re.compile(
+    r"(?:pembayaran|penyetoran)[^.]{0,200}?(?:paling\s+(?:lama|lambat)|tidak\s+(?:melampaui|melewati))\s+"
+    r"(\d{1,2})\s*(?:\([^)]{0,30}\)\s*)?hari\s+setelah\s+saat\s+terutangnya\s+pajak\s+atau\s+"
+    r"(?:berakhirnya\s+)?Masa\s+Pajak",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class PaymentDeadline:
+    """A monthly payment deadline a claim states: a company document's day ("tanggal 20 bulan berikutnya") or
+    the law's ceiling in days after the Masa ends (``ceiling``)."""
+
+    day: int
+    surface: str
+    taxes: frozenset[str]  # empty: every Masa tax (the law's ceiling)
+    ceiling: bool
+
+
+def payment_deadlines(c: ShownClaim, meta: DocumentMeta) -> list[PaymentDeadline]:
+    """The monthly payment deadlines claim ``c`` states (see module docstring)."""
+    if c.is_example:
+        return []
+    text = c.text if c.quote.strip().startswith("|") else c.quote
+    if meta.layer == "regulation":
+        m = _PAY_CEILING.search(text)
+        if not m:
+            return []
+        day = int(m.group(1))
+        return [
+            PaymentDeadline(day, f"paling lama {day} hari setelah Masa Pajak berakhir", frozenset(), True)
+        ]
+    taxes = set(mentioned_taxes(text))
+    if not taxes:
+        own = _claim_tax(c, meta)
+        taxes = {own} if own else set()
+    if re.search(r"\bPPh\s*23\s*/\s*26\b", text):
+        taxes |= {"PPh 23", "PPh 26"}
+    if re.search(r"\bPPh\s*21\s*/\s*26\b", text):
+        taxes |= {"PPh 21", "PPh 26"}
+    out: list[PaymentDeadline] = []
+    for m in _PAY_DAY.finditer(text):
+        clause = re.split(r";|\.\s", text[: m.end()])[-1]
+        if re.search(r"\b(?:19|20)\d\d\b", clause):
+            continue  # a day for a named period ("Untuk Masa Pajak 2024 ... tanggal 10"): not today's rule
+        day = int(m.group(1))
+        if taxes and not any(d.day == day for d in out):
+            out.append(PaymentDeadline(day, f"tanggal {day} bulan berikutnya", frozenset(taxes), False))
+    return out
+
+
+def deadline_question(c: ShownClaim, meta: DocumentMeta, *, practice: bool = False) -> str | None:
+    """What to ask the law when a company document states a payment day ("Batas waktu penyetoran PPh 23 untuk
+    suatu Masa Pajak?"), in the law's words, so its ceiling is found however the user worded the question;
+    ``practice``: what to ask the company documents (a tax calendar's "Setor paling lambat" column)."""
+    for d in payment_deadlines(c, meta):
+        if not d.ceiling:
+            tax = sorted(d.taxes)[0]
+            if practice:
+                return f"{tax} setor paling lambat tanggal berapa bulan berikutnya?"
+            return f"Batas waktu pembayaran dan penyetoran pajak {tax} yang terutang untuk Masa Pajak?"
+    return None
+
+
+#: "dapat (langsung) <di-verb> ... tanpa (menunggu) <thing>": the act is allowed without the thing.
+_PERMITS = re.compile(
+    r"\b(?:dapat|boleh|bisa)\s+(?:langsung\s+|tetap\s+)?(di[a-z]+)\b[^.;]*?\btanpa\s+(?:menunggu\s+|adanya\s+"
+    r"|perlu\s+)?([a-z]+(?:\s+pajak)?)",
+    re.I,
+)
+#: "hanya dapat <di-verb> bila/jika/apabila/setelah ... <thing> ...": the act needs the thing.
+_RESTRICTS = re.compile(
+    r"\bhanya\s+(?:dapat|boleh|bisa)\s+(di[a-z]+)\s+(bila|jika|apabila|setelah|dengan)\b([^.;]*)", re.I
+)
+
+
+@dataclass(frozen=True)
+class Permission:
+    """An act a company document allows without something (``verb`` "dikreditkan", ``without`` "faktur
+    pajak")."""
+
+    verb: str
+    without: str
+    surface: str
+
+
+def permission(c: ShownClaim) -> Permission | None:
+    """The act claim ``c`` allows without something, if it says so (see :data:`_PERMITS`)."""
+    m = _PERMITS.search(c.quote)
+    if not m:
+        return None
+    return Permission(m.group(1).lower(), m.group(2).lower(), f"dapat {m.group(1)} tanpa {m.group(2)}")
+
+
+def restricts(c: ShownClaim, allowed: Permission) -> str | None:
+    """The restriction in claim ``c`` of the act ``allowed`` permits ("hanya dapat dikreditkan bila faktur
+    pajak ..."), as a short surface, or None."""
+    for m in _RESTRICTS.finditer(c.quote):
+        if m.group(1).lower() != allowed.verb:
+            continue
+        condition = m.group(3)
+        if re.search(rf"\b{re.escape(allowed.without.split()[0])}\b", condition, re.I):
+            words = condition.split(",")[0].split()
+            return f"hanya dapat {m.group(1)} {m.group(2)} {' '.join(words[:8])}".strip()
+    return None
+
+
+def restriction_question(c: ShownClaim) -> str | None:
+    """What to ask the other sources when a company document allows an act without something ("faktur pajak
+    hanya dapat dikreditkan bila faktur pajak" for "dapat langsung dikreditkan ... tanpa faktur pajak")."""
+    p = permission(c)
+    return f"{p.without} hanya dapat {p.verb} bila {p.without}" if p else None
+
+
+def _permission_pairs(
+    claims: Sequence[ShownClaim], docs: dict[str, DocumentMeta]
+) -> dict[tuple[str, str], tuple[set[str], set[str], str, str, str]]:
+    """A company document that allows an act without something, against a source allowing it only with it."""
+    usable = [
+        (c, docs[c.source.doc_id])
+        for c in claims
+        if c.role in _ANSWER_ROLES
+        and not c.is_example
+        and not c.applies
+        and c.source.doc_id in docs
+        and docs[c.source.doc_id].status in ANSWERABLE_STATUSES
+    ]
+    pairs: dict[tuple[str, str], tuple[set[str], set[str], str, str, str]] = {}
+    for ca, ma in usable:
+        allowed = permission(ca) if ma.layer == "policy" else None
+        if allowed is None:
+            continue
+        for cb, mb in usable:
+            if mb.id == ma.id:
+                continue
+            limit = restricts(cb, allowed)
+            if limit is None:
+                continue
+            tax = _claim_tax(ca, ma) or _claim_tax(cb, mb) or "PPN"
+            (a, sa, la), (b, sb, lb) = sorted(
+                ((ma.id, allowed.surface, ca.source.location), (mb.id, limit, cb.source.location))
+            )
+            entry = pairs.setdefault((a, b), (set(), set(), la, lb, tax))
+            entry[0].add(sa)
+            entry[1].add(sb)
+    return pairs
+
+
+def _deadline_pairs(
+    claims: Sequence[ShownClaim], docs: dict[str, DocumentMeta]
+) -> dict[tuple[str, str], tuple[set[str], set[str], str, str, str]]:
+    """Documents that disagree on a payment deadline: two company days for a common tax, or a company day
+    later than the law's ceiling."""
+    stated: list[tuple[ShownClaim, DocumentMeta, list[PaymentDeadline]]] = []
+    for c in claims:
+        if c.role not in _ANSWER_ROLES or c.applies:
+            continue
+        meta = docs.get(c.source.doc_id)
+        if meta is None or meta.status not in ANSWERABLE_STATUSES:
+            continue
+        ds = payment_deadlines(c, meta)
+        if ds:
+            stated.append((c, meta, ds))
+    pairs: dict[tuple[str, str], tuple[set[str], set[str], str, str, str]] = {}
+    for (ca, ma, da), (cb, mb, db) in combinations(stated, 2):
+        if ma.id == mb.id:
+            continue
+        for x in da:
+            for y in db:
+                if x.ceiling and y.ceiling:
+                    continue
+                if x.ceiling or y.ceiling:
+                    law, own = (x, y) if x.ceiling else (y, x)
+                    if own.day <= law.day:
+                        continue  # the company's day is within the law's ceiling: its practice, no conflict
+                    tax = sorted(own.taxes)[0]
+                elif not (x.taxes & y.taxes) or x.day == y.day:
+                    continue
+                else:
+                    if any(z.day == x.day for z in db) or any(z.day == y.day for z in da):
+                        continue  # the other document also states this day: they agree on it
+                    tax = sorted(x.taxes & y.taxes)[0]
+                (a, sa, la), (b, sb, lb) = sorted(
+                    ((ma.id, x.surface, ca.source.location), (mb.id, y.surface, cb.source.location))
+                )
+                entry = pairs.setdefault((a, b), (set(), set(), la, lb, tax))
+                entry[0].add(sa)
+                entry[1].add(sb)
+    return pairs
 
 
 def detect(
@@ -378,6 +587,8 @@ def detect(
                 entry = pairs.setdefault((a, b), (set(), set(), la, lb, x.tax or topic))
                 entry[0].add(sa)
                 entry[1].add(sb)
+    for key, entry in (*_deadline_pairs(claims, docs).items(), *_permission_pairs(claims, docs).items()):
+        pairs.setdefault(key, entry)
     out: list[Conflict] = []
     for (a, b), (figs_a, figs_b, loc_a, loc_b, tax) in sorted(pairs.items()):
         rule, preferred = decide(docs[a], docs[b])

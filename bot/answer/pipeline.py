@@ -780,6 +780,16 @@ def answer_question(
         and _mentions_rate(answered_question)
     ):
         shown = _law_beside_policy(run, shown, answered_question, attempts[0].as_of, docs, topic, acts)
+    if (
+        verdict.kind == "in_scope"
+        and len(attempts) == 1
+        and shown
+        and _layer(shown[0], docs) == "policy"
+        and asked_fact(answered_question) == "deadline"
+    ):
+        shown = _law_beside_policy_deadline(run, shown, attempts[0].as_of, docs, topic, acts)
+    if verdict.kind == "in_scope" and len(attempts) == 1 and shown and _layer(shown[0], docs) == "policy":
+        shown = _restriction_beside_permission(run, shown, attempts[0].as_of, docs, topic, acts)
     conflicts = conflicts_mod.detect(shown, docs, topic, language=lang)
     judged = all(a.judged for a in attempts)
     judge_score = sum(c.support_score for c in shown) / len(shown) if judged else None
@@ -926,6 +936,102 @@ def _law_beside_policy(
         if leading:
             return [*leading, *shown]
     return shown
+
+
+def _law_beside_policy_deadline(
+    run: _Run,
+    shown: list[ShownClaim],
+    as_of: dt.date,
+    docs: dict[str, DocumentMeta],
+    topic: str,
+    acts: dict[str, str] | None,
+) -> list[ShownClaim]:
+    """A company document's payment day leads: when it is later than the law's ceiling ("paling lama 15 hari
+    setelah ... berakhirnya Masa Pajak"), the law's provision leads, a company document whose day keeps within
+    the ceiling follows, and the late day is said to lose (``conflicts.payment_deadlines``).
+
+    The petty-cash procedure's "disetor paling lambat tanggal 20 bulan berikutnya" was given as the PPh 23
+    payment deadline while the law allows 15 days and the company's own tax calendar says the 15th.  A day
+    within the ceiling stands unchanged: nothing else is searched."""
+    lead = shown[0]
+    meta = docs.get(lead.source.doc_id)
+    ask = conflicts_mod.deadline_question(lead, meta) if meta else None
+    if ask is None:
+        return shown
+    before = run.question
+    found: list[ShownClaim] = []
+    try:
+        practice = conflicts_mod.deadline_question(lead, meta, practice=True) if meta else None
+        for query, layer in ((ask, "regulation"), (practice or ask, "policy")):
+            plan = understand(query, aliases=run.services.aliases, catalog=acts)
+            run.question = query  # relevance is judged on the question put to the law, not the user's words
+            got = run.attempt(query, plan, as_of, top_k=run.config.retry_top_k, layer=layer)
+            found.extend(c for c in got.shown if not c.is_example)
+            if layer == "regulation" and not any(
+                d.ceiling for c in found for d in conflicts_mod.payment_deadlines(c, docs[c.source.doc_id])
+            ):
+                return (
+                    shown  # the law's ceiling is not in the knowledge base: nothing to weigh the day against
+                )
+            conflicts = conflicts_mod.detect([*shown, *found], docs, topic, language=run.lang)
+            if layer == "regulation" and not any(
+                lead.source.doc_id in {s.doc_id for s in cf.sources} and cf.preferred != lead.source.doc_id
+                for cf in conflicts
+            ):
+                return shown  # the company's day keeps within the law's ceiling
+    finally:
+        run.question = before
+    conflicts = conflicts_mod.detect([*shown, *found], docs, topic, language=run.lang)
+    winners = {cf.preferred for cf in conflicts if lead.source.doc_id in {s.doc_id for s in cf.sources}}
+    stating = [
+        c
+        for c in found
+        if c.source.doc_id in winners and conflicts_mod.payment_deadlines(c, docs[c.source.doc_id])
+    ]
+    ceiling = [c for c in stating if _layer(c, docs) == "regulation"][:1]
+    within = [c for c in stating if _layer(c, docs) == "policy"][:1]
+    seen = {c.quote for c in (*ceiling, *within)}
+    return [*ceiling, *within, *(c for c in shown if c.quote not in seen)]
+
+
+def _restriction_beside_permission(
+    run: _Run,
+    shown: list[ShownClaim],
+    as_of: dt.date,
+    docs: dict[str, DocumentMeta],
+    topic: str,
+    acts: dict[str, str] | None,
+) -> list[ShownClaim]:
+    """A company document allows an act without something ("dapat langsung dikreditkan ... tanpa menunggu
+    faktur pajak"): the sources that allow it only with that thing ("hanya dapat dikreditkan bila faktur
+    pajak ...") are searched, and the one that prevails leads (``conflicts.permission``).
+
+    The petty-cash procedure let input VAT on till receipts be credited without a tax invoice; the company's
+    own tax-invoice procedure (later, by the tax team) allows it only with a valid invoice, and the answer
+    confirmed the petty-cash shortcut."""
+    lead = shown[0]
+    ask = conflicts_mod.restriction_question(lead)
+    if ask is None:
+        return shown
+    before = run.question
+    run.question = ask
+    try:
+        plan = understand(ask, aliases=run.services.aliases, catalog=acts)
+        got = run.attempt(ask, plan, as_of, top_k=run.config.retry_top_k)
+    finally:
+        run.question = before
+    found = [c for c in got.shown if not c.is_example and c.quote not in {s.quote for s in shown}]
+    conflicts = conflicts_mod.detect([*shown, *found], docs, topic, language=run.lang)
+    winners = {
+        cf.preferred
+        for cf in conflicts
+        if lead.source.doc_id in {s.doc_id for s in cf.sources} and cf.preferred != lead.source.doc_id
+    }
+    allowed = conflicts_mod.permission(lead)
+    limiting = [
+        c for c in found if c.source.doc_id in winners and allowed and conflicts_mod.restricts(c, allowed)
+    ][:2]
+    return [*limiting, *shown] if limiting else shown
 
 
 def _near_the_lead(

@@ -8,7 +8,7 @@ import datetime as dt
 from typing import Any
 
 from bot.answer import conflicts
-from bot.answer.model import Answer
+from bot.answer.model import Answer, ShownClaim, SourceRef
 from bot.answer.pipeline import answer_question
 
 AP = "ap.clerk@sinarnusantara.co.id"
@@ -67,3 +67,79 @@ def test_a_company_rate_the_law_agrees_with_stays_the_answer(services: Any) -> N
     assert answer.status == "answered"
     assert answer.claims[0].source.doc_id == "wht-matrix-2024" and "2%" in answer.claims[0].quote
     assert not answer.conflicts
+
+
+def test_a_company_payment_day_later_than_the_law_allows_loses_to_it(services: Any) -> None:
+    # the petty-cash procedure's "disetor paling lambat tanggal 20" is later than the law's ceiling of 15 days
+    # after the Masa ends, and the company's own tax calendar says the 15th
+    answer = ask(
+        services, "PPh 23 yang dipotong kasir dari pembayaran kas kecil disetor paling lambat tanggal berapa?"
+    )
+    assert answer.status == "answered"
+    lead = answer.claims[0]
+    assert lead.layer == "regulation" and lead.source.location.startswith("Pasal 9 ayat (1)")
+    assert "15 (lima belas) hari setelah saat terutangnya pajak atau berakhirnya Masa Pajak" in lead.quote
+    assert answer.answer.startswith(f"Menurut {lead.source.number}, batas waktunya paling lama 15")
+    assert "tanggal 20 bulan berikutnya" in answer.answer and "yang berlaku" in answer.answer
+    calendar = answer.claims[1]
+    assert (
+        calendar.source.doc_id == "tax-closing-calendar" and "tanggal 15 bulan berikutnya" in calendar.quote
+    )
+    law = next(c for c in answer.conflicts if c.decided_by == "regulation_over_policy")
+    assert law.preferred == lead.source.doc_id
+    assert {s.doc_id for s in law.sources} == {lead.source.doc_id, "petty-cash-vendor-payments"}
+    assert law.sources[0].figures or law.sources[1].figures
+    late = next(s for s in law.sources if s.doc_id == "petty-cash-vendor-payments")
+    assert late.figures == ("tanggal 20 bulan berikutnya",)
+
+
+def test_a_company_payment_day_within_the_law_stays_the_answer(services: Any) -> None:
+    answer = ask(services, "Setor PPh 23 paling lambat tanggal berapa menurut kalender pajak?")
+    assert answer.status == "answered"
+    assert answer.claims[0].source.doc_id in ("tax-closing-calendar", "wht-matrix-2024")
+    assert "tanggal 15" in answer.claims[0].quote
+    # the matrix's day for Masa 2024 is not weighed against today's 15th; the petty-cash 20th loses to the
+    # later tax calendar, and no law is needed to say so
+    assert not [c for c in answer.conflicts if c.decided_by == "regulation_over_policy"]
+    assert all("wht-matrix-2024" not in {s.doc_id for s in c.sources} for c in answer.conflicts)
+    assert all(c.preferred != "petty-cash-vendor-payments" for c in answer.conflicts)
+
+
+def test_payment_deadlines_read_days_ceilings_and_not_filing_columns(services: Any) -> None:
+    docs = services.retriever.documents()
+    answer = ask(services, "Setor PPh 23 paling lambat tanggal berapa menurut kalender pajak?")
+    row = next(c for c in answer.claims if c.source.doc_id == "tax-closing-calendar")
+    (day,) = conflicts.payment_deadlines(row, docs[row.source.doc_id])
+    # the row's "Lapor paling lambat: tanggal 20" column is filing, not payment
+    assert (day.day, day.ceiling) == (15, False) and {"PPh 23", "PPh 26"} <= day.taxes
+    matrix = next(c for c in answer.claims if c.source.doc_id == "wht-matrix-2024")
+    assert "Masa Pajak 2024" in matrix.quote
+    assert conflicts.payment_deadlines(matrix, docs["wht-matrix-2024"]) == []
+
+
+def test_crediting_without_an_invoice_loses_to_the_rule_that_requires_one(services: Any) -> None:
+    # the petty-cash procedure lets input VAT on till receipts be credited without a tax invoice; the later
+    # tax-invoice procedure allows crediting only with a valid invoice
+    answer = ask(services, "Struk kas kecil ada PPN-nya, bisa langsung dikreditkan walau tanpa faktur pajak?")
+    assert answer.status == "answered"
+    lead = answer.claims[0]
+    assert lead.source.doc_id == "faktur-pajak-procedure"
+    assert "hanya dapat dikreditkan bila faktur pajak" in lead.quote
+    assert answer.answer.startswith("Menurut SNR-PRO-TAX-002")
+    assert "SNR-PRO-FIN-007 menyebut dapat dikreditkan tanpa faktur pajak" in answer.answer
+    (cf,) = [c for c in answer.conflicts if "petty-cash-vendor-payments" in {s.doc_id for s in c.sources}]
+    assert (cf.preferred, cf.decided_by) == ("faktur-pajak-procedure", "later_effective_date")
+
+
+def test_permission_and_restriction_are_read_from_the_words() -> None:
+    def claim(quote: str) -> ShownClaim:
+        source = SourceRef("d", "N", "T", "L", None, None, "in_force", None, False, "d#1")
+        return ShownClaim(quote, quote, "policy", False, "entailed", source, "policy", 1.0)
+
+    allowed = conflicts.permission(claim("Biaya ini dapat langsung dibebankan tanpa menunggu bukti potong."))
+    assert allowed is not None and (allowed.verb, allowed.without) == ("dibebankan", "bukti")
+    assert conflicts.restricts(claim("Biaya hanya dapat dibebankan jika bukti potong sudah terbit."), allowed)
+    # another act, or a restriction on another thing, is no contradiction
+    assert conflicts.restricts(claim("Biaya hanya dapat dikreditkan jika bukti potong ada."), allowed) is None
+    assert conflicts.restricts(claim("Biaya hanya dapat dibebankan jika disetujui CFO."), allowed) is None
+    assert conflicts.permission(claim("Faktur dapat dikreditkan pada Masa berikutnya.")) is None
