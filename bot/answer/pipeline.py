@@ -70,7 +70,7 @@ from guardrails.verify import (
 from identity.principal import Principal
 from kb.chunking.textspan import example_start
 from kb.lexical import ask_text, coverage, question_parts
-from kb.lexicon import names_policy, not_terms
+from kb.lexicon import names_policy, not_terms, question_object
 from kb.metadata import related_date
 from kb.model import ANSWERABLE_STATUSES, Chunk, DocumentMeta, Hit
 from kb.query import STOPWORDS, QueryPlan, understand
@@ -147,6 +147,10 @@ W = {
         "Tanyakan bagian lainnya secara terpisah.",
         "en": 'Your message asks {n} questions; a source was found for question {i} only ("{p}"). '
         "Ask the other parts separately.",
+    },
+    "foreign_payee": {
+        "id": "Penerima yang Anda sebut berada di luar negeri: sumber dicari juga untuk PPh Pasal 26.",
+        "en": "The payee you name is abroad: the sources were searched for PPh Article 26 as well.",
     },
     "all_parts": {
         "id": "Pesan Anda berisi {n} pertanyaan; jawaban ini dari sumber untuk pesan secara keseluruhan dan "
@@ -696,10 +700,17 @@ def answer_question(
     unknowns = [q.question for q in cr.questions(lang)] if cr is not None else []
 
     # 5. retrieve -> compose -> verify, per side of a straddled period
-    first = run.attempt(question, plan, period[0] if period else as_of_date)
+    foreign = _foreign_payee_search(question, plan)
+    if foreign is not None:
+        # a payee abroad is taxed under PPh 26 (PPh 23 is for payees in Indonesia): the search says so in the
+        # law's words, the user's question stays what the answer line reads
+        plan = understand(foreign, aliases=services.aliases, catalog=acts)
+        run.question = foreign
+        run.warn(_w("foreign_payee", lang))
+    first = run.attempt(run.question, plan, period[0] if period else as_of_date)
     attempts = [first]
     if period:
-        second = run.attempt(question, plan, period[1])
+        second = run.attempt(run.question, plan, period[1])
         lead_a = first.shown[0] if first.shown else None
         change = lead_a.source.effective_to if lead_a else None
         if lead_a and change and period[0] < change <= period[1] and second.shown:
@@ -722,7 +733,7 @@ def answer_question(
     if not any(a.shown for a in attempts):
         extra = " ".join(dict.fromkeys(t for e in plan.expansions for t in e.added))
         retry = run.attempt(
-            f"{question} {extra}".strip(), plan, attempts[0].as_of, relaxed=True, top_k=cfg.retry_top_k
+            f"{run.question} {extra}".strip(), plan, attempts[0].as_of, relaxed=True, top_k=cfg.retry_top_k
         )
         retry.unsupported = [*attempts[0].unsupported, *retry.unsupported]
         if retry.shown:
@@ -876,6 +887,28 @@ def _warn_documents(
         # shown with that said (judged on the day of asking, not the transaction date)
         if cited.layer == "policy" and cited.review_by is not None and cited.review_by < today:
             run.warn(_w("review_overdue", lang, n=cited.number, d=cited.review_by.isoformat()))
+
+
+#: Words of an income-tax withholding question (a payment's tax, its rate, a treaty form).
+_WITHHOLDING = re.compile(
+    r"\bpph\b|pajak\s+penghasilan|\b(?:di|me|pe)?(?:potong|motong)\w*|withholding|\bwht\b|\btarif\w*|\brate\b"
+    r"|\btreaty\b|\bp3b\b|\bdgt\b|royalt|dividen|dividend|\bbunga\b|\binterest\b",
+    re.I,
+)
+
+
+def _foreign_payee_search(question: str, plan: QueryPlan) -> str | None:
+    """The search text for a withholding question whose payee is abroad ("jasa konsultan ke perusahaan
+    Singapura, potong pph berapa?"), or None.
+
+    The domestic PPh 23 rate was given for a Singapore company and for a German vendor: nothing in the
+    question named PPh 26 or "luar negeri", so the search never reached them.  A question that names PPh 26
+    already, or another tax (PPN on a foreign service is its own rule), is searched as it is."""
+    if not question_object("foreign_payee").search(question) or not _WITHHOLDING.search(question):
+        return None
+    if set(plan.tax_types) - {"PPh 23"}:
+        return None
+    return f"{question} (PPh Pasal 26 atas penghasilan wajib pajak luar negeri)"
 
 
 def _mentions_rate(question: str) -> bool:
