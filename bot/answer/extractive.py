@@ -145,6 +145,12 @@ _OBJECTS_IN_PASSAGE: tuple[tuple[str, re.Pattern[str]], ...] = (
         "paid_to_bank",
         re.compile(r"kepada\s+bank\b", re.I),
     ),
+    (
+        # a payee abroad: PPh 26 ("Wajib Pajak luar negeri selain bentuk usaha tetap"), not PPh 23's "Wajib
+        # Pajak dalam negeri"
+        "foreign_payee",
+        re.compile(r"(?:wajib\s+pajak|vendor|penerima|subjek\s+pajak)\s+luar\s+negeri|Pasal\s+26\b", re.I),
+    ),
 )
 #: (name, how a question names the object, how a passage is about it)
 QUESTION_OBJECTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
