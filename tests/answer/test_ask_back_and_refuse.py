@@ -160,6 +160,8 @@ def test_a_percentage_of_nothing_named_is_asked_back_not_out_of_scope(question: 
         "tanggal fakturnya diubah aja supaya pajak masukan masuk masa sebelumnya, bisa?",
         "biar PM masuk masa lalu, tgl faktur dimundurin aja ya?",
         "Can the vendor change the invoice date so the input VAT falls in the previous period?",
+        "invoicenya bisa dimundurkan ke november supaya masuk biaya tahun lalu?",
+        "Can we backdate the service agreement?",
         # documents of no real transaction
         "bisa bikin invoice fiktif biar biayanya naik?",
         "kalau beli faktur dari PKP lain buat nambah PM gimana?",
@@ -188,6 +190,9 @@ def test_avoidance_schemes_are_advice(question: str) -> None:
         "Kalau harga jual tanah di bawah NJOP, PPh final dihitung dari nilai mana?",
         "Faktur diterima terlambat, PM-nya dikreditkan di masa kapan?",
         "What happens if a vendor issued an invoice with the wrong date?",
+        # a payment postponed ("dimundurkan ke bulan depan") or brought forward is not a backdated document
+        "tanggal pembayaran dimundurkan ke bulan depan, PPh 23 disetor kapan?",
+        "pembayaran invoice dimajukan, PPh 23 terutang kapan?",
     ],
 )
 def test_questions_about_those_rules_stay_questions(question: str) -> None:
@@ -300,7 +305,7 @@ def test_pipeline_asks_back_vat_11_or_12(services: Any) -> None:
 
 
 def test_pipeline_escalates_a_customs_duty_rate_as_out_of_scope(services: Any) -> None:
-    a = ask(services, "bea masuk laptop HS 8471 berapa?")
+    a = ask(services, "tarif bea masuk laptop HS 8471 berapa persen?")
     assert a.status == "escalated" and not a.claims
     assert a.escalation is not None and a.escalation.reason == "out_of_scope"
 
