@@ -77,9 +77,34 @@ _NO_SUBJECT = frozenset(
         "date",
         "paling",
         "lambat",
+        # the day or month asked for is not what it is the deadline of ("deadline-nya tgl brp?")
+        "tanggal",
+        "tgl",
+        "hari",
+        "bulan",
+        # paying, filing and being charged name no tax ("kapan batas setor?", "ini kena berapa persen?")
+        "setor",
+        "disetor",
+        "penyetoran",
+        "lapor",
+        "dilapor",
+        "dilaporkan",
+        "pelaporan",
+        "bayar",
+        "pembayaran",
+        "dibayar",
+        "kena",
+        "dikenakan",
+        "dikenai",
+        "charged",
+        "pay",
+        "file",
+        "filing",
     ]
 )
-_SLOT_KEYS = {"id", "blocking", "question", "options", "filled_by", "tax_types"}
+_SLOT_KEYS = {"id", "blocking", "question", "options", "filled_by", "tax_types", "applies_from"}
+#: a year written in the question ("faktur Mei 2024") dates it when the caller gives no date
+_YEAR = re.compile(r"\b(19[89]\d|20\d\d)\b")
 
 
 @dataclass(frozen=True)
@@ -96,6 +121,9 @@ class Slot:
     options: tuple[SlotOption, ...]
     filled_by: str | None = None  # "date" | "tax_type" | None (options only)
     tax_types: tuple[str, ...] = ()
+    #: the fact matters only for transactions on or after this date (PPN on luxury goods from 2025); a
+    #: question dated before it is not asked about it
+    applies_from: dt.date | None = None
 
 
 @dataclass(frozen=True)
@@ -172,7 +200,20 @@ def _slot(path: str, topic: str, raw: Any) -> Slot:
     tax_types = raw.get("tax_types") or []
     if not isinstance(tax_types, list):
         raise AnswerConfigError(path, "tax_types must be a list", entry=label)
-    return Slot(sid, bool(raw.get("blocking", False)), dict(q), tuple(options), filled_by, tuple(tax_types))
+    applies_from = raw.get("applies_from")
+    if applies_from is not None and not isinstance(applies_from, dt.date):
+        raise AnswerConfigError(
+            path, f"applies_from {applies_from!r} must be a date (YYYY-MM-DD)", entry=label
+        )
+    return Slot(
+        sid,
+        bool(raw.get("blocking", False)),
+        dict(q),
+        tuple(options),
+        filled_by,
+        tuple(tax_types),
+        applies_from,
+    )
 
 
 def parse_topics(data: Any, path: str = "clarify.yaml") -> tuple[Topic, ...]:
@@ -266,10 +307,13 @@ def check(
         specific: the question names a Pasal or a regulation: then only ``personal`` topics (a
             computation for the asker's own case, which needs their figures) may ask.
         topics: the topics to use (default: the reviewed ``kb/data/clarify.yaml``).
+        as_of: the transaction date when the caller knows it; else the latest year the question writes
+            (a slot with ``applies_from`` is not asked of a question dated before it).
     """
-    del as_of
     # the topics are written in formal Indonesian: "pph brp utk sewa?" reads as "pph berapa untuk sewa?"
     question = formal_spelling(question)
+    years = [int(y) for y in _YEAR.findall(question)]
+    dated = as_of or (dt.date(max(years), 12, 31) if years else None)
     for topic in topics if topics is not None else load_topics():
         if specific and not topic.personal:
             continue
@@ -282,6 +326,8 @@ def check(
         filled: dict[str, str] = {}
         missing: list[Slot] = []
         for slot in topic.slots:
+            if slot.applies_from is not None and dated is not None and dated < slot.applies_from:
+                continue
             value = _fill(slot, question, has_date=has_date, tax_types=tax_types)
             if value is None:
                 missing.append(slot)

@@ -4,7 +4,9 @@ dasar states what the rules say.  It does not give tax advice or planning, and s
 (beneficial ownership, the final treaty position) belong to the tax team whatever the sources say.
 The patterns are tax knowledge and live in the reviewed ``kb/data/scope.yaml``; this module only
 compiles and applies them.  Out of scope means *no* tax/finance signal at all (no tax type, no
-regulation, no topic word): anything else is retrieved and, if nothing verifiable is found, abstained.
+regulation, no topic word), or a question about a levy the knowledge base does not hold although it shares tax
+words (the ``out_of_scope`` topics: customs duty rates by tariff heading, regional taxes); anything else is
+retrieved and, if nothing verifiable is found, abstained.
 
 Errors: :class:`bot.answer.errors.AnswerConfigError` (file and entry named).
 """
@@ -28,18 +30,50 @@ DEFAULT_PATH = Path(__file__).resolve().parents[2] / "kb" / "data" / "scope.yaml
 
 
 @dataclass(frozen=True)
+class OutOfScopeTopic:
+    """A levy the knowledge base does not hold: ``pattern`` names it, ``unless`` what the KB does hold."""
+
+    id: str
+    pattern: re.Pattern[str]
+    unless: tuple[re.Pattern[str], ...]
+    #: what the knowledge base lacks, for a reply that says why it cannot answer
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class BrokenRule:
+    """A rule a scheme of this shape would break: an exact sentence of a document the reply can quote.
+
+    An advice refusal that only says "ask the tax team" teaches nothing; one that quotes the Rp50 juta review
+    rule to a request to split an invoice tells the clerk why.  ``when``: groups of patterns, every group must
+    match the question (as in ``clarify.yaml`` triggers).
+    """
+
+    id: str
+    doc_id: str
+    contains: str
+    when: tuple[tuple[re.Pattern[str], ...], ...]
+
+
+@dataclass(frozen=True)
 class ScopeRules:
     in_scope: tuple[re.Pattern[str], ...]
     advice: tuple[re.Pattern[str], ...]
     protected: tuple[re.Pattern[str], ...]
+    out_of_scope: tuple[OutOfScopeTopic, ...] = ()
+    breaks: tuple[BrokenRule, ...] = ()
 
 
 @dataclass(frozen=True)
 class ScopeVerdict:
-    """``kind``: protected, out_of_scope, advice or in_scope; ``rule``: the matching pattern."""
+    """``kind``: protected, out_of_scope, advice or in_scope; ``rule``: the matching pattern (or topic id).
+
+    ``breaks``: for advice, the rules the asked-for scheme would break (to quote them in the refusal).
+    """
 
     kind: str
     rule: str | None = None
+    breaks: tuple[BrokenRule, ...] = ()
 
 
 def _patterns(path: str, data: Mapping[str, Any], key: str) -> tuple[re.Pattern[str], ...]:
@@ -49,6 +83,49 @@ def _patterns(path: str, data: Mapping[str, Any], key: str) -> tuple[re.Pattern[
     return compile_patterns(path, key, raw, key)
 
 
+def _out_of_scope(path: str, raw: Any) -> tuple[OutOfScopeTopic, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise AnswerConfigError(path, "'out_of_scope' must be a list of {id, pattern, unless} entries")
+    topics = []
+    for i, entry in enumerate(raw):
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("id"), str):
+            raise AnswerConfigError(path, f"out_of_scope #{i + 1} must be a mapping with an 'id'")
+        tid = entry["id"]
+        unknown = sorted(set(entry) - {"id", "pattern", "unless", "note"})
+        if unknown:
+            raise AnswerConfigError(path, f"unknown key(s) {unknown}", entry=tid)
+        (pattern,) = compile_patterns(path, tid, [entry.get("pattern")], "pattern")
+        unless = compile_patterns(path, tid, entry["unless"], "unless") if entry.get("unless") else ()
+        topics.append(OutOfScopeTopic(tid, pattern, unless, str(entry.get("note") or "")))
+    return tuple(topics)
+
+
+def _breaks(path: str, raw: Any) -> tuple[BrokenRule, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise AnswerConfigError(path, "'breaks' must be a list of {id, when, doc_id, contains} entries")
+    rules = []
+    for i, entry in enumerate(raw):
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("id"), str):
+            raise AnswerConfigError(path, f"breaks #{i + 1} must be a mapping with an 'id'")
+        rid = entry["id"]
+        unknown = sorted(set(entry) - {"id", "when", "doc_id", "contains", "note"})
+        if unknown:
+            raise AnswerConfigError(path, f"unknown key(s) {unknown}", entry=rid)
+        for key in ("doc_id", "contains"):
+            if not isinstance(entry.get(key), str) or not entry[key].strip():
+                raise AnswerConfigError(path, f"{key!r} must be a non-empty string", entry=rid)
+        when = entry.get("when")
+        if not isinstance(when, list) or not when:
+            raise AnswerConfigError(path, "'when' must be a non-empty list of pattern groups", entry=rid)
+        groups = tuple(compile_patterns(path, rid, g, "when group") for g in when)
+        rules.append(BrokenRule(rid, entry["doc_id"], entry["contains"], groups))
+    return tuple(rules)
+
+
 def parse_rules(data: Any, path: str = "scope.yaml") -> ScopeRules:
     if not isinstance(data, Mapping):
         raise AnswerConfigError(path, "top level must be a mapping with in_scope, advice and protected lists")
@@ -56,7 +133,11 @@ def parse_rules(data: Any, path: str = "scope.yaml") -> ScopeRules:
         if not data.get(key):
             raise AnswerConfigError(path, f"missing {key!r}: scope rules must be reviewed")
     return ScopeRules(
-        _patterns(path, data, "in_scope"), _patterns(path, data, "advice"), _patterns(path, data, "protected")
+        _patterns(path, data, "in_scope"),
+        _patterns(path, data, "advice"),
+        _patterns(path, data, "protected"),
+        _out_of_scope(path, data.get("out_of_scope")),
+        _breaks(path, data.get("breaks")),
     )
 
 
@@ -72,7 +153,11 @@ def load_rules(path: Path = DEFAULT_PATH) -> ScopeRules:
 
 
 def classify(question: str, *, has_tax_signal: bool, rules: ScopeRules | None = None) -> ScopeVerdict:
-    """Protected beats advice beats in scope; no signal at all is out of scope.
+    """Protected beats out of scope beats advice beats in scope.
+
+    Out of scope: no signal at all, or a levy the knowledge base does not hold ("tarif bea masuk HS 8471"
+    shares "tarif" with every rate question, but no passage states a customs tariff: retrieval would answer
+    from whatever shares words).  The verdict's ``rule`` is the out-of-scope topic's id.
 
     Args:
         question: the (masked) question.
@@ -88,7 +173,15 @@ def classify(question: str, *, has_tax_signal: bool, rules: ScopeRules | None = 
     in_scope = has_tax_signal or any(p.search(t) for p in r.in_scope for t in texts)
     if not in_scope:
         return ScopeVerdict("out_of_scope")
+    for topic in r.out_of_scope:
+        if any(topic.pattern.search(t) for t in texts) and not any(
+            u.search(t) for u in topic.unless for t in texts
+        ):
+            return ScopeVerdict("out_of_scope", topic.id)
     for p in r.advice:
         if any(p.search(t) for t in texts):
-            return ScopeVerdict("advice", p.pattern)
+            broken = tuple(
+                b for b in r.breaks if all(any(g.search(t) for g in group for t in texts) for group in b.when)
+            )
+            return ScopeVerdict("advice", p.pattern, broken)
     return ScopeVerdict("in_scope")
