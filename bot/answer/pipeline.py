@@ -148,6 +148,12 @@ W = {
         "en": 'Your message asks {n} questions; a source was found for question {i} only ("{p}"). '
         "Ask the other parts separately.",
     },
+    "broken_rule": {
+        "id": "Skema ini tidak bisa saya setujui; aturan yang akan dilanggar: {refs}. Keputusan atas skema "
+        "ada di tim pajak.",
+        "en": "I can't approve this scheme; the rule it would break: {refs}. Schemes are the tax team's "
+        "decision.",
+    },
     "foreign_payee": {
         "id": "Penerima yang Anda sebut berada di luar negeri: sumber dicari juga untuk PPh Pasal 26.",
         "en": "The payee you name is abroad: the sources were searched for PPh Article 26 as well.",
@@ -693,7 +699,11 @@ def answer_question(
         return finish("clarify", questions=[ClarifyingQuestion("law", which, ("KUP", "PPN", "PPh"))])
     specific = bool(plan.doc_refs or any(p.origin == "text" for p in plan.provisions))
     cr = clarify_mod.check(
-        question, has_date=explicit or plan.as_of is not None, tax_types=plan.tax_types, specific=specific
+        question,
+        has_date=explicit or plan.as_of is not None,
+        tax_types=plan.tax_types,
+        specific=specific,
+        as_of=plan.as_of or (as_of_date if explicit else None),
     )
     if cr is not None and cr.blocking and verdict.kind == "in_scope":
         return finish("clarify", questions=cr.questions(lang))
@@ -772,15 +782,19 @@ def answer_question(
     if not shown:
         reason = {"advice": "advice", "protected": "protected_determination"}.get(verdict.kind)
         if reason:
+            broken = _broken_rules(run, verdict, as_of_date) if reason == "advice" else []
             return finish(
                 "escalated",
+                claims=broken,
                 unsupported=unsupported,
                 reason=reason,
                 unknowns=unknowns,
                 explain_data=explain_data,
+                headline=_broken_headline(broken, lang),
             )
         return finish("abstained", unsupported=unsupported, reason="no_source", explain_data=explain_data)
 
+    broken: list[ShownClaim] = []
     # 8. conflicts, confidence, status (of the part answered)
     topic = plan.tax_types[0] if plan.tax_types else "rate"
     if (
@@ -838,6 +852,11 @@ def answer_question(
         status, reason = "escalated", "protected_determination"
     elif verdict.kind == "advice":
         status, reason = "escalated", "advice"
+        broken = _broken_rules(run, verdict, as_of_date)
+        if broken:
+            # the rule the scheme would break leads: the refusal says why, from the source
+            seen = {c.source.chunk_id for c in broken}
+            shown = [*broken, *(c for c in shown if c.source.chunk_id not in seen)]
     elif confidence.band == "low" or misses_asked(
         answered_question, [c.quote for c in shown if not c.is_example]
     ):
@@ -858,6 +877,7 @@ def answer_question(
         reason=reason,
         unknowns=unknowns,
         explain_data=explain_data,
+        headline=_broken_headline(shown[: len(broken)], lang) if reason == "advice" else None,
     )
 
 
@@ -1065,6 +1085,44 @@ def _restriction_beside_permission(
         c for c in found if c.source.doc_id in winners and allowed and conflicts_mod.restricts(c, allowed)
     ][:2]
     return [*limiting, *shown] if limiting else shown
+
+
+def _broken_rules(run: _Run, verdict: Any, as_of: dt.date) -> list[ShownClaim]:
+    """The rules an advice question's scheme would break (``scope.yaml`` ``breaks``), as verified claims.
+
+    Each is an exact sentence of its document, found in the document's passages and passed through the one
+    verification (access, period, quote gates): a rule of a document the reader may not open, or not in force
+    on the date asked about, is never quoted, and the refusal then stays as it was."""
+    docs = run.docs()
+    drafts: list[DraftClaim] = []
+    for rule in getattr(verdict, "breaks", ()):
+        meta = docs.get(rule.doc_id)
+        if meta is None:
+            continue
+        want = normalize_ws(rule.contains)
+        chunk = next((c for c in run.store.chunks_of(meta.id) if want in normalize_ws(c.text)), None)
+        if chunk is None:
+            continue
+        drafts.append(
+            DraftClaim(
+                text=rule.contains,
+                quote=rule.contains,
+                source_chunk_id=chunk.id,
+                layer="policy" if meta.layer == "policy" else "regulation",
+                role="direct",
+            )
+        )
+    if not drafts:
+        return []
+    shown, _withheld_rules, _judged = run.verify(drafts, as_of, frozenset(d.source_chunk_id for d in drafts))
+    return shown
+
+
+def _broken_headline(broken: Sequence[ShownClaim], lang: str) -> str | None:
+    """The refusal's first line when it quotes the rules the scheme would break ("... : [1], [2]. ...")."""
+    if not broken:
+        return None
+    return _w("broken_rule", lang, refs=", ".join(f"[{i}]" for i in range(1, len(broken) + 1)))
 
 
 def _near_the_lead(

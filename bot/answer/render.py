@@ -874,6 +874,8 @@ def render(
         return label("out_of_scope", language)  # declined, never offered to the tax team
     if status == "abstained":
         return f"{headline or label('no_source', language)} {label('offer', language)}"
+    if escalation_reason == "advice" and headline:
+        return f"{headline} {label('offer', language)}"  # the refusal names the rule the scheme would break
     if escalation_reason in ("advice", "protected_determination"):
         head = label("advice" if escalation_reason == "advice" else "protected", language)
         tail = label("advice_sources", language) if claims else label("no_source", language)

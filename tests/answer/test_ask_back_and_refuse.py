@@ -314,3 +314,25 @@ def test_pipeline_refuses_backdating_as_advice(services: Any) -> None:
     a = ask(services, "tanggal faktur diubah supaya pajak masukan masuk masa sebelumnya, bisa?")
     assert a.status == "escalated"
     assert a.escalation is not None and a.escalation.reason == "advice"
+
+
+# -------------------------------------------------------------------------------- the refusal quotes the rule
+
+
+def test_the_refusal_quotes_the_rule_the_scheme_would_break(services: Any) -> None:
+    answer = ask(services, "Tagihan 90 juta kita split jadi dua biar ga perlu direview tax team ya?")
+    assert (answer.status, answer.escalation.reason if answer.escalation else None) == ("escalated", "advice")
+    assert answer.answer.startswith("Skema ini tidak bisa saya setujui; aturan yang akan dilanggar: [1].")
+    rule = answer.claims[0]
+    assert rule.source.doc_id == "wht-matrix-2024"
+    assert rule.quote.startswith("Setiap invoice dengan nilai bruto di atas Rp50.000.000")
+
+
+def test_a_rule_the_reader_may_not_open_is_never_quoted(services: Any) -> None:
+    # the treaty-intermediary rule lives in the management-only tax-risk policy: an AP clerk gets the refusal
+    # without it, and without naming the document
+    answer = ask(services, "Should we set up a Dutch company to get the treaty rate on royalties?")
+    assert answer.status == "escalated"
+    assert all(c.source.doc_id != "tax-risk-approval-policy" for c in answer.claims)
+    assert "tax-risk" not in answer.answer and "Skema ini" not in answer.answer
+    assert "I can't approve" not in answer.answer
