@@ -40,6 +40,7 @@ def _concepts(question: str) -> list[frozenset[tuple[str, ...]]]:
         ("STP bunga telat bayar kapan jatuh tempo?", "surat tagihan pajak"),
         ("FP pengganti boleh dibuat kapan?", "faktur pajak"),
         ("THR karyawan dipotong PPh 21?", "tunjangan hari raya"),
+        ("PBB dihitung dari NJOP berapa persen?", "nilai jual objek pajak"),
         ("aturan TP untuk transaksi afiliasi?", "harga transfer"),
     ],
 )
@@ -101,6 +102,7 @@ _ABBREVIATIONS = {
     "skplb": "surat ketetapan pajak lebih bayar",
     "nsfp": "nomor seri faktur pajak",
     "thr": "tunjangan hari raya",
+    "njop": "nilai jual objek pajak",
     "transfer-pricing": "harga transfer",
     "badan-amil-zakat": "badan amil zakat",
     "lembaga-amil-zakat": "lembaga amil zakat",
