@@ -67,7 +67,11 @@ _COMMENCE_Q = re.compile(
 #: matched against the question as :func:`kb.lexicon.plain_question` writes it ("tarifnya brp?" -> "tarif nya
 #: berapa?"), so chat spellings and the enclitic -nya ask the same
 _RATE_Q = re.compile(
-    r"\b(?:tarif|rates?|berapa\s*(?:persen|%)|persentase|percentage|besarnya|how much)(?!\w)", re.IGNORECASE
+    r"\b(?:tarif|rates?|berapa\s*(?:persen|%)|persentase|percentage|besarnya|how much)(?!\w)"
+    # a tax named and then "berapa" ("PPh 22 berapa?", "ppn nya berapa?"): chat asks the rate this way
+    r"|\b(?:pph|ppn|ppnbm)\b(?:\s+(?:pasal|psl))?(?:\s*\d+(?:\s*\(\d\))?)?(?:\s+nya)?\s+berapa\b"
+    r"(?!\s+(?:lama|hari|bulan|tahun|kali))",  # "berapa lama / hari" asks a period
+    re.IGNORECASE,
 )
 #: a passage that *states* a rate: "sebesar 11%", "sebesar: a. 2,5%", "at a rate of 2%", or a table cell
 #: "| 2% |";
@@ -330,6 +334,7 @@ class Retriever:
         chunks = self.store.get_chunks(sorted(fused))
         best_bm25 = max(raw.get("bm25", {}).values(), default=0.0)
         concepts = Concepts.of(plan) if mode in ("hybrid", "deterministic") else None
+        lead_ins = self._lead_ins(chunks) if concepts is not None else {}
         features: dict[str, dict[str, float]] = {}
         for cid in fused:
             chunk = chunks.get(cid)
@@ -345,7 +350,10 @@ class Retriever:
             if mode in ("hybrid", "deterministic"):
                 x.update(_structural(chunk, docs[chunk.doc_id], plan, intent))
             if concepts is not None:
-                x["coverage"], x["phrases"] = evidence(concepts, chunk.text, docs[chunk.doc_id].language)
+                # a list item is read with the sentence that introduces it: "e) ... angka pengenal impor,
+                # 2,5%" states a PPh 22 rate only through "Besarnya pungutan Pajak Penghasilan Pasal 22 ..."
+                text = f"{lead_ins[cid]}\n{chunk.text}" if cid in lead_ins else chunk.text
+                x["coverage"], x["phrases"] = evidence(concepts, text, docs[chunk.doc_id].language)
             features[cid] = x
         best_cov = max((x.get("coverage", 0.0) for x in features.values()), default=0.0)
         best_sim = max((x["dense_sim"] for x in features.values()), default=0.0)
@@ -355,6 +363,25 @@ class Retriever:
             if "dense" in raw:
                 x["dense_gap"] = x["dense_sim"] - best_sim
         return CandidatePool(plan, tuple(named_docs), docs, chunks, features, dict(fused), via, explain)
+
+    def _lead_ins(self, chunks: dict[str, Chunk]) -> dict[str, str]:
+        """The lead-in ("pembuka") of each candidate that is an item of a list: the text of its sibling
+        ``<parent>/pembuka`` chunk ("Dikecualikan dari objek Pajak Penghasilan ... meliputi:").
+
+        Why: an item ("a. makanan ... bagi seluruh Pegawai;") states its rule only together with the sentence
+        that opens the list; scored alone, the item lacks the tax and the verb the question names, and a
+        neighbouring ayat that repeats them outranks the item that answers.  The lead-in belongs to the item's
+        own document (same access and dates); it only scores the item and is never shown.
+        """
+        wanted = {
+            cid: f"{c.parent_id}/pembuka"
+            for cid, c in chunks.items()
+            if c.parent_id and not cid.endswith("/pembuka")
+        }
+        if not wanted:
+            return {}
+        found = self.store.get_chunks(sorted(set(wanted.values())))
+        return {cid: found[lead].text for cid, lead in wanted.items() if lead in found}
 
     def _route(self, plan: QueryPlan, intent: _Intent, flt: SearchFilter, origin: str = "text") -> list[str]:
         """Chunks a query names outright: "UU PPN Pasal 7" -> every visible version of that provision.
