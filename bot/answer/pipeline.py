@@ -99,8 +99,8 @@ W = {
         "en": "{n} not found in the knowledge base.",
     },
     "term_not_found": {
-        "id": 'Istilah "{n}" tidak muncul di sumber mana pun di basis pengetahuan.',
-        "en": 'The term "{n}" appears in no source in the knowledge base.',
+        "id": 'Istilah "{n}" tidak muncul di sumber yang berlaku per {d} yang dapat Anda baca.',
+        "en": 'The term "{n}" appears in no source in force on {d} that you may read.',
     },
     "not_in_force": {
         "id": "{n} tidak berlaku pada {d} (status: {s}); jawaban memakai sumber yang berlaku.",
@@ -654,7 +654,7 @@ def answer_question(
     #     of its other words some passage shares
     unknown = _unknown_terms(question, plan, services, run.search_filter(as_of_date))
     if unknown and verdict.kind == "in_scope":
-        headline = " ".join(_w("term_not_found", lang, n=t) for t in unknown)
+        headline = " ".join(_w("term_not_found", lang, n=t, d=as_of_date.isoformat()) for t in unknown)
         return finish("abstained", reason="no_source", headline=headline)
     by_number = {m.number: m for m, _ in found}
     absent = []
