@@ -279,6 +279,8 @@ _LEAD_LABEL = re.compile(r"^(?:\(\d{1,2}[a-z]?\)|[a-z0-9]{1,3}[.)])\s+")
 _ITEM_TAIL = re.compile(r"(?:^|\s)(?:\(\d{1,2}[a-z]?\)|[a-z0-9]{1,3}[.)])\s*$")
 #: where a clause of a long sentence begins: after a comma, semicolon or colon
 _CLAUSE_BREAK = re.compile(r"[,;:]\s+")
+#: the word joining a list item to the next one ("...; atau", "..., dan")
+_ITEM_JOINER = re.compile(r"\s*[;,]\s*(?:atau|dan|serta|or|and)\s*$", re.I)
 #: a percentage with its spelled-out words ("2% (dua persen)")
 _PERCENT_SAID = re.compile(r"\d+(?:[.,]\d+)?\s*%(?:\s*\([a-z\s]+\))?", re.I)
 
@@ -414,8 +416,21 @@ def _answer_part(c: ShownClaim, kind: str | None, question: str, limit: int = _L
 
     facts = _fact_spans(quote, kind, question)
     sentences = _sentences(quote) or [(0, len(quote))]
+    # an item's quote runs from its lead-in through the siblings before it ("b. kategori B ...: 1. ...;
+    # 2. ...; 3. kawin dengan ..."); the claim is the item its text ends with, so a sentence the claim's text
+    # holds is preferred to a sibling sharing as many words
+    text = " ".join(c.text.split())
+    held = [s for s in sentences if " ".join(_LEAD_LABEL.sub("", quote[s[0] : s[1]]).split()) in text]
+    if len(held) < len(sentences):
+        sentences = held or sentences
     stating = [s for s in sentences if any(s[0] <= f < s[1] for f, _ in facts)]
     a, b = max(stating or sentences, key=lambda s: (score(*s), -s[0]))
+    label = _LEAD_LABEL.match(quote[a:b])
+    if label and (a, b) != (0, len(quote)):
+        a += label.end()  # "3. kawin dengan ...": the item without its number
+    joiner = _ITEM_JOINER.search(quote, a, b)
+    if joiner and joiner.start() > a:
+        b = joiner.start()  # "...; atau" joins the item to the next one: not part of what it says
     # the clauses of the sentence, each from its start to the next one's
     cuts = [a, *(m.end() for m in _CLAUSE_BREAK.finditer(quote, a, b)), b]
     clauses = [(x, y) for x, y in itertools.pairwise(cuts) if y > x]
@@ -472,7 +487,9 @@ def _statement(c: ShownClaim, kind: str | None, question: str, limit: int = _LIN
         if len(_ITEM_TAIL.sub("", before).split()) >= 2 and set(re.findall(r"\d+", before)) <= set(
             re.findall(r"\d+", c.quote)
         ):
-            return f"{'… ' if begin else ''}{first[begin:end]}{' …' if first[end:].strip() else ''}"
+            rest = first[end:]
+            more = bool(rest.strip()) and not _ITEM_JOINER.match(rest)  # "; atau" ends the item, adds nothing
+            return f"{'… ' if begin else ''}{first[begin:end]}{' …' if more else ''}"
     return part
 
 
