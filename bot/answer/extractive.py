@@ -471,6 +471,13 @@ _MONTHLY = re.compile(
     r"|\b(?:bulan|month)\s+berikutnya\b|\bfollowing\s+month\b",
     re.I,
 )
+#: a question about paying or reporting a tax, or being late with it: for a withheld tax that is per Masa
+#: (a question about a withheld tax's slip or its crediting is not: the payee credits it in the annual return)
+_PAYING = re.compile(
+    r"\b(?:setor\w*|bayar\w*|dibayar\w*|pembayaran|penyetoran|lapor\w*|pelaporan|dilaporkan|terlambat"
+    r"|telat|keterlambatan|paid|pay(?:ing|ment)?|late|fil(?:e|ed|ing))\b",
+    re.I,
+)
 #: taxes withheld or collected per tax period: paid and reported per Masa, never with the annual return
 _PERIOD_TAXES = frozenset({"PPh 21", "PPh 22", "PPh 23", "PPh 26", "PPh 4(2)", "PPh 15", "PPN", "PPnBM"})
 
@@ -481,7 +488,7 @@ def asked_period(question: str) -> tuple[str, bool] | None:
     annual, monthly = bool(_ANNUAL.search(question)), bool(_MONTHLY.search(question))
     if annual != monthly:
         return ("annual" if annual else "masa", True)
-    if not annual and set(mentioned_taxes(question)) & _PERIOD_TAXES:
+    if not annual and _PAYING.search(question) and set(mentioned_taxes(question)) & _PERIOD_TAXES:
         return ("masa", False)
     return None
 
@@ -890,8 +897,9 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         # the case the question rules out ("bukan rumah sederhana") is not its answer; the rule that excludes
         # it too is
         "negated_condition": negated_match(negated_conditions(question), text),
-        # an annual-return rule for a question about a Masa (or the reverse)
-        "period_match": period_match(asked_period(question), text),
+        # an annual-return rule for a question about a Masa (or the reverse); a passage is not preferred for
+        # naming the asked period only (UU KUP Pasal 3 ayat (3) names both, and states the Masa deadline)
+        "period_match": min(0.0, period_match(asked_period(question), text)),
         # the rule that writes out the PTKP status the question names by its code ("K/1")
         "status_match": status_match(asked_statuses(question), text),
     }

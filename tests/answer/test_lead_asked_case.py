@@ -233,3 +233,24 @@ def test_the_answer_line_states_the_item_the_claim_is_about() -> None:
     assert "2 (dua)" not in said
     # the lead-in's end and the item, as the claim's text reads them (no "; atau" joining the next item)
     assert said.startswith("… ") and said[2:] in " ".join(claim.text.split())
+
+
+def test_a_withheld_tax_implies_masa_only_for_paying_or_reporting_it() -> None:
+    # the payee's slip is credited in its annual return: a question about the slip is about no period
+    assert asked_period("bukti potong PPh 23 dari pelanggan belum diterima, bagaimana?") is None
+    assert asked_period("PPh 23 terlambat disetor, sanksinya?") == ("masa", False)
+
+
+def test_naming_only_the_asked_period_does_not_raise_a_passage() -> None:
+    from bot.answer.extractive import lead_features
+
+    question = "Berapa lama batas waktu penyampaian SPT Masa koperasi?"
+    request = ComposeRequest(question, "id", TODAY, understand(question), ())
+    doc = _doc()
+    both = Hit(_chunk(RETURN_DEADLINES, 1), doc, 1.0, ("bm25",))
+    masa_only = Hit(_chunk("(5) Pembetulan Surat Pemberitahuan Masa koperasi dilakukan.", 2), doc, 0.9, ())
+    annual_only = Hit(_chunk(LATE_PAYMENT[0], 3), doc, 0.8, ())
+    assert lead_features(0, both, 1.0, request)["period_match"] == 0.0
+    # old: +1 for the passage naming Masa only, which outranked the Pasal that states the Masa deadline
+    assert lead_features(1, masa_only, 1.0, request)["period_match"] == 0.0
+    assert lead_features(2, annual_only, 1.0, request)["period_match"] == -1.0
