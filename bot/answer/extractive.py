@@ -451,14 +451,27 @@ def asked_action(question: str, concepts: Sequence[Concept]) -> Concept | None:
     return None
 
 
-def action_match(action: Concept | None, text: str) -> bool:
-    """The text states the asked action in any inflection ("dibayar" for "bayar", "Disetujui" for
-    "menyetujui")."""
+#: a permission, prohibition or duty before a verb ("tidak dapat dibayar", "wajib dipotong", "may not be")
+_MODAL_BEFORE = re.compile(
+    r"\b(?:dapat|boleh|bisa|wajib|harus|perlu|dilarang|cannot|can|may|must|shall)\s+(?:tidak\s+|not\s+|be\s+)?$",
+    re.I,
+)
+
+
+def action_match(action: Concept | None, text: str) -> float:
+    """1.0 when the text states the asked action in any inflection ("dibayar" for "bayar", "Disetujui" for
+    "menyetujui"), 1.5 when it says whether the action may or must be done ("tidak dapat dibayar"): that is
+    what a "boleh dibayar?" asks; 0.0 otherwise."""
     if action is None:
-        return False
-    roots = {_root(lexical.stem(t)) for t in tokenize(text)}
+        return 0.0
     wanted = {_root(ph[0]) for ph in action if len(ph) == 1 and ph != EN_ONLY}
-    return any(r.startswith(w) and len(r) - len(w) <= 3 for w in wanted if len(w) >= 4 for r in roots)
+    wanted = {w for w in wanted if len(w) >= 4}
+    best = 0.0
+    for m in re.finditer(r"\w+", text):
+        r = _root(lexical.stem(m.group().lower()))
+        if any(r.startswith(w) and len(r) - len(w) <= 3 for w in wanted):
+            best = max(best, 1.5 if _MODAL_BEFORE.search(text[max(0, m.start() - 30) : m.start()]) else 1.0)
+    return best
 
 
 #: Which return or payment period a question is about: the annual return ("SPT Tahunan", "annual") or a
@@ -964,8 +977,8 @@ class ExtractiveComposer:
             bonus += 0.4 * period_match(period, u.text)
             # the item for the PTKP status the question names by its code ("K/1")
             bonus += 0.8 * status_match(statuses, u.text)
-            if action_match(action, u.text):
-                bonus += 0.4  # it states the asked action ("tidak dapat dibayar", "Disetujui oleh")
+            # it states the asked action ("Disetujui oleh"), or whether it may be done ("tidak dapat dibayar")
+            bonus += 0.4 * action_match(action, u.text)
             if labelled and concepts:
                 # a table row is about what its first cell names: the asked object's row, not a row of the
                 # same table whose other cells share the question's words

@@ -28,6 +28,8 @@ from bot.answer.extractive import (
     ASKS_SANCTION,
     PERIOD_OF,
     SANCTION_RATE,
+    action_match,
+    asked_action,
     asked_fact,
     asked_facts,
     not_rate_spans,
@@ -36,6 +38,7 @@ from bot.answer.model import ClarifyingQuestion, Conflict, ShownClaim, Unsupport
 from guardrails.verify import extract_figures
 from kb import lexicon
 from kb.dates import MONTHS
+from kb.lexical import question_concepts
 from kb.query import tokenize, understand
 
 if TYPE_CHECKING:
@@ -454,12 +457,32 @@ def _answer_part(c: ShownClaim, kind: str | None, question: str, limit: int = _L
     return _clip(quote[a:b], lo - a, hi - a, limit)
 
 
+def _asked_cell(c: ShownClaim, question: str) -> str | None:
+    """For a table row and a question asking who does something ("siapa yang menyetujui?", "who approves?"):
+    the row's cell under the column of that action ("Disetujui oleh: CFO"), which the row's first cell alone
+    ("Jenis perubahan: Perubahan rekening bank") does not say."""
+    if not question or not c.quote.strip().startswith("|"):
+        return None
+    action = asked_action(question, question_concepts(understand(question), question, keep_named_refs=True))
+    if action is None:
+        return None
+    parts = [p.strip() for p in " ".join(c.text.split()).split("; ")]
+    for part in parts[1:]:
+        header, sep, value = part.partition(": ")
+        if sep and value and action_match(action, header):
+            return part
+    return None
+
+
 def _statement(c: ShownClaim, kind: str | None, question: str, limit: int = _LINE_LIMIT) -> str:
     """The rule in its own words: the first sentence of the claim (lead-in included) when it fits and
     carries the asked kind of fact; else the part of the quote that carries the answer (:func:`_answer_part`)
     -- never a lead-in alone, never a sentence cut before the fact."""
     text = " ".join(c.text.split())
     first = " ".join(_first_sentence(c.text).split()).rstrip(";:,.")
+    cell = _asked_cell(c, question)
+    if cell:
+        return _trim(f"{first}; {cell}", limit)
     heading = claim_heading(c.text, c.quote)
     lead_in = heading if heading != text else ""  # a model's own sentence has no lead-in to tell apart
     states = _fact_spans(" ".join(c.quote.split()), kind, question)

@@ -254,3 +254,53 @@ def test_naming_only_the_asked_period_does_not_raise_a_passage() -> None:
     # old: +1 for the passage naming Masa only, which outranked the Pasal that states the Masa deadline
     assert lead_features(1, masa_only, 1.0, request)["period_match"] == 0.0
     assert lead_features(2, annual_only, 1.0, request)["period_match"] == -1.0
+
+
+# -- the asked action: "boleh dibayar?", "siapa yang menyetujui?" -------------------------------------------
+
+SUPPLIER_FAQ = (
+    "## Apakah kode pemasok lama masih bisa dipakai?\n\n"
+    "Tidak untuk dokumen baru. Faktur, bukti potong, dan master data pemasok harus memakai kode pemasok "
+    "12 karakter.\n"
+    'Pemasok lama yang belum diperbarui ditandai "KODE-10" dan tidak dapat dibayar sampai datanya '
+    "diperbarui."
+)
+
+
+def test_saying_whether_the_action_may_be_done_counts_more_than_naming_it() -> None:
+    from bot.answer.extractive import action_match, asked_action
+    from kb.lexical import question_concepts
+
+    question = "pemasok masih pakai kode 10 karakter, boleh dibayar?"
+    action = asked_action(question, question_concepts(understand(question), question, keep_named_refs=True))
+    assert action is not None
+    assert action_match(action, "Pemasok lama tidak dapat dibayar sampai datanya diperbarui.") == 1.5
+    assert action_match(action, "Pembayaran kepada pemasok dicatat di buku kas.") == 1.0
+    assert action_match(action, "Faktur harus memakai kode pemasok 12 karakter.") == 0.0
+
+
+def test_a_may_we_question_is_led_by_the_sentence_saying_whether_we_may() -> None:
+    # old: the "harus memakai" sentence led (an obligation cue and as many of the question's words)
+    quotes = _compose(
+        "pemasok masih pakai kode 10 karakter, boleh dibayar?", SUPPLIER_FAQ, doc=_doc("faq-kode-9", "FAQ")
+    )
+    assert "tidak dapat dibayar" in quotes[0]
+
+
+def test_a_who_question_on_a_table_row_states_the_cell_of_that_action() -> None:
+    from bot.answer.render import answer_line
+    from tests.answer.test_answer_line_fact import shown
+
+    row = shown(
+        "Jenis perubahan: Perubahan alamat penagihan; Disiapkan oleh: Staf AR; Disetujui oleh: Controller",
+        "| Perubahan alamat penagihan | Staf AR | Controller |",
+        "SOP-AR-9",
+        "Persetujuan",
+        "policy",
+    )
+    line = answer_line([row], "id", "perubahan alamat penagihan, siapa yang menyetujui?")
+    # old: "Jenis perubahan: Perubahan alamat penagihan" (the row's first cell: not who approves)
+    assert (
+        line
+        == "Menurut SOP-AR-9: Jenis perubahan: Perubahan alamat penagihan; Disetujui oleh: Controller [1]."
+    )
