@@ -31,9 +31,9 @@ from guardrails.verify import extract_figures, normalize_ws
 from guardrails.verify.numbers import FigureKey, provided_keys
 from kb import lexical, lexicon
 from kb.dates import MONTHS, parse_indonesian_date
-from kb.lexical import Concept, coverage
+from kb.lexical import EN_ONLY, Concept, coverage
 from kb.model import Hit
-from kb.query import asks_definition
+from kb.query import FRAME_WORDS, STOPWORDS, asks_definition, tokenize
 from kb.retrieve import is_general_elucidation
 
 #: Words that make a unit state a rate or an obligation (lead candidates): kb/data/lexicon.yaml
@@ -106,6 +106,15 @@ DEADLINE = re.compile(
     r"|\bjangka\s+waktu\s+\d|\bbatas\s+waktu|\bdue\b|\bdeadline",
     re.I,
 )
+#: A deadline with its time: "paling lama 4 (empat) bulan", "tanggal 15", "3 (tiga) bulan", "due by the 15th".
+#: The bare words "batas waktu" / "deadline" name a time limit without stating one ("tidak ada ketentuan
+#: batas waktu penyampaian Surat Pemberitahuan Tahunan" states none): a lead candidate that only names it
+#: does not state what a deadline question asks.
+DEADLINE_VALUE = re.compile(
+    rf"paling\s+(?:lama|lambat)|tanggal\s+\d{{1,2}}\b|{PERIOD_TEXT}|\bjangka\s+waktu\s+\d"
+    r"|\b(?:batas\s+waktu|due|deadline)\b[^.;|]{0,60}?\d",
+    re.I,
+)
 #: Units that never lead: elucidation padding, transitional and procedural lead-ins, headings.
 PADDING = re.compile(
     r"^\s*(?:\(\d+[a-z]?\)\s*)?(?:cukup\s+jelas\.?\s*$"
@@ -115,8 +124,17 @@ PADDING = re.compile(
     re.I,
 )
 EXAMPLE_TEXT = re.compile(r"^\s*(?:contoh|misalnya|ilustrasi|example)\b", re.I)
-#: The placeholder parties of a worked example ("PT A", "Tuan D", "Nyonya B"): a rule never names them.
-HYPOTHETICAL_PARTY = re.compile(r"\b(?:PT|CV|Tuan|Nyonya|Nona|Sdr|Bapak|Ibu)\.?\s+[A-Z]\b(?![.\w])")
+#: The placeholder parties of a worked example ("PT A", "Tuan D", "Nyonya B", and the lettered names of the
+#: PMK attachments: "PT FQ", "Tuan WY", "Nyonya NLG"): a rule never names them.  A company is named by one
+#: or two capitals only in an example; three capitals may be the company's own abbreviation in its policies
+#: ("PT SNR"), so a person's initials count up to three, a company's up to two (and up to three in a
+#: regulation: :data:`REGULATION_PLACEHOLDER`).
+HYPOTHETICAL_PARTY = re.compile(
+    r"\b(?:(?:PT|CV)\.?\s+[A-Z]{1,2}|(?:Tuan|Nyonya|Nona|Sdr|Bapak|Ibu)\.?\s+[A-Z]{1,3})\b(?![.\w])"
+)
+#: a company named by three capitals in a regulation ("PT ABC", "CV ISL"): a law names no company, so it is
+#: an example's placeholder
+REGULATION_PLACEHOLDER = re.compile(r"\b(?:PT|CV)\.?\s+[A-Z]{3}\b(?![.\w])")
 
 #: How a passage states that it is about an object a question can name (the question side -- how the question
 #: names it -- is data: kb/data/lexicon.yaml ``question_objects``).  The provision whose scope is the named
@@ -289,6 +307,226 @@ def only_unasked_regime_rates(question: str, text: str) -> bool:
     return rest != text and not PERCENT.search(rest)
 
 
+#: A condition the question rules out: "beli ruko, bukan rumah sederhana", "jasa selain konstruksi", "a payee
+#: other than a bank".  The words after the negation (up to a comma, a conjunction or three content words)
+#: name what the asker's case is NOT; a passage that states exactly that case (the rumah-sederhana row) is the
+#: neighbour the asker excluded, and the one that excludes it too ("selain ... Rumah Sederhana") is theirs.
+_QUESTION_NEGATION = re.compile(
+    r"\b(?:bukan|bkn|selain|kecuali|tidak\s+termasuk|other\s+than|except(?:\s+for)?|excluding|rather\s+than"
+    r"|instead\s+of|not\s+(?:an?|the))\s+(?P<what>[^,.;:?!()]{2,80})",
+    re.I,
+)
+#: where the ruled-out phrase ends: a conjunction, or the question going on to the tax and what it asks
+#: ("bukan pegawai kena PPh 21 berapa?" rules out "pegawai")
+_PHRASE_END = re.compile(
+    r"\b(?:dan|tapi|tetapi|namun|melainkan|atau|yang|yg|but|and|or|which|that|who|kena|dikena\w*|dipotong"
+    r"|dipungut|wajib|pph|ppn|pajak\w*|tarif\w*|berapa|apa\w*|bagaimana|gimana|how|what|is|are|do|does|tax"
+    r"|rates?|withh\w*)\b",
+    re.I,
+)
+#: a mention of a thing inside a negation in a passage ("selain pengalihan ... berupa Rumah Sederhana",
+#: "bukan pegawai", "other than ...")
+_NEGATED_MENTION = re.compile(
+    r"(?:\bkecuali|\bselain|\bbukan|\btidak\s+termasuk|\bexcept|\bother\s+than|\bexcluding|\bnon-?)"
+    r"[^.;|]{0,110}$",
+    re.I,
+)
+
+
+@functools.lru_cache(maxsize=256)
+def negated_conditions(question: str) -> tuple[tuple[str, ...], ...]:
+    """The phrases the question rules out, each as the stems of the content words that tell the excluded case
+    from the asker's ("bukan rumah sederhana" -> ("rumah", "sederhana"); "sewa gudang, bukan gudang
+    berpendingin" -> ("berpendingin",): "gudang" is the asker's case too)."""
+    out = []
+    for m in _QUESTION_NEGATION.finditer(question):
+        what = _PHRASE_END.split(m.group("what"))[0]
+        words = [t for t in tokenize(what) if t not in STOPWORDS and t not in FRAME_WORDS and not t.isdigit()]
+        rest = {lexical.stem(t) for t in tokenize(question[: m.start()] + " " + question[m.end("what") :])}
+        stems = [lexical.stem(t) for t in words[:3]]
+        telling = tuple(st for st in stems if st not in rest)
+        if telling:
+            out.append(telling)
+    return tuple(dict.fromkeys(out))
+
+
+def negated_match(negated: tuple[tuple[str, ...], ...], text: str) -> float:
+    """+1 per ruled-out phrase the text mentions only inside a negation (it excludes what the asker excluded),
+    -1 per phrase it states as its own case (the neighbour the asker ruled out), 0 when it does both or
+    neither."""
+    score = 0.0
+    for phrase in negated:
+        if coverage([frozenset({(s,)}) for s in phrase], text) < 1.0:
+            continue  # the phrase is not all there: the text is not about it
+        # the last telling word anchors the mention: the modifier that names the case ("Rumah Sederhana")
+        first = re.compile(rf"\b{re.escape(phrase[-1])}\w*", re.I)
+        inside = bare = 0
+        for m in first.finditer(text):
+            if _NEGATED_MENTION.search(text[max(0, m.start() - 120) : m.start()]):
+                inside += 1
+            else:
+                bare += 1
+        if inside and not bare:
+            score += 1.0
+        elif bare and not inside:
+            score -= 1.0
+    return score
+
+
+#: where a passage names a case only to exclude it: "persewaan gudang selain gudang berpendingin ...;",
+#: "kecuali ...", up to the end of the clause
+_EXCLUSION_SPAN = re.compile(
+    r"\b(?:selain|kecuali|tidak\s+termasuk|other\s+than|except(?:\s+for)?|excluding)\b[^.;|]{0,110}", re.I
+)
+
+
+def affirmed_text(question: str, text: str) -> str:
+    """The text without the cases it names only to exclude them, for a question that rules nothing out: an
+    item "... gudang selain gudang berpendingin" does not cover a question about "gudang berpendingin" with
+    the words it excludes.  A question that itself rules a case out ("bukan ...") keeps the text whole
+    (:func:`negated_match` weighs the exclusion)."""
+    if _QUESTION_NEGATION.search(question):
+        return text
+    return _EXCLUSION_SPAN.sub(" ", text)
+
+
+#: A PTKP status written as its code ("K/1", "TK/0"): the regulations write it out ("kawin dengan jumlah
+#: tanggungan sebanyak 1 (satu) orang"), so the item for the asker's status shares no word with the code.
+_STATUS_CODE = re.compile(r"(?<![\w/])(TK|K)\s*/\s*([0-3])(?![\w/])", re.I)
+_DEPENDANTS = ("", "satu", "dua", "tiga")
+
+
+@functools.lru_cache(maxsize=64)
+def _status_pattern(code: str, n: int) -> re.Pattern[str]:
+    married = r"(?<!tidak\s)\bkawin" if code == "K" else r"\btidak\s+kawin"
+    tail = (
+        r"\s+tanpa\s+tanggungan"
+        if n == 0
+        else rf"\s+dengan\s+jumlah\s+tanggungan\s+sebanyak\s+\S+\s*\({_DEPENDANTS[n]}\)"
+    )
+    return re.compile(married + tail, re.I)
+
+
+def asked_statuses(question: str) -> tuple[re.Pattern[str], ...]:
+    """How the regulations write each PTKP status code the question names."""
+    return tuple(
+        _status_pattern(m.group(1).upper(), int(m.group(2))) for m in _STATUS_CODE.finditer(question)
+    )
+
+
+def status_match(statuses: tuple[re.Pattern[str], ...], text: str) -> float:
+    """1.0 when the text writes out a PTKP status the question names by its code."""
+    return float(any(p.search(text) for p in statuses))
+
+
+#: What a yes/no or who question asks about: the verb after the modal ("boleh dibayar?", "can we pay?",
+#: "wajib dipotong?") or after "siapa yang" / "who" ("siapa yang menyetujui?").  Of a passage's sentences or
+#: rows the one stating that action answers ("... tidak dapat dibayar sampai ...", "Disetujui oleh: CFO"),
+#: not a neighbour sharing the question's other words.
+_ASKED_ACTION = re.compile(
+    r"\b(?:boleh(?:kah)?|bisa(?:kah)?|dapat(?:kah)?|harus(?:kah)?|wajib(?:kah)?|perlu(?:kah)?|can|may|must"
+    r"|should|could|siapa\s+(?:yang|yg)|who)\s+(?:(?:we|i|you|it|they|kita|saya|kami|ini|still|masih|tetap|be)\s+)*"
+    r"(?P<verb>[a-z]{3,})",
+    re.I,
+)
+_PREFIX3 = ("mem", "men", "pem", "pen", "ber", "ter", "per")
+
+
+def _root(tok: str) -> str:
+    """A verb without its Indonesian prefix ("menyetujui" and "disetujui" -> "setujui", "dibayar" ->
+    "bayar"); the light stemmer of :mod:`kb.lexical` strips suffixes only."""
+    tok = tok.lower()
+    if tok.startswith("meny") and len(tok) > 6:
+        return "s" + tok[4:]
+    if tok.startswith(_PREFIX3) and len(tok) > 6:
+        return tok[3:]
+    if tok.startswith(("me", "di", "ke")) and len(tok) > 5:
+        return tok[2:]
+    return tok
+
+
+def asked_action(question: str, concepts: Sequence[Concept]) -> Concept | None:
+    """The question's concept that is the asked action (see :data:`_ASKED_ACTION`), or None."""
+    m = _ASKED_ACTION.search(question)
+    if not m:
+        return None
+    verb = _root(lexical.stem(m.group("verb").lower()))
+    for c in concepts:
+        if any(len(ph) == 1 and _root(ph[0]) == verb for ph in c):
+            return c
+    return None
+
+
+#: a permission, prohibition or duty before a verb ("tidak dapat dibayar", "wajib dipotong", "may not be")
+_MODAL_BEFORE = re.compile(
+    r"\b(?:dapat|boleh|bisa|wajib|harus|perlu|dilarang|cannot|can|may|must|shall)\s+(?:tidak\s+|not\s+|be\s+)?$",
+    re.I,
+)
+
+
+def action_match(action: Concept | None, text: str) -> float:
+    """1.0 when the text states the asked action in any inflection ("dibayar" for "bayar", "Disetujui" for
+    "menyetujui"), 1.5 when it says whether the action may or must be done ("tidak dapat dibayar"): that is
+    what a "boleh dibayar?" asks; 0.0 otherwise."""
+    if action is None:
+        return 0.0
+    wanted = {_root(ph[0]) for ph in action if len(ph) == 1 and ph != EN_ONLY}
+    wanted = {w for w in wanted if len(w) >= 4}
+    best = 0.0
+    for m in re.finditer(r"\w+", text):
+        r = _root(lexical.stem(m.group().lower()))
+        if any(r.startswith(w) and len(r) - len(w) <= 3 for w in wanted):
+            best = max(best, 1.5 if _MODAL_BEFORE.search(text[max(0, m.start() - 30) : m.start()]) else 1.0)
+    return best
+
+
+#: Which return or payment period a question is about: the annual return ("SPT Tahunan", "annual") or a
+#: tax period (Masa: "SPT Masa", "Masa Pajak", "bulanan", "monthly").  The two have different deadlines and
+#: sanctions (UU KUP Pasal 3 ayat (3) huruf a vs c; Pasal 9 ayat (2a) vs (2b)); a question about one is not
+#: answered with the other's row.
+_ANNUAL = re.compile(r"\btahunan\b|\bannual(?:ly)?\b|\byearly\b|\bSPT\s+(?:PPh\s+)?Badan\b|\b177[01]\b", re.I)
+_MONTHLY = re.compile(
+    r"\bmasa\s+pajak\b|\b(?:SPT|Surat\s+Pemberitahuan)\s+Masa\b|\bbulanan\b|\bmonthly\b"
+    r"|\b(?:bulan|month)\s+berikutnya\b|\bfollowing\s+month\b",
+    re.I,
+)
+#: a question about paying or reporting a tax, or being late with it: for a withheld tax that is per Masa
+#: (a question about a withheld tax's slip or its crediting is not: the payee credits it in the annual return)
+_PAYING = re.compile(
+    r"\b(?:setor\w*|bayar\w*|dibayar\w*|pembayaran|penyetoran|lapor\w*|pelaporan|dilaporkan|terlambat"
+    r"|telat|keterlambatan|paid|pay(?:ing|ment)?|late|fil(?:e|ed|ing))\b",
+    re.I,
+)
+#: taxes withheld or collected per tax period: paid and reported per Masa, never with the annual return
+_PERIOD_TAXES = frozenset({"PPh 21", "PPh 22", "PPh 23", "PPh 26", "PPh 4(2)", "PPh 15", "PPN", "PPnBM"})
+
+
+def asked_period(question: str) -> tuple[str, bool] | None:
+    """(``annual`` or ``masa``, whether the question names it) when the question is about one of them; a
+    withheld tax (PPh 23, PPN) with no annual return named is paid and reported per Masa (implied)."""
+    annual, monthly = bool(_ANNUAL.search(question)), bool(_MONTHLY.search(question))
+    if annual != monthly:
+        return ("annual" if annual else "masa", True)
+    if not annual and _PAYING.search(question) and set(mentioned_taxes(question)) & _PERIOD_TAXES:
+        return ("masa", False)
+    return None
+
+
+def period_match(period: tuple[str, bool] | None, text: str) -> float:
+    """-1 when the text is about the other period only (an annual-return row for a Masa question); +1 when
+    it names the period the question names and not the other; 0 otherwise.  An implied Masa only counts
+    against the annual return: it does not make a Masa deadline row answer a rate question."""
+    if period is None:
+        return 0.0
+    annual, monthly = bool(_ANNUAL.search(text)), bool(_MONTHLY.search(text))
+    if annual == monthly:
+        return 0.0
+    asked, named = period
+    if annual == (asked == "annual"):
+        return 1.0 if named else 0.0
+    return -1.0
+
+
 #: the question asks what the sanction is ("ada sanksinya?", "dendanya berapa?", "what is the penalty?");
 #: "bunga" and "kenaikan" are left out: in a question they are as often the object (interest paid) as the
 #: sanction
@@ -319,7 +557,7 @@ def states_fact(kind: str | None, text: str) -> bool:
     if kind == "rate":
         return states_rate(text)
     if kind == "deadline":
-        return bool(DEADLINE.search(text))
+        return bool(DEADLINE_VALUE.search(text))
     if kind == "amount":
         return any(f.kind in ("amount", "percent") for f in extract_figures(text))
     return True
@@ -327,7 +565,10 @@ def states_fact(kind: str | None, text: str) -> bool:
 
 def _illustrates(hit: Hit) -> bool:
     """A worked example: flagged by the chunker, or naming the placeholder parties of one."""
-    return hit.chunk.is_example or bool(HYPOTHETICAL_PARTY.search(hit.chunk.text))
+    text = hit.chunk.text
+    if hit.chunk.is_example or HYPOTHETICAL_PARTY.search(text):
+        return True
+    return hit.doc.layer == "regulation" and bool(REGULATION_PLACEHOLDER.search(text))
 
 
 #: a rule that acts only within a dated window: "dilakukan paling lambat tanggal 28 Pebruari 2009" (KUP
@@ -414,6 +655,8 @@ class Unit:
     text: str
     cue: bool
     date: dt.date | None = None
+    #: a table row's first cell: what the row is about ("Perubahan rekening bank")
+    label: str = ""
 
 
 def question_concepts(request: ComposeRequest) -> list[Concept]:
@@ -471,7 +714,8 @@ def _table_units(lines: list[str]) -> list[Unit]:
             text = "; ".join(f"{h}: {c}" for h, c in zip(header, cells, strict=True) if c)
         else:
             text = " | ".join(c for c in cells if c)
-        units.append(Unit(ln.strip(), text, bool(CUE.search(ln))))
+        label = next((c for c in cells if c), "")
+        units.append(Unit(ln.strip(), text, bool(CUE.search(ln)), label=label))
     return units
 
 
@@ -617,6 +861,9 @@ LEAD_WEIGHTS: dict[str, float] = {
     "other_tax": -0.4,
     "object_match": 0.35,
     "figure_match": 0.35,
+    "negated_condition": 0.35,
+    "period_match": 0.25,
+    "status_match": 0.35,
 }
 
 
@@ -647,8 +894,8 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         # a term an Undang-Undang defines is defined there: the PMKs that repeat the definition word for word
         # for their own use follow the act (lex superior)
         "definition_in_act": float(definition and asks_def and hit.doc.type == "UU"),
-        "deadline_stated": float(deadline and bool(DEADLINE.search(text))),
-        "deadline_missing": float(deadline and not DEADLINE.search(text)),
+        "deadline_stated": float(deadline and bool(DEADLINE_VALUE.search(text))),
+        "deadline_missing": float(deadline and not DEADLINE_VALUE.search(text)),
         # what the law says leads; a company document is shown as practice beside it
         "regulation": float(hit.doc.layer == "regulation"),
         # every rate it states belongs to a special regime the question does not name
@@ -666,6 +913,14 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "object_match": object_match(objects, f"{hit.chunk.location}\n{text}") if objects else 0.0,
         # the threshold, period or rate the question quotes ("batasan 7 tahun") is stated by the rule
         "figure_match": figure_match(figures, text),
+        # the case the question rules out ("bukan rumah sederhana") is not its answer; the rule that excludes
+        # it too is
+        "negated_condition": negated_match(negated_conditions(question), text),
+        # an annual-return rule for a question about a Masa (or the reverse); a passage is not preferred for
+        # naming the asked period only (UU KUP Pasal 3 ayat (3) names both, and states the Masa deadline)
+        "period_match": min(0.0, period_match(asked_period(question), text)),
+        # the rule that writes out the PTKP status the question names by its code ("K/1")
+        "status_match": status_match(asked_statuses(question), text),
     }
 
 
@@ -711,11 +966,29 @@ class ExtractiveComposer:
         kind = asked_fact(question)
         objects = question_objects(question)
         figures = question_figures(question)
+        negated = negated_conditions(question)
+        period = asked_period(question)
+        statuses = asked_statuses(question)
+        action = asked_action(question, concepts)
+        labelled = any(u.label for u in clean)
         for i, u in enumerate(clean):
-            cov = coverage(concepts, u.text, hit.doc.language) if concepts else 0.0
+            own = affirmed_text(question, u.text)
+            cov = coverage(concepts, own, hit.doc.language) if concepts else 0.0
             bonus = (0.5 if u.cue else 0.0) + (0.3 if kind and states_fact(kind, u.quote) else 0.0)
             if objects:
                 bonus += 0.4 * object_match(objects, u.text)
+            if negated:
+                # the row or item the asker ruled out ("bukan rumah sederhana") is not their answer
+                bonus += 0.6 * negated_match(negated, u.text)
+            bonus += 0.4 * period_match(period, u.text)
+            # the item for the PTKP status the question names by its code ("K/1")
+            bonus += 0.8 * status_match(statuses, u.text)
+            # it states the asked action ("Disetujui oleh"), or whether it may be done ("tidak dapat dibayar")
+            bonus += 0.4 * action_match(action, u.text)
+            if labelled and concepts:
+                # a table row is about what its first cell names: the asked object's row, not a row of the
+                # same table whose other cells share the question's words
+                bonus += 0.5 * coverage(concepts, u.label, hit.doc.language)
             bonus += 0.5 * unasked_regime(question, u.text)
             bonus += 0.3 * figure_match(figures, u.quote)
             if u.date is not None:

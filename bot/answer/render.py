@@ -28,6 +28,8 @@ from bot.answer.extractive import (
     ASKS_SANCTION,
     PERIOD_OF,
     SANCTION_RATE,
+    action_match,
+    asked_action,
     asked_fact,
     asked_facts,
     not_rate_spans,
@@ -36,6 +38,7 @@ from bot.answer.model import ClarifyingQuestion, Conflict, ShownClaim, Unsupport
 from guardrails.verify import extract_figures
 from kb import lexicon
 from kb.dates import MONTHS
+from kb.lexical import question_concepts
 from kb.query import tokenize, understand
 
 if TYPE_CHECKING:
@@ -279,6 +282,8 @@ _LEAD_LABEL = re.compile(r"^(?:\(\d{1,2}[a-z]?\)|[a-z0-9]{1,3}[.)])\s+")
 _ITEM_TAIL = re.compile(r"(?:^|\s)(?:\(\d{1,2}[a-z]?\)|[a-z0-9]{1,3}[.)])\s*$")
 #: where a clause of a long sentence begins: after a comma, semicolon or colon
 _CLAUSE_BREAK = re.compile(r"[,;:]\s+")
+#: the word joining a list item to the next one ("...; atau", "..., dan")
+_ITEM_JOINER = re.compile(r"\s*[;,]\s*(?:atau|dan|serta|or|and)\s*$", re.I)
 #: a percentage with its spelled-out words ("2% (dua persen)")
 _PERCENT_SAID = re.compile(r"\d+(?:[.,]\d+)?\s*%(?:\s*\([a-z\s]+\))?", re.I)
 
@@ -414,8 +419,21 @@ def _answer_part(c: ShownClaim, kind: str | None, question: str, limit: int = _L
 
     facts = _fact_spans(quote, kind, question)
     sentences = _sentences(quote) or [(0, len(quote))]
+    # an item's quote runs from its lead-in through the siblings before it ("b. kategori B ...: 1. ...;
+    # 2. ...; 3. kawin dengan ..."); the claim is the item its text ends with, so a sentence the claim's text
+    # holds is preferred to a sibling sharing as many words
+    text = " ".join(c.text.split())
+    held = [s for s in sentences if " ".join(_LEAD_LABEL.sub("", quote[s[0] : s[1]]).split()) in text]
+    if len(held) < len(sentences):
+        sentences = held or sentences
     stating = [s for s in sentences if any(s[0] <= f < s[1] for f, _ in facts)]
     a, b = max(stating or sentences, key=lambda s: (score(*s), -s[0]))
+    label = _LEAD_LABEL.match(quote[a:b])
+    if label and (a, b) != (0, len(quote)):
+        a += label.end()  # "3. kawin dengan ...": the item without its number
+    joiner = _ITEM_JOINER.search(quote, a, b)
+    if joiner and joiner.start() > a:
+        b = joiner.start()  # "...; atau" joins the item to the next one: not part of what it says
     # the clauses of the sentence, each from its start to the next one's
     cuts = [a, *(m.end() for m in _CLAUSE_BREAK.finditer(quote, a, b)), b]
     clauses = [(x, y) for x, y in itertools.pairwise(cuts) if y > x]
@@ -439,12 +457,32 @@ def _answer_part(c: ShownClaim, kind: str | None, question: str, limit: int = _L
     return _clip(quote[a:b], lo - a, hi - a, limit)
 
 
+def _asked_cell(c: ShownClaim, question: str) -> str | None:
+    """For a table row and a question asking who does something ("siapa yang menyetujui?", "who approves?"):
+    the row's cell under the column of that action ("Disetujui oleh: CFO"), which the row's first cell alone
+    ("Jenis perubahan: Perubahan rekening bank") does not say."""
+    if not question or not c.quote.strip().startswith("|"):
+        return None
+    action = asked_action(question, question_concepts(understand(question), question, keep_named_refs=True))
+    if action is None:
+        return None
+    parts = [p.strip() for p in " ".join(c.text.split()).split("; ")]
+    for part in parts[1:]:
+        header, sep, value = part.partition(": ")
+        if sep and value and action_match(action, header):
+            return part
+    return None
+
+
 def _statement(c: ShownClaim, kind: str | None, question: str, limit: int = _LINE_LIMIT) -> str:
     """The rule in its own words: the first sentence of the claim (lead-in included) when it fits and
     carries the asked kind of fact; else the part of the quote that carries the answer (:func:`_answer_part`)
     -- never a lead-in alone, never a sentence cut before the fact."""
     text = " ".join(c.text.split())
     first = " ".join(_first_sentence(c.text).split()).rstrip(";:,.")
+    cell = _asked_cell(c, question)
+    if cell:
+        return _trim(f"{first}; {cell}", limit)
     heading = claim_heading(c.text, c.quote)
     lead_in = heading if heading != text else ""  # a model's own sentence has no lead-in to tell apart
     states = _fact_spans(" ".join(c.quote.split()), kind, question)
@@ -472,7 +510,9 @@ def _statement(c: ShownClaim, kind: str | None, question: str, limit: int = _LIN
         if len(_ITEM_TAIL.sub("", before).split()) >= 2 and set(re.findall(r"\d+", before)) <= set(
             re.findall(r"\d+", c.quote)
         ):
-            return f"{'… ' if begin else ''}{first[begin:end]}{' …' if first[end:].strip() else ''}"
+            rest = first[end:]
+            more = bool(rest.strip()) and not _ITEM_JOINER.match(rest)  # "; atau" ends the item, adds nothing
+            return f"{'… ' if begin else ''}{first[begin:end]}{' …' if more else ''}"
     return part
 
 
