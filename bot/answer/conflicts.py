@@ -120,6 +120,8 @@ _CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
 _FINAL = re.compile(r"(?<!tidak\s)(?<!tidak\sbersifat\s)\bfinal\b", re.I)
 _SURCHARGE = re.compile(r"^\s*(?:\([^)]{0,40}\)\s*)?(?:lebih\s+(?:tinggi|besar)|higher)\b", re.I)
 _SURCHARGE_BEFORE = re.compile(r"(?:lebih\s+(?:tinggi|besar)|higher\s+by|tambahan|surcharge\s+of)\s*$", re.I)
+#: Words around a percentage that make it a price term, not a tax rate ("A mark-up of 5%", "margin 10%").
+_NOT_A_TAX_RATE = re.compile(r"mark-?\s?up|\bmargin|\blaba\b|\bprofit|diskon|discount|potongan\s+harga", re.I)
 _FACTOR = re.compile(r"^\s*(?:\([^)]{0,40}\)\s*)?(?:dikali|x\b|×|dari\s+tarif)", re.I)
 
 
@@ -144,7 +146,7 @@ _OBJECT_WORDS: dict[str, str] = {
 class Fact:
     """One percentage a claim states, with what it is about."""
 
-    kind: str  # rate | surcharge | range | factor
+    kind: str  # rate | surcharge | range | factor | other (a mark-up, margin or discount)
     keys: frozenset[object]
     surface: str
     tax: str | None
@@ -226,7 +228,9 @@ def facts(c: ShownClaim, meta: DocumentMeta) -> list[Fact]:
         pos = quote.find(f.surface)
         after = quote[pos + len(f.surface) :] if pos >= 0 else ""
         before = quote[max(0, pos - 30) : pos] if pos >= 0 else ""
-        if _SURCHARGE.match(after) or _SURCHARGE_BEFORE.search(before):
+        if _NOT_A_TAX_RATE.search(quote[max(0, pos - 40) : pos + len(f.surface) + 40] if pos >= 0 else ""):
+            kind = "other"  # a mark-up, margin or discount: a price term, never a tax rate to weigh
+        elif _SURCHARGE.match(after) or _SURCHARGE_BEFORE.search(before):
             kind = "surcharge"
         elif ranged:
             kind = "range"

@@ -143,3 +143,13 @@ def test_permission_and_restriction_are_read_from_the_words() -> None:
     assert conflicts.restricts(claim("Biaya hanya dapat dikreditkan jika bukti potong ada."), allowed) is None
     assert conflicts.restricts(claim("Biaya hanya dapat dibebankan jika disetujui CFO."), allowed) is None
     assert conflicts.permission(claim("Faktur dapat dikreditkan pada Masa berikutnya.")) is None
+
+
+def test_a_mark_up_is_a_price_term_not_a_rate_the_law_overrides(services: Any) -> None:
+    docs = services.retriever.documents()
+    answer = ask(services, "intercompany charge SNR ke SNL, mark-up nya berapa %?")
+    assert answer.status == "answered"
+    assert answer.claims[0].source.doc_id == "intercompany-services-policy" and "5%" in answer.answer
+    assert not answer.conflicts and "UU 36/2008" not in answer.answer
+    lead = answer.claims[0]
+    assert {f.kind for f in conflicts.facts(lead, docs[lead.source.doc_id])} == {"other"}
