@@ -336,3 +336,12 @@ def test_a_rule_the_reader_may_not_open_is_never_quoted(services: Any) -> None:
     assert all(c.source.doc_id != "tax-risk-approval-policy" for c in answer.claims)
     assert "tax-risk" not in answer.answer and "Skema ini" not in answer.answer
     assert "I can't approve" not in answer.answer
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["bank-account change request: who approves?", "ganti no rekening supplier, siapa yang approve?"],
+)
+def test_vendor_bank_account_changes_are_in_scope_without_a_tax_word(question: str) -> None:
+    # the vendor onboarding policy's approval table answers them; "out of scope" hid it
+    assert classify(question, has_tax_signal=False).kind == "in_scope"
