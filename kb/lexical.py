@@ -84,7 +84,7 @@ _MONTH_NAMES = frozenset(MONTHS)
 
 
 #: a list marker: "1)" / "1." / "a)" written after a space, a colon or a question mark, or at the start of a
-#: line ("honor Rp6jt: 1) boleh dari kas kecil? 2) PPh 21 nya berapa?").  "ayat (2)" is no marker (its
+#: line ("honor narasumber Rp4jt: 1) bisa tunai? 2) DPP PPh 21 nya berapa?").  "ayat (2)" is no marker (its
 #: bracket opens before the number), nor "Rp6.000" (a digit precedes), nor "a." (too many abbreviations).
 _MARKER = re.compile(r"(?:^|(?<=[\s:;?!]))(?:(\d{1,2})[.)]|([a-h])\))\s+(?=\S)", re.IGNORECASE)
 #: a marker cut off by a sentence break ("... berapa? 1. x" splits after "1.")
@@ -221,7 +221,7 @@ def asking_sentences(question: str) -> list[str]:
 
 def story_sentences(question: str) -> list[str]:
     """The sentences of a message that ask nothing (the case it tells: "Kami membayar jasa konsultan ke PT
-    A.", "honor pembicara Rp6jt:"), in order."""
+    A.", "honor narasumber Rp4jt:"), in order."""
     return [s for s in sentences(question) if not _asks(s)]
 
 

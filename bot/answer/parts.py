@@ -13,10 +13,10 @@ what any one passage states, and the parts after the first go silently unanswere
   tidak punya NPWP gimana?") leans on the message for it: the topic of the
   nearest earlier part that names one (else of the first later one) is put before it as a sentence of its
   own ("PPh 23."), unless the story already names a topic;
-* the names the earlier parts told the case by (acronyms as written: "markup SNR ke SNL ...? SNL potong
+* the names the earlier parts told the case by (acronyms as written: "biaya jasa SNR ke SNL ...? SNL potong
   PPh 23 ga?" -> "SNR.", :func:`case_names`) are put before a part that does not write them;
 * a part that names only another topic ("Kalau PPh 23?", :func:`follow_up_of`) asks the question before
-  it again: that question, told as a statement ("denda telat lapor SPT Masa PPN."), is put before it;
+  it again: that question, told as a statement ("sanksi terlambat lapor SPT Masa PPN."), is put before it;
 * a leading joining word ("Terus ...", "trs ...") is dropped: it names nothing a passage must contain;
 * a date the message names outside the part is put before it too.
 
@@ -179,24 +179,30 @@ ADDRESS_MIN = 0.5
 CONCEPT_MIN = 5
 #: a part is declined only when its lead mentions none of at least this many of its own words
 DECLINE_MIN = 2
+#: whether a claim of the part that mentions its words may lead instead of one that does not
+PROMOTE = True
 
 
 def unaddressed(own: str, asked: str, answer: Answer, aliases: Any, acts: Any, language: str) -> Answer:
     """The part's answer led by a claim that addresses the part, or a decline when none of its claims does.
 
     A part is answered on its text plus the message's context, and its lead is judged on that text: a lead
-    can pass on the context's words and on its tax type while it mentions nothing the part itself asks
-    ("PPh 23 IT consulting berapa?" led by a GL reconciliation rule that names PPh 23 and nothing else).
-    The plain words of what the part asks on its own (``own``; its tax types and other reviewed aliases
-    aside, they are the topic the whole message shares) should be mentioned, at least :data:`ADDRESS_MIN` of
-    them, by the lead claim's quote.  When the lead does not and another of the part's direct claims does,
-    that claim leads (its answer line rebuilt).  When none does and the lead mentions none of them, the part
-    says that no source answers it and is open (``no_source``) like a part nothing was found for, instead of
-    showing filler; a lead that mentions some of them stays (word matching cannot tell "telat lapor" from
-    "keterlambatan SPT": a decline there would drop a right answer).
+    can pass on the context's words and on its tax type while it mentions nothing the part itself asks (a
+    GL reconciliation rule that names PPh 23 and nothing else, for a question on a service's PPh 23).
+    The plain words of what the part asks on its own (``own``, read as :func:`kb.lexicon.plain_question`
+    reads it; its tax types and documents aside, they are the topic the whole message shares; words of at
+    least :data:`CONCEPT_MIN` letters, no interrogatives) should be mentioned, at least
+    :data:`ADDRESS_MIN` of them, by the lead claim's quote.  When the lead does not and another of the
+    part's claims does (not a definition or an example), that claim leads (its answer line rebuilt).  When
+    none does and the lead mentions none of at least :data:`DECLINE_MIN` of them, the part says that no
+    source answers it and is open (``no_source``) like a part nothing was found for, instead of showing
+    filler.  A lead that mentions some of them stays: word matching cannot tell "telat lapor" from
+    "keterlambatan SPT", and a decline there would drop a right answer.
     """
     if answer.status != "answered" or not answer.claims:
         return answer
+    # read as the question-kind rules read it: "tarifnya" is the topic-free "tarif" with its -nya
+    own = lexicon.plain_question(own)
     plan = understand(own, aliases=aliases, catalog=acts)
     # the tax types and documents it names: the topic the whole message shares, mentioned by any passage on it
     shared = tuple(
@@ -206,7 +212,9 @@ def unaddressed(own: str, asked: str, answer: Answer, aliases: Any, acts: Any, l
     concepts = [
         c
         for c in question_concepts(plan, own, keep_named_refs=True, focus_ask=True)
-        if c not in named and any(len(s) >= CONCEPT_MIN for phrase in c for s in phrase)
+        if c not in named
+        and any(len(s) >= CONCEPT_MIN for phrase in c for s in phrase)
+        and not any(s in lexicon.ask_words() for phrase in c for s in phrase)  # "berapakah"
     ]
     if not concepts:
         return answer  # "Kalau PPh 23?": nothing of its own to judge the answer by
@@ -218,10 +226,10 @@ def unaddressed(own: str, asked: str, answer: Answer, aliases: Any, acts: Any, l
         return answer
     every = [*concepts, *named]
     ranked = sorted(
-        (c for c in answer.claims[1:] if c.role == "direct" and not c.is_example),
+        (c for c in answer.claims[1:] if c.role != "definition" and not c.is_example),
         key=lambda c: (-coverage(concepts, c.quote), -coverage(every, c.quote)),
     )
-    better = ranked[0] if ranked and coverage(concepts, ranked[0].quote) >= ADDRESS_MIN else None
+    better = ranked[0] if PROMOTE and ranked and coverage(concepts, ranked[0].quote) >= ADDRESS_MIN else None
     if better is not None:
         claims = (better, *(c for c in answer.claims if c is not better))
         line = answer_line(claims, language, asked, answer.conflicts, as_of=answer.as_of)
@@ -282,7 +290,7 @@ FOLLOW_UP_WORDS = 4
 
 def _is_part(ask: str, aliases: Any, acts: Any) -> bool:
     """A sentence of the message that is a question of its own: it names a topic, or two words that name
-    something ("kode pusatnya apa?").  "Gimana?" and "Mohon pencerahan." are no parts, nor is "tarifnya?"
+    something ("kode cabangnya apa?").  "Gimana?" and "Mohon pencerahan." are no parts, nor is "tarifnya?"
     (a message that adds only that is answered as one question: measured, splitting such messages lost
     right answers on the blind set)."""
     if topic_words(understand(ask, aliases=aliases, catalog=acts)):
@@ -328,7 +336,7 @@ _ACRONYM = re.compile(r"\b[A-Z][A-Z0-9]{1,6}\b")
 
 
 def case_names(part: str, topic: str) -> list[str]:
-    """The names a part's case is told with besides its topic: acronyms as written ("markup SNR ke SNL
+    """The names a part's case is told with besides its topic: acronyms as written ("biaya jasa SNR ke SNL
     ...": SNR, SNL), not the letters of its tax type ("PPN") nor a currency or a role (``not_terms``)."""
     said = topic.lower().split()
     out = [
@@ -342,8 +350,13 @@ def case_names(part: str, topic: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def _is_term(name: str, plan: QueryPlan) -> bool:
+    """Whether an acronym of a part is one of its reviewed alias terms ("NPWP"), not a name ("SNL")."""
+    return any(name.lower() in tokenize(e.term) for e in plan.expansions)
+
+
 def _statement(question: str) -> str:
-    """A question told as the case ("NITKU berapa digit?" -> "NITKU digit."): its interrogatives and its mark
+    """A question told as the case ("NSFP berapa digit?" -> "NSFP digit."): its interrogatives and its mark
     dropped, so the text a part is answered from still asks only the part (the pipeline reads a text
     of two asks as a message to answer as a whole)."""
     words = lexicon.ask_words()
@@ -368,6 +381,12 @@ def follow_up_of(part: str, plan: QueryPlan) -> bool:
     )
 
 
+#: how a follow-up that asks the question before again opens ("Kalau PPh 23?", "Trus utk PPN gimana?",
+#: "What about PPN?"); "PPh 21 nya berapa?" is a new question about PPh 21, not the one before again
+_OPENS_FOLLOW_UP = re.compile(
+    r"\s*(?:kalau|kalo|klo|kl|bagaimana|gimana|gmn|terus|trus|trs|lalu|untuk|utk|buat|how|what|and)\b",
+    re.IGNORECASE,
+)
 #: a joining word a part opens with ("Terus ...", "trs ...", "Lalu ...", "And ...")
 _LEAD_JOIN = re.compile(
     r"^(?:(?:terus|trus|trs|lalu|kemudian|dan|sama|and|then|also)\b[\s,]*)+", re.IGNORECASE
@@ -409,9 +428,14 @@ def part_texts(
         own = text
         before = next((j for j in range(i - 1, -1, -1) if frames[j] is not None), None)
         borrowed: list[str] = []
-        if before is not None and len(tokenize(part)) <= FOLLOW_UP_WORDS and follow_up_of(part, plans[i]):
-            # "denda telat lapor SPT Masa PPN? Kalau PPh 23?": the question before, told as the case, then the
-            # part (a passage that states the rule for both taxes answers it)
+        if (
+            before is not None
+            and len(tokenize(part)) <= FOLLOW_UP_WORDS
+            and _OPENS_FOLLOW_UP.match(part)
+            and follow_up_of(part, plans[i])
+        ):
+            # "sanksi terlambat lapor SPT Masa PPN? Kalau PPh 21?": the question before, told as the case,
+            # then the part (a passage that states the rule for both taxes answers it)
             case = _statement(frames[before] or "")
             context.append(case)
             own = f"{case} {text}"
@@ -424,9 +448,15 @@ def part_texts(
                 ]
                 if earlier:
                     borrowed.append(topics[earlier[0]])
-            # the case the earlier parts told by name ("markup SNR ke SNL ...? SNL potong PPh 23 ga?")
+            # the case the earlier parts told by name ("biaya jasa SNR ke SNL ...? SNL potong PPh 23 ga?"); a
+            # name that is a reviewed term ("NITKU", "NPWP") is a topic: it goes only to a part without one
             said = f"{story_text} {part} {' '.join(borrowed)}"
-            borrowed += [n for j in range(i) for n in names[j] if not re.search(rf"\b{re.escape(n)}\b", said)]
+            borrowed += [
+                n
+                for j in range(i)
+                for n in names[j]
+                if not re.search(rf"\b{re.escape(n)}\b", said) and not (topics[i] and _is_term(n, plans[j]))
+            ]
         if borrowed:
             context.append(" ".join(dict.fromkeys(borrowed)) + ".")
         text = " ".join([*context, text])

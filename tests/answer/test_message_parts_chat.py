@@ -21,11 +21,12 @@ from bot.answer.pipeline import answer_question, known_acts
 from kb.query import understand
 
 AS_OF = dt.date(2026, 6, 1)
+AP = "ap.clerk@sinarnusantara.co.id"  # reads the company's own documents (the FAQ, the closing calendar)
 NUMBERED = (
     "honor narasumber Rp4jt: 1) bisa dibayar dari kas kecil? 2) DPP PPh 21 nya berapa persen dari bruto?"
 )
 FOLLOW_UP = "Sanksi terlambat lapor SPT Masa PPN berapa? Kalau PPh 21?"
-CASE = "markup jasa SNR ke SNL berapa persen? Terus SNL potong PPh 23 ga?"
+CASE = "biaya jasa SNR ke SNL berapa persen mark-up nya? Terus SNL potong PPh 23 ga?"
 HEAD_OFFICE = "NITKU itu berapa digit? trus utk kantor pusat kodenya apa?"
 
 
@@ -68,7 +69,7 @@ def test_a_part_gets_the_names_the_case_was_told_by_and_loses_its_joining_word()
 
 @pytest.fixture(scope="module")
 def answers(services: Any) -> dict[str, Answer]:
-    principal = services.cli_principal(None)
+    principal = services.cli_principal(AP)
     return {
         "follow_up": answer_message(FOLLOW_UP, principal, services, as_of=AS_OF),
         "head_office": answer_message(HEAD_OFFICE, principal, services, as_of=AS_OF),
@@ -98,7 +99,7 @@ def test_a_short_follow_up_without_a_tax_type_gets_the_message_topic(answers: di
 
 
 def test_a_claim_that_addresses_the_part_leads_instead_of_one_that_does_not(services: Any) -> None:
-    principal = services.cli_principal(None)
+    principal = services.cli_principal(AP)
     asked = "NITKU. utk kantor pusat kodenya apa?"
     real = answer_question(asked, principal, services, as_of=AS_OF)
     addressing = next(c for c in real.claims if "000000" in c.quote)
@@ -113,7 +114,7 @@ def test_a_claim_that_addresses_the_part_leads_instead_of_one_that_does_not(serv
 
 
 def test_a_part_whose_claims_mention_nothing_it_asks_says_so(services: Any) -> None:
-    principal = services.cli_principal(None)
+    principal = services.cli_principal(None)  # the law alone: its rate rule leads
     rate = answer_question("Berapa tarif PPh Pasal 23 atas jasa teknik?", principal, services, as_of=AS_OF)
     assert rate.status == "answered" and "2% (dua persen)" in rate.claims[0].quote
     own = "Kapan paling lambat bukti potong dikirimkan kepada penerima?"
