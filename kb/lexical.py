@@ -83,30 +83,146 @@ _PERIOD_FRAME = re.compile(r"\b(?:berapa|brp|brapa)\s+lama(?:nya)?\b|\bhow\s+lon
 _MONTH_NAMES = frozenset(MONTHS)
 
 
+#: a list marker: "1)" / "1." / "a)" written after a space, a colon or a question mark, or at the start of a
+#: line ("honor narasumber Rp4jt: 1) bisa tunai? 2) DPP PPh 21 nya berapa?").  "ayat (2)" is no marker (its
+#: bracket opens before the number), nor "Rp6.000" (a digit precedes), nor "a." (too many abbreviations).
+_MARKER = re.compile(r"(?:^|(?<=[\s:;?!]))(?:(\d{1,2})[.)]|([a-h])\))\s+(?=\S)", re.IGNORECASE)
+#: a marker cut off by a sentence break ("... berapa? 1. x" splits after "1.")
+_LONE_MARKER = re.compile(r"(?:\d{1,2}|[a-h])[.)]", re.IGNORECASE)
+#: a bullet at the start of a line ("- boleh dari kas kecil?", "• tarifnya?")
+_BULLET = re.compile(r"^(?:[-*\u2022\u2023\u25aa\u25cf\u2013]|\d{1,2}[.)]|[a-h]\))\s+", re.IGNORECASE)
+
+
+def _list_items(text: str) -> list[str]:
+    """``text`` cut before the markers of a list it numbers or letters in order ("1) ... 2) ...", "a) ...
+    b) ..."), the markers dropped.  Only a run that starts at 1 (or a) and counts up cuts: a lone "21." in
+    "PPh 21. Terus ..." or "2)" after a sentence is no list."""
+    chain: list[re.Match[str]] = []
+    for m in _MARKER.finditer(text):
+        value = int(m.group(1)) if m.group(1) else ord(m.group(2).lower()) - ord("a") + 1
+        kind = "n" if m.group(1) else "a"
+        if chain:
+            last = chain[-1]
+            last_kind = "n" if last.group(1) else "a"
+            last_value = int(last.group(1)) if last.group(1) else ord(last.group(2).lower()) - ord("a") + 1
+            if kind == last_kind and value == last_value + 1:
+                chain.append(m)
+                continue
+        if value == 1 and len(chain) < 2:
+            chain = [m]
+    if len(chain) < 2:
+        return [text]
+    pieces = [text[: chain[0].start()]]
+    for m, nxt in itertools.zip_longest(chain, chain[1:]):
+        pieces.append(text[m.end() : nxt.start() if nxt is not None else len(text)])
+    return pieces
+
+
 def sentences(text: str) -> list[str]:
-    """The sentences of a message (split after ".", "?" or "!", and at line breaks), stripped."""
-    return [p.strip() for p in _SENTENCE_BREAK.split(text) if p and p.strip()]
+    """The sentences of a message, stripped: split after ".", "?" or "!", at line breaks, and before the
+    items of a numbered or lettered list (:func:`_list_items`); a list's markers and a line's bullet are
+    dropped (they are no words of the ask)."""
+    out = []
+    for piece in _list_items(text):
+        for p in _SENTENCE_BREAK.split(piece):
+            p = _BULLET.sub("", p.strip()).strip() if p else ""
+            if p and not _LONE_MARKER.fullmatch(p):
+                out.append(p)
+    return out
+
+
+#: a word that joins two asks in one sentence ("PPh 21 nya berapa dan kapan disetor?", "boleh dikreditkan ga,
+#: terus fakturnya gimana?")
+_JOIN = re.compile(r"\s*,?\s*\b(?:dan|terus|trus|trs|lalu|sama|serta|and|then)\b\s+", re.IGNORECASE)
+#: the tag that closes a yes/no ask in chat ("boleh ga", "kena nggak", "sudah belum") -- an ask word at the
+#: end of a clause closes a question the same way ("berapa", "kapan", "gimana")
+_ASK_TAGS = frozenset(
+    {"ga", "gak", "nggak", "ngga", "enggak", "engga", "gk", "nggk", "tidak", "tdk", "belum", "blm"}
+)
+#: particles a chat ask ends on after its ask word ("berapa sih", "boleh ga ya")
+_TAIL_PARTICLES = frozenset({"sih", "ya", "yah", "nih", "dong", "deh", "kah", "gitu", "tuh"})
+
+
+def _asks(sentence: str) -> bool:
+    """A sentence asks when it has a "?", an Indonesian interrogative anywhere, or an English one first
+    (:func:`kb.lexicon.ask_words`)."""
+    words = lexicon.ask_words()
+    toks = tokenize(sentence)
+    if "?" in sentence or (toks and toks[0] in words):
+        return True
+    en = set(lexicon.default().stopwords_en)
+    return any(t in words and t not in en for t in toks)
+
+
+def asks_in_words(text: str) -> bool:
+    """Whether ``text`` asks in words, not by its "?" alone: an interrogative (an English one first), or a
+    chat yes/no tag ("kena ga?").  "Atau perlu digali lagi ya mas/mba?" asks by its mark only."""
+    spell = lexicon.default().chat_spellings
+    toks = [spell.get(t, t) for t in tokenize(text)]
+    words = lexicon.ask_words()
+    en = set(lexicon.default().stopwords_en)
+    if toks and toks[0] in words:
+        return True
+    return any((t in words and t not in en) or t in _ASK_TAGS for t in toks)
+
+
+def _ends_an_ask(clause: str) -> bool:
+    """The clause closes on an ask word or a yes/no tag ("... berapa", "... boleh ga ya")."""
+    spell = lexicon.default().chat_spellings
+    toks = [spell.get(t, t) for t in tokenize(clause)]
+    while toks and toks[-1] in _TAIL_PARTICLES:
+        toks.pop()
+    en = set(lexicon.default().stopwords_en)
+    return bool(toks) and (toks[-1] in _ASK_TAGS or (toks[-1] in lexicon.ask_words() and toks[-1] not in en))
+
+
+def _clauses(sentence: str) -> list[str]:
+    """An asking sentence cut where a joining word ("dan", "terus", "sama" ...) follows a closed ask and
+    an ask follows it ("tarifnya berapa dan kapan disetor?" asks two things; "apakah PPh 21 dan PPh 23
+    ..." asks one: its "dan" follows no closed ask)."""
+    out: list[str] = []
+    rest = sentence
+    while True:
+        cut = None
+        for m in _JOIN.finditer(rest):
+            left, right = rest[: m.start()], rest[m.end() :]
+            if _ends_an_ask(left) and _asks(right) and content_words(right) and content_words(left):
+                cut = m
+                break
+        if cut is None:
+            out.append(rest)
+            return out
+        out.append(rest[: cut.start()].strip())
+        rest = rest[cut.end() :].strip()
+
+
+def content_words(text: str) -> int:
+    """How many words of ``text`` name something: not stopwords, not topic-free words, three letters or
+    more ("Mohon pencerahan." and "Gimana?" name nothing)."""
+    generic = lexicon.generic_words()
+    return sum(1 for t in tokenize(text) if t not in STOPWORDS and t not in generic and len(t) >= 3)
 
 
 def asking_sentences(question: str) -> list[str]:
-    """The sentences of a message that ask something, in order (empty for a one-sentence message).
+    """The sentences of a message that ask something, in order (empty for a message of one ask).
 
     A sentence asks when it has a "?", an Indonesian interrogative anywhere, or an English one first
-    (:func:`kb.lexicon.ask_words`).
+    (:func:`kb.lexicon.ask_words`).  A sentence that joins two asks ("... berapa dan kapan disetor?") counts
+    as two (:func:`_clauses`).
     """
-    parts = sentences(question)
-    if len(parts) < 2:
+    units: list[tuple[str, bool]] = []
+    for s in sentences(question):
+        # every clause of a cut sentence asks: the one before the joining word closes on an ask
+        units += [(c, True) for c in _clauses(s)] if _asks(s) else [(s, False)]
+    if len(units) < 2:
         return []
-    words = lexicon.ask_words()
-    en = set(lexicon.default().stopwords_en)
+    return [u for u, asks in units if asks]
 
-    def asks(sentence: str) -> bool:
-        toks = tokenize(sentence)
-        if "?" in sentence or (toks and toks[0] in words):
-            return True
-        return any(t in words and t not in en for t in toks)
 
-    return [p for p in parts if asks(p)]
+def story_sentences(question: str) -> list[str]:
+    """The sentences of a message that ask nothing (the case it tells: "Kami membayar jasa konsultan ke PT
+    A.", "honor narasumber Rp4jt:"), in order."""
+    return [s for s in sentences(question) if not _asks(s)]
 
 
 def ask_text(question: str) -> str:
@@ -127,13 +243,8 @@ def question_parts(question: str) -> list[str]:
     things; a passage rarely covers the words of all three, so a message nothing answers as a whole is
     answered part by part (``bot.answer.pipeline``).
     """
-    generic = lexicon.generic_words()
-    asks = [
-        a
-        for a in asking_sentences(question)
-        # "Mohon pencerahan." / "Gimana?" ask nothing of their own
-        if sum(1 for t in tokenize(a) if t not in STOPWORDS and t not in generic and len(t) >= 3) >= 2
-    ]
+    # "Mohon pencerahan." / "Gimana?" ask nothing of their own
+    asks = [a for a in asking_sentences(question) if content_words(a) >= 2]
     return asks if len(asks) >= 2 else []
 
 

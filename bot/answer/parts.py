@@ -13,7 +13,16 @@ what any one passage states, and the parts after the first go silently unanswere
   tidak punya NPWP gimana?") leans on the message for it: the topic of the
   nearest earlier part that names one (else of the first later one) is put before it as a sentence of its
   own ("PPh 23."), unless the story already names a topic;
+* the names the earlier parts told the case by (acronyms as written: "biaya jasa SNR ke SNL ...? SNL potong
+  PPh 23 ga?" -> "SNR.", :func:`case_names`) are put before a part that does not write them;
+* a part that names only another topic ("Kalau PPh 23?", :func:`follow_up_of`) asks the question before
+  it again: that question, told as a statement ("sanksi terlambat lapor SPT Masa PPN."), is put before it;
+* a leading joining word ("Terus ...", "trs ...") is dropped: it names nothing a passage must contain;
 * a date the message names outside the part is put before it too.
+
+Each part's answer is then checked against what the part itself asks (:func:`unaddressed`): a lead that
+mentions none of the part's own words is replaced by a claim of the part that does, else the part says
+that no source answers it (``no_source``) instead of showing a passage that only shares its tax type.
 
 The pipeline then judges relevance on the asking sentence (``kb.lexical.ask_text``) and searches with the
 whole text.  A message of one question is answered exactly as :func:`answer_question` answers it; one of
@@ -50,14 +59,23 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from bot.answer.model import Answer, ClarifyingQuestion, Conflict, PartAnswer, ShownClaim, UnsupportedClaim
+from bot.answer.model import (
+    Answer,
+    ClarifyingQuestion,
+    Conflict,
+    Escalation,
+    PartAnswer,
+    ShownClaim,
+    UnsupportedClaim,
+)
 from bot.answer.pipeline import PipelineConfig, W, answer_question, known_acts
 from bot.answer.protocol import Composer
-from bot.answer.render import part_question
+from bot.answer.render import answer_line, part_question
 from guardrails.verify import SupportJudge
 from identity.principal import Principal
-from kb.lexical import asking_sentences, question_parts, sentences
-from kb.query import STOPWORDS, QueryPlan, understand
+from kb import lexicon
+from kb.lexical import asking_sentences, content_words, coverage, question_concepts, stem, story_sentences
+from kb.query import STOPWORDS, QueryPlan, detect_language, tokenize, understand
 from tools.ledger import Ledger
 
 #: More parts than this are answered as one message (a list of questions is rarely one person's need).
@@ -73,6 +91,12 @@ NOTES = {
         "pertanyaan. Tanyakan bagian-bagiannya secara terpisah.",
         "en": "Your message asks {n} questions, more than {m}: it was answered as one message, not question "
         "by question. Ask the parts separately.",
+    },
+    "unaddressed": {
+        "id": "Saya tidak menemukan sumber yang menjawab pertanyaan ini: sumber terdekat ({doc}) tidak "
+        "menyebut {missing}.",
+        "en": "I don't have a source that answers this question: the nearest one ({doc}) does not mention "
+        "{missing}.",
     },
     "open_parts": {
         "id": "Pertanyaan ke-{i} dari {n} dalam pesan Anda belum terjawab dengan pasti dari sumber; bagian "
@@ -142,9 +166,104 @@ def answer_message(
         if any(w.startswith(said) for w in whole.warnings):
             return whole  # the pipeline already said it answered the message as a whole (or one part of it)
         return _with_warning(whole, _note("too_many", lang, n=len(parts), m=MAX_PARTS))
-    asked = asked_texts(question, parts, message_plan, services.aliases, acts)
-    answers = [ask(text) for text in asked]
+    texts = part_texts(question, parts, message_plan, services.aliases, acts)
+    asked = [text for _own, text in texts]
+    answers = [unaddressed(own, text, ask(text), services.aliases, acts, lang) for own, text in texts]
     return combine(parts, asked, answers, lang)
+
+
+#: a part's answer whose lead mentions less than this share of the part's own words does not answer it
+ADDRESS_MIN = 0.5
+#: the words a part is judged by are this long at least: a short word the lexicon does not list as a
+#: function word ("jadi", "lagi", "udah") is rarely what is asked
+CONCEPT_MIN = 5
+#: a part is declined only when its lead mentions none of at least this many of its own words
+DECLINE_MIN = 2
+#: whether a claim of the part that mentions its words may lead instead of one that does not
+PROMOTE = True
+
+
+def unaddressed(own: str, asked: str, answer: Answer, aliases: Any, acts: Any, language: str) -> Answer:
+    """The part's answer led by a claim that addresses the part, or a decline when none of its claims does.
+
+    A part is answered on its text plus the message's context, and its lead is judged on that text: a lead
+    can pass on the context's words and on its tax type while it mentions nothing the part itself asks (a
+    GL reconciliation rule that names PPh 23 and nothing else, for a question on a service's PPh 23).
+    The plain words of what the part asks on its own (``own``, read as :func:`kb.lexicon.plain_question`
+    reads it; its tax types and documents aside, they are the topic the whole message shares; words of at
+    least :data:`CONCEPT_MIN` letters, no interrogatives) should be mentioned, at least
+    :data:`ADDRESS_MIN` of them, by the lead claim's quote.  When the lead does not and another of the
+    part's claims does (not a definition or an example), that claim leads (its answer line rebuilt).  When
+    none does and the lead mentions none of at least :data:`DECLINE_MIN` of them, the part says that no
+    source answers it and is open (``no_source``) like a part nothing was found for, instead of showing
+    filler.  A lead that mentions some of them stays: word matching cannot tell "telat lapor" from
+    "keterlambatan SPT", and a decline there would drop a right answer.
+    """
+    if answer.status != "answered" or not answer.claims:
+        return answer
+    # read as the question-kind rules read it: "tarifnya" is the topic-free "tarif" with its -nya
+    own = lexicon.plain_question(own)
+    plan = understand(own, aliases=aliases, catalog=acts)
+    # the tax types and documents it names: the topic the whole message shares, mentioned by any passage on it
+    shared = tuple(
+        e for e in plan.expansions if e.doc or understand(e.term, aliases=aliases, catalog=acts).tax_types
+    )
+    named = set(question_concepts(dataclasses.replace(plan, expansions=shared), "", keep_named_refs=True))
+    concepts = [
+        c
+        for c in question_concepts(plan, own, keep_named_refs=True, focus_ask=True)
+        if c not in named
+        and any(len(s) >= CONCEPT_MIN for phrase in c for s in phrase)
+        and not any(s in lexicon.ask_words() for phrase in c for s in phrase)  # "berapakah"
+    ]
+    if not concepts:
+        return answer  # "Kalau PPh 23?": nothing of its own to judge the answer by
+    lead = answer.claims[0]
+    if detect_language(lead.quote) != plan.language:
+        return answer  # an English policy quoted for an Indonesian ask: its words cannot be compared
+    covered = coverage(concepts, lead.quote)
+    if covered >= ADDRESS_MIN:
+        return answer
+    every = [*concepts, *named]
+    ranked = sorted(
+        (c for c in answer.claims[1:] if c.role != "definition" and not c.is_example),
+        key=lambda c: (-coverage(concepts, c.quote), -coverage(every, c.quote)),
+    )
+    better = ranked[0] if PROMOTE and ranked and coverage(concepts, ranked[0].quote) >= ADDRESS_MIN else None
+    if better is not None:
+        claims = (better, *(c for c in answer.claims if c is not better))
+        line = answer_line(claims, language, asked, answer.conflicts, as_of=answer.as_of)
+        return dataclasses.replace(answer, claims=claims, answer=line)
+    if covered > 0 or len(concepts) < DECLINE_MIN:
+        # the lead mentions some of what the part asks (it may answer in other words), or the part says too
+        # little of its own to tell: one word ("dikenakan") is as often the ask's verb as its topic
+        return answer
+    missing = _concept_words(own, concepts, lead.quote)[:3]
+    if not missing:
+        return answer  # the words cannot be named: no decline the reader could check
+    doc = lead.source.number or lead.source.title
+    line = _note("unaddressed", language, doc=doc, missing=", ".join(f'"{w}"' for w in missing))
+    return dataclasses.replace(
+        answer,
+        status="abstained",
+        answer=line,
+        claims=(),
+        escalation=Escalation("no_source"),
+    )
+
+
+def _concept_words(part: str, concepts: Sequence[Any], quote: str) -> list[str]:
+    """The part's words (as written) of the concepts the quote does not mention."""
+    out: list[str] = []
+    for c in concepts:
+        if coverage([c], quote) > 0:
+            continue
+        stems = {s for phrase in c for s in phrase}
+        for raw in tokenize(part):
+            if stem(raw) in stems and raw not in out:
+                out.append(raw)
+                break
+    return out
 
 
 def _with_warning(answer: Answer, note: str) -> Answer:
@@ -154,15 +273,29 @@ def _with_warning(answer: Answer, note: str) -> Answer:
 
 
 def message_parts(question: str, aliases: Any = None, acts: Any = None) -> list[str]:
-    """The questions of a message: :func:`kb.lexical.question_parts`, plus the short asks it leaves out that
-    name a topic of their own ("Berapa tarif PPN sekarang?" has one content word besides its tax type, so
-    ``question_parts`` takes it for a formula like "Gimana?"); [] when fewer than two ask."""
+    """The questions of a message (:func:`kb.lexical.asking_sentences`: sentences, list items, asks joined by
+    "dan"/"terus"), each kept when it is a question of its own (:func:`_is_part`); [] when fewer than two
+    are.  Each sentence is judged alone: a short ask that names a topic ("PPh 21 nya berapa?") is a part
+    beside a longer one that names none."""
     asks = asking_sentences(question)
     if len(asks) < 2:
         return []
-    kept = set(question_parts(question))
-    parts = [a for a in asks if a in kept or topic_words(understand(a, aliases=aliases, catalog=acts))]
+    parts = [a for a in asks if _is_part(a, aliases, acts)]
     return parts if len(parts) >= 2 else []
+
+
+#: a part of at most this many words may ask the question before it again ("Kalau PPh 23?")
+FOLLOW_UP_WORDS = 4
+
+
+def _is_part(ask: str, aliases: Any, acts: Any) -> bool:
+    """A sentence of the message that is a question of its own: it names a topic, or two words that name
+    something ("kode cabangnya apa?").  "Gimana?" and "Mohon pencerahan." are no parts, nor is "tarifnya?"
+    (a message that adds only that is answered as one question: measured, splitting such messages lost
+    right answers on the blind set)."""
+    if topic_words(understand(ask, aliases=aliases, catalog=acts)):
+        return True
+    return content_words(ask) >= 2
 
 
 # -- what each part asks ------------------------------------------------------------------------
@@ -198,31 +331,140 @@ def names_levy(text: str) -> str:
     return ""
 
 
+#: an acronym as written ("NITKU", "SNL", "CV", "SPT"): a name the case is about
+_ACRONYM = re.compile(r"\b[A-Z][A-Z0-9]{1,6}\b")
+
+
+def case_names(part: str, topic: str) -> list[str]:
+    """The names a part's case is told with besides its topic: acronyms as written ("biaya jasa SNR ke SNL
+    ...": SNR, SNL), not the letters of its tax type ("PPN") nor a currency or a role (``not_terms``)."""
+    said = topic.lower().split()
+    out = [
+        w
+        for w in _ACRONYM.findall(part)
+        if not w.isdigit()
+        and w not in lexicon.not_terms()
+        and w.lower() not in said
+        and w.lower() not in STOPWORDS
+    ]
+    return list(dict.fromkeys(out))
+
+
+def _is_term(name: str, plan: QueryPlan) -> bool:
+    """Whether an acronym of a part is one of its reviewed alias terms ("NPWP"), not a name ("SNL")."""
+    return any(name.lower() in tokenize(e.term) for e in plan.expansions)
+
+
+def _statement(question: str) -> str:
+    """A question told as the case ("NSFP berapa digit?" -> "NSFP digit."): its interrogatives and its mark
+    dropped, so the text a part is answered from still asks only the part (the pipeline reads a text
+    of two asks as a message to answer as a whole)."""
+    words = lexicon.ask_words()
+    kept = [w for w in question.split() if tokenize(w) == [] or tokenize(w)[0] not in words]
+    return " ".join(kept).rstrip(" ?!.,") + "."
+
+
+def follow_up_of(part: str, plan: QueryPlan) -> bool:
+    """A part that names only a topic or a topic-free word ("Kalau PPh 23?", "Trus utk PPN gimana?",
+    "tarifnya?"): it asks the question before it again, about its own topic or for that word.  Every word it
+    writes besides a stopword or a topic-free word (``generic_words``) is its topic's."""
+    topic_tokens = {t for e in plan.expansions for t in tokenize(e.term)} | set(tokenize(topic_words(plan)))
+    generic = lexicon.generic_words()
+    return not any(
+        t not in STOPWORDS
+        and t not in generic
+        and stem(t) not in generic  # "tarifnya"
+        and t not in topic_tokens
+        and len(t) >= 3
+        and not t.isdigit()
+        for t in tokenize(part)
+    )
+
+
+#: how a follow-up that asks the question before again opens ("Kalau PPh 23?", "Trus utk PPN gimana?",
+#: "What about PPN?"); "PPh 21 nya berapa?" is a new question about PPh 21, not the one before again
+_OPENS_FOLLOW_UP = re.compile(
+    r"\s*(?:kalau|kalo|klo|kl|bagaimana|gimana|gmn|terus|trus|trs|lalu|untuk|utk|buat|how|what|and)\b",
+    re.IGNORECASE,
+)
+#: a joining word a part opens with ("Terus ...", "trs ...", "Lalu ...", "And ...")
+_LEAD_JOIN = re.compile(
+    r"^(?:(?:terus|trus|trs|lalu|kemudian|dan|sama|and|then|also)\b[\s,]*)+", re.IGNORECASE
+)
+
+
 def asked_texts(
     question: str, parts: Sequence[str], message_plan: QueryPlan, aliases: Any, acts: Any = None
 ) -> list[str]:
-    """The text each part is answered from: the story, a borrowed topic and date when needed, the part."""
-    asks = set(asking_sentences(question))
-    story = [s for s in sentences(question) if s not in asks]
+    """The text each part is answered from (:func:`part_texts`)."""
+    return [asked for _own, asked in part_texts(question, parts, message_plan, aliases, acts)]
+
+
+def part_texts(
+    question: str, parts: Sequence[str], message_plan: QueryPlan, aliases: Any, acts: Any = None
+) -> list[tuple[str, str]]:
+    """Per part: the question it asks on its own, and the text it is answered from.
+
+    The text answered is the story, a borrowed topic and the names of the case the earlier parts told, the
+    message's date when the part names none, then the part.  A part that names only another topic
+    ("Kalau PPh 23?") asks the question before it again: that question, told as the case, goes before it,
+    and is part of what the part asks on its own (:func:`unaddressed` judges the answer on it).
+    """
+    story = story_sentences(question)
     story_text = " ".join(story)
     story_topic = topic_words(understand(story_text, aliases=aliases, catalog=acts)) if story else ""
     plans = [understand(p, aliases=aliases, catalog=acts) for p in parts]
     topics = [topic_words(plan) or names_levy(p) for plan, p in zip(plans, parts, strict=True)]
+    names = [case_names(p, t) for p, t in zip(parts, topics, strict=True)]
     span = message_plan.as_of_span
     date_phrase = question[span[0] : span[1]].strip() if span else ""
+    frames: list[str | None] = []  # the question a part asks, None for a follow-up (it asks an earlier one)
     out = []
     for i, part in enumerate(parts):
         context = list(story)
-        if not topics[i] and not story_topic:
-            earlier = [t for t in reversed(topics[:i]) if t] or [t for t in topics[i + 1 :] if t]
-            if earlier:
-                context.append(f"{earlier[0]}.")
-        text = " ".join([*context, part])
+        # "trus utk kantor pusat kodenya apa?": the joining word ties the part to the one before; it names
+        # nothing a passage must contain
+        text = _LEAD_JOIN.sub("", part) or part
+        own = text
+        before = next((j for j in range(i - 1, -1, -1) if frames[j] is not None), None)
+        borrowed: list[str] = []
+        if (
+            before is not None
+            and len(tokenize(part)) <= FOLLOW_UP_WORDS
+            and _OPENS_FOLLOW_UP.match(part)
+            and follow_up_of(part, plans[i])
+        ):
+            # "sanksi terlambat lapor SPT Masa PPN? Kalau PPh 21?": the question before, told as the case,
+            # then the part (a passage that states the rule for both taxes answers it)
+            case = _statement(frames[before] or "")
+            context.append(case)
+            own = f"{case} {text}"
+            frames.append(None)
+        else:
+            frames.append(text)
+            if not topics[i] and not story_topic:
+                earlier = [j for j in range(i - 1, -1, -1) if topics[j]] or [
+                    j for j in range(i + 1, len(parts)) if topics[j]
+                ]
+                if earlier:
+                    borrowed.append(topics[earlier[0]])
+            # the case the earlier parts told by name ("biaya jasa SNR ke SNL ...? SNL potong PPh 23 ga?"); a
+            # name that is a reviewed term ("NITKU", "NPWP") is a topic: it goes only to a part without one
+            said = f"{story_text} {part} {' '.join(borrowed)}"
+            borrowed += [
+                n
+                for j in range(i)
+                for n in names[j]
+                if not re.search(rf"\b{re.escape(n)}\b", said) and not (topics[i] and _is_term(n, plans[j]))
+            ]
+        if borrowed:
+            context.append(" ".join(dict.fromkeys(borrowed)) + ".")
+        text = " ".join([*context, text])
         # the message's date is the part's unless the part names its own ("masa nov 2024 ...? trs kalo masa
         # jan 2025 masih sama?": the second part asks about January 2025)
         if date_phrase and date_phrase not in text and plans[i].as_of is None:
             text = f"{date_phrase}. {text}"
-        out.append(text)
+        out.append((own, text))
     return out
 
 
