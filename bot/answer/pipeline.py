@@ -928,6 +928,8 @@ def _foreign_payee_search(question: str, plan: QueryPlan) -> str | None:
         return None
     if set(plan.tax_types) - {"PPh 23"}:
         return None
+    if plan.language == "en":
+        return f"{question} (PPh Article 26 withholding on a non-resident)"
     return f"{question} (PPh Pasal 26 atas penghasilan wajib pajak luar negeri)"
 
 

@@ -36,3 +36,9 @@ def test_only_withholding_questions_without_another_tax_are_searched_for_pph_26(
     assert search("Tarif PPh 26 untuk vendor Jerman?") is None  # named already
     assert search("tarif pph 23 jasa teknik vendor lokal?") is None  # no payee abroad
     assert search("vendor US minta invoice dikirim kapan?") is None  # not about withholding
+
+
+def test_an_english_question_is_searched_in_english_words() -> None:
+    question = "How much withholding tax on fees paid to the Singapore vendor?"
+    found = _foreign_payee_search(question, understand(question))
+    assert found is not None and found.endswith("(PPh Article 26 withholding on a non-resident)")
