@@ -131,16 +131,23 @@ def sentences(text: str) -> list[str]:
     return out
 
 
-#: a word that joins two asks in one sentence ("PPh 21 nya berapa dan kapan disetor?", "boleh dikreditkan ga,
-#: terus fakturnya gimana?")
-_JOIN = re.compile(r"\s*,?\s*\b(?:dan|terus|trus|trs|lalu|sama|serta|and|then)\b\s+", re.IGNORECASE)
-#: the tag that closes a yes/no ask in chat ("boleh ga", "kena nggak", "sudah belum") -- an ask word at the
-#: end of a clause closes a question the same way ("berapa", "kapan", "gimana")
-_ASK_TAGS = frozenset(
-    {"ga", "gak", "nggak", "ngga", "enggak", "engga", "gk", "nggk", "tidak", "tdk", "belum", "blm"}
-)
-#: particles a chat ask ends on after its ask word ("berapa sih", "boleh ga ya")
-_TAIL_PARTICLES = frozenset({"sih", "ya", "yah", "nih", "dong", "deh", "kah", "gitu", "tuh"})
+@functools.lru_cache(maxsize=1)
+def _join() -> re.Pattern[str]:
+    """A word that joins two asks in one sentence (lexicon ``message_words.join``: "PPh 21 nya berapa dan
+    kapan disetor?", "boleh dikreditkan ga, terus fakturnya gimana?")."""
+    words = "|".join(re.escape(w) for w in lexicon.message_words("join"))
+    return re.compile(rf"\s*,?\s*\b(?:{words})\b\s+", re.IGNORECASE)
+
+
+def _ask_tags() -> frozenset[str]:
+    """The tag that closes a yes/no ask in chat ("boleh ga", "sudah belum"); an ask word at the end of a
+    clause closes a question the same way ("berapa", "kapan", "gimana")."""
+    return frozenset(lexicon.message_words("ask_tags"))
+
+
+def _tail_particles() -> frozenset[str]:
+    """Particles a chat ask ends on after its ask word ("berapa sih", "boleh ga ya")."""
+    return frozenset(lexicon.message_words("tail_particles"))
 
 
 def _asks(sentence: str) -> bool:
@@ -163,17 +170,19 @@ def asks_in_words(text: str) -> bool:
     en = set(lexicon.default().stopwords_en)
     if toks and toks[0] in words:
         return True
-    return any((t in words and t not in en) or t in _ASK_TAGS for t in toks)
+    return any((t in words and t not in en) or t in _ask_tags() for t in toks)
 
 
 def _ends_an_ask(clause: str) -> bool:
     """The clause closes on an ask word or a yes/no tag ("... berapa", "... boleh ga ya")."""
     spell = lexicon.default().chat_spellings
     toks = [spell.get(t, t) for t in tokenize(clause)]
-    while toks and toks[-1] in _TAIL_PARTICLES:
+    while toks and toks[-1] in _tail_particles():
         toks.pop()
     en = set(lexicon.default().stopwords_en)
-    return bool(toks) and (toks[-1] in _ASK_TAGS or (toks[-1] in lexicon.ask_words() and toks[-1] not in en))
+    return bool(toks) and (
+        toks[-1] in _ask_tags() or (toks[-1] in lexicon.ask_words() and toks[-1] not in en)
+    )
 
 
 def _clauses(sentence: str) -> list[str]:
@@ -184,7 +193,7 @@ def _clauses(sentence: str) -> list[str]:
     rest = sentence
     while True:
         cut = None
-        for m in _JOIN.finditer(rest):
+        for m in _join().finditer(rest):
             left, right = rest[: m.start()], rest[m.end() :]
             if _ends_an_ask(left) and _asks(right) and content_words(right) and content_words(left):
                 cut = m

@@ -13,6 +13,8 @@ list.  Nothing else in dasar keeps word lists in code.
   written without a law (:mod:`kb.query`);
 * :func:`en_id` -- English question word -> Indonesian words used by the sources;
 * :func:`ask_words` -- interrogatives that make a sentence of a message its question;
+* :func:`message_words` -- how a chat message strings its asks together (joining words, yes/no tags,
+  ending particles, follow-up openers);
 * :func:`not_terms` -- capitalised tokens that are never a specific term the sources must contain (IDR, USD);
 * :func:`question_kind` -- what a question asks (a rate, a deadline, an amount, a period, a sanction,
   confirmation of what it states, something other than the rate), as one compiled pattern per kind;
@@ -42,6 +44,10 @@ import yaml
 from kb.errors import KbError
 
 DEFAULT_LEXICON_PATH = Path(__file__).with_name("data") / "lexicon.yaml"
+
+
+#: The word lists of ``message_words`` (see :func:`message_words`).
+MESSAGE_WORDS = ("join", "ask_tags", "tail_particles", "follow_up_openers", "lead_joins")
 
 
 class LexiconError(KbError):
@@ -77,6 +83,9 @@ class Lexicon:
     not_terms: frozenset[str] = frozenset()
     #: chat spelling -> the formal word ("brp" -> "berapa"), for rules written in formal Indonesian
     chat_spellings: Mapping[str, str] = field(default_factory=dict)
+    #: how a chat message strings its asks together (``message_words.<name>``: join, ask_tags,
+    #: tail_particles, follow_up_openers, lead_joins)
+    message_words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     path: str = ""  # the file it was read from (error messages)
 
 
@@ -192,6 +201,9 @@ def load(path: str | Path | None = None) -> Lexicon:
         passage_cues=_patterns(file, data, "passage_cues"),
         not_terms=frozenset(_words(file, data, "not_terms")),
         chat_spellings=_spellings(file, data),
+        message_words={
+            name: tuple(_optional_words(file, data, "message_words", name)) for name in MESSAGE_WORDS
+        },
         path=str(file),
     )
 
@@ -249,6 +261,16 @@ def law_topics() -> tuple[LawTopic, ...]:
 def ask_words() -> frozenset[str]:
     """Interrogatives and request formulas (both languages) that make a sentence a question."""
     return default().ask_words
+
+
+def message_words(name: str) -> tuple[str, ...]:
+    """How a chat message strings its asks together: ``join`` -- words joining two asks ("dan", "terus");
+    ``ask_tags`` -- the tag closing a yes/no ask ("ga", "belum"); ``tail_particles`` -- particles after the
+    ask word ("sih", "ya"); ``follow_up_openers`` -- how a follow-up asking the question before again opens
+    ("kalau", "gimana"); ``lead_joins`` -- a joining word a part opens with ("terus", "lalu")."""
+    if name not in MESSAGE_WORDS:
+        raise LexiconError(f"unknown message_words list {name!r} (known: {', '.join(MESSAGE_WORDS)})")
+    return default().message_words.get(name, ())
 
 
 def not_terms() -> frozenset[str]:

@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import json
 import re
 from collections.abc import Sequence
@@ -381,16 +382,20 @@ def follow_up_of(part: str, plan: QueryPlan) -> bool:
     )
 
 
-#: how a follow-up that asks the question before again opens ("Kalau PPh 23?", "Trus utk PPN gimana?",
-#: "What about PPN?"); "PPh 21 nya berapa?" is a new question about PPh 21, not the one before again
-_OPENS_FOLLOW_UP = re.compile(
-    r"\s*(?:kalau|kalo|klo|kl|bagaimana|gimana|gmn|terus|trus|trs|lalu|untuk|utk|buat|how|what|and)\b",
-    re.IGNORECASE,
-)
-#: a joining word a part opens with ("Terus ...", "trs ...", "Lalu ...", "And ...")
-_LEAD_JOIN = re.compile(
-    r"^(?:(?:terus|trus|trs|lalu|kemudian|dan|sama|and|then|also)\b[\s,]*)+", re.IGNORECASE
-)
+@functools.lru_cache(maxsize=1)
+def _opens_follow_up() -> re.Pattern[str]:
+    """How a follow-up that asks the question before again opens (lexicon ``message_words.follow_up_openers``:
+    "Kalau PPh 23?", "Trus utk PPN gimana?", "What about PPN?"); "PPh 21 nya berapa?" is a new question
+    about PPh 21, not the one before again."""
+    words = "|".join(re.escape(w) for w in lexicon.message_words("follow_up_openers"))
+    return re.compile(rf"\s*(?:{words})\b", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=1)
+def _lead_join() -> re.Pattern[str]:
+    """A joining word a part opens with (lexicon ``message_words.lead_joins``: "Terus ...", "Lalu ...")."""
+    words = "|".join(re.escape(w) for w in lexicon.message_words("lead_joins"))
+    return re.compile(rf"^(?:(?:{words})\b[\s,]*)+", re.IGNORECASE)
 
 
 def asked_texts(
@@ -424,14 +429,14 @@ def part_texts(
         context = list(story)
         # "trus utk kantor pusat kodenya apa?": the joining word ties the part to the one before; it names
         # nothing a passage must contain
-        text = _LEAD_JOIN.sub("", part) or part
+        text = _lead_join().sub("", part) or part
         own = text
         before = next((j for j in range(i - 1, -1, -1) if frames[j] is not None), None)
         borrowed: list[str] = []
         if (
             before is not None
             and len(tokenize(part)) <= FOLLOW_UP_WORDS
-            and _OPENS_FOLLOW_UP.match(part)
+            and _opens_follow_up().match(part)
             and follow_up_of(part, plans[i])
         ):
             # "sanksi terlambat lapor SPT Masa PPN? Kalau PPh 21?": the question before, told as the case,

@@ -782,15 +782,15 @@ def answer_question(
     if not shown:
         reason = {"advice": "advice", "protected": "protected_determination"}.get(verdict.kind)
         if reason:
-            broken = _broken_rules(run, verdict, as_of_date) if reason == "advice" else []
+            rules = _broken_rules(run, verdict, as_of_date) if reason == "advice" else []
             return finish(
                 "escalated",
-                claims=broken,
+                claims=rules,
                 unsupported=unsupported,
                 reason=reason,
                 unknowns=unknowns,
                 explain_data=explain_data,
-                headline=_broken_headline(broken, lang),
+                headline=_broken_headline(rules, lang),
             )
         return finish("abstained", unsupported=unsupported, reason="no_source", explain_data=explain_data)
 

@@ -118,3 +118,12 @@ def test_every_named_object_and_regime_has_its_passage_side() -> None:
     assert [name for name, _, _ in QUESTION_OBJECTS] == list(lex.question_objects)
     assert [name for name, _, _ in _SPECIAL_REGIMES] == list(lex.special_regimes)
     assert QUESTION_OBJECTS[0][1] is lexicon.question_object("land_building_rent")
+
+
+def test_the_words_that_string_asks_together_live_in_the_lexicon() -> None:
+    # one lexicon: kb/lexical.py and bot/answer/parts.py read these lists, they keep none in code
+    assert "terus" in lexicon.message_words("join") and "nggak" in lexicon.message_words("ask_tags")
+    assert "kalau" in lexicon.message_words("follow_up_openers")
+    assert all(lexicon.message_words(name) for name in lexicon.MESSAGE_WORDS)
+    with pytest.raises(lexicon.LexiconError, match="unknown message_words list 'joins'"):
+        lexicon.message_words("joins")
