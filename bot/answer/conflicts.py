@@ -555,7 +555,12 @@ def _deadline_pairs(
 
 
 def detect(
-    claims: Sequence[ShownClaim], docs: dict[str, DocumentMeta], topic: str, *, language: str = "id"
+    claims: Sequence[ShownClaim],
+    docs: dict[str, DocumentMeta],
+    topic: str,
+    *,
+    language: str = "id",
+    payment_days: bool = False,
 ) -> tuple[Conflict, ...]:
     """Conflicts among shown claims (see module docstring); deterministic order.
 
@@ -564,6 +569,8 @@ def detect(
         docs: document metadata by id.
         topic: the question's tax type (fallback label of a conflict whose tax is unknown).
         language: the question's language, for ``Conflict.explanation``.
+        payment_days: weigh payment deadlines too (:func:`payment_deadlines`): only for a question about
+            paying; under a filing question the petty-cash "disetor tanggal 20" read as a filing date lost.
     """
     per_claim: list[tuple[ShownClaim, DocumentMeta, list[Fact]]] = []
     for c in claims:
@@ -591,7 +598,8 @@ def detect(
                 entry = pairs.setdefault((a, b), (set(), set(), la, lb, x.tax or topic))
                 entry[0].add(sa)
                 entry[1].add(sb)
-    for key, entry in (*_deadline_pairs(claims, docs).items(), *_permission_pairs(claims, docs).items()):
+    days = _deadline_pairs(claims, docs) if payment_days else {}
+    for key, entry in (*days.items(), *_permission_pairs(claims, docs).items()):
         pairs.setdefault(key, entry)
     out: list[Conflict] = []
     for (a, b), (figs_a, figs_b, loc_a, loc_b, tax) in sorted(pairs.items()):

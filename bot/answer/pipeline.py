@@ -810,12 +810,14 @@ def answer_question(
         and len(attempts) == 1
         and shown
         and _layer(shown[0], docs) == "policy"
-        and asked_fact(answered_question) == "deadline"
+        and asks_payment_day(answered_question)
     ):
         shown = _law_beside_policy_deadline(run, shown, attempts[0].as_of, docs, topic, acts)
     if verdict.kind == "in_scope" and len(attempts) == 1 and shown and _layer(shown[0], docs) == "policy":
         shown = _restriction_beside_permission(run, shown, attempts[0].as_of, docs, topic, acts)
-    conflicts = conflicts_mod.detect(shown, docs, topic, language=lang)
+    conflicts = conflicts_mod.detect(
+        shown, docs, topic, language=lang, payment_days=asks_payment_day(answered_question)
+    )
     judged = all(a.judged for a in attempts)
     judge_score = sum(c.support_score for c in shown) / len(shown) if judged else None
     top = max((h.score for a in attempts if a.result for h in a.result.results), default=0.0)
@@ -915,6 +917,22 @@ _WITHHOLDING = re.compile(
     r"|\btreaty\b|\bp3b\b|\bdgt\b|royalt|dividen|dividend|\bbunga\b|\binterest\b",
     re.I,
 )
+
+
+#: A question about paying a tax (not filing it): "disetor kapan?", "batas bayar", "due date for payment".
+_PAYING = re.compile(
+    r"\b(?:di)?setor|\bsetoran|penyetoran|\b(?:di)?bayar|\bpembayaran|\bpa(?:y|ying|yment|id)\b", re.I
+)
+_WHEN = re.compile(r"\b(?:kapan|tgl|tanggal|batas|when|deadline|due)\b", re.I)
+_FILING = re.compile(r"\b(?:di)?lapor|pelaporan|\bfil(?:e|ing)\b|\breport", re.I)
+
+
+def asks_payment_day(question: str) -> bool:
+    """The asking sentence asks when a tax must be paid (setor/bayar, not lapor): the one kind of question a
+    company's payment day is weighed for (``conflicts.payment_deadlines``)."""
+    ask = ask_text(question)
+    when = asked_fact(ask) == "deadline" or bool(_WHEN.search(ask))
+    return when and bool(_PAYING.search(ask)) and not _FILING.search(ask)
 
 
 def _foreign_payee_search(question: str, plan: QueryPlan) -> str | None:
@@ -1028,7 +1046,9 @@ def _law_beside_policy_deadline(
                 return (
                     shown  # the law's ceiling is not in the knowledge base: nothing to weigh the day against
                 )
-            conflicts = conflicts_mod.detect([*shown, *found], docs, topic, language=run.lang)
+            conflicts = conflicts_mod.detect(
+                [*shown, *found], docs, topic, language=run.lang, payment_days=True
+            )
             if layer == "regulation" and not any(
                 lead.source.doc_id in {s.doc_id for s in cf.sources} and cf.preferred != lead.source.doc_id
                 for cf in conflicts
@@ -1036,7 +1056,7 @@ def _law_beside_policy_deadline(
                 return shown  # the company's day keeps within the law's ceiling
     finally:
         run.question = before
-    conflicts = conflicts_mod.detect([*shown, *found], docs, topic, language=run.lang)
+    conflicts = conflicts_mod.detect([*shown, *found], docs, topic, language=run.lang, payment_days=True)
     winners = {cf.preferred for cf in conflicts if lead.source.doc_id in {s.doc_id for s in cf.sources}}
     stating = [
         c

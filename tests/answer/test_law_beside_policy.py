@@ -153,3 +153,22 @@ def test_a_mark_up_is_a_price_term_not_a_rate_the_law_overrides(services: Any) -
     assert not answer.conflicts and "UU 36/2008" not in answer.answer
     lead = answer.claims[0]
     assert {f.kind for f in conflicts.facts(lead, docs[lead.source.doc_id])} == {"other"}
+
+
+def test_a_payment_day_is_not_weighed_under_a_filing_question(services: Any) -> None:
+    # the petty-cash "disetor ... tanggal 20" is a payment day: under "when is it filed?" a conflict about it
+    # would read as "filing is not the 20th"
+    answer = ask(
+        services, "SPT Masa PPh 23 atas pembayaran kas kecil dilaporkan paling lambat tanggal berapa?"
+    )
+    assert not [c for c in answer.conflicts if "petty-cash-vendor-payments" in {s.doc_id for s in c.sources}]
+    assert "tanggal 20 bulan berikutnya [" not in answer.answer or "tetapi" not in answer.answer
+
+
+def test_paying_and_filing_questions_are_told_apart() -> None:
+    from bot.answer.pipeline import asks_payment_day
+
+    assert asks_payment_day("PPh 23 kas kecil disetor paling lambat tanggal berapa?")
+    assert asks_payment_day("When must PPh 23 be paid?")
+    assert not asks_payment_day("SPT Masa PPh 23 dilaporkan paling lambat tanggal berapa?")
+    assert not asks_payment_day("Berapa tarif PPh 23 atas pembayaran jasa?")  # not a deadline
