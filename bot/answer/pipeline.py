@@ -935,6 +935,9 @@ def asks_payment_day(question: str) -> bool:
     return when and bool(_PAYING.search(ask)) and not _FILING.search(ask)
 
 
+_TREATY = re.compile(r"treaty|\bp3b\b|\bdgt\b|\bskd\b|domisili|domicile|certificate\s+of\s+residence", re.I)
+
+
 def _foreign_payee_search(question: str, plan: QueryPlan) -> str | None:
     """The search text for a withholding question whose payee is abroad ("jasa konsultan ke perusahaan
     Singapura, potong pph berapa?"), or None.
@@ -944,6 +947,8 @@ def _foreign_payee_search(question: str, plan: QueryPlan) -> str | None:
     already, or another tax (PPN on a foreign service is its own rule), is searched as it is."""
     if not question_object("foreign_payee").search(question) or not _WITHHOLDING.search(question):
         return None
+    if _TREATY.search(question):
+        return None  # a treaty question is about a payee abroad already, in the words its rules use
     if set(plan.tax_types) - {"PPh 23"}:
         return None
     if plan.language == "en":

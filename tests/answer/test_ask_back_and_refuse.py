@@ -219,7 +219,7 @@ def test_an_advice_refusal_names_the_rule_the_scheme_breaks(question: str, rule:
 
 
 def test_no_rule_is_named_for_plain_planning_questions() -> None:
-    verdict = classify("Bagaimana supaya PPh kita lebih kecil tahun ini?", has_tax_signal=False)
+    verdict = classify("Bagaimana caranya supaya PPh badan kami lebih kecil tahun ini?", has_tax_signal=False)
     assert verdict.kind == "advice" and verdict.breaks == ()
 
 

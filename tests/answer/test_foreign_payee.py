@@ -36,6 +36,7 @@ def test_only_withholding_questions_without_another_tax_are_searched_for_pph_26(
     assert search("Tarif PPh 26 untuk vendor Jerman?") is None  # named already
     assert search("tarif pph 23 jasa teknik vendor lokal?") is None  # no payee abroad
     assert search("vendor US minta invoice dikirim kapan?") is None  # not about withholding
+    assert search("Syarat vendor luar negeri pakai tarif tax treaty?") is None  # a treaty question already
 
 
 def test_an_english_question_is_searched_in_english_words() -> None:
