@@ -470,16 +470,25 @@ def restricts(c: ShownClaim, allowed: Permission) -> str | None:
     return None
 
 
-def restriction_question(c: ShownClaim) -> str | None:
+def restriction_question(allowed: Permission) -> str:
     """What to ask the other sources when a company document allows an act without something ("faktur pajak
     hanya dapat dikreditkan bila faktur pajak" for "dapat langsung dikreditkan ... tanpa faktur pajak")."""
-    p = permission(c)
-    return f"{p.without} hanya dapat {p.verb} bila {p.without}" if p else None
+    return f"{allowed.without} hanya dapat {allowed.verb} bila {allowed.without}"
 
 
-def _permission_pairs(
-    claims: Sequence[ShownClaim], docs: dict[str, DocumentMeta]
-) -> dict[tuple[str, str], tuple[set[str], set[str], str, str, str]]:
+_Pairs = dict[tuple[str, str], tuple[set[str], set[str], str, str, str]]
+
+
+def _add_pair(pairs: _Pairs, a: tuple[str, str, str], b: tuple[str, str, str], tax: str) -> None:
+    """Record that documents ``a`` and ``b`` (doc id, figure surface, location) disagree on ``tax``; keyed in
+    doc id order, so each disagreement is one conflict with every figure each side states."""
+    (da, sa, la), (db, sb, lb) = sorted((a, b))
+    entry = pairs.setdefault((da, db), (set(), set(), la, lb, tax))
+    entry[0].add(sa)
+    entry[1].add(sb)
+
+
+def _permission_pairs(claims: Sequence[ShownClaim], docs: dict[str, DocumentMeta]) -> _Pairs:
     """A company document that allows an act without something, against a source allowing it only with it."""
     usable = [
         (c, docs[c.source.doc_id])
@@ -490,7 +499,7 @@ def _permission_pairs(
         and c.source.doc_id in docs
         and docs[c.source.doc_id].status in ANSWERABLE_STATUSES
     ]
-    pairs: dict[tuple[str, str], tuple[set[str], set[str], str, str, str]] = {}
+    pairs: _Pairs = {}
     for ca, ma in usable:
         allowed = permission(ca) if ma.layer == "policy" else None
         if allowed is None:
@@ -502,18 +511,13 @@ def _permission_pairs(
             if limit is None:
                 continue
             tax = _claim_tax(ca, ma) or _claim_tax(cb, mb) or "PPN"
-            (a, sa, la), (b, sb, lb) = sorted(
-                ((ma.id, allowed.surface, ca.source.location), (mb.id, limit, cb.source.location))
+            _add_pair(
+                pairs, (ma.id, allowed.surface, ca.source.location), (mb.id, limit, cb.source.location), tax
             )
-            entry = pairs.setdefault((a, b), (set(), set(), la, lb, tax))
-            entry[0].add(sa)
-            entry[1].add(sb)
     return pairs
 
 
-def _deadline_pairs(
-    claims: Sequence[ShownClaim], docs: dict[str, DocumentMeta]
-) -> dict[tuple[str, str], tuple[set[str], set[str], str, str, str]]:
+def _deadline_pairs(claims: Sequence[ShownClaim], docs: dict[str, DocumentMeta]) -> _Pairs:
     """Documents that disagree on a payment deadline: two company days for a common tax, or a company day
     later than the law's ceiling."""
     stated: list[tuple[ShownClaim, DocumentMeta, list[PaymentDeadline]]] = []
@@ -526,7 +530,7 @@ def _deadline_pairs(
         ds = payment_deadlines(c, meta)
         if ds:
             stated.append((c, meta, ds))
-    pairs: dict[tuple[str, str], tuple[set[str], set[str], str, str, str]] = {}
+    pairs: _Pairs = {}
     for (ca, ma, da), (cb, mb, db) in combinations(stated, 2):
         if ma.id == mb.id:
             continue
@@ -545,12 +549,9 @@ def _deadline_pairs(
                     if any(z.day == x.day for z in db) or any(z.day == y.day for z in da):
                         continue  # the other document also states this day: they agree on it
                     tax = sorted(x.taxes & y.taxes)[0]
-                (a, sa, la), (b, sb, lb) = sorted(
-                    ((ma.id, x.surface, ca.source.location), (mb.id, y.surface, cb.source.location))
+                _add_pair(
+                    pairs, (ma.id, x.surface, ca.source.location), (mb.id, y.surface, cb.source.location), tax
                 )
-                entry = pairs.setdefault((a, b), (set(), set(), la, lb, tax))
-                entry[0].add(sa)
-                entry[1].add(sb)
     return pairs
 
 
@@ -582,7 +583,7 @@ def detect(
         fs = [f for f in facts(c, meta) if f.kind == "rate"]
         if fs:
             per_claim.append((c, meta, fs))
-    pairs: dict[tuple[str, str], tuple[set[str], set[str], str, str, str]] = {}
+    pairs: _Pairs = {}
     for (ca, ma, fa), (cb, mb, fb) in combinations(per_claim, 2):
         if ma.id == mb.id:
             continue
@@ -592,12 +593,12 @@ def detect(
                     continue
                 if any(x.keys & z.keys for z in fb) or any(y.keys & z.keys for z in fa):
                     continue  # the other claim also states this value: they agree on it
-                (a, sa, la), (b, sb, lb) = sorted(
-                    ((ma.id, x.surface, ca.source.location), (mb.id, y.surface, cb.source.location))
+                _add_pair(
+                    pairs,
+                    (ma.id, x.surface, ca.source.location),
+                    (mb.id, y.surface, cb.source.location),
+                    x.tax or topic,
                 )
-                entry = pairs.setdefault((a, b), (set(), set(), la, lb, x.tax or topic))
-                entry[0].add(sa)
-                entry[1].add(sb)
     days = _deadline_pairs(claims, docs) if payment_days else {}
     for key, entry in (*days.items(), *_permission_pairs(claims, docs).items()):
         pairs.setdefault(key, entry)

@@ -47,6 +47,7 @@ from bot.answer.extractive import (
 from bot.answer.model import (
     Answer,
     ClarifyingQuestion,
+    Conflict,
     Escalation,
     ShownClaim,
     SourceRef,
@@ -405,6 +406,19 @@ class _Run:
         return shown, unsupported, judged
 
     # -- one attempt -----------------------------------------------------------------------
+
+    def ask_aside(
+        self, query: str, as_of: dt.date, acts: dict[str, str] | None, layer: str | None = None
+    ) -> _Attempt:
+        """One retrieval -> compose -> verify for a question dasar puts itself (the law asked in its own
+        words, a rule restricting a company's shortcut): relevance is judged on it, not the user's words."""
+        before = self.question
+        self.question = query
+        try:
+            plan = understand(query, aliases=self.services.aliases, catalog=acts)
+            return self.attempt(query, plan, as_of, top_k=self.config.retry_top_k, layer=layer)
+        finally:
+            self.question = before
 
     def attempt(
         self,
@@ -797,27 +811,16 @@ def answer_question(
     broken: list[ShownClaim] = []
     # 8. conflicts, confidence, status (of the part answered)
     topic = plan.tax_types[0] if plan.tax_types else "rate"
-    if (
-        verdict.kind == "in_scope"
-        and len(attempts) == 1
-        and shown
-        and _layer(shown[0], docs) == "policy"
-        and _mentions_rate(answered_question)
-    ):
-        shown = _law_beside_policy(run, shown, answered_question, attempts[0].as_of, docs, topic, acts)
-    if (
-        verdict.kind == "in_scope"
-        and len(attempts) == 1
-        and shown
-        and _layer(shown[0], docs) == "policy"
-        and asks_payment_day(answered_question)
-    ):
-        shown = _law_beside_policy_deadline(run, shown, attempts[0].as_of, docs, topic, acts)
-    if verdict.kind == "in_scope" and len(attempts) == 1 and shown and _layer(shown[0], docs) == "policy":
-        shown = _restriction_beside_permission(run, shown, attempts[0].as_of, docs, topic, acts)
-    conflicts = conflicts_mod.detect(
-        shown, docs, topic, language=lang, payment_days=asks_payment_day(answered_question)
-    )
+    paying = asks_payment_day(answered_question)
+    # a company document leads: what the rule says is looked up beside it (a rate, a payment day, a shortcut)
+    if verdict.kind == "in_scope" and len(attempts) == 1 and _layer(shown[0], docs) == "policy":
+        if _mentions_rate(answered_question):
+            shown = _law_beside_policy(run, shown, answered_question, attempts[0].as_of, docs, topic, acts)
+        if paying and _layer(shown[0], docs) == "policy":
+            shown = _law_beside_policy_deadline(run, shown, attempts[0].as_of, docs, topic, acts)
+        if _layer(shown[0], docs) == "policy":
+            shown = _restriction_beside_permission(run, shown, attempts[0].as_of, docs, topic, acts)
+    conflicts = conflicts_mod.detect(shown, docs, topic, language=lang, payment_days=paying)
     judged = all(a.judged for a in attempts)
     judge_score = sum(c.support_score for c in shown) / len(shown) if judged else None
     top = max((h.score for a in attempts if a.result for h in a.result.results), default=0.0)
@@ -993,14 +996,8 @@ def _law_beside_policy(
     asks = list(
         dict.fromkeys(q for c in stating for q in conflicts_mod.rate_questions(c, docs[c.source.doc_id]))
     )
-    before = run.question
     for ask in asks[:2]:
-        ask_plan = understand(ask, aliases=run.services.aliases, catalog=acts)
-        run.question = ask  # the composer judges relevance on the law's question, not the user's words
-        try:
-            law = run.attempt(ask, ask_plan, as_of, top_k=run.config.retry_top_k, layer="regulation")
-        finally:
-            run.question = before
+        law = run.ask_aside(ask, as_of, acts, layer="regulation")
         found = conflicts_mod.detect([*shown, *law.shown], docs, topic, language=run.lang)
         winners = {cf.preferred for cf in found if cf.decided_by == "regulation_over_policy"}
         # the law's provisions that state the rate in question (not the dividend item beside the services one)
@@ -1034,35 +1031,19 @@ def _law_beside_policy_deadline(
     lead = shown[0]
     meta = docs.get(lead.source.doc_id)
     ask = conflicts_mod.deadline_question(lead, meta) if meta else None
-    if ask is None:
+    if meta is None or ask is None:
         return shown
-    before = run.question
-    found: list[ShownClaim] = []
-    try:
-        practice = conflicts_mod.deadline_question(lead, meta, practice=True) if meta else None
-        for query, layer in ((ask, "regulation"), (practice or ask, "policy")):
-            plan = understand(query, aliases=run.services.aliases, catalog=acts)
-            run.question = query  # relevance is judged on the question put to the law, not the user's words
-            got = run.attempt(query, plan, as_of, top_k=run.config.retry_top_k, layer=layer)
-            found.extend(c for c in got.shown if not c.is_example)
-            if layer == "regulation" and not any(
-                d.ceiling for c in found for d in conflicts_mod.payment_deadlines(c, docs[c.source.doc_id])
-            ):
-                return (
-                    shown  # the law's ceiling is not in the knowledge base: nothing to weigh the day against
-                )
-            conflicts = conflicts_mod.detect(
-                [*shown, *found], docs, topic, language=run.lang, payment_days=True
-            )
-            if layer == "regulation" and not any(
-                lead.source.doc_id in {s.doc_id for s in cf.sources} and cf.preferred != lead.source.doc_id
-                for cf in conflicts
-            ):
-                return shown  # the company's day keeps within the law's ceiling
-    finally:
-        run.question = before
-    conflicts = conflicts_mod.detect([*shown, *found], docs, topic, language=run.lang, payment_days=True)
-    winners = {cf.preferred for cf in conflicts if lead.source.doc_id in {s.doc_id for s in cf.sources}}
+    law = [c for c in run.ask_aside(ask, as_of, acts, layer="regulation").shown if not c.is_example]
+    if not any(d.ceiling for c in law for d in conflicts_mod.payment_deadlines(c, docs[c.source.doc_id])):
+        return shown  # the law's ceiling is not in the knowledge base: nothing to weigh the day against
+    if not _beaten_by(conflicts_mod.detect([*shown, *law], docs, topic, payment_days=True), lead):
+        return shown  # the company's day keeps within the law's ceiling
+    practice = conflicts_mod.deadline_question(lead, meta, practice=True) or ask
+    found = [
+        *law,
+        *(c for c in run.ask_aside(practice, as_of, acts, layer="policy").shown if not c.is_example),
+    ]
+    winners = _beaten_by(conflicts_mod.detect([*shown, *found], docs, topic, payment_days=True), lead)
     stating = [
         c
         for c in found
@@ -1072,6 +1053,15 @@ def _law_beside_policy_deadline(
     within = [c for c in stating if _layer(c, docs) == "policy"][:1]
     seen = {c.quote for c in (*ceiling, *within)}
     return [*ceiling, *within, *(c for c in shown if c.quote not in seen)]
+
+
+def _beaten_by(conflicts: Sequence[Conflict], lead: ShownClaim) -> set[str]:
+    """The documents that prevail over the lead's document in ``conflicts``."""
+    return {
+        cf.preferred
+        for cf in conflicts
+        if lead.source.doc_id in {src.doc_id for src in cf.sources} and cf.preferred != lead.source.doc_id
+    }
 
 
 def _restriction_beside_permission(
@@ -1090,31 +1080,17 @@ def _restriction_beside_permission(
     own tax-invoice procedure (later, by the tax team) allows it only with a valid invoice, and the answer
     confirmed the petty-cash shortcut."""
     lead = shown[0]
-    ask = conflicts_mod.restriction_question(lead)
-    if ask is None:
-        return shown
-    before = run.question
-    run.question = ask
-    try:
-        plan = understand(ask, aliases=run.services.aliases, catalog=acts)
-        got = run.attempt(ask, plan, as_of, top_k=run.config.retry_top_k)
-    finally:
-        run.question = before
-    found = [c for c in got.shown if not c.is_example and c.quote not in {s.quote for s in shown}]
-    conflicts = conflicts_mod.detect([*shown, *found], docs, topic, language=run.lang)
-    winners = {
-        cf.preferred
-        for cf in conflicts
-        if lead.source.doc_id in {s.doc_id for s in cf.sources} and cf.preferred != lead.source.doc_id
-    }
     allowed = conflicts_mod.permission(lead)
-    limiting = [
-        c for c in found if c.source.doc_id in winners and allowed and conflicts_mod.restricts(c, allowed)
-    ][:2]
-    return [*limiting, *shown] if limiting else shown
+    if allowed is None:
+        return shown
+    got = run.ask_aside(conflicts_mod.restriction_question(allowed), as_of, acts)
+    found = [c for c in got.shown if not c.is_example and c.quote not in {s.quote for s in shown}]
+    winners = _beaten_by(conflicts_mod.detect([*shown, *found], docs, topic), lead)
+    limiting = [c for c in found if c.source.doc_id in winners and conflicts_mod.restricts(c, allowed)][:2]
+    return [*limiting, *shown]
 
 
-def _broken_rules(run: _Run, verdict: Any, as_of: dt.date) -> list[ShownClaim]:
+def _broken_rules(run: _Run, verdict: scope_mod.ScopeVerdict, as_of: dt.date) -> list[ShownClaim]:
     """The rules an advice question's scheme would break (``scope.yaml`` ``breaks``), as verified claims.
 
     Each is an exact sentence of its document, found in the document's passages and passed through the one
@@ -1122,7 +1098,7 @@ def _broken_rules(run: _Run, verdict: Any, as_of: dt.date) -> list[ShownClaim]:
     on the date asked about, is never quoted, and the refusal then stays as it was."""
     docs = run.docs()
     drafts: list[DraftClaim] = []
-    for rule in getattr(verdict, "breaks", ()):
+    for rule in verdict.breaks:
         meta = docs.get(rule.doc_id)
         if meta is None:
             continue
