@@ -71,7 +71,7 @@ from guardrails.verify import (
 from identity.principal import Principal
 from kb.chunking.textspan import example_start
 from kb.lexical import ask_text, coverage, question_parts
-from kb.lexicon import names_policy, not_terms, question_object
+from kb.lexicon import names_policy, not_terms, question_kind, question_object
 from kb.metadata import related_date
 from kb.model import ANSWERABLE_STATUSES, Chunk, DocumentMeta, Hit
 from kb.query import STOPWORDS, QueryPlan, understand
@@ -914,31 +914,12 @@ def _warn_documents(
             run.warn(_w("review_overdue", lang, n=cited.number, d=cited.review_by.isoformat()))
 
 
-#: Words of an income-tax withholding question (a payment's tax, its rate, a treaty form).
-_WITHHOLDING = re.compile(
-    r"\bpph\b|pajak\s+penghasilan|\b(?:di|me|pe)?(?:potong|motong)\w*|withholding|\bwht\b|\btarif\w*|\brate\b"
-    r"|\btreaty\b|\bp3b\b|\bdgt\b|royalt|dividen|dividend|\bbunga\b|\binterest\b",
-    re.I,
-)
-
-
-#: A question about paying a tax (not filing it): "disetor kapan?", "batas bayar", "due date for payment".
-_PAYING = re.compile(
-    r"\b(?:di)?setor|\bsetoran|penyetoran|\b(?:di)?bayar|\bpembayaran|\bpa(?:y|ying|yment|id)\b", re.I
-)
-_WHEN = re.compile(r"\b(?:kapan|tgl|tanggal|batas|when|deadline|due)\b", re.I)
-_FILING = re.compile(r"\b(?:di)?lapor|pelaporan|\bfil(?:e|ing)\b|\breport", re.I)
-
-
 def asks_payment_day(question: str) -> bool:
     """The asking sentence asks when a tax must be paid (setor/bayar, not lapor): the one kind of question a
     company's payment day is weighed for (``conflicts.payment_deadlines``)."""
     ask = ask_text(question)
-    when = asked_fact(ask) == "deadline" or bool(_WHEN.search(ask))
-    return when and bool(_PAYING.search(ask)) and not _FILING.search(ask)
-
-
-_TREATY = re.compile(r"treaty|\bp3b\b|\bdgt\b|\bskd\b|domisili|domicile|certificate\s+of\s+residence", re.I)
+    when = asked_fact(ask) == "deadline" or bool(question_kind("when").search(ask))
+    return when and bool(question_kind("paying").search(ask)) and not question_kind("filing").search(ask)
 
 
 def _foreign_payee_search(question: str, plan: QueryPlan) -> str | None:
@@ -948,9 +929,11 @@ def _foreign_payee_search(question: str, plan: QueryPlan) -> str | None:
     The domestic PPh 23 rate was given for a Singapore company and for a German vendor: nothing in the
     question named PPh 26 or "luar negeri", so the search never reached them.  A question that names PPh 26
     already, or another tax (PPN on a foreign service is its own rule), is searched as it is."""
-    if not question_object("foreign_payee").search(question) or not _WITHHOLDING.search(question):
+    if not question_object("foreign_payee").search(question) or not question_kind("withholding").search(
+        question
+    ):
         return None
-    if _TREATY.search(question):
+    if question_kind("treaty").search(question):
         return None  # a treaty question is about a payee abroad already, in the words its rules use
     if set(plan.tax_types) - {"PPh 23"}:
         return None
