@@ -150,6 +150,12 @@ def _tail_particles() -> frozenset[str]:
     return frozenset(lexicon.message_words("tail_particles"))
 
 
+def _chat_tokens(text: str) -> list[str]:
+    """The tokens of ``text``, chat spellings read as the formal word ("brp" -> "berapa")."""
+    spell = lexicon.default().chat_spellings
+    return [spell.get(t, t) for t in tokenize(text)]
+
+
 def _asks(sentence: str) -> bool:
     """A sentence asks when it has a "?", an Indonesian interrogative anywhere, or an English one first
     (:func:`kb.lexicon.ask_words`)."""
@@ -157,17 +163,16 @@ def _asks(sentence: str) -> bool:
     toks = tokenize(sentence)
     if "?" in sentence or (toks and toks[0] in words):
         return True
-    en = set(lexicon.default().stopwords_en)
+    en = lexicon.default().stopwords_en
     return any(t in words and t not in en for t in toks)
 
 
 def asks_in_words(text: str) -> bool:
     """Whether ``text`` asks in words, not by its "?" alone: an interrogative (an English one first), or a
     chat yes/no tag ("kena ga?").  "Atau perlu digali lagi ya mas/mba?" asks by its mark only."""
-    spell = lexicon.default().chat_spellings
-    toks = [spell.get(t, t) for t in tokenize(text)]
+    toks = _chat_tokens(text)
     words = lexicon.ask_words()
-    en = set(lexicon.default().stopwords_en)
+    en = lexicon.default().stopwords_en
     if toks and toks[0] in words:
         return True
     return any((t in words and t not in en) or t in _ask_tags() for t in toks)
@@ -175,11 +180,10 @@ def asks_in_words(text: str) -> bool:
 
 def _ends_an_ask(clause: str) -> bool:
     """The clause closes on an ask word or a yes/no tag ("... berapa", "... boleh ga ya")."""
-    spell = lexicon.default().chat_spellings
-    toks = [spell.get(t, t) for t in tokenize(clause)]
+    toks = _chat_tokens(clause)
     while toks and toks[-1] in _tail_particles():
         toks.pop()
-    en = set(lexicon.default().stopwords_en)
+    en = lexicon.default().stopwords_en
     return bool(toks) and (
         toks[-1] in _ask_tags() or (toks[-1] in lexicon.ask_words() and toks[-1] not in en)
     )
