@@ -782,7 +782,9 @@ def answer_line(
         return _multi_part(claims, lang, question, conflicts, kinds)
     kind = asked_fact(question) if question else None
     if kind is None and conflicts:
-        kind = "rate"  # sources disagree on a rate (the only conflicts detected): the line states the winner
+        # sources disagree: on a rate the line states the winner's; a permission conflict states no rate and
+        # the line falls back to the winner's own words (payment days come with a deadline question)
+        kind = "rate"
     if kind is None and ASKS_OTHER_THAN_RATE.search(asks):
         kind = "statement"  # conditions, documents, procedure: the rule's own words, not a figure pulled out
     windows = list(dict.fromkeys(c.applies for c in claims if c.applies))
