@@ -341,5 +341,6 @@ def special_regime(name: str) -> re.Pattern[str]:
 
 def passage_cue(name: str) -> re.Pattern[str]:
     """Words that mark what a unit of a regulation states (``passage_cues.<name>``: ``rule`` -- a rate or an
-    obligation, ``exception`` -- an exception to the rule)."""
+    obligation, ``exception`` -- an exception to the rule, ``pays`` / ``files`` -- the duty to pay a tax or to
+    file a return)."""
     return _named("passage_cues", default().passage_cues, name)

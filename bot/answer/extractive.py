@@ -552,6 +552,80 @@ def misses_asked(question: str, quotes: Sequence[str]) -> str | None:
     return None
 
 
+# -- the asked duty and the asked sanction (session 27: "the first line misses the answer although the right
+# quote is retrieved") ------------------------------------------------------------------------------------
+
+#: a unit that sets the duty to pay (deposit) a tax, or to file a return: kb/data/lexicon.yaml
+#: ``passage_cues.pays`` / ``passage_cues.files``
+PAYS = lexicon.passage_cue("pays")
+FILES = lexicon.passage_cue("files")
+#: a question about paying, or about filing: ``question_kinds.paying`` / ``question_kinds.filing``
+_ASKS_PAYING = lexicon.question_kind("paying")
+_ASKS_FILING = lexicon.question_kind("filing")
+
+
+def asks_penalty(question: str) -> bool:
+    """The question asks what the sanction is ("apa sanksinya?", "dendanya berapa?", "is it fined?")."""
+    return bool(ASKS_PENALTY.search(lexicon.plain_question(question)))
+
+
+def asked_tax_act(question: str) -> str | None:
+    """``pay`` or ``file`` when a deadline or sanction question is about paying a tax or about filing a
+    return, and not both.  The two duties have their own deadlines (UU KUP Pasal 9 ayat (1): 15 days after
+    the Masa for paying; Pasal 3 ayat (3): 20 days for filing the SPT Masa) and their own sanctions (bunga of
+    Pasal 9 ayat (2a) against denda of Pasal 7); the rule of the other duty shares every other word of such a
+    question ("Masa Pajak", "paling lama ... hari setelah akhir ..."), so it out-covered the asked rule."""
+    plain = lexicon.plain_question(question)
+    if asked_fact(plain) != "deadline" and not asks_penalty(plain):
+        return None
+    paying, filing = bool(_ASKS_PAYING.search(plain)), bool(_ASKS_FILING.search(plain))
+    if paying == filing:
+        return None
+    return "pay" if paying else "file"
+
+
+def tax_act_match(act: str | None, text: str) -> float:
+    """+1 when the text sets the asked duty (paying, filing), -1 when it sets only the other one, 0 when it
+    names both or neither."""
+    if act is None:
+        return 0.0
+    pays, files = bool(PAYS.search(text)), bool(FILES.search(text))
+    if pays == files:
+        return 0.0
+    return 1.0 if pays == (act == "pay") else -1.0
+
+
+def sanction_fit(question: str, text: str) -> float:
+    """For a question that asks the sanction: +1 when the text states one, -1 when it does not (the rule
+    whose breach is sanctioned shares the question's words: "terlambat menyetor PPh 23, apa sanksinya?" is
+    not answered by the PPh 23 rate).  For a deadline question that names no sanction: -1 when the text
+    states a sanction (its time limit is how long interest runs, "dikenakan paling lama 24 (dua puluh
+    empat) bulan", not the deadline asked).  0 otherwise."""
+    plain = lexicon.plain_question(question)
+    states = bool(STATES_SANCTION.search(text))
+    if asks_penalty(plain):
+        return 1.0 if states else -1.0
+    if asked_fact(plain) == "deadline" and states and not ASKS_SANCTION.search(plain):
+        return -1.0
+    return 0.0
+
+
+def lead_fact(question: str) -> str | None:
+    """The kind of fact the leading quote must state: :func:`asked_fact`, except that a question asking the
+    sanction for missing a deadline ("sanksinya kalau lewat jatuh tempo?", "penalty for paying after the due
+    date?") asks the sanction: its deadline words name the breach, and the sanction ayat states no time limit
+    of its own (UU KUP Pasal 9 ayat (2a): "setelah tanggal jatuh tempo ... dikenai sanksi administratif
+    berupa bunga")."""
+    kind = asked_fact(question)
+    return None if kind == "deadline" and asks_penalty(question) else kind
+
+
+def states_asked(question: str, kind: str | None, text: str) -> bool:
+    """The text states the kind of fact asked (:func:`states_fact`) and, when a sanction is asked, a
+    sanction: what the leading quote must contain."""
+    return states_fact(kind, text) and (not asks_penalty(question) or bool(STATES_SANCTION.search(text)))
+
+
 def states_fact(kind: str | None, text: str) -> bool:
     """The text states the kind of fact asked (a percentage for a rate, a time limit for a deadline)."""
     if kind == "rate":
@@ -864,6 +938,8 @@ LEAD_WEIGHTS: dict[str, float] = {
     "negated_condition": 0.35,
     "period_match": 0.25,
     "status_match": 0.35,
+    "tax_act": 0.3,
+    "sanction_fit": 0.3,
 }
 
 
@@ -875,7 +951,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     base = hit.chunk.base_doc
     definition = hit.chunk.kind == "definition"
     asks_def = asks_definition(question)
-    deadline = asked_fact(question) == "deadline"
+    deadline = lead_fact(question) == "deadline"
     rate_q = asks_rate(question)
     asked_taxes = set(mentioned_taxes(question))
     named_taxes = set(mentioned_taxes(text))
@@ -921,6 +997,11 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "period_match": min(0.0, period_match(asked_period(question), text)),
         # the rule that writes out the PTKP status the question names by its code ("K/1")
         "status_match": status_match(asked_statuses(question), text),
+        # the rule of the duty asked about (paying or filing), not the other duty's rule with the same words
+        "tax_act": tax_act_match(asked_tax_act(question), text),
+        # the sanction ayat for a sanction question, not the rule whose breach it sanctions (and no sanction
+        # rule for a deadline question)
+        "sanction_fit": sanction_fit(question, text),
     }
 
 
@@ -963,13 +1044,14 @@ class ExtractiveComposer:
         if len(clean) == 1:
             return clean
         scored = []
-        kind = asked_fact(question)
+        kind = lead_fact(question)
         objects = question_objects(question)
         figures = question_figures(question)
         negated = negated_conditions(question)
         period = asked_period(question)
         statuses = asked_statuses(question)
         action = asked_action(question, concepts)
+        act = asked_tax_act(question)
         labelled = any(u.label for u in clean)
         for i, u in enumerate(clean):
             own = affirmed_text(question, u.text)
@@ -985,6 +1067,8 @@ class ExtractiveComposer:
             bonus += 0.8 * status_match(statuses, u.text)
             # it states the asked action ("Disetujui oleh"), or whether it may be done ("tidak dapat dibayar")
             bonus += 0.4 * action_match(action, u.text)
+            # the item of the duty asked (paying or filing) and, when a sanction is asked, the one stating it
+            bonus += 0.3 * tax_act_match(act, u.text) + 0.3 * sanction_fit(question, u.text)
             if labelled and concepts:
                 # a table row is about what its first cell names: the asked object's row, not a row of the
                 # same table whose other cells share the question's words
@@ -1043,7 +1127,7 @@ class ExtractiveComposer:
                 notes.extend(own)
             return units
 
-        kind = asked_fact(request.question)
+        kind = lead_fact(request.question)
         lead_pos = 0
         top = self._lead_score(scored[0][0], scored[0][1][0], scored[0][1][1], request)
         for pos, (rank, (h, c)) in enumerate(scored[:6]):
@@ -1057,7 +1141,11 @@ class ExtractiveComposer:
                 continue
             units = picked(h)
             stating = next(
-                (i for i, u in enumerate(units) if states_fact(kind, u.quote) and not is_padding(u.quote)),
+                (
+                    i
+                    for i, u in enumerate(units)
+                    if states_asked(request.question, kind, u.quote) and not is_padding(u.quote)
+                ),
                 None,
             )
             if stating is not None:

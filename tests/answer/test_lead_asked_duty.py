@@ -1,0 +1,190 @@
+"""The lead states what was asked, not a neighbouring rule with the same words (outside tester, session 27:
+"the first line misses the answer although the right quote is retrieved").  Causes tested here on passages
+written for the test:
+
+* paying a tax and filing a return have their own deadlines and sanctions; a question about one was led by
+  the other's rule, which shares the rest of its words ("Masa Pajak", "paling lama ... hari setelah ...");
+* a question asking the sanction was led by the rule whose breach is sanctioned (more shared words), not by
+  the ayat that states the sanction;
+* a deadline question that asks no sanction was led by a sanction rule whose time limit is how long
+  interest runs.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from bot.answer.extractive import (
+    ExtractiveComposer,
+    asked_tax_act,
+    lead_fact,
+    sanction_fit,
+    states_asked,
+    tax_act_match,
+)
+from bot.answer.protocol import ComposeRequest
+from kb.model import Chunk, DocumentMeta, Hit
+from kb.query import understand
+
+TODAY = dt.date(2026, 12, 2)
+DOC = DocumentMeta(id="uu-98-2031", title="Undang-Undang Uji", number="UU 98/2031", type="UU")
+
+
+def _chunk(text: str, pasal: str) -> Chunk:
+    return Chunk(
+        id=f"{DOC.id}#pasal-{pasal}",
+        doc_id=DOC.id,
+        key=f"pasal-{pasal}",
+        kind="ayat",
+        location=f"Pasal {pasal}",
+        text=text,
+        prefix="",
+        parent_id=f"{DOC.id}#pasal-{pasal}",
+        pasal=pasal,
+        ayat=None,
+        huruf=None,
+        provision=None,
+        valid_from=None,
+        valid_to=None,
+        is_example=False,
+        seq=int(pasal),
+    )
+
+
+def _lead(question: str, *texts: str) -> str:
+    """The leading quote when each text is its own Pasal, ranked in the order given."""
+    hits = tuple(
+        Hit(_chunk(t, str(10 + i)), DOC, 1.0 - 0.1 * i, ("bm25",)) for i, t in enumerate(texts, start=1)
+    )
+    composed = ExtractiveComposer().compose(ComposeRequest(question, "id", TODAY, understand(question), hits))
+    assert composed.claims, composed.notes
+    return composed.claims[0].quote
+
+
+# -- paying vs filing ---------------------------------------------------------------------------------------
+
+FILING_DEADLINE = (
+    "(3) Surat Pemberitahuan Masa atas pajak yang dipotong pemberi kerja disampaikan paling lama 20 (dua "
+    "puluh) hari setelah akhir Masa Pajak."
+)
+PAYING_DEADLINE = (
+    "(1) Pajak yang dipotong atau terutang dibayar paling lama 15 (lima belas) hari setelah berakhirnya Masa "
+    "Pajak."
+)
+
+
+def test_which_duty_a_deadline_or_sanction_question_is_about() -> None:
+    assert asked_tax_act("pajak yang dipotong pemberi kerja paling lambat disetor kapan?") == "pay"
+    assert asked_tax_act("SPT Masa harus dilaporkan paling lambat kapan?") == "file"
+    assert asked_tax_act("telat bayar PPh 23, dendanya berapa?") == "pay"
+    # both duties named, or neither deadline nor sanction asked: no preference
+    assert asked_tax_act("kapan harus setor dan lapor PPh 21?") is None
+    assert asked_tax_act("apakah zakat yang dibayar boleh dikurangkan?") is None
+
+
+def test_a_rule_sets_the_duty_it_names() -> None:
+    assert tax_act_match("pay", PAYING_DEADLINE) == 1.0
+    assert tax_act_match("pay", FILING_DEADLINE) == -1.0
+    assert tax_act_match("file", FILING_DEADLINE) == 1.0
+    # "disampaikan" of an objection is not filing a return; naming both duties is no preference
+    assert tax_act_match("pay", "(2) Keberatan disampaikan paling lama 3 (tiga) bulan.") == 0.0
+    assert (
+        tax_act_match("pay", "Kekurangan pajak dibayar lunas sebelum Surat Pemberitahuan disampaikan.") == 0.0
+    )
+
+
+def test_a_paying_deadline_question_is_led_by_the_paying_rule() -> None:
+    # old: the filing rule led (first in rank, and it shares "dipotong pemberi kerja" with the question)
+    lead = _lead(
+        "pajak yang dipotong pemberi kerja untuk Masa Pajak ini paling lambat disetor kapan?",
+        FILING_DEADLINE,
+        PAYING_DEADLINE,
+    )
+    assert "15 (lima belas) hari" in lead
+
+
+def test_a_filing_deadline_question_is_led_by_the_filing_rule() -> None:
+    # old: the paying rule led (first in rank, same words)
+    lead = _lead(
+        "Surat Pemberitahuan Masa pajak terutang dilaporkan paling lambat kapan?",
+        PAYING_DEADLINE,
+        FILING_DEADLINE,
+    )
+    assert "20 (dua puluh) hari" in lead
+
+
+# -- the sanction asked -------------------------------------------------------------------------------------
+
+WITHHOLDING_DUTY = (
+    "(1) Pemotong wajib menyetor pajak yang dipotong atas imbalan jasa paling lambat tanggal 15 bulan "
+    "berikutnya."
+)
+LATE_INTEREST = (
+    "(2a) Pajak yang dipotong atas imbalan jasa yang disetor setelah tanggal jatuh tempo penyetoran dikenai "
+    "sanksi administratif berupa bunga per bulan."
+)
+
+
+def test_a_sanction_question_wants_the_sanction_in_the_quote() -> None:
+    q = "telat menyetor pajak yang dipotong atas imbalan jasa, sanksinya apa?"
+    assert sanction_fit(q, LATE_INTEREST) == 1.0
+    assert sanction_fit(q, WITHHOLDING_DUTY) == -1.0
+    assert states_asked(q, None, LATE_INTEREST)
+    assert not states_asked(q, None, WITHHOLDING_DUTY)
+    # a question asking no sanction has no preference either way
+    assert sanction_fit("pajak yang dipotong atas imbalan jasa disetor ke mana?", LATE_INTEREST) == 0.0
+
+
+def test_a_sanction_question_is_led_by_the_sanction_ayat() -> None:
+    # old: the duty whose breach is sanctioned led (first in rank, more of the question's words)
+    lead = _lead(
+        "telat menyetor pajak yang dipotong atas imbalan jasa, sanksinya apa?",
+        WITHHOLDING_DUTY,
+        LATE_INTEREST,
+    )
+    assert "sanksi administratif berupa bunga" in lead
+
+
+DUE_DATE_DUTY = (
+    "(1) Pemotong wajib menyetor pajak yang dipotong atas imbalan jasa paling lambat tanggal 15 bulan "
+    "berikutnya, yaitu tanggal jatuh tempo penyetoran."
+)
+LATE_DEPOSIT_INTEREST = (
+    "(2a) Penyetoran pajak yang dipotong atas imbalan jasa setelah tanggal jatuh tempo dikenai sanksi "
+    "administratif berupa bunga per bulan."
+)
+LATE_QUESTION = (
+    "pemotong yang menyetor pajak yang dipotong atas imbalan jasa lewat jatuh tempo kena sanksi apa?"
+)
+
+
+def test_the_deadline_words_of_a_sanction_question_name_the_breach() -> None:
+    assert lead_fact(LATE_QUESTION) is None
+    assert lead_fact("pajak yang dipotong atas imbalan jasa disetor paling lambat kapan?") == "deadline"
+
+
+def test_a_sanction_question_naming_the_due_date_is_led_by_the_sanction() -> None:
+    # old: the duty led: the question's "jatuh tempo" made it a deadline question, so the duty's date counted
+    # for it and the sanction ayat, which states no time of its own, could not lead
+    assert "sanksi administratif berupa bunga" in _lead(LATE_QUESTION, DUE_DATE_DUTY, LATE_DEPOSIT_INTEREST)
+
+
+INTEREST_RUNS = (
+    "(1) Atas Surat Tagihan Pajak yang tidak dilunasi pada saat jatuh tempo pelunasan dikenai sanksi "
+    "administratif berupa bunga per bulan, dikenakan paling lama 24 (dua puluh empat) bulan."
+)
+SETTLEMENT_TERM = (
+    "(3) Surat Tagihan Pajak harus dilunasi paling lama 1 (satu) bulan sejak tanggal diterbitkan."
+)
+
+
+def test_a_deadline_question_is_not_led_by_how_long_interest_runs() -> None:
+    q = "Surat Tagihan Pajak harus dilunasi paling lama kapan?"
+    assert sanction_fit(q, INTEREST_RUNS) == -1.0
+    # old: the interest rule led (first in rank, "paling lama ... bulan", "jatuh tempo pelunasan")
+    assert "1 (satu) bulan" in _lead(q, INTEREST_RUNS, SETTLEMENT_TERM)
+    # a question that names the interest asks about it
+    assert (
+        sanction_fit("bunga atas Surat Tagihan Pajak dikenakan paling lama berapa bulan?", INTEREST_RUNS)
+        == 0.0
+    )
