@@ -322,8 +322,9 @@ def question_kind(name: str) -> re.Pattern[str]:
     """What a question asks, compiled from ``question_kinds.<name>``: ``rate`` (it names a rate),
     ``other_than_rate`` (conditions, documents, procedure), ``rate_outright`` ("berapa", "what rate"),
     ``sanction``, ``deadline``, ``amount`` ("berapa ...?"), ``period`` ("berapa lama"), ``confirm``
-    ("..., benar kan?"), ``withholding``, ``treaty``, ``paying``, ``filing`` or ``when``.  A name the file
-    lacks raises :class:`LexiconError`."""
+    ("..., benar kan?"), ``withholding``, ``treaty``, ``paying``, ``filing``, ``when`` or ``domestic_party``
+    (a party in Indonesia: "dalam negeri", a PT or CV).  A name the file lacks raises
+    :class:`LexiconError`."""
     return _named("question_kinds", default().question_kinds, name)
 
 

@@ -307,6 +307,34 @@ def only_unasked_regime_rates(question: str, text: str) -> bool:
     return rest != text and not PERCENT.search(rest)
 
 
+#: a party in Indonesia the question is about ("dalam negeri", a PT or CV), a party abroad, a treaty
+_ASK_DOMESTIC = lexicon.question_kind("domestic_party")
+_ASK_ABROAD = lexicon.question_object("foreign_payee")
+_ASK_TREATY = lexicon.question_kind("treaty")
+_ASK_PERMANENT_ESTABLISHMENT = re.compile(
+    r"\bbentuk\s+usaha\s+tetap\b|\bBUT\b|permanent\s+establishment", re.I
+)
+#: the rule for a payee abroad: PPh 26's "kepada Wajib Pajak luar negeri selain bentuk usaha tetap"
+_PAYEE_ABROAD = re.compile(
+    r"(?:wajib|subjek)\s+pajak\s+luar\s+negeri\s+selain\s+bentuk\s+usaha\s+tetap", re.I
+)
+
+
+def payee_abroad_unasked(question: str, text: str) -> bool:
+    """The text is the rule for a payee abroad (PPh 26) while the question is about a party in Indonesia (a
+    PT, "dalam negeri") and names no party abroad, no treaty, no permanent establishment and not PPh 26.
+
+    Who receives the income decides the rule: PPh 26 is withheld from "Wajib Pajak luar negeri selain bentuk
+    usaha tetap"; what a PT or another domestic taxpayer receives is governed by the domestic rules (PPh 23,
+    the exemptions of Pasal 4 ayat (3)), however many of the question's words the foreign-payee rule
+    shares."""
+    if not _ASK_DOMESTIC.search(question) or _ASK_ABROAD.search(question) or _ASK_TREATY.search(question):
+        return False
+    if _ASK_PERMANENT_ESTABLISHMENT.search(question) or "PPh 26" in mentioned_taxes(question):
+        return False
+    return bool(_PAYEE_ABROAD.search(text))
+
+
 #: A condition the question rules out: "beli ruko, bukan rumah sederhana", "jasa selain konstruksi", "a payee
 #: other than a bank".  The words after the negation (up to a comma, a conjunction or three content words)
 #: name what the asker's case is NOT; a passage that states exactly that case (the rumah-sederhana row) is the
@@ -940,6 +968,7 @@ LEAD_WEIGHTS: dict[str, float] = {
     "status_match": 0.35,
     "tax_act": 0.3,
     "sanction_fit": 0.3,
+    "payee_abroad_unasked": -0.4,
 }
 
 
@@ -1002,6 +1031,8 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         # the sanction ayat for a sanction question, not the rule whose breach it sanctions (and no sanction
         # rule for a deadline question)
         "sanction_fit": sanction_fit(question, text),
+        # the rule for a payee abroad (PPh 26) for a question about a party in Indonesia
+        "payee_abroad_unasked": float(payee_abroad_unasked(question, text)),
     }
 
 

@@ -420,6 +420,28 @@ class _Run:
         finally:
             self.question = before
 
+    def _law_when_policy_silent(
+        self, composed: ComposedAnswer, request: ComposeRequest, every: Sequence[Hit]
+    ) -> tuple[ComposedAnswer, ComposeRequest]:
+        """A question that names a company document ("menurut matriks perusahaan") is answered from the
+        company's documents -- but a tax rate is set by law, and a company document only applies it.  When the
+        company passage the composer would lead with states no rate (a FAQ saying "the rates stay the same"
+        for "what rate?"), the regulation that states the rate leads instead.  A company document that states
+        the rate keeps the lead; with no company document readable at all, nothing changes (what the company
+        decided is not guessed from the law); internal schedules and thresholds are the company's own."""
+        lead = composed.claims[0] if isinstance(composed, ComposedAnswer) and composed.claims else None
+        if lead is None or asked_fact(self.question) != "rate" or states_fact("rate", lead.quote):
+            return composed, request
+        if not any(h.doc.layer == "regulation" for h in every):
+            return composed, request
+        wider = dataclasses.replace(request, hits=tuple(every))
+        again = self.composer.compose(wider)
+        if not isinstance(again, ComposedAnswer) or not again.claims:
+            return composed, request
+        if not states_fact("rate", again.claims[0].quote):
+            return composed, request
+        return again, wider
+
     def attempt(
         self,
         query: str,
@@ -459,6 +481,9 @@ class _Run:
         )
         t = time.perf_counter()
         composed = self.composer.compose(request)
+        if layer is None and self.policy_wanted:
+            composed, request = self._law_when_policy_silent(composed, request, result.results)
+            hits = request.hits
         if not isinstance(composed, ComposedAnswer) or not all(
             isinstance(c, DraftClaim) for c in composed.claims
         ):

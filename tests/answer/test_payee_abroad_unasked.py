@@ -1,0 +1,51 @@
+"""Who receives the income decides the rule.  PPh 26 is withheld from "Wajib Pajak luar negeri selain bentuk
+usaha tetap"; a question about what a PT (or another party in Indonesia) receives, naming nobody abroad, is
+not led by that rule however many words it shares with it."""
+
+from __future__ import annotations
+
+from bot.answer.extractive import LEAD_WEIGHTS, payee_abroad_unasked
+
+#: the subject clause of a foreign-payee withholding rule, in the law's words (UU PPh Pasal 26 ayat (1))
+ABROAD = (
+    "(1) Atas penghasilan tersebut di bawah ini, dengan nama dan dalam bentuk apa pun, yang dibayarkan oleh "
+    "badan pemerintah, subjek pajak dalam negeri, penyelenggara kegiatan, bentuk usaha tetap, atau "
+    "perwakilan perusahaan luar negeri lainnya kepada Wajib Pajak luar negeri selain bentuk usaha\n"
+    "tetap di Indonesia dipotong pajak sebesar 20% (dua puluh persen) dari jumlah bruto"
+)
+#: the domestic withholding rule (UU PPh Pasal 23 ayat (1)): its payee is in Indonesia
+DOMESTIC = (
+    "Atas penghasilan tersebut di bawah ini dengan nama dan dalam bentuk apa pun yang dibayarkan oleh badan "
+    "pemerintah, subjek pajak badan dalam negeri, penyelenggara kegiatan, bentuk usaha tetap, atau "
+    "perwakilan perusahaan luar negeri lainnya kepada Wajib Pajak dalam negeri atau bentuk usaha tetap, "
+    "dipotong pajak"
+)
+
+
+def test_a_pt_receiving_income_at_home_is_not_answered_with_the_foreign_payee_rule() -> None:
+    question = "CV kami dapat imbalan dari perseroan lain yang juga di Indonesia, harus dipotong pajak tidak?"
+    assert payee_abroad_unasked(question, ABROAD)
+    assert not payee_abroad_unasked(question, DOMESTIC)
+    assert payee_abroad_unasked(
+        "Penghasilan yang diterima badan dalam negeri dari mitra, kena potong?", ABROAD
+    )
+
+
+def test_a_question_that_names_a_party_abroad_or_pph_26_keeps_the_rule() -> None:
+    for question in (
+        "PT kami membayar lisensi software ke perusahaan Korea, dipotong berapa?",
+        "PT kami bayar bunga ke pemberi pinjaman di luar negeri, kena pajak apa?",
+        "Apakah PT kami wajib potong PPh Pasal 26 atas jasa dari WPLN?",
+        "PT kami punya SKD dari mitra, tarif treaty berapa?",
+        "Laba bentuk usaha tetap milik PT asing di Indonesia kena pajak apa?",
+    ):
+        assert not payee_abroad_unasked(question, ABROAD), question
+
+
+def test_a_question_naming_no_party_at_all_is_left_alone() -> None:
+    # no domestic party named: which payee the asker means is not read from the question
+    assert not payee_abroad_unasked("Royalti kena pajak berapa persen?", ABROAD)
+
+
+def test_the_foreign_payee_rule_counts_against_the_lead() -> None:
+    assert LEAD_WEIGHTS["payee_abroad_unasked"] < 0
