@@ -321,10 +321,10 @@ def _named(section: str, patterns: Mapping[str, re.Pattern[str]], name: str) -> 
 def question_kind(name: str) -> re.Pattern[str]:
     """What a question asks, compiled from ``question_kinds.<name>``: ``rate`` (it names a rate),
     ``other_than_rate`` (conditions, documents, procedure), ``rate_outright`` ("berapa", "what rate"),
-    ``sanction``, ``deadline``, ``amount`` ("berapa ...?"), ``period`` ("berapa lama"), ``confirm``
-    ("..., benar kan?"), ``withholding``, ``treaty``, ``paying``, ``filing``, ``when`` or ``domestic_party``
-    (a party in Indonesia: "dalam negeri", a PT or CV).  A name the file lacks raises
-    :class:`LexiconError`."""
+    ``sanction``, ``deadline``, ``amount`` ("berapa ...?"), ``threshold`` ("kurang dari 75%"), ``period``
+    ("berapa lama"), ``confirm`` ("..., benar kan?"), ``withholding``, ``treaty``, ``paying``, ``filing``,
+    ``when`` or ``domestic_party`` (a party in Indonesia: "dalam negeri", a PT or CV).  A name the file lacks
+    raises :class:`LexiconError`."""
     return _named("question_kinds", default().question_kinds, name)
 
 
@@ -343,5 +343,5 @@ def special_regime(name: str) -> re.Pattern[str]:
 def passage_cue(name: str) -> re.Pattern[str]:
     """Words that mark what a unit of a regulation states (``passage_cues.<name>``: ``rule`` -- a rate or an
     obligation, ``exception`` -- an exception to the rule, ``pays`` / ``files`` -- the duty to pay a tax or to
-    file a return)."""
+    file a return, ``example_opener`` / ``example_heading`` -- where a worked example starts inside prose)."""
     return _named("passage_cues", default().passage_cues, name)

@@ -220,9 +220,15 @@ def asked_fact(question: str) -> str | None:
     return None
 
 
+#: a percentage stated as a rule's threshold ("kurang dari 75%"): kb/data/lexicon.yaml
+#: ``question_kinds.threshold``
+THRESHOLD = lexicon.question_kind("threshold")
+
+
 def asks_rate(question: str) -> bool:
-    """The question asks for a rate: it names one and does not ask for the conditions or procedure of it."""
-    question = lexicon.plain_question(question)
+    """The question asks for a rate: it names one and does not ask for the conditions or procedure of it.  A
+    percentage the question states as a threshold ("kurang dari 75% dari ...") names no rate."""
+    question = THRESHOLD.sub(" ", lexicon.plain_question(question))
     if not RATE_QUESTION.search(question):
         return False
     return not ASKS_OTHER_THAN_RATE.search(question) or bool(ASKS_RATE_OUTRIGHT.search(question))
@@ -230,7 +236,7 @@ def asks_rate(question: str) -> bool:
 
 def asked_facts(question: str) -> tuple[str, ...]:
     """Every kind of fact a multi-part question asks, in order ("berapa tarif ... dan kapan ...")."""
-    question = lexicon.plain_question(question)
+    question = THRESHOLD.sub(" ", lexicon.plain_question(question))
     found = []
     for kind, pattern in (("rate", RATE_QUESTION), ("deadline", ASK_DEADLINE)):
         m = pattern.search(question)
@@ -571,12 +577,31 @@ def misses_asked(question: str, quotes: Sequence[str]) -> str | None:
     not contain what was asked is not an answer, however many of the question's words they share ("lupa
     memotong PPh 23, ada sanksinya?" answered with the 15% rate).
 
-    Only a sanction is checked this way: whether a rate or a time limit was asked is read too loosely ("which
-    TER category", "berapa lama jangka waktu") for a hard gate; a gate on them cost seven right answers of the
-    check half (measured 2026-12-02).
+    A sanction is checked this way; a percentage the question quotes as a rule's threshold ("kurang dari 75%
+    dari PPh terutang ... itu bagaimana?") that no quote states (the rule the asker quotes is not among them:
+    an instalment rule stating 0,75% is another rule); and an amount ("berapa nilai ... yang diakui?") that
+    no quote states any figure for (an amount, a percentage, a period or a count: whichever the amount turns
+    out to be measured in): a rule that an item is income, quoted for "how much of it", leaves the valuation
+    to a regulation the knowledge base may not hold.  ``quotes`` are the rules shown, without worked
+    examples: an example's own figures ("dijual dengan harga Rp60.000.000,00") are not the rule's.  Whether a
+    rate or a time limit was asked is read too loosely ("which TER category", "berapa lama jangka waktu") for
+    a hard gate; a gate on them cost seven right answers of the check half (measured 2026-12-02).
     """
     if ASKS_PENALTY.search(question) and not any(STATES_SANCTION.search(q) for q in quotes):
         return "sanction"
+    thresholds = [
+        frozenset(k for k in f.keys if k[0] == "percent")
+        for m in THRESHOLD.finditer(lexicon.plain_question(question))
+        for f in extract_figures(m.group())
+        if f.kind == "percent"
+    ]
+    stated = {k for q in quotes for f in extract_figures(q) for k in f.keys}
+    if thresholds and not any(keys & stated for keys in thresholds):
+        return "threshold"
+    if asked_fact(question) == "amount" and not any(
+        f.kind in _ANY_QUANTITY for q in quotes for f in extract_figures(q)
+    ):
+        return "amount"
     return None
 
 
@@ -654,6 +679,10 @@ def states_asked(question: str, kind: str | None, text: str) -> bool:
     return states_fact(kind, text) and (not asks_penalty(question) or bool(STATES_SANCTION.search(text)))
 
 
+#: the figures that can state how much something is (dates and Pasal/ayat numbers cannot)
+_ANY_QUANTITY = frozenset({"amount", "percent", "duration", "number"})
+
+
 def states_fact(kind: str | None, text: str) -> bool:
     """The text states the kind of fact asked (a percentage for a rate, a time limit for a deadline)."""
     if kind == "rate":
@@ -663,6 +692,47 @@ def states_fact(kind: str | None, text: str) -> bool:
     if kind == "amount":
         return any(f.kind in ("amount", "percent") for f in extract_figures(text))
     return True
+
+
+#: where a worked example opens inside prose (kb/data/lexicon.yaml ``passage_cues.example_opener``)
+EXAMPLE_OPENER = lexicon.passage_cue("example_opener")
+#: ... and where one opens that runs to the next part of the elucidation (``passage_cues.example_heading``)
+EXAMPLE_HEADING = lexicon.passage_cue("example_heading")
+#: the next part of an elucidation ("Huruf e", "Ayat (2)", "Angka 3"): a worked example ends there.  Written
+#: with a capital, unlike a cross-reference inside a sentence ("sebagaimana dimaksud pada ayat (1) huruf a")
+_NEXT_PART = re.compile(r"\b(?:Ayat\s*\(\s*\d+[a-z]?\s*\)|Huruf\s+[a-z]\b|Angka\s+\d+\b)")
+
+
+def example_narrative(chunk_text: str, quote: str) -> bool:
+    """The quote narrates a worked example inside prose: it lies between an example's heading ("Contoh 1
+    (...):", "diberikan contoh sebagai berikut") and the next part of the elucidation, or between an opener
+    ("Misalnya,", "Sebagai contoh") and that part and states the case's own figures (a rupiah amount) or names
+    its placeholder parties ("PT A", "Tuan B"): after a bare "Misalnya" the prose returns to the rule.
+
+    "Mobil tersebut dijual dengan harga Rp60.000.000,00" is a fact of an illustration, not a rule; quoted as
+    the answer to "berapa nilai ...?" it answers with a made-up case.  A chunk the chunker flagged as an
+    example (``Chunk.is_example``) is handled by ``kb.chunking.textspan.example_start``; this finds the
+    examples written inside one long paragraph of an elucidation, which the chunker does not flag."""
+    q = normalize_ws(quote)
+    text = normalize_ws(chunk_text)
+    pos = text.find(q)
+    if pos < 0:
+        return False
+    own_case = (
+        HYPOTHETICAL_PARTY.search(q)
+        or REGULATION_PLACEHOLDER.search(q)
+        or any(f.kind == "amount" for f in extract_figures(q))
+    )
+    for opener, needs_case in ((EXAMPLE_HEADING, False), (EXAMPLE_OPENER, True)):
+        if needs_case and not own_case:
+            continue
+        for m in opener.finditer(text):
+            if m.start() > pos:
+                break
+            end = _NEXT_PART.search(text, m.end())
+            if end is None or end.start() > pos:
+                return True
+    return False
 
 
 def _illustrates(hit: Hit) -> bool:
@@ -1087,6 +1157,11 @@ class ExtractiveComposer:
         for i, u in enumerate(clean):
             own = affirmed_text(question, u.text)
             cov = coverage(concepts, own, hit.doc.language) if concepts else 0.0
+            if example_narrative(hit.chunk.text, u.quote):
+                # a worked example's own case ("Mobil tersebut dijual dengan harga Rp60.000.000,00"): its
+                # figures are not the rule's, so it states no asked fact and follows the rule's sentences
+                scored.append((-(cov + (0.5 if u.cue else 0.0) - 1.0), i, u, cov))
+                continue
             bonus = (0.5 if u.cue else 0.0) + (0.3 if kind and states_fact(kind, u.quote) else 0.0)
             if objects:
                 bonus += 0.4 * object_match(objects, u.text)
@@ -1175,7 +1250,9 @@ class ExtractiveComposer:
                 (
                     i
                     for i, u in enumerate(units)
-                    if states_asked(request.question, kind, u.quote) and not is_padding(u.quote)
+                    if states_asked(request.question, kind, u.quote)
+                    and not is_padding(u.quote)
+                    and not example_narrative(h.chunk.text, u.quote)
                 ),
                 None,
             )
@@ -1227,7 +1304,8 @@ class ExtractiveComposer:
                 if any(norm in s or s in norm for s in shown):
                     continue
                 this_role: Role = role
-                if hit.chunk.is_example:
+                narrative = example_narrative(hit.chunk.text, u.quote)
+                if hit.chunk.is_example or narrative:
                     this_role = "example"
                 elif hit.chunk.kind == "definition":
                     this_role = "definition"
@@ -1242,7 +1320,7 @@ class ExtractiveComposer:
                         source_chunk_id=hit.chunk.id,
                         layer="policy" if hit.doc.layer == "policy" else "regulation",
                         role=this_role,
-                        is_example=hit.chunk.is_example,
+                        is_example=hit.chunk.is_example or narrative,
                     )
                 )
                 shown.append(norm)

@@ -41,8 +41,10 @@ for the consumers that read only those (eval, tickets, cache, history):
   clarification).  So a message whose second part has no source is ``abstained`` with reason
   ``no_source`` even though its first part is answered (its claims are still shown), and the turn offers
   or opens a ticket exactly as for a one-question answer of that status; the turn's ledger holds every
-  part's retrieval and withheld claims, so the ticket carries that part's evidence.  When some part is
-  answered, a note names the parts that are not;
+  part's retrieval and withheld claims, so the ticket carries that part's evidence.  A part that asks a
+  fact of the case back (``clarify``) goes first when the other open parts only lack a source or
+  confidence: they may turn on that fact too.  When some part is answered, a note names the parts that
+  are not;
 * ``confidence``, ``as_of``, ``period``: those of the part whose lead is ``claims[0]`` (else the first
   part); ``warnings``, ``unsupported_claims``, ``conflicts``, ``clarifying_questions``: each part's, in
   order, once; ``timings``: summed.
@@ -503,6 +505,10 @@ def _once(items: Sequence[Any], key: Any) -> list[Any]:
     return out
 
 
+#: the escalation reasons of a part that a clarifying question of another part is asked before
+_WAITS_FOR_FACTS = frozenset({"low_confidence", "no_source"})
+
+
 def combine(parts: Sequence[str], asked: Sequence[str], answers: Sequence[Answer], language: str) -> Answer:
     """The message's answer from its parts' answers (the rule is in the module docstring)."""
     claims: list[ShownClaim] = []
@@ -525,6 +531,14 @@ def combine(parts: Sequence[str], asked: Sequence[str], answers: Sequence[Answer
             (r for r in open_parts if r.answer.escalation is not None), open_parts[0] if open_parts else None
         ),
     )
+    asking = next((r for r in open_parts if r.status == "clarify"), None)
+    if asking is not None and all(
+        r.answer.escalation is None or r.answer.escalation.reason in _WAITS_FOR_FACTS for r in open_parts
+    ):
+        # a fact of the case the rule depends on is asked first: the parts told by the same story that no
+        # source settled (low confidence, no source) may turn on it too, and a ticket opened without it
+        # would have to ask it again; advice, protected determinations and out-of-scope parts still go on
+        chosen = asking
     status = chosen.status if chosen is not None else "answered"
     escalation = chosen.answer.escalation if chosen is not None else None
     lead = next((r for r in records if r.answer.claims), records[0])

@@ -39,6 +39,7 @@ from bot.answer.errors import ComposerError
 from bot.answer.extractive import (
     RATE_QUESTION,
     asked_fact,
+    example_narrative,
     misses_asked,
     names_regime,
     question_concepts,
@@ -517,10 +518,12 @@ def _in_example(chunk: Chunk, quote: str) -> bool:
     """A quote is an example when it sits inside the chunk's worked example ("Contoh: ..."), not before it.
 
     A chunk can state the rule and then illustrate it; only the illustration is marked, so the rule is
-    never demoted to an example.
+    never demoted to an example.  In a chunk the chunker did not flag, a sentence that narrates an example
+    written inside an elucidation's prose ("Misalnya, ... Mobil tersebut dijual dengan harga Rp60.000.000,00")
+    is one too (:func:`bot.answer.extractive.example_narrative`).
     """
     if not chunk.is_example:
-        return False
+        return example_narrative(chunk.text, quote)
     start = example_start(chunk.text)
     if start is None:
         return True  # marked by the chunker (e.g. a whole Penjelasan example) without an inline marker
@@ -887,10 +890,14 @@ def answer_question(
             # the rule the scheme would break leads: the refusal says why, from the source
             seen = {c.source.chunk_id for c in broken}
             shown = [*broken, *(c for c in shown if c.source.chunk_id not in seen)]
-    elif confidence.band == "low" or misses_asked(
-        answered_question, [c.quote for c in shown if not c.is_example]
+    elif (
+        confidence.band == "low"
+        or shown[0].is_example
+        or misses_asked(answered_question, [c.quote for c in shown if not c.is_example])
     ):
-        # a low score, or quotes that do not state what was asked (a sanction): evidence to the tax team
+        # a low score, a worked example leading (an illustration's made-up case states no rule), or quotes
+        # that do not state what was asked (a sanction, a quoted threshold, an amount): evidence to the tax
+        # team
         status, reason = "escalated", "low_confidence"
     if len(attempts) == 1 and attempts[0].result is not None:
         in_conflict = {src.doc_id for cf in conflicts for src in cf.sources}
