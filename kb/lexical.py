@@ -330,6 +330,7 @@ def question_concepts(
         concepts.append(frozenset(alts))
     english = plan.language == "en"
     function_words = STOPWORDS | generic  # stopwords and topic-free words, once per question (not per token)
+    law_words = lexicon.default().law_words
     for raw in tokenize(text):
         word = _question_word(raw, function_words)
         if word is None or raw in covered or word in covered or raw in ref_tokens:
@@ -346,7 +347,9 @@ def question_concepts(
             alts = {(stem(tok),), *(tuple(stem(t) for t in tokenize(w)) for w in en_id[tok])}
             concepts.append(frozenset(alts))
             continue
-        concepts.append(frozenset({(stem(tok),)}))
+        # an everyday word the regulations write otherwise ("lewat" ~ "melebihi"): either covers it
+        law = law_words.get(tok) or law_words.get(raw) or ()
+        concepts.append(frozenset({(stem(tok),), *(tuple(stem(t) for t in tokenize(w)) for w in law)}))
     return concepts
 
 

@@ -12,6 +12,8 @@ list.  Nothing else in dasar keeps word lists in code.
 * :func:`law_topics` -- per base law (KUP, PPN, PPh), the words of its topics, to place a "Pasal n"
   written without a law (:mod:`kb.query`);
 * :func:`en_id` -- English question word -> Indonesian words used by the sources;
+* :func:`law_words` -- everyday Indonesian question word -> the words the regulations write for it ("lewat"
+  -> "melebihi"), for concept coverage;
 * :func:`ask_words` -- interrogatives that make a sentence of a message its question;
 * :func:`message_words` -- how a chat message strings its asks together (joining words, yes/no tags,
   ending particles, follow-up openers);
@@ -86,6 +88,8 @@ class Lexicon:
     #: how a chat message strings its asks together (``message_words.<name>``: join, ask_tags,
     #: tail_particles, follow_up_openers, lead_joins)
     message_words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: everyday Indonesian question word -> the words the regulations write for it (``law_words``)
+    law_words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     path: str = ""  # the file it was read from (error messages)
 
 
@@ -179,6 +183,14 @@ def load(path: str | Path | None = None) -> Lexicon:
         if e["en"] in pairs:
             raise LexiconError(f"{file}: en_id word {e['en']!r} is listed twice")
         pairs[e["en"]] = tuple(_words(file, e, "id"))
+    law: dict[str, tuple[str, ...]] = {}
+    node = data.get("law_words") or {}
+    if not isinstance(node, Mapping):
+        raise LexiconError(f"{file}: law_words must map a question word to the words the regulations use")
+    for word in node:
+        if not isinstance(word, str) or not word.strip():
+            raise LexiconError(f"{file}: law_words keys must be non-empty words")
+        law[word.lower()] = tuple(_words(file, node, word))
     return Lexicon(
         # chat spellings of the same function words ("yg", "brp") and chat particles count as function words
         stopwords_id=frozenset(
@@ -204,6 +216,7 @@ def load(path: str | Path | None = None) -> Lexicon:
         message_words={
             name: tuple(_optional_words(file, data, "message_words", name)) for name in MESSAGE_WORDS
         },
+        law_words=law,
         path=str(file),
     )
 
@@ -310,6 +323,12 @@ def plain_question(text: str) -> str:
 def en_id() -> dict[str, tuple[str, ...]]:
     """English question word -> Indonesian words (draft table, see ``kb/data/lexicon.yaml``)."""
     return dict(default().en_id)
+
+
+def law_words() -> dict[str, tuple[str, ...]]:
+    """Everyday Indonesian question word -> the words the regulations write for the same thing ("omzet lewat
+    4,8 M" is "peredaran bruto ... melebihi Rp4.800.000.000,00" in the law); used by concept coverage only."""
+    return dict(default().law_words)
 
 
 def _named(section: str, patterns: Mapping[str, re.Pattern[str]], name: str) -> re.Pattern[str]:
