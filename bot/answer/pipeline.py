@@ -1226,13 +1226,27 @@ def _unknown_terms(question: str, plan: QueryPlan, services: Any, flt: SearchFil
     ask = ask_text(question)
     refs = {t for ref in plan.doc_refs for t in ref.replace("/", " ").split()}
     known = services.aliases.words
+    companies = _entity_codes(services.store)
     out: list[str] = []
     for term in dict.fromkeys(_ACRONYM.findall(ask)):
         if term in refs or term.lower() in known or term.lower() in STOPWORDS or term in not_terms():
             continue
+        if term in companies:  # the company itself ("SNR terima dividen ..."): a name of the case, not a term
+            continue
         if not services.store.keyword_search(f'"{term.lower()}"', flt, 1):
             out.append(term)
     return out
+
+
+def _entity_codes(store: Any) -> frozenset[str]:
+    """The codes of the group's companies (SNR, SNL) as the documents' metadata names them.  A question that
+    names its own company tells who the case is about; a guest, who may read none of the company's documents,
+    asked "SNR terima dividen ..." and was told the term "SNR" is in no source.  The codes are names, not
+    content: knowing them reveals no document."""
+    lister = getattr(store, "list_documents", None)
+    if not callable(lister):
+        return frozenset()
+    return frozenset(e.upper() for d in lister() for e in d.meta.entities)
 
 
 #: a revoking clause ("... dicabut dan dinyatakan tidak berlaku")

@@ -42,6 +42,7 @@ def _concepts(question: str) -> list[frozenset[tuple[str, ...]]]:
         ("THR karyawan dipotong PPh 21?", "tunjangan hari raya"),
         ("PBB dihitung dari NJOP berapa persen?", "nilai jual objek pajak"),
         ("aturan TP untuk transaksi afiliasi?", "harga transfer"),
+        ("pembeli bayar DP dulu sebelum barang dikirim, PPN-nya kapan terutang?", "uang muka"),
     ],
 )
 def test_a_staff_abbreviation_searches_the_regulations_words(question: str, long_form: str) -> None:
