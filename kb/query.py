@@ -508,9 +508,6 @@ class QueryPlan:
     #: "Pasal n" written without a law whose topic did not decide the law either: the answer layer should
     #: ask which law is meant (KUP, PPN or PPh) rather than guess
     ambiguous_provisions: tuple[Provision, ...] = ()
-    #: other word forms of the question's Indonesian words (:func:`word_forms`), searched as OR alternatives
-    #: so "penundaan" also finds the law's "ditunda"/"menunda"; not part of :attr:`terms`
-    variants: tuple[str, ...] = ()
 
     @property
     def needs_law(self) -> bool:
@@ -895,13 +892,6 @@ def understand(
             terms[" ".join(_norm(added))] = None
     if not terms:  # a question of nothing but function words: search them rather than nothing
         terms = dict.fromkeys(tokenize(text))
-    variants: dict[str, None] = {}
-    for tok, s, e in _token_spans(text):
-        if tok not in terms or text[s:e].isupper() or any(a.start <= s and e <= a.end for a in matches):
-            continue  # acronyms ("PPN") and alias phrases keep their own spelling
-        for form in word_forms(tok):
-            if form not in terms:
-                variants[form] = None
 
     plan = QueryPlan(
         text=question,
@@ -915,7 +905,6 @@ def understand(
         expansions=expansions,
         terms=tuple(terms),
         ambiguous_provisions=tuple(ambiguous),
-        variants=tuple(variants),
     )
     logger.debug(
         "language=%s, docs=%d, provisions=%d, tax_types=%d, expansions=%d, as_of_precision=%s"
@@ -970,120 +959,4 @@ def fts_query(plan: QueryPlan) -> str:
     Returns "" when the plan has no terms (callers must skip the FTS search then: an empty
     MATCH is a syntax error).
     """
-    terms = (*plan.terms, *plan.variants)
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms if t)
-
-
-# --------------------------------------------------------------------------------------------
-# Indonesian word forms (affixes)
-# --------------------------------------------------------------------------------------------
-#: a root shorter than this is not derived (too many accidental words: "unda", "ada")
-_MIN_ROOT = 4
-_VOWELS = frozenset("aeiou")
-
-
-def _without_suffix(word: str) -> list[str]:
-    """``word`` and its stems without -nya, then without -kan / -an / -i."""
-    stems = [word]
-    if word.endswith("nya") and len(word) - 3 >= _MIN_ROOT:
-        stems.append(word[:-3])
-    for stem in list(stems):
-        for suffix in ("kan", "an", "i"):
-            if stem.endswith(suffix) and len(stem) - len(suffix) >= _MIN_ROOT:
-                stems.append(stem[: -len(suffix)])
-    return stems
-
-
-def _without_prefix(stem: str) -> list[str]:
-    """The roots ``stem`` may have under one prefix: meN-/peN- (assimilated), di-, ter-, ber-, per-, ke-."""
-    out: list[str] = []
-    for nasal in ("me", "pe"):
-        if not stem.startswith(nasal):
-            continue
-        rest = stem[2:]
-        if rest.startswith("ng"):  # meng-/peng-: a vowel root, or a root whose k was dropped
-            out += [rest[2:], "k" + rest[2:]] if rest[2:3] in _VOWELS else [rest[2:]]
-        elif rest.startswith("ny"):  # meny-/peny-: the root's s was dropped
-            out.append("s" + rest[2:])
-        elif rest.startswith("m"):  # mem-/pem-: b/f/v kept, p dropped before a vowel
-            out.append("p" + rest[1:] if rest[1:2] in _VOWELS else rest[1:])
-        elif rest.startswith("n"):  # men-/pen-: d/c/j/z kept, t dropped before a vowel
-            out.append("t" + rest[1:] if rest[1:2] in _VOWELS else rest[1:])
-        # me-/pe- before l, w, y; me- before r ("peraturan" is per-, not pe-)
-        if rest[:1] in ("l", "w", "y") or (nasal == "me" and rest[:1] == "r"):
-            out.append(rest)
-    for prefix in ("di", "ter", "ber", "per", "ke"):
-        if stem.startswith(prefix):
-            out.append(stem[len(prefix) :])
-    return out
-
-
-def word_roots(word: str) -> tuple[str, ...]:
-    """The candidate roots of an Indonesian word: "pengangsuran" -> angsur, "penyetoran" -> setor, ...
-
-    Only words with an affix have roots here (a bare "pajak" gives none); every split the affixes
-    allow is a candidate (a wrong split is harmless: its forms occur nowhere in the corpus).
-    """
-    roots: dict[str, None] = {}
-    for stem in _without_suffix(word):
-        unprefixed = [r for r in _without_prefix(stem) if len(r) >= _MIN_ROOT]
-        for root in unprefixed or ([stem] if stem != word else []):
-            roots[root] = None
-    roots.pop(word, None)
-    return tuple(roots)
-
-
-def _nasal(prefix: str, root: str) -> str:
-    """meN-/peN- (``prefix`` "me" or "pe") joined to ``root`` with the nasal it takes."""
-    head = root[0]
-    if head in _VOWELS or head in "gh":
-        return prefix + "ng" + root
-    if head == "k":
-        return prefix + "ng" + root[1:]
-    if head == "s":
-        return prefix + "ny" + root[1:]
-    if head == "p":
-        return prefix + "m" + root[1:]
-    if head in "bfv":
-        return prefix + "m" + root
-    if head == "t":
-        return prefix + "n" + root[1:]
-    if head in "dcjz":
-        return prefix + "n" + root
-    return prefix + root
-
-
-def word_forms(word: str) -> tuple[str, ...]:
-    """The common forms of ``word``'s roots: root, -an, meN-(-kan/-i), di-(-kan/-i), peN-...-an, ter-.
-
-    Only for a peN-...-an noun ("penundaan" -> "menunda", "ditunda", "tunda"): questions name an act
-    with its noun where the law states it with a verb.  Other affixed words ("dimaksud", "berlaku",
-    "ketentuan") are mostly the law's own wording already, and their roots' forms ("dilakukan",
-    "tertentu") are so common that they would only add noise; numbers and short tokens have none.
-    """
-    noun = word.removesuffix("nya")
-    if (
-        len(word) < 6
-        or not word.isalpha()
-        or not word.isascii()
-        or not (noun.startswith("pe") and noun.endswith("an"))
-    ):
-        return ()
-    forms: dict[str, None] = {}
-    for root in word_roots(word):
-        me, pe = _nasal("me", root), _nasal("pe", root)
-        for form in (
-            root,
-            root + "an",
-            me,
-            me + "kan",
-            me + "i",
-            "di" + root,
-            "di" + root + "kan",
-            "di" + root + "i",
-            pe + "an",
-            "ter" + root,
-        ):
-            forms[form] = None
-    forms.pop(word, None)
-    return tuple(forms)
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in plan.terms if t)

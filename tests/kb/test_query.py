@@ -19,8 +19,6 @@ from kb.query import (
     fts_query,
     tokenize,
     understand,
-    word_forms,
-    word_roots,
 )
 
 D = dt.date
@@ -535,67 +533,3 @@ def test_a_written_law_wins_over_the_topic() -> None:
 )
 def test_a_date_about_a_party_is_not_the_transaction_date(question: str, as_of: dt.date | None) -> None:
     assert understand(question).as_of == as_of
-
-
-# ------------------------------------------------------------------------------------------
-# Indonesian word forms: a noun asked ("penundaan") finds the law's verb ("ditunda")
-# ------------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("word", "root"),
-    [
-        ("pengangsuran", "angsur"),  # peng- before a vowel
-        ("pengurangan", "kurang"),  # peng- with the root's k dropped
-        ("penyetoran", "setor"),  # peny- with s dropped
-        ("pemotongan", "potong"),  # pem- with p dropped
-        ("pembayaran", "bayar"),  # pem- before b
-        ("penundaan", "tunda"),  # pen- with t dropped
-        ("pendaftaran", "daftar"),  # pen- before d
-        ("pelaporan", "lapor"),  # pe- before l
-        ("dikenakan", "kena"),  # di- ... -kan
-        ("dikenai", "kena"),  # di- ... -i
-        ("terutangnya", "utang"),  # ter- ... -nya
-        ("berlakunya", "laku"),  # ber- ... -nya
-        ("laporan", "lapor"),  # -an alone
-    ],
-)
-def test_word_roots_strip_prefixes_with_nasal_assimilation_and_suffixes(word: str, root: str) -> None:
-    assert root in word_roots(word)
-
-
-def test_word_forms_generate_the_other_common_forms_of_the_root() -> None:
-    assert {"menunda", "ditunda", "tunda"} <= set(word_forms("penundaan"))
-    assert {"mengangsur", "angsuran", "diangsur"} <= set(word_forms("pengangsuran"))
-    assert {"menyetor", "menyetorkan", "disetor"} <= set(word_forms("penyetoran"))
-    assert {"melaporkan", "dilaporkan"} <= set(word_forms("pelaporan"))
-    assert {"pemotongan", "memotong", "dipotong"} <= set(word_forms("pemotongannya"))
-    assert "penundaan" not in word_forms("penundaan")  # the asked word itself is a term already
-
-
-@pytest.mark.parametrize(
-    "word", ["pajak", "tarif", "2%", "2023", "ppn", "kan", "dimaksud", "berlaku", "ketentuan", "pengusaha"]
-)
-def test_only_pen_an_nouns_have_forms(word: str) -> None:
-    assert word_forms(word) == ()
-
-
-def test_understand_adds_word_forms_as_variants_not_as_terms() -> None:
-    plan = understand("syarat penundaan pembayaran PPN")
-    assert {"ditunda", "menunda", "dibayar", "membayar"} <= set(plan.variants)
-    assert "ditunda" not in plan.terms and "penundaan" in plan.terms
-    # an acronym and an alias phrase keep their own spelling
-    assert not any(v.endswith("ppn") or "pertambahan" in v for v in plan.variants)
-
-
-def test_fts_query_finds_the_verb_form_of_a_noun_asked() -> None:
-    con = _fts_table()
-    con.executemany(
-        "INSERT INTO t(rowid, x) VALUES (?, ?)",
-        [
-            (1, "persetujuan untuk mengangsur atau menunda pembayaran pajak"),
-            (2, "Bea Meterai atas dokumen"),
-        ],
-    )
-    query = fts_query(understand("syarat pengangsuran penundaan"))
-    assert [r[0] for r in con.execute("SELECT rowid FROM t WHERE t MATCH ? ORDER BY rank", (query,))] == [1]

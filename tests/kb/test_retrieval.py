@@ -226,13 +226,3 @@ def test_definition_question_finds_the_definition_first(services) -> None:
     r = services.retriever.search("Apa pengertian Pajak Masukan?", _flt(dt.date(2024, 1, 1)))
     top = r.results[0].chunk
     assert top.kind == "definition" and "Pajak Masukan adalah" in top.text
-
-
-@pytest.mark.slow
-def test_a_noun_asked_finds_the_provision_worded_with_the_verb(services) -> None:
-    # KUP Pasal 9 ayat (4) says "mengangsur atau menunda pembayaran"; the question's noun "pengangsuran"
-    # occurs nowhere in it, so only its other word forms (kb.query.word_forms) let BM25 reach it
-    from kb.query import fts_query, understand
-
-    found = services.store.keyword_search(fts_query(understand("pengangsuran pajak")), EVERYONE, 10)
-    assert "uu-6-2023#lampiran/pasal-113/angka-1/pasal-9/ayat-4" in [cid for cid, _ in found]
