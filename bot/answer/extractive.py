@@ -317,8 +317,9 @@ def only_unasked_regime_rates(question: str, text: str) -> bool:
 _ASK_DOMESTIC = lexicon.question_kind("domestic_party")
 _ASK_ABROAD = lexicon.question_object("foreign_payee")
 _ASK_TREATY = lexicon.question_kind("treaty")
+#: "BUT" only as written in capitals (the English "but" is no permanent establishment)
 _ASK_PERMANENT_ESTABLISHMENT = re.compile(
-    r"\bbentuk\s+usaha\s+tetap\b|\bBUT\b|permanent\s+establishment", re.I
+    r"\bbentuk\s+usaha\s+tetap\b|(?-i:\bBUT\b)|permanent\s+establishment", re.I
 )
 #: the rule for a payee abroad: PPh 26's "kepada Wajib Pajak luar negeri selain bentuk usaha tetap"
 _PAYEE_ABROAD = re.compile(
@@ -334,9 +335,10 @@ def payee_abroad_unasked(question: str, text: str) -> bool:
     usaha tetap"; what a PT or another domestic taxpayer receives is governed by the domestic rules (PPh 23,
     the exemptions of Pasal 4 ayat (3)), however many of the question's words the foreign-payee rule
     shares."""
-    if not _ASK_DOMESTIC.search(question) or _ASK_ABROAD.search(question) or _ASK_TREATY.search(question):
+    plain = lexicon.plain_question(question)  # chat spellings read as words: "dlm negeri" is "dalam negeri"
+    if not _ASK_DOMESTIC.search(plain) or _ASK_ABROAD.search(plain) or _ASK_TREATY.search(plain):
         return False
-    if _ASK_PERMANENT_ESTABLISHMENT.search(question) or "PPh 26" in mentioned_taxes(question):
+    if _ASK_PERMANENT_ESTABLISHMENT.search(plain) or "PPh 26" in mentioned_taxes(question):
         return False
     return bool(_PAYEE_ABROAD.search(text))
 

@@ -805,7 +805,7 @@ def answer_question(
     #    topic (a tax type or a law) and that a source answers (the words of all parts together outweigh
     #    what any one passage states)
     answered_question, answered_plan = asked_text, plan
-    parts = question_parts(question)
+    parts = question_parts(asked_text)
     if parts and any(a.shown for a in attempts):
         # one answer for the whole message: say that its parts may not all be answered (never silently)
         run.warn(_w("all_parts", lang, n=len(parts)))

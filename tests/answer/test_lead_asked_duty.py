@@ -188,3 +188,17 @@ def test_a_deadline_question_is_not_led_by_how_long_interest_runs() -> None:
         sanction_fit("bunga atas Surat Tagihan Pajak dikenakan paling lama berapa bulan?", INTEREST_RUNS)
         == 0.0
     )
+
+
+def test_income_paid_to_someone_is_not_the_duty_to_pay_a_tax() -> None:
+    from bot.answer.extractive import tax_act_match
+
+    withholding = (
+        "(1) Atas penghasilan tersebut di bawah ini dengan nama dan dalam bentuk apa pun yang dibayarkan "
+        "kepada Wajib Pajak dalam negeri dipotong pajak"
+    )
+    assert tax_act_match("file", withholding) == 0.0
+    assert (
+        tax_act_match("pay", "Pajak yang terutang wajib disetor paling lama tanggal 15 bulan berikutnya")
+        == 1.0
+    )

@@ -49,3 +49,15 @@ def test_a_question_naming_no_party_at_all_is_left_alone() -> None:
 
 def test_the_foreign_payee_rule_counts_against_the_lead() -> None:
     assert LEAD_WEIGHTS["payee_abroad_unasked"] < 0
+
+
+def test_the_english_but_is_no_permanent_establishment_and_chat_spelling_is_read() -> None:
+    from bot.answer.extractive import payee_abroad_unasked
+
+    rule = (
+        "dipotong pajak sebesar 20% dari jumlah bruto oleh pihak yang wajib membayarkan kepada Wajib Pajak "
+        "luar negeri selain bentuk usaha tetap"
+    )
+    assert payee_abroad_unasked("PPh atas bunga yang diterima PT, but only from a local bank?", rule)
+    assert payee_abroad_unasked("bunga dr PT dlm negeri kena pph berapa?", rule)
+    assert not payee_abroad_unasked("bunga yang diterima BUT di Indonesia kena pph berapa?", rule)

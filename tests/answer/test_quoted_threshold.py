@@ -36,10 +36,10 @@ def test_a_threshold_no_quote_states_is_missed() -> None:
 
 def test_an_instalment_reduction_quoting_a_threshold_is_escalated(services: Any) -> None:
     question = (
-        "Kami mau minta pengurangan angsuran PPh Pasal 25 karena PPh terutang tahun ini diperkirakan kurang "
-        "dari 75% dari PPh yang jadi dasar angsuran, itu bagaimana?"
+        "Proyeksi PPh terutang tahun berjalan kurang dari 75% dari PPh tahun lalu. Bisakah angsuran "
+        "bulanan PPh 25 diturunkan, syaratnya apa?"
     )
-    answer = answer_question(question, services.cli_principal(None), services, as_of=dt.date(2022, 11, 25))
+    answer = answer_question(question, services.cli_principal(None), services, as_of=dt.date(2023, 8, 14))
     assert answer.status == "escalated"
     assert answer.escalation is not None and answer.escalation.reason == "low_confidence"
     assert answer.claims and answer.claims[0].source.doc_id == "uu-36-2008"

@@ -91,3 +91,30 @@ def test_a_message_asks_the_missing_fact_before_offering_a_ticket() -> None:
     advice = part_answer("escalated", "scheme", reason="advice")
     msg = combine(parts, parts, [advice, clarify, part_answer("answered", "[1]", (RATE,))], "en")
     assert msg.status == "escalated" and msg.escalation is not None and msg.escalation.reason == "advice"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "I spend 180 days a year in Bali; is my foreign salary taxed here?",  # 180 is not more than 183
+        # "ga" inside "juga" is no negation
+        "Saya juga tinggal di Indonesia sebagian waktu, gaji dari luar negeri saya kena pajak?",
+    ],
+)
+def test_facts_that_do_not_settle_residence_still_ask_back(question: str) -> None:
+    result = check(question, has_date=False)
+    assert result is not None and result.topic == "own_residence_for_foreign_income" and result.blocking
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Saya tidak menetap di Indonesia, apakah gaji dari luar negeri saya kena pajak di sini?",
+        "Saya tidak berniat tinggal di Indonesia; penghasilan luar negeri saya dipajaki?",
+    ],
+)
+def test_not_residing_is_not_read_as_residing(question: str) -> None:
+    result = check(question, has_date=False)
+    assert (
+        result is None or result.filled.get("residence") != "bertempat tinggal / berniat tinggal di Indonesia"
+    )
