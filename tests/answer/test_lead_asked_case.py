@@ -28,6 +28,7 @@ from bot.answer.extractive import (
 from bot.answer.protocol import ComposeRequest
 from kb.model import Chunk, DocumentMeta, Hit
 from kb.query import understand
+from tests.answer.chunk_sample import sample_chunk
 
 TODAY = dt.date(2026, 12, 2)
 
@@ -37,23 +38,8 @@ def _doc(doc_id: str = "pp-99-2030", layer_type: str = "PP") -> DocumentMeta:
 
 
 def _chunk(text: str, n: int = 1, doc_id: str = "pp-99-2030", location: str = "Pasal 5") -> Chunk:
-    return Chunk(
-        id=f"{doc_id}#pasal-5/part-{n}",
-        doc_id=doc_id,
-        key=f"pasal-5/part-{n}",
-        kind="ayat",
-        location=location,
-        text=text,
-        prefix="",
-        parent_id=f"{doc_id}#pasal-5",
-        pasal="5",
-        ayat=None,
-        huruf=None,
-        provision=None,
-        valid_from=None,
-        valid_to=None,
-        is_example=False,
-        seq=n,
+    return sample_chunk(
+        doc_id, f"pasal-5/part-{n}", text, location=location, seq=n, parent_key="pasal-5", pasal="5"
     )
 
 

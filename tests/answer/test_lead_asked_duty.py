@@ -25,29 +25,16 @@ from bot.answer.extractive import (
 from bot.answer.protocol import ComposeRequest
 from kb.model import Chunk, DocumentMeta, Hit
 from kb.query import understand
+from tests.answer.chunk_sample import sample_chunk
 
 TODAY = dt.date(2026, 12, 2)
 DOC = DocumentMeta(id="uu-98-2031", title="Undang-Undang Uji", number="UU 98/2031", type="UU")
 
 
 def _chunk(text: str, pasal: str) -> Chunk:
-    return Chunk(
-        id=f"{DOC.id}#pasal-{pasal}",
-        doc_id=DOC.id,
-        key=f"pasal-{pasal}",
-        kind="ayat",
-        location=f"Pasal {pasal}",
-        text=text,
-        prefix="",
-        parent_id=f"{DOC.id}#pasal-{pasal}",
-        pasal=pasal,
-        ayat=None,
-        huruf=None,
-        provision=None,
-        valid_from=None,
-        valid_to=None,
-        is_example=False,
-        seq=int(pasal),
+    key = f"pasal-{pasal}"
+    return sample_chunk(
+        DOC.id, key, text, location=f"Pasal {pasal}", seq=int(pasal), parent_key=key, pasal=pasal
     )
 
 

@@ -13,8 +13,9 @@ from typing import Any
 from bot.answer.extractive import ExtractiveComposer
 from bot.answer.pipeline import _Run, answer_question
 from bot.answer.protocol import ComposeRequest
-from kb.model import Chunk, DocumentMeta, Hit
+from kb.model import DocumentMeta, Hit
 from kb.query import understand
+from tests.answer.chunk_sample import sample_chunk
 
 ON = dt.date(2026, 12, 2)
 #: a company FAQ on an identity change: it says the rates do not change, and states none
@@ -36,23 +37,16 @@ LAW_TEXT = (
 
 def _hit(doc_id: str, doc_type: str, text: str, n: int, score: float) -> Hit:
     doc = DocumentMeta(id=doc_id, title=f"Dokumen {doc_id}", number=doc_id.upper(), type=doc_type)
-    chunk = Chunk(
-        id=f"{doc_id}#bagian-{n}",
-        doc_id=doc_id,
-        key=f"bagian-{n}",
-        kind="ayat" if doc_type == "PP" else "section",
-        location="Pasal 3 ayat (1)" if doc_type == "PP" else "Tarif",
-        text=text,
-        prefix="",
-        parent_id=None,
-        pasal="3" if doc_type == "PP" else None,
-        ayat="1" if doc_type == "PP" else None,
-        huruf=None,
-        provision=None,
-        valid_from=None,
-        valid_to=None,
-        is_example=False,
+    law = doc_type == "PP"
+    chunk = sample_chunk(
+        doc_id,
+        f"bagian-{n}",
+        text,
+        kind="ayat" if law else "section",
+        location="Pasal 3 ayat (1)" if law else "Tarif",
         seq=n,
+        pasal="3" if law else None,
+        ayat="1" if law else None,
     )
     return Hit(chunk, doc, score, ("bm25",))
 
