@@ -342,14 +342,15 @@ def question_kind(name: str) -> re.Pattern[str]:
     ``other_than_rate`` (conditions, documents, procedure), ``rate_outright`` ("berapa", "what rate"),
     ``sanction``, ``deadline``, ``amount`` ("berapa ...?"), ``threshold`` ("kurang dari 75%"), ``period``
     ("berapa lama"), ``confirm`` ("..., benar kan?"), ``withholding``, ``treaty``, ``paying``, ``filing``,
-    ``when`` or ``domestic_party`` (a party in Indonesia: "dalam negeri", a PT or CV).  A name the file lacks
+    ``when``, ``domestic_party`` (a party in Indonesia: "dalam negeri", a PT or CV) or
+    ``permanent_establishment``.  A name the file lacks
     raises :class:`LexiconError`."""
     return _named("question_kinds", default().question_kinds, name)
 
 
 def question_object(name: str) -> re.Pattern[str]:
     """How a question names an object (``question_objects.<name>``: ``land_building_rent``, ``construction``,
-    ``no_npwp``, ``paid_to_bank``); how a passage is about it is the answer layer's."""
+    ``no_npwp``, ``paid_to_bank``, ``foreign_payee``); how a passage is about it is the answer layer's."""
     return _named("question_objects", default().question_objects, name)
 
 
@@ -362,5 +363,6 @@ def special_regime(name: str) -> re.Pattern[str]:
 def passage_cue(name: str) -> re.Pattern[str]:
     """Words that mark what a unit of a regulation states (``passage_cues.<name>``: ``rule`` -- a rate or an
     obligation, ``exception`` -- an exception to the rule, ``pays`` / ``files`` -- the duty to pay a tax or to
-    file a return, ``example_opener`` / ``example_heading`` -- where a worked example starts inside prose)."""
+    file a return, ``example_opener`` / ``example_heading`` -- where a worked example starts inside prose,
+    ``payee_abroad`` -- the rule for a payee abroad, ``revokes`` -- a clause revoking acts)."""
     return _named("passage_cues", default().passage_cues, name)

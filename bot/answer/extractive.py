@@ -317,14 +317,9 @@ def only_unasked_regime_rates(question: str, text: str) -> bool:
 _ASK_DOMESTIC = lexicon.question_kind("domestic_party")
 _ASK_ABROAD = lexicon.question_object("foreign_payee")
 _ASK_TREATY = lexicon.question_kind("treaty")
-#: "BUT" only as written in capitals (the English "but" is no permanent establishment)
-_ASK_PERMANENT_ESTABLISHMENT = re.compile(
-    r"\bbentuk\s+usaha\s+tetap\b|(?-i:\bBUT\b)|permanent\s+establishment", re.I
-)
+_ASK_PERMANENT_ESTABLISHMENT = lexicon.question_kind("permanent_establishment")
 #: the rule for a payee abroad: PPh 26's "kepada Wajib Pajak luar negeri selain bentuk usaha tetap"
-_PAYEE_ABROAD = re.compile(
-    r"(?:wajib|subjek)\s+pajak\s+luar\s+negeri\s+selain\s+bentuk\s+usaha\s+tetap", re.I
-)
+_PAYEE_ABROAD = lexicon.passage_cue("payee_abroad")
 
 
 def payee_abroad_unasked(question: str, text: str) -> bool:

@@ -72,7 +72,7 @@ from guardrails.verify import (
 from identity.principal import Principal
 from kb.chunking.textspan import example_start
 from kb.lexical import ask_text, coverage, question_parts
-from kb.lexicon import names_policy, not_terms, question_kind, question_object
+from kb.lexicon import names_policy, not_terms, passage_cue, question_kind, question_object
 from kb.metadata import related_date
 from kb.model import ANSWERABLE_STATUSES, Chunk, DocumentMeta, Hit
 from kb.query import STOPWORDS, QueryPlan, understand
@@ -1250,7 +1250,7 @@ def _entity_codes(store: Any) -> frozenset[str]:
 
 
 #: a revoking clause ("... dicabut dan dinyatakan tidak berlaku")
-_REVOKES = re.compile(r"\bdicabut\b", re.I)
+_REVOKES = passage_cue("revokes")
 
 
 def _revoked_in_kb(ref: str, store: Any, flt: SearchFilter) -> bool:
