@@ -320,6 +320,9 @@ _ASK_TREATY = lexicon.question_kind("treaty")
 _ASK_PERMANENT_ESTABLISHMENT = lexicon.question_kind("permanent_establishment")
 #: the rule for a payee abroad: PPh 26's "kepada Wajib Pajak luar negeri selain bentuk usaha tetap"
 _PAYEE_ABROAD = lexicon.passage_cue("payee_abroad")
+#: income from a company abroad, and from home (``passage_cues.income_from_abroad`` / ``income_from_home``)
+_FROM_ABROAD = lexicon.passage_cue("income_from_abroad")
+_FROM_HOME = lexicon.passage_cue("income_from_home")
 
 
 def payee_abroad_unasked(question: str, text: str) -> bool:
@@ -335,7 +338,9 @@ def payee_abroad_unasked(question: str, text: str) -> bool:
         return False
     if _ASK_PERMANENT_ESTABLISHMENT.search(plain) or "PPh 26" in mentioned_taxes(question):
         return False
-    return bool(_PAYEE_ABROAD.search(text))
+    # the payee-abroad rule, or a rule only about income from a company abroad (a rule naming income from home
+    # too, such as UU PPh Pasal 4 ayat (3) huruf f's two kinds of dividend, may answer the question)
+    return bool(_PAYEE_ABROAD.search(text)) or bool(_FROM_ABROAD.search(text) and not _FROM_HOME.search(text))
 
 
 #: A condition the question rules out: "beli ruko, bukan rumah sederhana", "jasa selain konstruksi", "a payee

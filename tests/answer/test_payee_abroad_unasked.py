@@ -61,3 +61,23 @@ def test_the_english_but_is_no_permanent_establishment_and_chat_spelling_is_read
     assert payee_abroad_unasked("PPh atas bunga yang diterima PT, but only from a local bank?", rule)
     assert payee_abroad_unasked("bunga dr PT dlm negeri kena pph berapa?", rule)
     assert not payee_abroad_unasked("bunga yang diterima BUT di Indonesia kena pph berapa?", rule)
+
+
+def test_a_rule_only_about_income_from_abroad_does_not_lead_a_domestic_dividend_question() -> None:
+    from bot.answer.extractive import payee_abroad_unasked
+
+    foreign = (
+        "dividen yang dibagikan berasal dari badan usaha di luar negeri yang sahamnya diperdagangkan di "
+        "bursa efek dikecualikan dari objek Pajak Penghasilan"
+    )
+    both = (
+        "f. dividen: 1. yang berasal dari dalam negeri yang diterima Wajib Pajak badan dalam negeri; 2. yang "
+        "berasal dari luar negeri sepanjang diinvestasikan di Indonesia"
+    )
+    question = "Induk kami (PT) dapat dividen dari anak usaha PT dalam negeri, apakah dipotong PPh?"
+    assert payee_abroad_unasked(question, foreign)
+    assert not payee_abroad_unasked(question, both)  # it names the dividend from home too
+    # a question about a dividend from abroad keeps the rule for it
+    assert not payee_abroad_unasked(
+        "PT kami terima dividen dari anak usaha di luar negeri, kena PPh?", foreign
+    )
