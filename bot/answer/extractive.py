@@ -656,13 +656,28 @@ def sanction_fit(question: str, text: str) -> float:
     not answered by the PPh 23 rate).  For a deadline question that names no sanction: -1 when the text
     states a sanction (its time limit is how long interest runs, "dikenakan paling lama 24 (dua puluh
     empat) bulan", not the deadline asked).  0 otherwise."""
+    return sanction_fit_of(sanction_ask(question), text)
+
+
+def sanction_ask(question: str) -> str | None:
+    """The question side of :func:`sanction_fit`, read once per question: ``sanction`` (it asks the sanction),
+    ``deadline`` (it asks a deadline and names no sanction) or None."""
     plain = lexicon.plain_question(question)
-    states = bool(STATES_SANCTION.search(text))
     if asks_penalty(plain):
+        return "sanction"
+    if asked_fact(plain) == "deadline" and not ASKS_SANCTION.search(plain):
+        return "deadline"
+    return None
+
+
+def sanction_fit_of(ask: str | None, text: str) -> float:
+    """The text side of :func:`sanction_fit` for a question read by :func:`sanction_ask`."""
+    if ask is None:
+        return 0.0
+    states = bool(STATES_SANCTION.search(text))
+    if ask == "sanction":
         return 1.0 if states else -1.0
-    if asked_fact(plain) == "deadline" and states and not ASKS_SANCTION.search(plain):
-        return -1.0
-    return 0.0
+    return -1.0 if states else 0.0
 
 
 def lead_fact(question: str) -> str | None:
@@ -1155,6 +1170,7 @@ class ExtractiveComposer:
         statuses = asked_statuses(question)
         action = asked_action(question, concepts)
         act = asked_tax_act(question)
+        sanction = sanction_ask(question)
         labelled = any(u.label for u in clean)
         for i, u in enumerate(clean):
             own = affirmed_text(question, u.text)
@@ -1176,7 +1192,7 @@ class ExtractiveComposer:
             # it states the asked action ("Disetujui oleh"), or whether it may be done ("tidak dapat dibayar")
             bonus += 0.4 * action_match(action, u.text)
             # the item of the duty asked (paying or filing) and, when a sanction is asked, the one stating it
-            bonus += 0.3 * tax_act_match(act, u.text) + 0.3 * sanction_fit(question, u.text)
+            bonus += 0.3 * tax_act_match(act, u.text) + 0.3 * sanction_fit_of(sanction, u.text)
             if labelled and concepts:
                 # a table row is about what its first cell names: the asked object's row, not a row of the
                 # same table whose other cells share the question's words

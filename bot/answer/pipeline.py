@@ -703,7 +703,7 @@ def answer_question(
     # 3b. a specific term the question asks about ("DTP", "SKB": an acronym in the sentences that ask) that no
     #     passage this reader may read contains: the knowledge base cannot settle the question, however many
     #     of its other words some passage shares
-    unknown = _unknown_terms(asked_text, plan, services, run.search_filter(as_of_date))
+    unknown = _unknown_terms(asked_text, plan, services, flt_asked)
     if unknown and verdict.kind == "in_scope":
         headline = " ".join(_w("term_not_found", lang, n=t, d=as_of_date.isoformat()) for t in unknown)
         return finish("abstained", reason="no_source", headline=headline)
