@@ -1168,10 +1168,10 @@ def _near_the_lead(
     leads, another Pasal of a regulation is not shown however well it ranks: it shares the question's
     words, not the asked fact (on both halves of our eval set such claims cited a gold location 11 times
     in 72, beside 75% of leads); only one passage of a law above the lead's in the hierarchy may follow
-    an implementing regulation's rule (the act a PMK or a PP rests on).  A policy's lead still shows the
-    law beside it.  A definition outside the lead's Pasal is shown only when the question names the term
-    it defines.  A passage other than the lead's own is quoted once, by its best sentence (the composer
-    lists it first).
+    an implementing regulation's rule (the act a PMK or a PP rests on).  A company document's lead still
+    shows the law and the other company documents beside it, not its own other sections.  A definition
+    outside the lead's Pasal is shown only when the question names the term it defines.  A passage other
+    than the lead's own is quoted once, by its best sentence (the composer lists it first).
 
     The lead judged is the composer's: the first claim the search found (a law looked up beside a policy
     may stand before it, and is kept)."""
@@ -1203,6 +1203,8 @@ def _near_the_lead(
             continue
         if hit.score < ratio * lead.score or hit.chunk.id in quoted:
             continue
+        if not rule_leads and hit.doc.id == lead.doc.id:
+            continue  # another section of the company document that leads: as another Pasal of a law
         if rule_leads and hit.doc.layer != "policy" and hit.chunk.kind != "definition":
             # another Pasal of a regulation: only the one passage of a law above the lead's, the act an
             # implementing regulation (a PMK, a PP) rests on

@@ -159,12 +159,21 @@ def test_one_passage_of_the_act_an_implementing_rule_rests_on() -> None:
     assert _cut([_claim(top, "uu"), _claim(below, "pp")], [top, below]) == ["uu"]
 
 
-def test_a_company_document_leading_keeps_the_law_beside_it() -> None:
+def test_a_company_document_leading_keeps_the_law_beside_it_not_its_other_sections() -> None:
     lead = _hit(SOP, "tarif", 1.0, kind="section")
+    own_section = _hit(SOP, "pengisian-kembali", 1.0, kind="section")  # the same SOP's other procedure
+    calendar = _hit(_doc("kalender", "procedure"), "batas-waktu", 0.95, kind="section")
     law = _hit(UU, "pasal-23", 0.95)
     looked_up = _hit(UU, "pasal-23/ayat-1", 0.0)  # the law looked up beside the policy, placed before it
-    shown = [_claim(looked_up, "law first"), _claim(lead, "sop"), _claim(law, "law 1"), _claim(law, "law 2")]
-    assert _cut(shown, [lead, law]) == ["law first", "sop", "law 1"]
+    shown = [
+        _claim(looked_up, "law first"),
+        _claim(lead, "sop"),
+        _claim(own_section, "sop refill", "policy"),
+        _claim(calendar, "calendar", "policy"),
+        _claim(law, "law 1"),
+        _claim(law, "law 2"),
+    ]
+    assert _cut(shown, [lead, own_section, calendar, law]) == ["law first", "sop", "calendar", "law 1"]
 
 
 def test_a_definition_is_shown_for_a_term_the_question_names() -> None:
