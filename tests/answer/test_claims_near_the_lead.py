@@ -42,5 +42,6 @@ def test_other_provisions_are_shown_only_near_the_leads_score(services: Any) -> 
             and c.source.location.split(" ayat")[0] != lead.location.split(" ayat")[0]
         ):
             assert scores[c.source.chunk_id] >= 0.9 * scores[lead.chunk_id], c.source.location
-    # the ratio is what removed claims: with it at 0 every verified claim is shown
-    assert len(every.claims) > len(near.claims)
+    # the ratio only removes claims (another Pasal of a regulation under a rule's lead is not shown at any
+    # ratio: tests/answer/test_supporting_claims.py)
+    assert len(every.claims) >= len(near.claims)
