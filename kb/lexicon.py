@@ -49,7 +49,15 @@ DEFAULT_LEXICON_PATH = Path(__file__).with_name("data") / "lexicon.yaml"
 
 
 #: The word lists of ``message_words`` (see :func:`message_words`).
-MESSAGE_WORDS = ("join", "ask_tags", "tail_particles", "follow_up_openers", "lead_joins")
+MESSAGE_WORDS = (
+    "join",
+    "ask_tags",
+    "tail_particles",
+    "follow_up_openers",
+    "lead_joins",
+    "plea_words",
+    "refers_back",
+)
 
 
 class LexiconError(KbError):
@@ -280,7 +288,9 @@ def message_words(name: str) -> tuple[str, ...]:
     """How a chat message strings its asks together: ``join`` -- words joining two asks ("dan", "terus");
     ``ask_tags`` -- the tag closing a yes/no ask ("ga", "belum"); ``tail_particles`` -- particles after the
     ask word ("sih", "ya"); ``follow_up_openers`` -- how a follow-up asking the question before again opens
-    ("kalau", "gimana"); ``lead_joins`` -- a joining word a part opens with ("terus", "lalu")."""
+    ("kalau", "gimana"); ``lead_joins`` -- a joining word a part opens with ("terus", "lalu");
+    ``plea_words`` -- the words of a request for help that asks nothing ("dibantu", "penjelasannya");
+    ``refers_back`` -- words by which an ask points back to the ask before it ("tersebut", "if yes")."""
     if name not in MESSAGE_WORDS:
         raise LexiconError(f"unknown message_words list {name!r} (known: {', '.join(MESSAGE_WORDS)})")
     return default().message_words.get(name, ())

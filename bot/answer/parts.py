@@ -17,6 +17,9 @@ what any one passage states, and the parts after the first go silently unanswere
   PPh 23 ga?" -> "SNR.", :func:`case_names`) are put before a part that does not write them;
 * a part that names only another topic ("Kalau PPh 23?", :func:`follow_up_of`) asks the question before
   it again: that question, told as a statement ("sanksi terlambat lapor SPT Masa PPN."), is put before it;
+* a part that points back to the ask before it ("... bagaimana perlakuannya? Apakah penjualan tersebut
+  wajib dibuatkan faktur?", "if so, at what rate?": :func:`refers_back`) gets that ask, told as the case,
+  before it, unless the message tells its case in a story (the story says what "tersebut" is);
 * a leading joining word ("Terus ...", "trs ...") is dropped: it names nothing a passage must contain;
 * a date the message names outside the part is put before it too.
 
@@ -35,16 +38,21 @@ for the consumers that read only those (eval, tickets, cache, history):
   the first); ``claims[0]`` is the lead of the first part that has claims.  Each part's line is renumbered
   to these positions (``PartAnswer.line``, ``PartAnswer.claim_numbers``);
 * ``answer``: one line per part, ``"1. <question> — <its answer line>"``;
-* ``status``: ``answered`` only when every part is answered.  Otherwise the status and ``escalation`` are
-  those of the first part that is not answered and that the tax team can take (an offered escalation:
-  low confidence, no source, advice ...), else of the first part that is not answered (out of scope, a
-  clarification).  So a message whose second part has no source is ``abstained`` with reason
-  ``no_source`` even though its first part is answered (its claims are still shown), and the turn offers
-  or opens a ticket exactly as for a one-question answer of that status; the turn's ledger holds every
-  part's retrieval and withheld claims, so the ticket carries that part's evidence.  A part that asks a
-  fact of the case back (``clarify``) goes first when the other open parts only lack a source or
-  confidence: they may turn on that fact too.  When some part is answered, a note names the parts that
-  are not;
+* ``status``: ``answered`` when every part is answered, and also when the first part (the question that
+  states what the asker needs; the later ones narrow it or add to it) is answered and every open part
+  found no source or is no tax question (``no_source``, ``out_of_scope``: :func:`stays_answered`).  The
+  open part then says so on its own line, a note names it, and ``escalation`` is the first open part's
+  offered one (the turn offers its ticket as for a one-question answer of that reason).  A part answered
+  with low confidence still escalates the message: its quote is shown with a doubt and the turn opens a
+  ticket for it at once, so the message is in fact with the tax team.  Otherwise
+  the status and ``escalation`` are those of the first part that is not answered and that the tax team can
+  take (an offered escalation: low confidence, no source, advice ...), else of the first part that is not
+  answered (out of scope, a clarification): a message whose first question has no source is ``abstained``
+  although a later part is answered (its claims are still shown), and a part escalated for advice or a
+  protected determination escalates the whole message.  The turn's ledger holds every part's retrieval
+  and withheld claims, so a ticket carries the open part's evidence.  A part that asks a fact of the case
+  back (``clarify``) goes first when the other open parts only lack a source or confidence: they may turn
+  on that fact too.  When some part is answered, a note names the parts that are not;
 * ``confidence``, ``as_of``, ``period``: those of the part whose lead is ``claims[0]`` (else the first
   part); ``warnings``, ``unsupported_claims``, ``conflicts``, ``clarifying_questions``: each part's, in
   order, once; ``timings``: summed.
@@ -277,9 +285,10 @@ def _with_warning(answer: Answer, note: str) -> Answer:
 
 def message_parts(question: str, aliases: Any = None, acts: Any = None) -> list[str]:
     """The questions of a message (:func:`kb.lexical.asking_sentences`: sentences, list items, asks joined by
-    "dan"/"terus"), each kept when it is a question of its own (:func:`_is_part`); [] when fewer than two
-    are.  Each sentence is judged alone: a short ask that names a topic ("PPh 21 nya berapa?") is a part
-    beside a longer one that names none."""
+    "dan"/"terus"), each kept when it is a question of its own (:func:`_is_part`; a plea for help such as
+    "Mohon dibantu penjelasannya" is not, :func:`is_plea`); [] when fewer than two are.  Each sentence is
+    judged alone: a short ask that names a topic ("PPh 21 nya berapa?") is a part beside a longer one that
+    names none."""
     asks = asking_sentences(question)
     if len(asks) < 2:
         return []
@@ -298,7 +307,40 @@ def _is_part(ask: str, aliases: Any, acts: Any) -> bool:
     right answers on the blind set)."""
     if topic_words(understand(ask, aliases=aliases, catalog=acts)):
         return True
-    return content_words(ask) >= 2
+    return content_words(ask) >= 2 and not is_plea(ask)
+
+
+def is_plea(ask: str) -> bool:
+    """A request for help that asks nothing of its own ("Mohon dibantu saran atau penjelasannya Pak/Bu.",
+    "Please kindly advise."): besides stopwords, request formulas and topic-free words it writes only the
+    words of a plea (lexicon ``message_words.plea_words``).  It is the courtesy around the questions, not one
+    of them: counted as a part it was answered (or declined) on its own as if it asked something."""
+    plea = set(lexicon.message_words("plea_words"))
+    asks = lexicon.ask_words()
+    generic = lexicon.generic_words()
+    words = [
+        t for t in tokenize(ask) if t not in STOPWORDS and t not in asks and t not in generic and len(t) >= 3
+    ]
+    return bool(words) and all(t in plea for t in words)
+
+
+@functools.lru_cache(maxsize=1)
+def _refers_back() -> re.Pattern[str]:
+    """Words by which an ask points back to the ask before it (lexicon ``message_words.refers_back``:
+    "... penjualan tersebut?", "if yes, what rate?")."""
+    words = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in lexicon.message_words("refers_back"))
+    return re.compile(rf"\b(?:{words})\b", re.IGNORECASE)
+
+
+def refers_back(part: str) -> bool:
+    """Whether a part points back to the case of the ask before it ("Apakah penjualan tersebut kena PPN?",
+    "If so, at what rate?"): alone it does not say what "tersebut" or "so" is.  A word the part itself wrote
+    earlier is what it points to ("Apakah bukti potong dibuat, dan apakah bukti potong tsb dikirim?")."""
+    for m in _refers_back().finditer(part):
+        before = tokenize(part[: m.start()])
+        if not before or before[-1] not in before[:-1]:
+            return True
+    return False
 
 
 # -- what each part asks ------------------------------------------------------------------------
@@ -449,7 +491,18 @@ def part_texts(
             frames.append(None)
         else:
             frames.append(text)
-            if not topics[i] and not story_topic:
+            told, told_topic = story_text, story_topic
+            if before is not None and not story and refers_back(part):
+                # "Jika PKP menjual inventaris kantor bekas, bagaimana perlakuannya? Apakah penjualan
+                # tersebut wajib dibuatkan faktur?": the ask before, told as the case, says what "tersebut"
+                # is.  A message that tells its case in a story of its own gives every part that case
+                # already ("PT A lends to PT B ... Is the interest taxed? If so, at what rate?"): repeating
+                # the ask before only adds its words to the search
+                case = _statement(frames[before] or "")
+                context.append(case)
+                told = f"{story_text} {case}"
+                told_topic = topic_words(understand(told, aliases=aliases, catalog=acts))
+            if not topics[i] and not told_topic:
                 earlier = [j for j in range(i - 1, -1, -1) if topics[j]] or [
                     j for j in range(i + 1, len(parts)) if topics[j]
                 ]
@@ -457,7 +510,7 @@ def part_texts(
                     borrowed.append(topics[earlier[0]])
             # the case the earlier parts told by name ("biaya jasa SNR ke SNL ...? SNL potong PPh 23 ga?"); a
             # name that is a reviewed term ("NITKU", "NPWP") is a topic: it goes only to a part without one
-            said = f"{story_text} {part} {' '.join(borrowed)}"
+            said = f"{told} {part} {' '.join(borrowed)}"
             borrowed += [
                 n
                 for j in range(i)
@@ -507,6 +560,34 @@ def _once(items: Sequence[Any], key: Any) -> list[Any]:
 
 #: the escalation reasons of a part that a clarifying question of another part is asked before
 _WAITS_FOR_FACTS = frozenset({"low_confidence", "no_source"})
+#: the reasons an open part may have while the message is still answered (its first question is): no source
+#: was found for it, or it is not a tax question.  Low confidence (a doubtful quote shown, a ticket opened at
+#: once), advice, a protected determination and a clarifying question still decide the message's status.
+#: Measured (session 28): counting low confidence here too answered one more real-set message right and one
+#: more blind message that should be declined
+OPEN_WHILE_ANSWERED = frozenset({"no_source", "out_of_scope"})
+
+
+def stays_answered(records: Sequence[PartAnswer]) -> bool:
+    """Whether a message with open parts is still answered: its first question is answered from a source,
+    and every open part found no source or asks no tax question (:data:`OPEN_WHILE_ANSWERED`).
+
+    The first question of a message states what the asker needs; the later ones narrow it or add to it
+    ("... kena PPh 26? Bagaimana cara menghitung gross-up-nya?", "... apakah enforcement-nya ketat?").  When
+    that need is answered, an open later part is a gap to name (its own line, a note, a ticket offered for
+    it), not a reason to present the whole reply as a decline.  When the first question is open, the
+    message is what that part is (the answered follow-ups are still shown)."""
+    if not records or records[0].status != "answered":
+        return False
+    return all(
+        r.status == "answered"
+        or (
+            r.status in ("abstained", "escalated")
+            and r.answer.escalation is not None
+            and r.answer.escalation.reason in OPEN_WHILE_ANSWERED
+        )
+        for r in records
+    )
 
 
 def combine(parts: Sequence[str], asked: Sequence[str], answers: Sequence[Answer], language: str) -> Answer:
@@ -541,10 +622,21 @@ def combine(parts: Sequence[str], asked: Sequence[str], answers: Sequence[Answer
         chosen = asking
     status = chosen.status if chosen is not None else "answered"
     escalation = chosen.answer.escalation if chosen is not None else None
+    if chosen is not None and stays_answered(records):
+        # the first question is answered from a source and the open ones found none (or are not tax
+        # questions): the message is answered, each open part saying so on its own line; the tax team is
+        # offered (or sent) the first open part that can go to them, the ticket naming the open parts
+        status = "answered"
+        offered = next(
+            (r for r in open_parts if r.answer.escalation is not None and r.answer.escalation.offered), None
+        )
+        escalation = offered.answer.escalation if offered is not None else None
     lead = next((r for r in records if r.answer.claims), records[0])
     warnings = [w for r in records for w in r.answer.warnings]
-    if answered and open_parts:
-        which = (" dan " if language != "en" else " and ").join(str(r.index) for r in open_parts)
+    # the open parts the tax team can take (an out-of-scope part says on its own line that it is not theirs)
+    for_team = [r for r in open_parts if r.answer.escalation is None or r.answer.escalation.offered]
+    if answered and for_team:
+        which = (" dan " if language != "en" else " and ").join(str(r.index) for r in for_team)
         warnings.append(_note("open_parts", language, i=which, n=len(records)))
     timings: dict[str, float] = {}
     for r in records:
