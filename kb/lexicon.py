@@ -14,6 +14,8 @@ list.  Nothing else in dasar keeps word lists in code.
 * :func:`en_id` -- English question word -> Indonesian words used by the sources;
 * :func:`law_words` -- everyday Indonesian question word -> the words the regulations write for it ("lewat"
   -> "melebihi"), for concept coverage;
+* :func:`search_words` -- an everyday phrase for a thing -> the law's own name of it ("fasilitas karyawan" ->
+  "natura", "kenikmatan"), searched too (:mod:`kb.query` adds them like an alias expansion);
 * :func:`ask_words` -- interrogatives that make a sentence of a message its question;
 * :func:`message_words` -- how a chat message strings its asks together (joining words, yes/no tags,
   ending particles, follow-up openers);
@@ -98,6 +100,9 @@ class Lexicon:
     message_words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: everyday Indonesian question word -> the words the regulations write for it (``law_words``)
     law_words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: everyday phrase (its tokens joined by one space) -> the law's words for the thing, searched too
+    #: (``search_words``)
+    search_words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     path: str = ""  # the file it was read from (error messages)
 
 
@@ -199,6 +204,17 @@ def load(path: str | Path | None = None) -> Lexicon:
         if not isinstance(word, str) or not word.strip():
             raise LexiconError(f"{file}: law_words keys must be non-empty words")
         law[word.lower()] = tuple(_words(file, node, word))
+    search: dict[str, tuple[str, ...]] = {}
+    node = data.get("search_words") or {}
+    if not isinstance(node, Mapping):
+        raise LexiconError(f"{file}: search_words must map an everyday phrase to the words the acts use")
+    for phrase in node:
+        if not isinstance(phrase, str) or not phrase.strip():
+            raise LexiconError(f"{file}: search_words keys must be non-empty phrases")
+        key = " ".join(phrase.lower().split())
+        if key in search:
+            raise LexiconError(f"{file}: search_words phrase {phrase!r} is listed twice")
+        search[key] = tuple(_words(file, node, phrase))
     return Lexicon(
         # chat spellings of the same function words ("yg", "brp") and chat particles count as function words
         stopwords_id=frozenset(
@@ -225,6 +241,7 @@ def load(path: str | Path | None = None) -> Lexicon:
             name: tuple(_optional_words(file, data, "message_words", name)) for name in MESSAGE_WORDS
         },
         law_words=law,
+        search_words=search,
         path=str(file),
     )
 
@@ -339,6 +356,12 @@ def law_words() -> dict[str, tuple[str, ...]]:
     """Everyday Indonesian question word -> the words the regulations write for the same thing ("omzet lewat
     4,8 M" is "peredaran bruto ... melebihi Rp4.800.000.000,00" in the law); used by concept coverage only."""
     return dict(default().law_words)
+
+
+def search_words() -> dict[str, tuple[str, ...]]:
+    """Everyday phrase -> the law's own words for the same thing, which the search adds ("inventaris kantor"
+    is an "aktiva" in UU PPN Pasal 16D); unlike :func:`law_words` these are searched, not only covered."""
+    return dict(default().search_words)
 
 
 def _named(section: str, patterns: Mapping[str, re.Pattern[str]], name: str) -> re.Pattern[str]:

@@ -881,12 +881,18 @@ def understand(
                 source=adict.source_of(am.entry),
                 doc=am.entry.doc,
             )
-    expansions = tuple(first.values())
+    expansions = (*first.values(), *_search_word_expansions(text))
     terms: dict[str, None] = {}
+    chat = _lexicon.default().chat_spellings
     for tok, s, e in _token_spans(text):
         if tok in STOPWORDS or any(a <= s and e <= b for a, b in dropped):
             continue
         terms[tok] = None
+        # a chat or old spelling ("beaya", "jt") is searched in the acts' spelling too ("biaya", "juta"): the
+        # index holds only the acts' words, so the chat form alone matches nothing
+        formal = chat.get(tok)
+        if formal and formal not in STOPWORDS:
+            terms[formal] = None
     for exp in expansions:
         for added in exp.added:
             terms[" ".join(_norm(added))] = None
@@ -917,6 +923,40 @@ def understand(
         plan.as_of_precision,
     )
     return plan
+
+
+def _search_word_expansions(text: str) -> list[Expansion]:
+    """Expansions for the everyday phrases the law names otherwise (``search_words`` of the lexicon).
+
+    Why: an act names a thing in its own words -- a car an employer lets staff use is a "kenikmatan" (PP
+    55/2022), office equipment sold off is an "aktiva" (UU PPN Pasal 16D) -- and a question that writes the
+    everyday phrase shares no rare word with the provision, so neither BM25 nor the re-rank's coverage finds
+    it.  The longest listed phrase wins at each position, once per question; tokens are read in their formal
+    spelling (``chat_spellings``), so a phrase is listed in the acts' spelling only.
+    """
+    table = _lexicon.default().search_words
+    if not table:
+        return []
+    spans = _match_tokens(text)
+    chat = _lexicon.default().chat_spellings
+    words = [chat.get(t, t) for t, _, _ in spans]
+    longest = max(len(k.split()) for k in table)
+    out: list[Expansion] = []
+    seen: set[str] = set()
+    i = 0
+    while i < len(words):
+        for n in range(min(longest, len(words) - i), 0, -1):
+            key = " ".join(words[i : i + n])
+            if key in table:
+                if key not in seen:
+                    seen.add(key)
+                    surface = text[spans[i][1] : spans[i + n - 1][2]]
+                    out.append(Expansion(surface, table[key], f"lexicon.yaml:search_words:{key}"))
+                i += n
+                break
+        else:
+            i += 1
+    return out
 
 
 #: the short forms people type for "Pasal" ("psl 23", "ps. 9", "pas 21"), which kb.refs does not read
