@@ -58,6 +58,9 @@ from tools.ledger import Ledger
 
 logger = logging.getLogger(__name__)
 
+#: Retrieval candidates a ticket keeps per question of the message: one question's search plus the passages
+#: its quotes link to (definitions, a referenced Pasal in each of its versions) can run past 20.
+CANDIDATES_PER_PART = 30
 #: Reasons for which a turn opens a ticket by itself (no_source is only offered; the user decides).
 AUTO_TICKET_REASONS = frozenset({"low_confidence", "out_of_scope", "advice", "protected_determination"})
 
@@ -487,10 +490,10 @@ class Turn:
         """The turn's evidence (:meth:`tools.ledger.Ledger.evidence`, the one builder), filtered to what the
         tax team may read; the rest is only counted (``restricted``), so a card never shows a management-only
         policy or another entity's procedure to people who cannot read it.  ``parts``: the questions of a
-        multi-part message, each searched on its own (20 candidates each, so a later part's are kept)."""
+        multi-part message, each searched on its own (``CANDIDATES_PER_PART`` each)."""
         readable = ticket_reader(asker, self._tool_deps())
         out: dict[str, Any] = ledger.evidence(readable).to_json()
-        out["candidates"] = out["candidates"][: 20 * max(1, parts)]
+        out["candidates"] = out["candidates"][: CANDIDATES_PER_PART * max(1, parts)]
         out["restricted"] = ledger.restricted_sources(readable)
         out["topic"] = next((c.get("doc_number") for c in out["citations"] if c.get("doc_number")), None)
         return out

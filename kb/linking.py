@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from kb.chunking.regulation import ACT_NAME_PREFIX
 from kb.dates import parse_indonesian_date
 from kb.metadata import related_date
 from kb.model import Chunk, Edge
@@ -211,10 +212,13 @@ def relink(store: KnowledgeStore) -> None:
         windows[chunk.id] = (None, start, end)
 
     # --- edges: definitions, references, elucidations ------------------------------------------
+    by_provision = _provision_index(rows, windows)
+    names = _act_names(by_doc)
+    laws = _LawIndex(lookup, doc_by_id, by_provision, names)
     edges: list[Edge] = []
     for doc_id, items in by_doc.items():
         edges.extend(_definition_edges(items))
-        edges.extend(_reference_edges(doc_id, items, lookup, by_doc))
+        edges.extend(_reference_edges(doc_id, items, laws))
     store.replace_derived(
         [(cid, prov, vf, vt) for cid, (prov, vf, vt) in sorted(windows.items())],
         sorted(set(edges), key=lambda e: (e.src, e.kind, e.dst)),
@@ -272,12 +276,98 @@ def _pasal_node(chunk: Chunk) -> str:
     return "/".join(parts[: idx + 1]) if idx >= 0 else ""
 
 
-def _reference_edges(
-    doc_id: str,
-    items: list[tuple[Chunk, dict[str, Any]]],
-    lookup: dict[str, str],
-    by_doc: dict[str, list[tuple[Chunk, dict[str, Any]]]],
-) -> list[Edge]:
+def _squashed(name: str) -> str:
+    """An act's short name compared letter by letter ("Undang- Undang Pajak" == "UndangUndang Pajak")."""
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+_ACT_WORD = re.compile(r"(?:undang|peraturan|keputusan)", re.IGNORECASE)
+
+
+def _act_names(by_doc: dict[str, list[tuple[Chunk, dict[str, Any]]]]) -> dict[str, dict[str, str]]:
+    """Short names of acts each document defines: ``{doc_id: {"undangundangpajakpenghasilan": "UU 7/1983"}}``.
+
+    Regulations name the laws they apply by a defined short name ("Undang-Undang Pajak Penghasilan adalah
+    Undang-Undang Nomor 7 Tahun 1983 ... diubah terakhir dengan ..."): the first act the definition names is
+    the law (later ones are its amendments).  Key ``""`` holds the corpus-wide reading (the key most
+    definitions give) for documents that use a name without defining it.
+    """
+    out: dict[str, dict[str, str]] = defaultdict(dict)
+    votes: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for doc_id, items in by_doc.items():
+        for chunk, payload in items:
+            if chunk.kind != "definition":
+                continue
+            for term in (payload.get("defines") or ())[:1]:
+                if not _ACT_WORD.match(term):
+                    continue
+                body = chunk.text.replace("\u00ad", "-")
+                at = re.search(r"\b(?:adalah|ialah|yaitu|merupakan)\b", body)
+                refs = find_doc_refs(body[at.end() : at.end() + 200]) if at else []
+                if not refs or refs[0].start > 40:
+                    continue
+                name = _squashed(term)
+                out[doc_id].setdefault(name, refs[0].key)
+                votes[name][refs[0].key] += 1
+    for name, keys in votes.items():
+        out[""][name] = max(sorted(keys), key=lambda k: keys[k])
+    return out
+
+
+def _provision_index(
+    rows: list[tuple[Chunk, dict[str, Any]]],
+    windows: dict[str, tuple[str | None, dt.date | None, dt.date | None]],
+) -> dict[tuple[str, str | None], list[Chunk]]:
+    """Chunks of every provision by ayat (``"*"``: the chunks without an ayat), every version, text order."""
+    out: dict[tuple[str, str | None], list[Chunk]] = defaultdict(list)
+    for chunk, _ in rows:
+        prov = windows.get(chunk.id, (None, None, None))[0]
+        if prov is None or chunk.kind == "penjelasan":
+            continue
+        out[(prov, chunk.ayat)].append(chunk)
+        if chunk.ayat is None:
+            out[(prov, "*")].append(chunk)
+    return out
+
+
+@dataclass
+class _LawIndex:
+    """What a cross-reference into another act resolves through: documents, chains, provisions, names."""
+
+    lookup: dict[str, str]
+    doc_by_id: dict[str, StoredDocument]
+    by_provision: dict[tuple[str, str | None], list[Chunk]]
+    names: dict[str, dict[str, str]]
+
+    def doc_of(self, ref_doc: str, citing: str) -> str | None:
+        """The document a reference's ``doc`` names: a key ("UU 36/2008") or an act's short name."""
+        if not ref_doc.startswith(ACT_NAME_PREFIX):
+            return self.lookup.get(ref_doc)
+        said = _squashed(ref_doc[len(ACT_NAME_PREFIX) :])
+        for names in (self.names.get(citing, {}), self.names.get("", {})):
+            hits = [n for n in names if said.startswith(n)]
+            if hits:
+                return self.lookup.get(names[max(hits, key=lambda n: (len(n), n))])
+        return None
+
+    def provision_chunks(self, target_doc: str, pasal: str, ayat: str | None) -> list[str]:
+        """One chunk per version of the cited Pasal (ayat) of a law, across its amendment chain: each
+        version is valid in its own window, so a reader at any date finds the wording of that date."""
+        root = _chain_root(target_doc, self.doc_by_id, self.lookup)
+        prov = f"{root}:pasal-{pasal}"
+        wanted = self.by_provision.get((prov, ayat), []) if ayat else []
+        fallback = self.by_provision.get((prov, "*"), [])
+        out: list[str] = []
+        for version in dict.fromkeys(c.doc_id for c in wanted + fallback):
+            first = next((c for c in wanted if c.doc_id == version), None) or next(
+                (c for c in fallback if c.doc_id == version), None
+            )
+            if first is not None:
+                out.append(first.id)
+        return out
+
+
+def _reference_edges(doc_id: str, items: list[tuple[Chunk, dict[str, Any]]], laws: _LawIndex) -> list[Edge]:
     index: dict[tuple[str, str | None], list[str]] = defaultdict(list)
     scoped: dict[tuple[str, str | None], list[str]] = defaultdict(list)
     for chunk, _ in items:
@@ -301,29 +391,23 @@ def _reference_edges(
                     if cid != chunk.id:
                         out.append(Edge(chunk.id, cid, "references"))
             elif kind == "pasal" and ref.get("pasal"):
-                target_doc = lookup.get(ref["doc"]) if ref.get("doc") else doc_id
+                # a Pasal of another act (named by number or by its defined short name) resolves into that
+                # act's provision, every version of it; an act that is not in the corpus resolves nowhere
+                target_doc = laws.doc_of(ref["doc"], doc_id) if ref.get("doc") else doc_id
                 if target_doc is None:
                     continue
-                target_index = index if target_doc == doc_id else _index_of(by_doc.get(target_doc, []))
-                cands = target_index.get((ref["pasal"], ref.get("ayat")), []) or target_index.get(
-                    (ref["pasal"], "*"), []
-                )
-                for cid in cands[:1]:
+                if target_doc == doc_id:
+                    cands = (
+                        index.get((ref["pasal"], ref.get("ayat")), [])[:1]
+                        or index.get((ref["pasal"], "*"), [])[:1]
+                    )
+                else:
+                    cands = laws.provision_chunks(target_doc, ref["pasal"], ref.get("ayat"))
+                for cid in cands:
                     if cid != chunk.id:
                         out.append(Edge(chunk.id, cid, "references"))
             elif kind == "doc" and ref.get("doc"):
-                target_doc = lookup.get(ref["doc"])
+                target_doc = laws.lookup.get(ref["doc"])
                 if target_doc and target_doc != doc_id:
                     out.append(Edge(chunk.id, f"doc:{target_doc}", "references"))
     return out
-
-
-def _index_of(items: list[tuple[Chunk, dict[str, Any]]]) -> dict[tuple[str, str | None], list[str]]:
-    index: dict[tuple[str, str | None], list[str]] = defaultdict(list)
-    for chunk, payload in items:
-        if chunk.kind == "penjelasan" or not chunk.pasal or payload.get("amends"):
-            continue
-        index[(chunk.pasal, chunk.ayat)].append(chunk.id)
-        if chunk.ayat is None:
-            index[(chunk.pasal, "*")].append(chunk.id)
-    return index

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import itertools
 import logging
 import re
 import unicodedata
@@ -751,6 +752,27 @@ FRAME_WORDS = _lexicon.frame_words()
 def asks_definition(text: str) -> bool:
     """Whether the question asks what a term means: its answer is a definition (Pasal 1), not a rule."""
     return bool(_DEFINITION_Q.search(text))
+
+
+_TERM_WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
+#: words that end the asked term although they are no stopwords ("Masa Pajak menurut UU KUP")
+_TERM_ENDS = frozenset({"menurut", "berdasarkan", "sesuai", "according", "under", "itu", "tsb", "tersebut"})
+
+
+def defined_term(text: str) -> str | None:
+    """The term a definition question asks about, as written after the asking words ("Apa arti Masa Pajak?" ->
+    "masa pajak"), or None.  An act writes each definition "<term> adalah ...", so the search can look for
+    that phrase: in a definitions list of forty terms that share words ("Surat Pemberitahuan Masa adalah
+    Surat Pemberitahuan untuk suatu Masa Pajak") the words alone do not find the term's own definition."""
+    m = _DEFINITION_Q.search(text)
+    if m is None:
+        return None
+    rest = re.split(r"[?.,;:!\n]", text[m.end() :], maxsplit=1)[0]
+    words = [w.lower() for w in _TERM_WORD.findall(rest)]
+    while words and words[0] in STOPWORDS:
+        words.pop(0)
+    term = list(itertools.takewhile(lambda w: w not in STOPWORDS and w not in _TERM_ENDS, words))
+    return " ".join(term) if 0 < len(term) <= 6 else None
 
 
 def detect_language(text: str) -> str:

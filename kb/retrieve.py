@@ -42,6 +42,7 @@ from kb.query import (
     QueryPlan,
     act_catalog,
     asks_definition,
+    defined_term,
     fts_query,
     understand,
 )
@@ -286,6 +287,9 @@ class Retriever:
 
         if mode in ("hybrid", "deterministic"):
             match = fts_query(plan)
+            term = defined_term(plan.text) if match else None
+            if term:  # the act's own "<term> adalah" leads a definitions list whose entries share its words
+                match = f'{match} OR "{term} adalah"'
             explain["match"] = match
             found = self.store.keyword_search(match, flt, depth)
             ranked["bm25"], raw["bm25"] = [cid for cid, _ in found], dict(found)

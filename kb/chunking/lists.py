@@ -13,9 +13,17 @@ import re
 _AYAT_LINE = re.compile(r"^[ \t]*\((\d{1,2}[a-z]?|l|I)\)[ \t]*(?=\S)", re.MULTILINE)
 # OCR: "(21 Dalam" for "(2) Dalam", "(l)" for "(1)"
 _AYAT_OCR = re.compile(r"^[ \t]*\((\d)[1l][ \t]+(?=[A-Z])", re.MULTILINE)
-_AYAT_INLINE = re.compile(r"(?<=[.;:] )\((\d{1,2}[a-z]?)\)[ \t]+(?=[A-Z])")
-# ayat (1) on the heading's own line ("Pasal 6 (l) Keuntungan", OCR "Pasal 3 (U Dikecualikan")
-_AYAT_FIRST = re.compile(r"[ \t]*\((?:1\)|l\)|I\)|U(?=[ \t]))[ \t]*(?=[A-Z])")
+# (also behind a page number the scrape joined to the line: "... ekspor Jasa Kena Pajak. 3 (3) Tarif")
+_AYAT_INLINE = re.compile(r"(?<=[.;:] )(?:\d{1,3}[ \t]+)?\((\d{1,2}[a-z]?)\)[ \t]+(?=[A-Z])")
+# what a scrape leaves between a Pasal heading and its ayat (1): the heading again ("Pasal 42\nPasal 42 (1)"),
+# a page number ("Pasal 4\n13 (1) Wajib Pajak"), a stray bracket ("Pasal 11\n[ (1) Biaya")
+HEADING_RESIDUE = re.compile(r"[ \t\n]*(?:Pasal[ \t]+\d{1,3}[A-Z]?[ \t]+|\d{1,3}[ \t]+|[\[\]|]+[ \t]*)?")
+# ayat (1) on the heading's own line ("Pasal 6 (l) Keuntungan", OCR "Pasal 3 (U Dikecualikan"), or on the next
+# line behind heading residue
+_AYAT_FIRST = re.compile(
+    r"(?:[ \t]*|[ \t]*\n[ \t]*(?:Pasal[ \t]+\d{1,3}[A-Z]?[ \t]+|\d{1,3}[ \t]+|[\[\]|]+[ \t]*))"
+    r"\((?:1\)|l\)|I\)|U(?=[ \t]))[ \t]*(?=[A-Z])"
+)
 
 _ITEM_LINE = re.compile(
     r"^[ \t]*(?:(?P<h>[a-z]{1,2})\.|(?P<n>\d{1,2})[ ]?\.|(?P<p>[a-z]{1,2}|\d{1,2})\))[ \t]+(?=\S)",
@@ -52,7 +60,7 @@ def find_ayat(text: str, start: int, end: int) -> list[tuple[int, str]]:
     for m in _AYAT_OCR.finditer(text, start, end):
         cands.append((m.start(1) - 1, m.group(1), True))
     for m in _AYAT_INLINE.finditer(text, start, end):
-        cands.append((m.start(), m.group(1), True))
+        cands.append((m.start(1) - 1, m.group(1), True))
     cands.sort()
     out: list[tuple[int, str]] = []
     cur: tuple[int, str] | None = None
@@ -83,6 +91,10 @@ def _next_value(kind: str, v: str) -> str:
 # an item run into the previous one by OCR or layout: "... pemotongan; e. pengarang ..." (only the expected
 # next top-level letter is accepted this way)
 _ITEM_INLINE = re.compile(r"(?<=[;:,] )(?P<h>[a-z])\.[ \t]+(?=[a-z(])")
+# a numbered item run into the previous sentence, often behind a page number the scrape joined to the line
+# ("... kemakmuran rakyat. 3 2. Wajib Pajak adalah ..."): again only the expected next number of a lone
+# top-level list
+_NUMBER_INLINE = re.compile(r"(?<=[.;:] )(?:\d{1,3}[ \t]+)?(?P<n>\d{1,2})\.[ \t]+(?=[A-Z])")
 
 
 def _is_first(v: str) -> bool:
@@ -108,11 +120,17 @@ def find_items(text: str, start: int, end: int) -> list[tuple[int, str, str]]:
             cands.append((m.start(), "p", m.group("p"), False))
     for m in _ITEM_INLINE.finditer(text, start, end):
         cands.append((m.start(), "h", m.group("h"), True))
+    for m in _NUMBER_INLINE.finditer(text, start, end):
+        cands.append((m.start("n"), "n", str(int(m.group("n"))), True))
     cands.sort()
     for pos, t, v, inline in cands:
         if inline:
-            # only the next letter of a lone top-level huruf list, never a nested or a first item
-            if len(stack) == 1 and stack[0][0] == t and _next_value(t, stack[0][1]) == v:
+            # only the next letter of a lone top-level huruf list, never a nested or a first item; a number
+            # may also be one past the next (OCR lost the marker in between, as for line-start items below)
+            nexts = {_next_value(t, stack[0][1])} if len(stack) == 1 else set()
+            if t == "n" and nexts:
+                nexts.add(_next_value(t, _next_value(t, stack[0][1])))
+            if len(stack) == 1 and stack[0][0] == t and v in nexts:
                 stack[0][1] = v
                 top.append((pos, t, v))
             continue
@@ -127,15 +145,15 @@ def find_items(text: str, start: int, end: int) -> list[tuple[int, str, str]]:
                 break
         if (
             not matched
-            and t == "h"
+            and t in ("h", "n")
             and stack
             and stack[0][0] == t
-            and len(v) == 1
+            and (len(v) == 1 or t == "n")
             and all(level[0] != t for level in stack[1:])
             and _next_value(t, _next_value(t, stack[0][1])) == v
         ):
-            # OCR lost one marker ("d." ... "f."): a line-start letter one past the expected one continues the
-            # top-level list, so the text after it is not labelled with the previous letter
+            # OCR lost one marker ("d." ... "f.", "1." ... "3."): a line-start letter or number one past the
+            # expected one continues the top-level list, so the text after it keeps its own label
             del stack[1:]
             stack[0][1] = v
             top.append((pos, t, v))

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from kb.chunking.lists import ayat_value, find_ayat, find_items
+from kb.chunking.lists import HEADING_RESIDUE, ayat_value, find_ayat, find_items
 from kb.chunking.textspan import looks_like_example, pack, squash, trim
 from kb.dates import MONTHS
 from kb.model import AmendTarget, DocumentMeta, ParsedChunk, Reference
@@ -38,7 +38,9 @@ from kb.refs import canonical_key, find_doc_refs, find_provision_refs, key_from_
 
 logger = logging.getLogger(__name__)
 
-#: A Pasal up to this size stays one chunk.
+#: A Pasal up to this size stays one chunk (also when it has ayat: cutting every short Pasal into its ayat
+#: was measured in session 28 and lost answers on the fresh and check sets, the ayat alone lacking the
+#: Pasal's context).
 PASAL_MAX = 1200
 #: An ayat up to this size stays one chunk; longer ones split into huruf.
 AYAT_MAX = 1500
@@ -355,8 +357,53 @@ class _Builder:
         return node
 
 
+# what may stand between a Pasal reference and the act it belongs to: more of the same citation
+# ("Pasal 4 ayat (2) dan Pasal 15 Undang-Undang ...")
+_REF_CHAIN = re.compile(
+    r"(?:[ \t\n]*(?:,|dan|atau|serta|sampai[ \t\n]+dengan)?[ \t\n]*"
+    r"(?:Pasal[ \t\n]+[0-9IVX]+[A-Z]?\b|ayat[ \t\n]*\(\w{1,3}\)|huruf[ \t\n]+[a-z]{1,2}\b"
+    r"|angka[ \t\n]+\d{1,2}\b))*"
+    r"[ \t\n]*,?[ \t\n]*",
+    re.IGNORECASE,
+)
+# an act named by its kind, right after the citation: "Undang-Undang Pajak Penghasilan", "Peraturan Pemerintah
+# ini", "Peraturan Menteri Keuangan Nomor ..." (never "Undang-Undang Dasar", handled on its own)
+_ACT_NAMED = re.compile(
+    r"(?:Undang[ \t]*-?[ \t\n]*Undang(?![ \t\n]+Dasar)|Peraturan[ \t\n]+(?:Pemerintah|Menteri|Direktur)"
+    r"|Keputusan[ \t\n]+(?:Menteri|Direktur))\b"
+)
+_OWN_ACT = re.compile(r"(?:[ \t\n]+\w+){0,2}?[ \t\n]+ini\b")
+#: prefix of a ``Reference.doc`` that is an act named without its number ("name:undang-undang pajak
+#: penghasilan ..."): the corpus linker resolves it through the definitions of the acts' short names
+ACT_NAME_PREFIX = "name:"
+
+
+def _named_act(t: str, end: int, docs: list[Any]) -> str | None:
+    """The act a Pasal citation ending at ``end`` names right after itself, when it names one.
+
+    ``""`` for the chunk's own act ("... Pasal 5 Peraturan Pemerintah ini"), ``None`` when no act is named
+    there or when the name carries its number (the numbered reference is read as before), else
+    ``"name:<the words that follow>"``.
+    """
+    chain = _REF_CHAIN.match(t, end)
+    at = chain.end() if chain else end
+    m = _ACT_NAMED.match(t, at)
+    if not m:
+        return None
+    if any(d.start == at for d in docs):
+        return None
+    if _OWN_ACT.match(t, m.end()):
+        return ""
+    words = re.split(r"[.;:,()]", t[at : at + 160], maxsplit=1)[0]
+    return ACT_NAME_PREFIX + re.sub(r"\s+", " ", words).strip()
+
+
 def _references(t: str, pasal: str | None, law: str | None, skip_heading: bool) -> tuple[Reference, ...]:
-    """Cross-references written in a chunk: same-Pasal ayat, Pasal (maybe of another law), documents."""
+    """Cross-references written in a chunk: same-Pasal ayat, Pasal (maybe of another law), documents.
+
+    A Pasal followed by the name of an act without its number ("Pasal 26 ayat (4) Undang-Undang Pajak
+    Penghasilan") belongs to that act, never to the citing one: ``doc`` is then ``"name:..."``.
+    """
     out: list[Reference] = []
     docs = find_doc_refs(t)
     provs = find_provision_refs(t)
@@ -369,7 +416,20 @@ def _references(t: str, pasal: str | None, law: str | None, skip_heading: bool) 
             and re.match(r"\s*(?:\n|\(|$|Ayat|Cukup)", t[pr.end : pr.end + 6] or "\n")
         ):
             continue  # the chunk's own heading "Pasal 7"
-        doc = None
+        doc = _named_act(t, pr.end, docs)
+        if doc is not None:
+            # "... Undang-Undang ini" is the chunk's own act (the restated law's, inside an amending act)
+            out.append(
+                Reference(
+                    "pasal",
+                    pasal=pr.pasal,
+                    ayat=pr.ayat,
+                    huruf=pr.huruf,
+                    doc=doc or law,
+                    text=t[pr.start : pr.end],
+                )
+            )
+            continue
         for d in docs:
             if (
                 d.start >= pr.end
@@ -684,7 +744,7 @@ class RegulationChunker:
         node = self.b.add(ctx.key, "pasal", ctx.location(), s, e, ctx=ctx, indexed=False)
         child = _Ctx(ctx.key, ctx.pasal, ctx.heading_path, node, ctx.law, ctx.via, ctx.penjelasan)
         lead_s, lead_e = trim(text, head_end, first_ayat)
-        if lead_e > lead_s:
+        if lead_e > lead_s and not HEADING_RESIDUE.fullmatch(text, head_end, first_ayat):
             self.b.add_packed(f"{ctx.key}/pembuka", "pasal", ctx.location(), start, first_ayat, ctx=child)
         for i, (pos, a) in enumerate(ayats):
             a_end = ayats[i + 1][0] if i + 1 < len(ayats) else end

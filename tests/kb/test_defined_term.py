@@ -1,0 +1,28 @@
+"""A definition question searches the act's own "<term> adalah": in a definitions list of forty entries
+that share words, the asked words alone rank a neighbour ("Surat Pemberitahuan Masa adalah ... Masa Pajak")
+first."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.query import defined_term
+
+
+@pytest.mark.parametrize(
+    ("question", "term"),
+    [
+        ("Apa arti Tahun Pajak?", "tahun pajak"),
+        ("tolong jelaskan pengertian Bukti Permulaan menurut KUP", "bukti permulaan"),
+        ("apa yang dimaksud dengan Penanggung Pajak itu?", "penanggung pajak"),
+        ("Apa itu Surat Paksa, dan kapan diterbitkan?", "surat paksa"),
+        ("definisi pembukuan dalam UU KUP", "pembukuan"),
+    ],
+)
+def test_the_asked_term_is_what_follows_the_asking_words(question: str, term: str) -> None:
+    assert defined_term(question) == term
+
+
+@pytest.mark.parametrize("question", ["Berapa tarif PPh 23 atas jasa teknik?", "what does PKP mean"])
+def test_no_term_without_a_definition_question(question: str) -> None:
+    assert defined_term(question) is None
