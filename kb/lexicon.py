@@ -86,6 +86,7 @@ class Lexicon:
     en_id: Mapping[str, tuple[str, ...]]
     status: str
     ask_words: frozenset[str] = frozenset()
+    term_ends: frozenset[str] = frozenset()
     question_kinds: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     question_objects: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     special_regimes: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
@@ -224,6 +225,7 @@ def load(path: str | Path | None = None) -> Lexicon:
         hints_id=frozenset(_words(file, data, "language_hints", "id")),
         hints_en=frozenset(_words(file, data, "language_hints", "en")),
         frame_words=frozenset(_words(file, data, "frame_words")),
+        term_ends=frozenset(_optional_words(file, data, "term_ends")),
         generic_words=frozenset(_words(file, data, "generic_words")),
         policy_words=tuple(_words(file, data, "policy_words")),
         law_topics=tuple(topics),
@@ -265,6 +267,11 @@ def language_hints() -> tuple[frozenset[str], frozenset[str]]:
 
 def frame_words() -> frozenset[str]:
     return default().frame_words
+
+
+def term_ends() -> frozenset[str]:
+    """Words that end the term a definition question asks about ("Masa Pajak *menurut* UU KUP")."""
+    return default().term_ends
 
 
 def generic_words() -> frozenset[str]:

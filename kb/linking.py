@@ -271,9 +271,7 @@ def _definition_edges(items: list[tuple[Chunk, dict[str, Any]]]) -> list[Edge]:
 
 def _pasal_node(chunk: Chunk) -> str:
     """Key prefix up to and including the innermost ``pasal-`` segment (scope of "ayat (1)")."""
-    parts = chunk.key.split("/")
-    idx = max((i for i, p in enumerate(parts) if p.startswith("pasal-")), default=-1)
-    return "/".join(parts[: idx + 1]) if idx >= 0 else ""
+    return chunk.pasal_key
 
 
 def _squashed(name: str) -> str:

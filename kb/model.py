@@ -199,6 +199,15 @@ class Chunk:
         ``"uu-8-1983:pasal-7"`` of a UU 7/2021 chunk), else the chunk's own document."""
         return self.provision.split(":", 1)[0] if self.provision else self.doc_id
 
+    @property
+    def pasal_key(self) -> str:
+        """The key up to and including its innermost ``pasal-`` segment ("" outside any Pasal): a huruf's
+        parent is its ayat, so sharing a parent misses the Pasal's other ayat (its exceptions, the final-tax
+        rule beside a rate); sharing this key does not."""
+        parts = self.key.split("/")
+        idx = max((i for i, p in enumerate(parts) if p.startswith("pasal-")), default=-1)
+        return "/".join(parts[: idx + 1]) if idx >= 0 else ""
+
 
 @dataclass(frozen=True)
 class Edge:

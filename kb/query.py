@@ -754,24 +754,28 @@ def asks_definition(text: str) -> bool:
     return bool(_DEFINITION_Q.search(text))
 
 
-_TERM_WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
-#: words that end the asked term although they are no stopwords ("Masa Pajak menurut UU KUP")
-_TERM_ENDS = frozenset({"menurut", "berdasarkan", "sesuai", "according", "under", "itu", "tsb", "tersebut"})
+_TERM_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*")
 
 
 def defined_term(text: str) -> str | None:
     """The term a definition question asks about, as written after the asking words ("Apa arti Masa Pajak?" ->
     "masa pajak"), or None.  An act writes each definition "<term> adalah ...", so the search can look for
     that phrase: in a definitions list of forty terms that share words ("Surat Pemberitahuan Masa adalah
-    Surat Pemberitahuan untuk suatu Masa Pajak") the words alone do not find the term's own definition."""
+    Surat Pemberitahuan untuk suatu Masa Pajak") the words alone do not find the term's own definition.
+    The term runs to punctuation or a word that ends it (``lexicon.yaml term_ends``), not to the first
+    stopword: "Barang Kena Pajak tidak berwujud" is one term, and asking for "barang kena pajak adalah"
+    would find its neighbour's definition."""
     m = _DEFINITION_Q.search(text)
     if m is None:
         return None
     rest = re.split(r"[?.,;:!\n]", text[m.end() :], maxsplit=1)[0]
     words = [w.lower() for w in _TERM_WORD.findall(rest)]
-    while words and words[0] in STOPWORDS:
+    ends = _lexicon.term_ends()
+    while words and (words[0] in STOPWORDS or words[0] in FRAME_WORDS):
         words.pop(0)
-    term = list(itertools.takewhile(lambda w: w not in STOPWORDS and w not in _TERM_ENDS, words))
+    term = list(itertools.takewhile(lambda w: w not in ends, words))
+    while term and term[-1] in STOPWORDS:
+        term.pop()
     return " ".join(term) if 0 < len(term) <= 6 else None
 
 

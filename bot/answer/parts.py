@@ -41,13 +41,15 @@ for the consumers that read only those (eval, tickets, cache, history):
 * ``status``: ``answered`` when every part is answered, and also when the first part (the question that
   states what the asker needs; the later ones narrow it or add to it) is answered and every open part
   found no source or is no tax question (``no_source``, ``out_of_scope``: :func:`stays_answered`).  The
-  open part then says so on its own line, a note names it, and ``escalation`` is the first open part's
-  offered one (the turn offers its ticket as for a one-question answer of that reason).  A part answered
+  open part then says so on its own line, a note names the open parts the tax team can take (not an
+  out-of-scope one), and ``escalation`` is the first open part's offered one: a ticket is offered, never
+  opened by itself, since the asker has an answer to the question that states the need.  A part answered
   with low confidence still escalates the message: its quote is shown with a doubt and the turn opens a
   ticket for it at once, so the message is in fact with the tax team.  Otherwise
-  the status and ``escalation`` are those of the first part that is not answered and that the tax team can
-  take (an offered escalation: low confidence, no source, advice ...), else of the first part that is not
-  answered (out of scope, a clarification): a message whose first question has no source is ``abstained``
+  the status and ``escalation`` are those of the open part whose reason binds most (advice or a protected
+  determination, then low confidence, no source, out of scope: ``_REASON_ORDER``; an offered escalation
+  before one that is not, then the first such part), else of the first open part (a clarification): a
+  message whose first question has no source is ``abstained``
   although a later part is answered (its claims are still shown), and a part escalated for advice or a
   protected determination escalates the whole message.  The turn's ledger holds every part's retrieval
   and withheld claims, so a ticket carries the open part's evidence.  A part that asks a fact of the case
@@ -567,6 +569,17 @@ _WAITS_FOR_FACTS = frozenset({"low_confidence", "no_source"})
 #: more blind message that should be declined
 OPEN_WHILE_ANSWERED = frozenset({"no_source", "out_of_scope"})
 
+#: which open part's escalation the message takes, most binding first: a part asking to approve a scheme
+#: or a determination only the tax team makes must reach them (the turn opens that ticket by itself) even
+#: when an earlier part merely found no source, which is only offered
+_REASON_ORDER = {
+    reason: rank
+    for rank, reasons in enumerate(
+        (("advice", "protected_determination"), ("low_confidence",), ("no_source",), ("out_of_scope",))
+    )
+    for reason in reasons
+}
+
 
 def stays_answered(records: Sequence[PartAnswer]) -> bool:
     """Whether a message with open parts is still answered: its first question is answered from a source,
@@ -606,11 +619,14 @@ def combine(parts: Sequence[str], asked: Sequence[str], answers: Sequence[Answer
         records.append(PartAnswer(i, part, text, ans, _renumber(ans.answer, numbers), tuple(numbers)))
     open_parts = [r for r in records if r.status != "answered"]
     answered = len(open_parts) < len(records)
-    chosen = next(
-        (r for r in open_parts if r.answer.escalation is not None and r.answer.escalation.offered),
-        next(
-            (r for r in open_parts if r.answer.escalation is not None), open_parts[0] if open_parts else None
+    chosen = min(
+        open_parts,
+        key=lambda r: (
+            _REASON_ORDER.get(r.answer.escalation.reason, len(_REASON_ORDER)) if r.answer.escalation else 99,
+            0 if r.answer.escalation is not None and r.answer.escalation.offered else 1,
+            r.index,
         ),
+        default=None,
     )
     asking = next((r for r in open_parts if r.status == "clarify"), None)
     if asking is not None and all(

@@ -190,7 +190,9 @@ class PipelineConfig:
     #: halves of our eval set, other-provision claims below it cited a gold location 3 times in 121 (citation
     #: precision tune 0.35 -> 0.47, check 0.37 -> 0.52, no gold-cited item lost).  Chosen as "within 10% of
     #: the lead", not fitted: the tune half alone would pick 1.2, which loses four gold-cited check items.
-    #: Confidence is assessed on all verified evidence, before this display cut.
+    #: Confidence is assessed on all verified evidence, before this display cut.  Since session 28 another
+    #: Pasal of a regulation is not shown beside a regulation's lead at any score (``_near_the_lead``); the
+    #: ratio still decides company passages, definitions and the one passage of the act above the lead's.
     secondary_score_ratio: float = 0.9
 
 
@@ -911,9 +913,9 @@ def answer_question(
         status, reason = "escalated", "low_confidence"
     if len(attempts) == 1 and attempts[0].result is not None:
         in_conflict = {src.doc_id for cf in conflicts for src in cf.sources}
-        shown = _near_the_lead(
-            shown, attempts[0].result, cfg.secondary_score_ratio, in_conflict, answered_question
-        )
+        # the question's words with what its abbreviations stand for ("PKP" names "Pengusaha Kena Pajak")
+        named = " ".join((answered_question, *answered_plan.terms))
+        shown = _near_the_lead(shown, attempts[0].result, cfg.secondary_score_ratio, in_conflict, named)
     # notes about the documents the answer quotes: only those still shown after the cut (a note about a
     # document the user cannot see among the quotes only confuses), and those the law-beside-policy step added
     _warn_documents(run, shown, docs, as_of_date, today, lang)
@@ -1159,7 +1161,7 @@ def _near_the_lead(
     shown: list[ShownClaim], result: SearchResult, ratio: float, in_conflict: set[str], question: str = ""
 ) -> list[ShownClaim]:
     """The claims to show: the lead, passages of the lead's own Pasal (its conditions and exceptions),
-    context passages (definitions the lead uses, the law looked up beside a policy), passages of a
+    context passages (the law looked up beside a policy), passages of a
     document in a detected conflict (the conflict's explanation names it), and, when the ranker scored
     them at least ``ratio`` times the lead's, definitions and company passages.
 
@@ -1191,7 +1193,10 @@ def _near_the_lead(
             continue
         same_pasal = hit is not None and (
             hit.chunk.id == lead.chunk.id
-            or (hit.chunk.parent_id is not None and hit.chunk.parent_id == lead.chunk.parent_id)
+            or (
+                bool(lead.chunk.pasal_key)
+                and (hit.chunk.doc_id, hit.chunk.pasal_key) == (lead.chunk.doc_id, lead.chunk.pasal_key)
+            )
         )
         if same_pasal:
             kept.append(c)

@@ -24,7 +24,7 @@ from bot.answer.render import render_terminal
 from kb.query import understand
 
 AS_OF = dt.date(2026, 6, 1)
-RATE = "Berapa tarif PPh Pasal 23 atas jasa teknik?"
+RATE = "PPh pasal 23 untuk imbalan jasa konsultan IT dipotong berapa persen?"
 NOT_IN_KB = "Apakah ada insentif pajak untuk pembelian mobil listrik tahun ini?"
 BACKDATE = "Tanggal faktur diubah supaya pajak masukan masuk masa sebelumnya, bisa?"
 PLEA = "Mohon dibantu penjelasannya ya Pak."
@@ -38,6 +38,7 @@ def answers(services: Any) -> dict[str, Answer]:
         "answered_then_open": f"{RATE} {NOT_IN_KB}",
         "open_then_answered": f"{NOT_IN_KB} {RATE}",
         "answered_then_advice": f"{RATE} {BACKDATE}",
+        "answered_open_then_advice": f"{RATE} {NOT_IN_KB} {BACKDATE}",
         "answered_then_customs": f"{RATE} {CUSTOMS}",
     }
     return {k: answer_message(m, principal, services, as_of=AS_OF) for k, m in messages.items()}
@@ -80,6 +81,17 @@ def test_an_advice_part_still_escalates_the_whole_message(answers: dict[str, Ans
     assert first.status == "answered"
     assert second.status == "escalated" and second.answer.escalation is not None
     assert second.answer.escalation.reason == "advice"
+    assert answer.status == "escalated"
+    assert answer.escalation is not None and answer.escalation.reason == "advice"
+
+
+def test_an_advice_part_after_a_part_without_source_still_decides_the_message(
+    answers: dict[str, Answer],
+) -> None:
+    # the part without a source is only offered to the tax team; the scheme must reach them (the turn opens
+    # that ticket by itself), so the message takes the advice part's escalation whatever the parts' order
+    answer = answers["answered_open_then_advice"]
+    assert [p.status for p in answer.parts] == ["answered", "abstained", "escalated"]
     assert answer.status == "escalated"
     assert answer.escalation is not None and answer.escalation.reason == "advice"
 

@@ -147,6 +147,22 @@ def test_beside_a_rule_only_its_own_pasal_and_the_company_practice_are_shown() -
     ]
 
 
+def test_a_huruf_lead_keeps_the_other_ayat_of_its_pasal() -> None:
+    # a huruf's parent is its ayat: the Pasal's other ayat (the final-tax rule, the carve-outs) have the Pasal
+    # as parent, and are still its own conditions and exceptions
+    lead = _hit(UU, "pasal-4/ayat-1/huruf-b", 1.0, parent="pasal-4/ayat-1")
+    final_tax = _hit(UU, "pasal-4/ayat-2", 0.6, parent="pasal-4")
+    carve_out = _hit(UU, "pasal-4/ayat-3/huruf-c", 0.6, parent="pasal-4/ayat-3")
+    other_act = _hit(_doc("uu-8-2030", "UU"), "pasal-4/ayat-2", 1.0, parent="pasal-4")  # same key, other act
+    shown = [
+        _claim(lead, "huruf b"),
+        _claim(final_tax, "ayat 2", "condition"),
+        _claim(carve_out, "ayat 3 huruf c", "exception"),
+        _claim(other_act, "other act"),
+    ]
+    assert _cut(shown, [lead, final_tax, carve_out, other_act]) == ["huruf b", "ayat 2", "ayat 3 huruf c"]
+
+
 def test_one_passage_of_the_act_an_implementing_rule_rests_on() -> None:
     lead = _hit(PMK, "pasal-2", 1.0)
     act = _hit(UU, "pasal-21/ayat-1", 0.95)
