@@ -52,11 +52,11 @@ ASKS_RATE_OUTRIGHT = lexicon.question_kind("rate_outright")
 PERCENT = re.compile(r"\d+(?:[.,]\d+)?\s*%")
 #: a rate stated as a fixed amount ("tarif tetap sebesar Rp10.000,00": Bea Meterai; see :func:`states_rate`)
 _RATE_AMOUNT = re.compile(r"\btarif\b[^.;]{0,60}?\bRp\s?\d", re.I)
-#: a percentage that is a threshold or a share, not a rate: listed shares "paling sedikit 40% (empat
-#: puluh persen)", dividends invested "lebih dari 30% (tiga puluh persen) dari jumlah laba setelah pajak",
-#: a reduction ("3% lebih rendah dari tarif"), or the rate of a customs duty ("dikenakan tarif bea masuk
-#: sebesar 0%"), not the tax asked about.  An outside tester got "tarifnya 40%" for a dividend question and
-#: "tarifnya 0%" for PPh 22 on imports.
+#: a percentage that is a threshold, a share or a formula's term, not a rate: listed shares "paling
+#: sedikit 40% (empat puluh persen)", dividends invested "lebih dari 30% (tiga puluh persen) dari jumlah
+#: laba setelah pajak", a reduction ("3% lebih rendah dari tarif"), the rate of a customs duty ("dikenakan
+#: tarif bea masuk sebesar 0%"), not the tax asked about, or a price formula ("T/(100%+T)").  An outside
+#: tester got "tarifnya 40%" for a dividend question and "tarifnya 0%" for PPh 22 on imports.
 NOT_A_RATE = re.compile(
     r"(?:paling\s+sedikit|sekurang-kurangnya|lebih\s+dari|kurang\s+dari|melebihi|minimal|at\s+least|more\s+than"
     r"|less\s+than|exceeding)\s+(?:sebesar\s+)?(?P<threshold>\d+(?:[.,]\d+)?\s*%)"
@@ -64,14 +64,16 @@ NOT_A_RATE = re.compile(
     r"(?:saham|modal\s+disetor|laba\s+setelah|hak\s+suara)"
     r"|\bbea\s+(?:masuk|keluar)\s+(?:\w+\s+){0,2}(?P<duty>\d+(?:[.,]\d+)?\s*%)"
     # a reduction of a rate ("tarif sebesar 3% (tiga persen) lebih rendah dari tarif ..."), not the rate
-    r"|(?P<reduction>\d+(?:[.,]\d+)?\s*%)(?:\s*\([a-z\s]+\))?\s+lebih\s+rendah",
+    r"|(?P<reduction>\d+(?:[.,]\d+)?\s*%)(?:\s*\([a-z\s]+\))?\s+lebih\s+rendah"
+    # a term of a formula ("formula T/(100%+T) dari harga": the tax inside a price), not a rate
+    r"|(?P<formula>\d+(?:[.,]\d+)?\s*%)(?=\s*\+)",
     re.I,
 )
 
 
 def not_rate_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` states a percentage that is no rate (:data:`NOT_A_RATE`)."""
-    groups = ("threshold", "share", "duty", "reduction")
+    groups = ("threshold", "share", "duty", "reduction", "formula")
     return [m.span(g) for m in NOT_A_RATE.finditer(text) for g in groups if m.group(g)]
 
 

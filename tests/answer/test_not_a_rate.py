@@ -29,6 +29,8 @@ from bot.answer.pipeline import answer_question
         ("diinvestasikan lebih dari 30% (tiga puluh persen) dari jumlah laba setelah pajak", False),
         ("dapat memperoleh tarif sebesar 3% (tiga persen) lebih rendah dari tarif", False),
         ("a. dikenakan tarif bea masuk sebesar 0% (nol persen); atau", False),
+        # a term of a formula for the tax inside a price is no rate ("tarifnya 100%" was read from it)
+        ("pajak yang terutang dihitung dengan rumus T/(100% + T) dikali harga jual", False),
         # a threshold beside a rate: the rate still counts
         ("paling sedikit 40% (empat puluh persen) saham, tarifnya 19% (sembilan belas persen)", True),
     ],
