@@ -416,30 +416,20 @@ def _references(t: str, pasal: str | None, law: str | None, skip_heading: bool) 
             and re.match(r"\s*(?:\n|\(|$|Ayat|Cukup)", t[pr.end : pr.end + 6] or "\n")
         ):
             continue  # the chunk's own heading "Pasal 7"
+        # an act named right after the Pasal ("" for "... Undang-Undang ini": the chunk's own act, the
+        # restated law's inside an amending act), else the next act number within the sentence
         doc = _named_act(t, pr.end, docs)
-        if doc is not None:
-            # "... Undang-Undang ini" is the chunk's own act (the restated law's, inside an amending act)
-            out.append(
-                Reference(
-                    "pasal",
-                    pasal=pr.pasal,
-                    ayat=pr.ayat,
-                    huruf=pr.huruf,
-                    doc=doc or law,
-                    text=t[pr.start : pr.end],
-                )
-            )
-            continue
-        for d in docs:
-            if (
-                d.start >= pr.end
-                and d.start - pr.end <= 250
-                and not re.search(r"[.;]\s", t[pr.end : d.start])
-            ):
-                doc = d.key
-                break
-            if d.start >= pr.end:
-                break
+        if doc is None:
+            for d in docs:
+                if (
+                    d.start >= pr.end
+                    and d.start - pr.end <= 250
+                    and not re.search(r"[.;]\s", t[pr.end : d.start])
+                ):
+                    doc = d.key
+                    break
+                if d.start >= pr.end:
+                    break
         if doc is None and re.match(r"\s*Undang-Undang\s+Dasar", t[pr.end : pr.end + 40]):
             doc = "UUD 1945"
         out.append(

@@ -14,8 +14,9 @@ from typing import Any
 
 from bot.answer.model import ShownClaim, SourceRef
 from bot.answer.pipeline import PipelineConfig, _near_the_lead, answer_question
-from kb.model import Chunk, DocumentMeta, Hit
+from kb.model import DocumentMeta, Hit
 from kb.retrieve import SearchResult
+from tests.answer.chunk_sample import sample_chunk
 
 STAMP_DUTY = "Bea meterai yang harus dibayar untuk satu dokumen besarnya berapa rupiah?"
 
@@ -70,24 +71,7 @@ def _doc(doc_id: str, type_: str) -> DocumentMeta:
 
 
 def _hit(doc: DocumentMeta, key: str, score: float, parent: str | None = None, kind: str = "ayat") -> Hit:
-    chunk = Chunk(
-        id=f"{doc.id}#{key}",
-        doc_id=doc.id,
-        key=key,
-        kind=kind,
-        location=key,
-        text=key,
-        prefix="",
-        parent_id=f"{doc.id}#{parent}" if parent else None,
-        pasal=None,
-        ayat=None,
-        huruf=None,
-        provision=None,
-        valid_from=None,
-        valid_to=None,
-        is_example=False,
-        seq=0,
-    )
+    chunk = sample_chunk(doc.id, key, key, location=key, seq=0, kind=kind, parent_key=parent)
     return Hit(chunk, doc, score)
 
 
