@@ -87,6 +87,7 @@ class Lexicon:
     status: str
     ask_words: frozenset[str] = frozenset()
     term_ends: frozenset[str] = frozenset()
+    no_subject_words: frozenset[str] = frozenset()
     question_kinds: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     question_objects: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     special_regimes: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
@@ -226,6 +227,7 @@ def load(path: str | Path | None = None) -> Lexicon:
         hints_en=frozenset(_words(file, data, "language_hints", "en")),
         frame_words=frozenset(_words(file, data, "frame_words")),
         term_ends=frozenset(_optional_words(file, data, "term_ends")),
+        no_subject_words=frozenset(_optional_words(file, data, "no_subject_words")),
         generic_words=frozenset(_words(file, data, "generic_words")),
         policy_words=tuple(_words(file, data, "policy_words")),
         law_topics=tuple(topics),
@@ -267,6 +269,11 @@ def language_hints() -> tuple[frozenset[str], frozenset[str]]:
 
 def frame_words() -> frozenset[str]:
     return default().frame_words
+
+
+def no_subject_words() -> frozenset[str]:
+    """Words that carry no subject for a clarifying question ("Deadline-nya kapan?" names nothing)."""
+    return default().no_subject_words
 
 
 def term_ends() -> frozenset[str]:

@@ -23,7 +23,7 @@ import yaml
 
 from bot.answer.errors import AnswerConfigError
 from bot.answer.model import ClarifyingQuestion
-from kb.lexicon import formal_spelling
+from kb.lexicon import formal_spelling, no_subject_words
 
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / "kb" / "data" / "clarify.yaml"
 _TOPIC_KEYS = {
@@ -37,71 +37,9 @@ _TOPIC_KEYS = {
     "requires_no_subject",
     "personal",
 }
-#: Words that carry no subject: "Dipotong berapa persen ya?" has none left after removing them.
-_NO_SUBJECT = frozenset(
-    [
-        "tarif",
-        "rate",
-        "rates",
-        "berapa",
-        "persen",
-        "percent",
-        "dipotong",
-        "potong",
-        "potongan",
-        "ya",
-        "yah",
-        "dong",
-        "sih",
-        "kah",
-        "much",
-        "how",
-        "withheld",
-        "withhold",
-        "withholding",
-        "pajak",
-        "pajaknya",
-        "tax",
-        "taxes",
-        "apply",
-        "applies",
-        "what",
-        # a deadline asked with nothing it is the deadline of ("Deadline-nya kapan?")
-        "deadline",
-        "deadlinenya",
-        "batas",
-        "waktu",
-        "jatuh",
-        "tempo",
-        "due",
-        "date",
-        "paling",
-        "lambat",
-        # the day or month asked for is not what it is the deadline of ("deadline-nya tgl brp?")
-        "tanggal",
-        "tgl",
-        "hari",
-        "bulan",
-        # paying, filing and being charged name no tax ("kapan batas setor?", "ini kena berapa persen?")
-        "setor",
-        "disetor",
-        "penyetoran",
-        "lapor",
-        "dilapor",
-        "dilaporkan",
-        "pelaporan",
-        "bayar",
-        "pembayaran",
-        "dibayar",
-        "kena",
-        "dikenakan",
-        "dikenai",
-        "charged",
-        "pay",
-        "file",
-        "filing",
-    ]
-)
+#: Words that carry no subject ("Dipotong berapa persen ya?" has none left after removing them):
+#: kb/data/lexicon.yaml ``no_subject_words``.
+_NO_SUBJECT = no_subject_words()
 _SLOT_KEYS = {"id", "blocking", "question", "options", "filled_by", "tax_types", "applies_from"}
 #: a year written in the question ("faktur Mei 2024") dates it when the caller gives no date
 _YEAR = re.compile(r"\b(19[89]\d|20\d\d)\b")

@@ -34,6 +34,8 @@ PPN7 = (
         # a deadline of nothing named, a payment to "an individual" without saying what for
         ("deadline nya kapan?", "deadline_without_subject"),
         ("batas waktunya kapan?", "deadline_without_subject"),
+        # being late, or worried to be, names no tax
+        ("paling lambat kapan sih? khawatir terlambat", "deadline_without_subject"),
         ("tarifnya brp?", "rate_without_subject"),
         ("transfer ke orang pribadi 3 juta, dipotong pph berapa?", "payment_to_individual"),
     ],
@@ -52,6 +54,7 @@ def test_ambiguous_questions_block(question: str, topic: str) -> None:
         "Tarif PPh final UMKM tahun 2024 berapa?",
         "PPh 23 brp utk jasa teknik?",
         "Kapan jatuh tempo setor PPh 23?",
+        "telat lapor SPT Masa PPN kena denda berapa?",
         "Berapa tarif PPh orang pribadi menurut Pasal 17?",
         "honor narasumber orang pribadi berapa pph nya?",
         "Penghasilan Kena Pajak orang pribadi sampai Rp60 juta dikenai tarif berapa?",
