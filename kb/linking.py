@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from kb.chunking.regulation import ACT_NAME_PREFIX
+from kb.chunking.regulation import ACT_NAME_PREFIX, DEFINES
 from kb.dates import parse_indonesian_date
 from kb.metadata import related_date
 from kb.model import Chunk, Edge
@@ -269,11 +269,6 @@ def _definition_edges(items: list[tuple[Chunk, dict[str, Any]]]) -> list[Edge]:
     return out
 
 
-def _pasal_node(chunk: Chunk) -> str:
-    """Key prefix up to and including the innermost ``pasal-`` segment (scope of "ayat (1)")."""
-    return chunk.pasal_key
-
-
 def _squashed(name: str) -> str:
     """An act's short name compared letter by letter ("Undang- Undang Pajak" == "UndangUndang Pajak")."""
     return re.sub(r"[^a-z0-9]", "", name.lower())
@@ -300,7 +295,7 @@ def _act_names(by_doc: dict[str, list[tuple[Chunk, dict[str, Any]]]]) -> dict[st
                 if not _ACT_WORD.match(term):
                     continue
                 body = chunk.text.replace("\u00ad", "-")
-                at = re.search(r"\b(?:adalah|ialah|yaitu|merupakan)\b", body)
+                at = re.search(rf"\b{DEFINES}\b", body)
                 refs = find_doc_refs(body[at.end() : at.end() + 200]) if at else []
                 if not refs or refs[0].start > 40:
                     continue
@@ -374,7 +369,7 @@ def _reference_edges(doc_id: str, items: list[tuple[Chunk, dict[str, Any]]], law
         index[(chunk.pasal, chunk.ayat)].append(chunk.id)
         if chunk.ayat is None:
             index[(chunk.pasal, "*")].append(chunk.id)
-        scoped[(_pasal_node(chunk), chunk.ayat)].append(chunk.id)
+        scoped[(chunk.pasal_key, chunk.ayat)].append(chunk.id)
     out: list[Edge] = []
     for chunk, payload in items:
         if not chunk.indexed:
@@ -385,7 +380,7 @@ def _reference_edges(doc_id: str, items: list[tuple[Chunk, dict[str, Any]]], law
         for ref in payload.get("references") or ():
             kind = ref.get("kind")
             if kind == "ayat" and ref.get("ayat"):
-                for cid in scoped.get((_pasal_node(chunk), ref["ayat"]), [])[:1]:
+                for cid in scoped.get((chunk.pasal_key, ref["ayat"]), [])[:1]:
                     if cid != chunk.id:
                         out.append(Edge(chunk.id, cid, "references"))
             elif kind == "pasal" and ref.get("pasal"):

@@ -208,6 +208,10 @@ class Chunk:
         idx = max((i for i, p in enumerate(parts) if p.startswith("pasal-")), default=-1)
         return "/".join(parts[: idx + 1]) if idx >= 0 else ""
 
+    def same_pasal(self, other: Chunk) -> bool:
+        """Whether both passages belong to one Pasal of one document (neither outside a Pasal)."""
+        return bool(self.pasal_key) and (self.doc_id, self.pasal_key) == (other.doc_id, other.pasal_key)
+
 
 @dataclass(frozen=True)
 class Edge:

@@ -1285,11 +1285,7 @@ class ExtractiveComposer:
         for h, _ in relevant:
             if h is lead_hit:
                 continue
-            same_pasal = bool(lead_hit.chunk.pasal_key) and (h.chunk.doc_id, h.chunk.pasal_key) == (
-                lead_hit.chunk.doc_id,
-                lead_hit.chunk.pasal_key,
-            )
-            ordered.append((h, "condition" if same_pasal else "direct"))
+            ordered.append((h, "condition" if lead_hit.chunk.same_pasal(h.chunk) else "direct"))
         # same-Pasal conditions first, then rules, then elucidations (stable within each group)
         ordered = [
             ordered[0],

@@ -317,13 +317,17 @@ def is_plea(ask: str) -> bool:
     "Please kindly advise."): besides stopwords, request formulas and topic-free words it writes only the
     words of a plea (lexicon ``message_words.plea_words``).  It is the courtesy around the questions, not one
     of them: counted as a part it was answered (or declined) on its own as if it asked something."""
-    plea = set(lexicon.message_words("plea_words"))
-    asks = lexicon.ask_words()
-    generic = lexicon.generic_words()
-    words = [
-        t for t in tokenize(ask) if t not in STOPWORDS and t not in asks and t not in generic and len(t) >= 3
-    ]
+    plea, ignored = _plea_words()
+    words = [t for t in tokenize(ask) if t not in ignored and len(t) >= 3]
     return bool(words) and all(t in plea for t in words)
+
+
+@functools.lru_cache(maxsize=1)
+def _plea_words() -> tuple[frozenset[str], frozenset[str]]:
+    """The words of a plea, and the words a plea may write besides them (stopwords, request formulas,
+    topic-free words): read from the lexicon once, not for every sentence of every message."""
+    plea = frozenset(lexicon.message_words("plea_words"))
+    return plea, STOPWORDS | lexicon.ask_words() | lexicon.generic_words()
 
 
 @functools.lru_cache(maxsize=1)
@@ -573,12 +577,21 @@ OPEN_WHILE_ANSWERED = frozenset({"no_source", "out_of_scope"})
 #: or a determination only the tax team makes must reach them (the turn opens that ticket by itself) even
 #: when an earlier part merely found no source, which is only offered
 _REASON_ORDER = {
-    reason: rank
-    for rank, reasons in enumerate(
-        (("advice", "protected_determination"), ("low_confidence",), ("no_source",), ("out_of_scope",))
-    )
-    for reason in reasons
+    "advice": 0,
+    "protected_determination": 0,
+    "low_confidence": 1,
+    "no_source": 2,
+    "out_of_scope": 3,
 }
+
+
+def _binding(r: PartAnswer) -> tuple[int, int, int]:
+    """How binding an open part's escalation is (lowest first): its reason, then offered before not, then
+    the part's position; a part with no escalation (a clarification) comes last."""
+    esc = r.answer.escalation
+    if esc is None:
+        return (len(_REASON_ORDER) + 1, 1, r.index)
+    return (_REASON_ORDER.get(esc.reason, len(_REASON_ORDER)), 0 if esc.offered else 1, r.index)
 
 
 def stays_answered(records: Sequence[PartAnswer]) -> bool:
@@ -619,15 +632,7 @@ def combine(parts: Sequence[str], asked: Sequence[str], answers: Sequence[Answer
         records.append(PartAnswer(i, part, text, ans, _renumber(ans.answer, numbers), tuple(numbers)))
     open_parts = [r for r in records if r.status != "answered"]
     answered = len(open_parts) < len(records)
-    chosen = min(
-        open_parts,
-        key=lambda r: (
-            _REASON_ORDER.get(r.answer.escalation.reason, len(_REASON_ORDER)) if r.answer.escalation else 99,
-            0 if r.answer.escalation is not None and r.answer.escalation.offered else 1,
-            r.index,
-        ),
-        default=None,
-    )
+    chosen = min(open_parts, key=_binding, default=None)
     asking = next((r for r in open_parts if r.status == "clarify"), None)
     if asking is not None and all(
         r.answer.escalation is None or r.answer.escalation.reason in _WAITS_FOR_FACTS for r in open_parts

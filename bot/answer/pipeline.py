@@ -1191,14 +1191,7 @@ def _near_the_lead(
         if c.source.doc_id in in_conflict:
             kept.append(c)
             continue
-        same_pasal = hit is not None and (
-            hit.chunk.id == lead.chunk.id
-            or (
-                bool(lead.chunk.pasal_key)
-                and (hit.chunk.doc_id, hit.chunk.pasal_key) == (lead.chunk.doc_id, lead.chunk.pasal_key)
-            )
-        )
-        if same_pasal:
+        if hit is not None and (hit.chunk.id == lead.chunk.id or lead.chunk.same_pasal(hit.chunk)):
             kept.append(c)
             continue
         if c.role == "definition" and not _names_defined_term(question, c.quote):

@@ -17,13 +17,11 @@ _AYAT_OCR = re.compile(r"^[ \t]*\((\d)[1l][ \t]+(?=[A-Z])", re.MULTILINE)
 _AYAT_INLINE = re.compile(r"(?<=[.;:] )(?:\d{1,3}[ \t]+)?\((\d{1,2}[a-z]?)\)[ \t]+(?=[A-Z])")
 # what a scrape leaves between a Pasal heading and its ayat (1): the heading again ("Pasal 42\nPasal 42 (1)"),
 # a page number ("Pasal 4\n13 (1) Wajib Pajak"), a stray bracket ("Pasal 11\n[ (1) Biaya")
-HEADING_RESIDUE = re.compile(r"[ \t\n]*(?:Pasal[ \t]+\d{1,3}[A-Z]?[ \t]+|\d{1,3}[ \t]+|[\[\]|]+[ \t]*)?")
+_RESIDUE = r"(?:Pasal[ \t]+\d{1,3}[A-Z]?[ \t]+|\d{1,3}[ \t]+|[\[\]|]+[ \t]*)"
+HEADING_RESIDUE = re.compile(rf"[ \t\n]*{_RESIDUE}?")
 # ayat (1) on the heading's own line ("Pasal 6 (l) Keuntungan", OCR "Pasal 3 (U Dikecualikan"), or on the next
 # line behind heading residue
-_AYAT_FIRST = re.compile(
-    r"(?:[ \t]*|[ \t]*\n[ \t]*(?:Pasal[ \t]+\d{1,3}[A-Z]?[ \t]+|\d{1,3}[ \t]+|[\[\]|]+[ \t]*))"
-    r"\((?:1\)|l\)|I\)|U(?=[ \t]))[ \t]*(?=[A-Z])"
-)
+_AYAT_FIRST = re.compile(rf"(?:[ \t]*|[ \t]*\n[ \t]*{_RESIDUE})\((?:1\)|l\)|I\)|U(?=[ \t]))[ \t]*(?=[A-Z])")
 
 _ITEM_LINE = re.compile(
     r"^[ \t]*(?:(?P<h>[a-z]{1,2})\.|(?P<n>\d{1,2})[ ]?\.|(?P<p>[a-z]{1,2}|\d{1,2})\))[ \t]+(?=\S)",

@@ -106,9 +106,11 @@ _AMEND_VERB = re.compile(r"diubah|disisipkan|dihapus|ditambah|disempurnakan|Mena
 _DELETED = re.compile(rf"Pasal\s+({_NUM})\s+dihapus")
 
 _DEF_LEAD = re.compile(r"dimaksud\s+dengan\s*:?\s*$|yang\s+dimaksud\s+dengan\b", re.IGNORECASE)
+#: the verb that joins a defined term to its definition ("Masa Pajak adalah ...")
+DEFINES = r"(?:adalah|ialah|yaitu|merupakan)"
 _DEF_TERM = re.compile(
     r"^(?P<term>[^\n]{1,200}?)(?:,?\s+yang\s+selanjutnya\s+(?:dapat\s+)?(?:disebut|disingkat)\s+(?:dengan\s+)?"
-    r"(?P<short>[^\n]{1,80}?))?,?\s+(?:adalah|ialah|yaitu|merupakan)"
+    rf"(?P<short>[^\n]{{1,80}}?))?,?\s+{DEFINES}"
 )
 _ITEM_PREFIX = re.compile(r"^\s*(?:\d{1,2}\s?\.|[a-z]{1,2}\.)\s*")
 
