@@ -282,7 +282,8 @@ def _build_kb(directory: Path) -> Path:
 
 def run_real(args: argparse.Namespace) -> tuple[dict[str, float], bool]:
     """Real turns through ``dasar serve slack`` as a process; prints its report."""
-    from tests.served.conftest import base_env, free_port, served
+    from tests.served.conftest import base_env, served
+    from tests.support.ports import free_port
     from tests.support.redis_server import running_redis
 
     api = MockSlackApi()

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import sysconfig
@@ -22,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from bot.settings import PACKAGED_DIRECTORY, REPO_ROOT
+from tests.support.ports import free_port
 
 PACKAGES = ("bot", "kb", "tools", "identity", "guardrails", "tickets")
 
@@ -29,12 +29,6 @@ PACKAGES = ("bot", "kb", "tools", "identity", "guardrails", "tickets")
 def test_packaged_sample_directory_is_the_corpus_directory() -> None:
     """bot/data/directory.yaml ships in the wheel; it must stay a copy of corpus/directory.yaml."""
     assert PACKAGED_DIRECTORY.read_bytes() == (REPO_ROOT / "corpus" / "directory.yaml").read_bytes()
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
@@ -143,7 +137,7 @@ def test_installed_dasar_ingests_answers_and_serves(installed: Path, tmp_path: P
 
     api = MockSlackApi()
     base = api.start()
-    port = _free_port()
+    port = free_port()
     serve_env = _env(
         tmp_path,
         DASAR_SLACK_BOT_TOKEN="xoxb-install-test",

@@ -10,10 +10,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.served.conftest import free_port, post_slack, served, slack_env
+from tests.served.conftest import post_slack, served, slack_env
 from tests.slack.conftest import AP_CLERK, DM, build_harness, slack_settings
 from tests.slack.fake_turn import FakeTurn
 from tests.slack.mock_slack import MockSlackApi, event_body
+from tests.support.ports import free_port
 
 FLOOD = 40
 

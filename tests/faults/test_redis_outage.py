@@ -19,9 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.served.conftest import free_port, post_slack, served, slack_env
+from tests.served.conftest import post_slack, served, slack_env
 from tests.served.test_teams_served import PPN_QUOTE
 from tests.slack.mock_slack import MockSlackApi, event_body
+from tests.support.ports import free_port
 from tests.support.redis_server import _ping
 
 AP_CLERK = "U04APCLRK1"  # corpus/directory.yaml

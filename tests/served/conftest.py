@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -68,12 +67,6 @@ def fresh_pg_schema(uri: str) -> str:
     with psycopg.connect(uri, autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {name}")
     return make_conninfo(uri, options=f"-c search_path={name}")
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def base_env(tmp_path: Path, kb: Path, **extra: str) -> dict[str, str]:

@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from tests.served.conftest import base_env, free_port, served, slack_env
+from tests.served.conftest import base_env, served, slack_env
 from tests.slack.mock_slack import MockSlackApi
+from tests.support.ports import free_port
 
 PPN = "uu-8-1983"  # UU PPN, amended by UU 18/2000, UU 42/2009, UU 11/2020 and UU 7/2021
 #: corpus/internal/memo-pph26-sg-software.md (access: [tax-team]) and its number

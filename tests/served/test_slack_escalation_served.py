@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.served.conftest import free_port, fresh_pg_schema, post_slack, served, slack_env
+from tests.served.conftest import fresh_pg_schema, post_slack, served, slack_env
 from tests.served.test_slack_served import _send
 from tests.slack.mock_slack import (
     BOT_USER,
@@ -30,6 +30,7 @@ from tests.slack.mock_slack import (
     action_form,
 )
 from tests.slack.test_http import buttons_of, click_payload, mention, posted_text
+from tests.support.ports import free_port
 from tests.support.redis_server import running_redis
 
 AP_CLERK = (

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from tests.served.conftest import base_env, free_port, served
+from tests.served.conftest import base_env, served
+from tests.support.ports import free_port
 from tests.teams.harness import AAD, TAX_CHANNEL, TENANT, text_activity
 from tests.teams.mock_services import MockBotConnector
 from tests.tickets.conftest import pg_dsn, pg_uri  # noqa: F401 (fixtures)

@@ -23,14 +23,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.ports import free_port
+
 INSTALL_HINT = "install it with: apt-get update && apt-get install -y redis-server"
 START_TIMEOUT_S = 10.0
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _ping(port: int) -> bool:
@@ -70,7 +66,7 @@ def running_redis() -> Iterator[str]:
         log_path = Path(workdir) / "redis.log"
         last_error = ""
         for _attempt in range(3):  # a free port can be taken between probe and bind: retry
-            port = _free_port()
+            port = free_port()
             with log_path.open("wb") as log:
                 proc = subprocess.Popen(
                     [
