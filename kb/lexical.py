@@ -42,15 +42,13 @@ Concept = frozenset[tuple[str, ...]]
 EN_ONLY: tuple[str, ...] = ("\x00en",)
 
 
-#: words whose root itself ends in "nya" ("bertanya" is ber+tanya, not berta+nya; "mempunya-i", "hanya")
-_NYA_ROOTS = ("tanya", "punya", "hanya")
-
-
 def stem(tok: str) -> str:
     """A light suffix strip ("-nya", "-kan", "-an", "-s") so inflected forms meet."""
-    if tok.endswith(_NYA_ROOTS):
+    if tok.endswith(lexicon.NYA_ROOTS):
         return tok
-    for suf in ("nya", "kan", "an", "s"):
+    if (bare := lexicon.without_enclitic(tok)) != tok:
+        return bare
+    for suf in ("kan", "an", "s"):
         if len(tok) > len(suf) + 3 and tok.endswith(suf):
             return tok[: -len(suf)]
     return tok

@@ -348,6 +348,21 @@ def formal_spelling(text: str) -> str:
     return pattern.sub(lambda m: spellings[m.group(1).lower()], text)
 
 
+#: words whose root itself ends in "nya" ("bertanya" is ber+tanya, not berta+nya; "mempunya-i", "hanya")
+NYA_ROOTS = ("tanya", "punya", "hanya")
+
+
+def without_enclitic(word: str) -> str:
+    """``word`` without the enclitic -nya ("sanksinya" -> "sanksi", "tarifnya" -> "tarif").
+
+    Why: the index matches whole words, and the acts write the bare word while chat glues "-nya" (its, the)
+    to the noun asked about: "sanksinya?" matched only the one passage that writes "sanksi-sanksinya".  At
+    least four letters stay, and a root that ends in -nya ("bertanya", "punya", "hanya") is kept whole."""
+    if word.endswith(NYA_ROOTS) or len(word) <= 6 or not word.endswith("nya"):
+        return word
+    return word[:-3]
+
+
 #: a word with the enclitic -nya ("tarifnya", "bunganya", "nilainya"): at least three letters before it, so
 #: "hanya" and "punya" stay whole
 _ENCLITIC_NYA = re.compile(r"\b([^\W\d_]{3,}?)nya\b", re.I)

@@ -919,6 +919,10 @@ def understand(
         formal = chat.get(tok)
         if formal and formal not in STOPWORDS:
             terms[formal] = None
+        # "sanksinya", "tarifnya": the acts write the bare word, and the index matches whole words only
+        bare = _lexicon.without_enclitic(tok)
+        if bare != tok and bare not in STOPWORDS:
+            terms[bare] = None
     for exp in expansions:
         for added in exp.added:
             terms[" ".join(_norm(added))] = None

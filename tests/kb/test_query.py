@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from kb.lexicon import without_enclitic
 from kb.query import (
     DEFAULT_ALIASES_PATH,
     TAX_TYPES,
@@ -533,3 +534,22 @@ def test_a_written_law_wins_over_the_topic() -> None:
 )
 def test_a_date_about_a_party_is_not_the_transaction_date(question: str, as_of: dt.date | None) -> None:
     assert understand(question).as_of == as_of
+
+
+def test_a_word_with_the_enclitic_nya_is_searched_bare_as_well() -> None:
+    """Chat glues "-nya" to the noun asked about; the acts write the bare noun and the index matches whole
+    words, so "dendanya" alone found only passages that happen to write "dendanya"."""
+    plan = understand("Kalau lupa lapor SPT Masa, dendanya berapa dan bunganya dihitung dari kapan?")
+    assert {"dendanya", "denda", "bunganya", "bunga"} <= set(plan.terms)
+    con = _fts_table()
+    con.execute(
+        "INSERT INTO t(x) VALUES (?)", ("dikenai sanksi administrasi berupa denda sebesar Rp100.000,00",)
+    )
+    assert con.execute("SELECT rowid FROM t WHERE t MATCH ?", (fts_query(plan),)).fetchall() == [(1,)]
+
+
+def test_a_root_that_ends_in_nya_stays_whole() -> None:
+    plan = understand("Saya mau bertanya, perusahaan yang hanya punya karyawan kontrak apa kewajibannya?")
+    assert "berta" not in plan.terms and "kewajiban" in plan.terms
+    assert without_enclitic("bertanya") == "bertanya" and without_enclitic("tarifnya") == "tarif"
+    assert without_enclitic("PPNnya".lower()) == "ppnnya"  # too short to tell: left as written
