@@ -59,6 +59,8 @@ MESSAGE_WORDS = (
     "lead_joins",
     "plea_words",
     "refers_back",
+    "vocatives",
+    "leave_to_ask",
 )
 
 
@@ -321,7 +323,9 @@ def message_words(name: str) -> tuple[str, ...]:
     ask word ("sih", "ya"); ``follow_up_openers`` -- how a follow-up asking the question before again opens
     ("kalau", "gimana"); ``lead_joins`` -- a joining word a part opens with ("terus", "lalu");
     ``plea_words`` -- the words of a request for help that asks nothing ("dibantu", "penjelasannya");
-    ``refers_back`` -- words by which an ask points back to the ask before it ("tersebut", "if yes")."""
+    ``refers_back`` -- words by which an ask points back to the ask before it ("tersebut", "if yes");
+    ``vocatives`` -- how a message addresses a person ("pak", "bu"); ``leave_to_ask`` -- asking leave to ask
+    ("ijin bertanya")."""
     if name not in MESSAGE_WORDS:
         raise LexiconError(f"unknown message_words list {name!r} (known: {', '.join(MESSAGE_WORDS)})")
     return default().message_words.get(name, ())
@@ -346,6 +350,37 @@ def formal_spelling(text: str) -> str:
         return text
     spellings = default().chat_spellings
     return pattern.sub(lambda m: spellings[m.group(1).lower()], text)
+
+
+@functools.lru_cache(maxsize=1)
+def _addressing() -> re.Pattern[str] | None:
+    vocatives = message_words("vocatives")
+    leave = message_words("leave_to_ask")
+    alternatives = []
+    if vocatives:
+        # vocatives in any case, the name after them with a capital: "pak Pri", "Bu Ani", "Dear Mr Tan"
+        words = "|".join(re.escape(v) for v in sorted(vocatives, key=len, reverse=True))
+        alternatives.append(rf"\b(?:(?i:{words})\.?\s+)+(?P<name>[A-Z][a-z]+)\b")
+    if leave:
+        phrases = "|".join(r"\s+".join(map(re.escape, p.split())) for p in sorted(leave, key=len, reverse=True))
+        alternatives.append(rf"\b(?i:{phrases})\b")
+    return re.compile("|".join(alternatives)) if alternatives else None
+
+
+def addressing_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` addresses a person by name or asks leave to ask ("ijin bertanya pak Pri, ...").
+
+    Why: forum and Slack questions open and close with these ("Terima kasih Bu Ani"); the name and the leave
+    formula name no topic, yet the search matched them and concept coverage asked passages to contain
+    "pri" and "ijin".  Only the name is returned for a vocative (the vocative itself is a stopword); a
+    capitalised word after a vocative that is an acronym ("Pak, PPN ...") is not a name."""
+    pattern = _addressing()
+    if pattern is None:
+        return []
+    spans = []
+    for m in pattern.finditer(text):
+        spans.append(m.span("name") if m.group("name") else m.span())
+    return spans
 
 
 #: words whose root itself ends in "nya" ("bertanya" is ber+tanya, not berta+nya; "mempunya-i", "hanya")

@@ -910,8 +910,10 @@ def understand(
     expansions = (*first.values(), *_search_word_expansions(text))
     terms: dict[str, None] = {}
     chat = _lexicon.default().chat_spellings
+    # a name the message addresses ("pak Pri") and its leave to ask ("ijin bertanya") are no search terms
+    skipped = [*dropped, *_lexicon.addressing_spans(text)]
     for tok, s, e in _token_spans(text):
-        if tok in STOPWORDS or any(a <= s and e <= b for a, b in dropped):
+        if tok in STOPWORDS or any(a <= s and e <= b for a, b in skipped):
             continue
         terms[tok] = None
         # a chat or old spelling ("beaya", "jt") is searched in the acts' spelling too ("biaya", "juta"): the

@@ -810,6 +810,22 @@ def only_sanction_rates(question: str, text: str) -> bool:
     return not states_rate(SANCTION_RATE.sub(" ", text))
 
 
+_FORM_INSTRUCTION = lexicon.passage_cue("form_instruction")
+_ASKS_FORM = lexicon.question_kind("form_filling")
+
+
+def form_instruction(hit: Hit, question: str) -> bool:
+    """A Lampiran passage that tells how to fill in a form's fields, for a question that is not about a form.
+
+    Why: a PMK's Lampiran holds its forms and their "Petunjuk Pengisian"; "Nomor (7) : Diisi dengan nama
+    negara ..." shares words with a residence question but states no rule, and it led one."""
+    return (
+        hit.chunk.kind == "lampiran"
+        and bool(_FORM_INSTRUCTION.search(hit.chunk.text))
+        and not _ASKS_FORM.search(lexicon.plain_question(question))
+    )
+
+
 def is_padding(text: str) -> bool:
     """Never a leading claim: "Cukup jelas.", transitional lead-ins, amendment formulae, examples."""
     return bool(PADDING.search(text) or EXAMPLE_TEXT.search(text) or HYPOTHETICAL_PARTY.search(text))
@@ -1058,6 +1074,7 @@ LEAD_WEIGHTS: dict[str, float] = {
     "tax_act": 0.3,
     "sanction_fit": 0.3,
     "payee_abroad_unasked": -0.4,
+    "form_instruction": -0.6,
 }
 
 
@@ -1122,6 +1139,8 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "sanction_fit": sanction_fit(question, text),
         # the rule for a payee abroad (PPh 26) for a question about a party in Indonesia
         "payee_abroad_unasked": float(payee_abroad_unasked(question, text)),
+        # a form's fill-in instruction (a Lampiran's "Diisi dengan ...") leads only a question about the form
+        "form_instruction": float(form_instruction(hit, question)),
     }
 
 

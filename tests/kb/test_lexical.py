@@ -159,3 +159,18 @@ def test_a_root_ending_in_nya_keeps_it_and_asking_words_are_no_topic() -> None:
     assert stem("bertanya") == "bertanya" and stem("mempunya") == "mempunya"
     assert stem("pemotongannya") == "pemotongan"
     assert {"tanya", "bertanya", "nanya"} <= lexicon.stopwords()
+
+
+def test_an_addressed_name_is_no_concept_a_passage_must_contain() -> None:
+    from kb.lexical import question_concepts
+    from kb.query import understand
+
+    question = "numpang tanya mas Joko, biaya penyusutan mobil dinas karyawan boleh dibebankan?"
+    words = {
+        w
+        for concept in question_concepts(understand(question), question)
+        for phrase in concept
+        for w in phrase
+    }
+    assert not {"joko", "numpang"} & words
+    assert {"penyusut", "mobil"} <= words

@@ -553,3 +553,12 @@ def test_a_root_that_ends_in_nya_stays_whole() -> None:
     assert "berta" not in plan.terms and "kewajiban" in plan.terms
     assert without_enclitic("bertanya") == "bertanya" and without_enclitic("tarifnya") == "tarif"
     assert without_enclitic("PPNnya".lower()) == "ppnnya"  # too short to tell: left as written
+
+
+def test_the_name_a_message_addresses_and_its_leave_to_ask_are_no_search_terms() -> None:
+    plan = understand("Ijin bertanya Pak Harto, sewa alat berat kena PPh 23 berapa? Terima kasih Bu Wulan.")
+    assert not {"harto", "wulan", "ijin", "izin"} & set(plan.terms)
+    assert {"sewa", "alat", "berat"} <= set(plan.terms)
+    # a capital after a vocative that is no name (an acronym, a comma between) stays a term
+    assert "ppn" in understand("Pak, PPN atas jasa angkutan berapa?").terms
+    assert "ppn" in understand("bu PPN atas jasa angkutan berapa?").terms
