@@ -362,7 +362,8 @@ def _addressing() -> re.Pattern[str] | None:
         words = "|".join(re.escape(v) for v in sorted(vocatives, key=len, reverse=True))
         alternatives.append(rf"\b(?:(?i:{words})\.?\s+)+(?P<name>[A-Z][a-z]+)\b")
     if leave:
-        phrases = "|".join(r"\s+".join(map(re.escape, p.split())) for p in sorted(leave, key=len, reverse=True))
+        longest_first = sorted(leave, key=len, reverse=True)
+        phrases = "|".join(r"\s+".join(map(re.escape, p.split())) for p in longest_first)
         alternatives.append(rf"\b(?i:{phrases})\b")
     return re.compile("|".join(alternatives)) if alternatives else None
 

@@ -17,8 +17,8 @@ DOC = DocumentMeta(id="pmk-99-2030", title="Peraturan Menteri Uji", number="PMK 
 
 #: a field instruction of a made-up certificate form, in the Lampiran's words
 FIELD = (
-    "Nomor (4) : Diisi dengan negara tempat Wajib Pajak orang pribadi bertempat tinggal lebih dari 183 (seratus "
-    "delapan puluh tiga) hari dalam jangka waktu 12 (dua belas) bulan."
+    "Nomor (4) : Diisi dengan negara tempat Wajib Pajak orang pribadi bertempat tinggal lebih dari 183 "
+    "(seratus delapan puluh tiga) hari dalam jangka waktu 12 (dua belas) bulan."
 )
 #: the rule itself, in an act's words (no obligation word of its own: it says who a resident is)
 RULE = (
