@@ -562,3 +562,10 @@ def test_the_name_a_message_addresses_and_its_leave_to_ask_are_no_search_terms()
     # a capital after a vocative that is no name (an acronym, a comma between) stays a term
     assert "ppn" in understand("Pak, PPN atas jasa angkutan berapa?").terms
     assert "ppn" in understand("bu PPN atas jasa angkutan berapa?").terms
+
+
+def test_what_is_best_is_no_search_term_once_nya_is_detached() -> None:
+    """ "gimana baiknya?" asks for advice; searched as "baik" it matched every "baik ... maupun" of an act."""
+    plan = understand("Soal retur faktur bulan lalu, sebaiknya gimana ya baiknya?")
+    assert not {"baik", "baiknya", "sebaiknya"} & set(plan.terms)
+    assert {"retur", "faktur"} <= set(plan.terms)
