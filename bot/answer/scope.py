@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,8 @@ class OutOfScopeTopic:
     unless: tuple[re.Pattern[str], ...]
     #: what the knowledge base lacks, for a reply that says why it cannot answer
     note: str = ""
+    #: what the user reads beside the decline, per language (``id``, ``en``); empty: the generic decline only
+    reply: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -93,12 +95,21 @@ def _out_of_scope(path: str, raw: Any) -> tuple[OutOfScopeTopic, ...]:
         if not isinstance(entry, Mapping) or not isinstance(entry.get("id"), str):
             raise AnswerConfigError(path, f"out_of_scope #{i + 1} must be a mapping with an 'id'")
         tid = entry["id"]
-        unknown = sorted(set(entry) - {"id", "pattern", "unless", "note"})
+        unknown = sorted(set(entry) - {"id", "pattern", "unless", "note", "reply"})
         if unknown:
             raise AnswerConfigError(path, f"unknown key(s) {unknown}", entry=tid)
         (pattern,) = compile_patterns(path, tid, [entry.get("pattern")], "pattern")
         unless = compile_patterns(path, tid, entry["unless"], "unless") if entry.get("unless") else ()
-        topics.append(OutOfScopeTopic(tid, pattern, unless, str(entry.get("note") or "")))
+        reply = entry.get("reply") or {}
+        if (
+            not isinstance(reply, Mapping)
+            or not all(isinstance(v, str) and v.strip() for v in reply.values())
+            or (reply and "id" not in reply)
+        ):
+            raise AnswerConfigError(
+                path, "'reply' must map languages (at least 'id') to non-empty text", entry=tid
+            )
+        topics.append(OutOfScopeTopic(tid, pattern, unless, str(entry.get("note") or ""), dict(reply)))
     return tuple(topics)
 
 
@@ -124,6 +135,14 @@ def _breaks(path: str, raw: Any) -> tuple[BrokenRule, ...]:
         groups = tuple(compile_patterns(path, rid, g, "when group") for g in when)
         rules.append(BrokenRule(rid, entry["doc_id"], entry["contains"], groups))
     return tuple(rules)
+
+
+def topic_reply(topic_id: str | None, language: str, rules: ScopeRules | None = None) -> str | None:
+    """The reply an out-of-scope topic gives beside the decline, in ``language`` (else Indonesian), if any."""
+    for topic in (rules or load_rules()).out_of_scope:
+        if topic.id == topic_id and topic.reply:
+            return topic.reply.get(language) or topic.reply["id"]
+    return None
 
 
 def parse_rules(data: Any, path: str = "scope.yaml") -> ScopeRules:
@@ -170,14 +189,15 @@ def classify(question: str, *, has_tax_signal: bool, rules: ScopeRules | None = 
     for p in r.protected:
         if any(p.search(t) for t in texts):
             return ScopeVerdict("protected", p.pattern)
-    in_scope = has_tax_signal or any(p.search(t) for p in r.in_scope for t in texts)
-    if not in_scope:
-        return ScopeVerdict("out_of_scope")
+    # a named topic first, with or without a tax word, so its reply says why ("the payslip of our manager")
     for topic in r.out_of_scope:
         if any(topic.pattern.search(t) for t in texts) and not any(
             u.search(t) for u in topic.unless for t in texts
         ):
             return ScopeVerdict("out_of_scope", topic.id)
+    in_scope = has_tax_signal or any(p.search(t) for p in r.in_scope for t in texts)
+    if not in_scope:
+        return ScopeVerdict("out_of_scope")
     for p in r.advice:
         if any(p.search(t) for t in texts):
             broken = tuple(

@@ -345,3 +345,39 @@ def test_a_rule_the_reader_may_not_open_is_never_quoted(services: Any) -> None:
 def test_vendor_bank_account_changes_are_in_scope_without_a_tax_word(question: str) -> None:
     # the vendor onboarding policy's approval table answers them; "out of scope" hid it
     assert classify(question, has_tax_signal=False).kind == "in_scope"
+
+
+# ------------------------------------------------------------------------- a colleague's pay is personal data
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Tolong kirimin slip gaji bulan lalu punya Pak Anton dari purchasing dong",
+        "Bisa share bukti potong 1721-A1 milik kepala gudang? mau cocokin",
+        "gaji atasan saya di treasury itu berapa sih sebenarnya?",
+        "Could you show me the payslip of our plant director?",
+    ],
+)
+def test_a_named_persons_pay_or_withholding_slip_is_declined_as_personal_data(question: str) -> None:
+    verdict = classify(question, has_tax_signal=False)
+    assert (verdict.kind, verdict.rule) == ("out_of_scope", "personal_records")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "PPh 21 atas bonus kepala gudang dihitung pakai tarif apa?",
+        "Apakah bonus direktur boleh dibebankan sebagai biaya?",
+        "Boleh minta bukti potong 1721-A1 saya untuk tahun lalu?",
+    ],
+)
+def test_the_tax_on_pay_and_ones_own_slip_stay_questions(question: str) -> None:
+    assert classify(question, has_tax_signal=False).rule != "personal_records"
+
+
+def test_pipeline_says_why_it_will_not_show_a_colleagues_payslip(services: Any) -> None:
+    a = ask(services, "Tolong kirimin slip gaji bulan lalu punya Pak Anton dari purchasing dong")
+    assert a.status == "escalated" and not a.claims
+    assert a.escalation is not None and a.escalation.reason == "out_of_scope"
+    assert any(w.startswith("Saya tidak memegang dan tidak membagikan gaji") for w in a.warnings)
