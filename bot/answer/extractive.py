@@ -1144,6 +1144,16 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     }
 
 
+def _other_case_rate(quote: str, concepts: list[Concept], language: str | None) -> bool:
+    """A list item ("a. sebesar 15% ... dividen") stating a rate in words that reach none of the concepts."""
+    return (
+        bool(concepts)
+        and bool(_ITEM.match(quote))
+        and states_rate(quote)
+        and not coverage(concepts, quote, language)
+    )
+
+
 class ExtractiveComposer:
     """Deterministic extractive composer (see module docstring); implements ``Composer``."""
 
@@ -1228,7 +1238,17 @@ class ExtractiveComposer:
         scored.sort(key=lambda t: (t[0], t[1]))
         # a definition question wants the term's own definition, not its neighbour in the list of Pasal 1
         defining = asks_definition(question)
-        chosen = [(i, u) for _, i, u, cov in scored[:limit] if cov > 0 or (u.cue and not defining)]
+        chosen = [
+            (i, u)
+            for rank, (_, i, u, cov) in enumerate(scored[:limit])
+            if (cov > 0 or (u.cue and not defining))
+            # beside the best unit, a list item whose own words state a rate and reach none of the question's
+            # words is another case's rate ("a. 15% ... dividen" beside "c. 2% ... jasa konsultan"), however
+            # much of the list's lead-in the question shares: neither a condition nor an exception.  A
+            # sentence is no such item: "Tarif ... sebagaimana dimaksud pada ayat (1) sebesar 0,5%" states the
+            # rate of the sentence before it in words of its own.
+            and not (rank > 0 and _other_case_rate(u.quote, concepts, hit.doc.language))
+        ]
         if not chosen:
             chosen = [(scored[0][1], scored[0][2])]
         return [u for _, u in chosen]  # best first: the unit that answers leads
