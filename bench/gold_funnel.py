@@ -50,7 +50,6 @@ def run(set_path: Path, split: str | None, top_k: int) -> list[Funnel]:
     from bot.evals.answers import _gold_laws, _provision_match, load_items, select
     from bot.settings import load_settings
     from bot.wiring import Services
-    from kb.retrieve import is_general_elucidation
 
     services = Services(load_settings())
     config = PipelineConfig(top_k=top_k, retry_top_k=max(top_k, PipelineConfig().retry_top_k))
@@ -58,16 +57,8 @@ def run(set_path: Path, split: str | None, top_k: int) -> list[Funnel]:
     original = ex.ExtractiveComposer.compose
 
     def recording(self: Any, request: Any) -> Any:
-        concepts = ex.question_concepts(request)
-        usable = [
-            h
-            for h in request.hits
-            if h.chunk.kind not in ex.SKIP_KINDS and not is_general_elucidation(h.chunk)
-        ]
-        scored = [(h, self._relevant(h, concepts)) for h in usable]
-        best = max((c for _, c in scored), default=0.0)
-        floor = max(self.min_coverage, ex.RELATIVE_COVERAGE * best)
-        seen.append((request.hits, [h for h, c in scored if c >= floor]))
+        relevant = self.relevant_hits(request, ex.question_concepts(request))
+        seen.append((request.hits, [h for h, _ in relevant]))
         return original(self, request)
 
     items = load_items(set_path)

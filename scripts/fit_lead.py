@@ -40,17 +40,7 @@ def collect(services: Any, path: Path, split: str | None) -> list[Group]:
     original = ex.ExtractiveComposer.compose
 
     def recording(self: Any, request: Any) -> Any:
-        concepts = ex.question_concepts(request)
-        usable = [
-            h
-            for h in request.hits
-            if h.chunk.kind not in ex.SKIP_KINDS
-            and not h.chunk.location.lower().startswith("penjelasan umum")
-        ]
-        scored = [(h, self._relevant(h, concepts)) for h in usable]
-        best = max((c for _, c in scored), default=0.0)
-        floor = max(self.min_coverage, ex.RELATIVE_COVERAGE * best)
-        relevant = [(h, c) for h, c in scored if c >= floor]
+        relevant = self.relevant_hits(request, ex.question_concepts(request))
         seen.append(
             [
                 (h.chunk, [ex.lead_features(i, h, c, request)[n] for n in names])

@@ -1258,16 +1258,22 @@ class ExtractiveComposer:
         f = lead_features(rank, hit, cov, request)
         return sum(LEAD_WEIGHTS[name] * value for name, value in f.items())
 
-    def compose(self, request: ComposeRequest) -> ComposedAnswer:
-        concepts = question_concepts(request)
-        notes: list[str] = []
+    def relevant_hits(self, request: ComposeRequest, concepts: list[Concept]) -> list[tuple[Hit, float]]:
+        """The hits about the question, each with its coverage, in retrieval order: a quotable kind, not a
+        general elucidation, coverage at least ``min_coverage`` and ``RELATIVE_COVERAGE`` of the best hit's.
+        (``scripts/fit_lead.py`` and ``bench/gold_funnel.py`` read the composer's choice through this.)"""
         usable = [
             h for h in request.hits if h.chunk.kind not in SKIP_KINDS and not is_general_elucidation(h.chunk)
         ]
-        relevant = [(h, self._relevant(h, concepts)) for h in usable]
-        best = max((c for _, c in relevant), default=0.0)
+        scored = [(h, self._relevant(h, concepts)) for h in usable]
+        best = max((c for _, c in scored), default=0.0)
         floor = max(self.min_coverage, RELATIVE_COVERAGE * best)
-        relevant = [(h, c) for h, c in relevant if c >= floor]
+        return [(h, c) for h, c in scored if c >= floor]
+
+    def compose(self, request: ComposeRequest) -> ComposedAnswer:
+        concepts = question_concepts(request)
+        notes: list[str] = []
+        relevant = self.relevant_hits(request, concepts)
         if not relevant:
             return ComposedAnswer((), 0.0, ("no_relevant_passage",))
         if all(_illustrates(h) for h, _ in relevant):
