@@ -358,9 +358,9 @@ def _addressing() -> re.Pattern[str] | None:
     leave = message_words("leave_to_ask")
     alternatives = []
     if vocatives:
-        # vocatives in any case, the name after them with a capital: "pak Pri", "Bu Ani", "Dear Mr Tan"
+        # vocatives in any case, then one capitalised word that ends its clause: "pak Pri,", "Dear Mr Tan,"
         words = "|".join(re.escape(v) for v in sorted(vocatives, key=len, reverse=True))
-        alternatives.append(rf"\b(?:(?i:{words})\.?\s+)+(?P<name>[A-Z][a-z]+)\b")
+        alternatives.append(rf"\b(?:(?i:{words})\.?\s+)+(?P<name>[A-Z][a-z]+)\b(?=\s*(?:[,.!?;:]|$))")
     if leave:
         longest_first = sorted(leave, key=len, reverse=True)
         phrases = "|".join(r"\s+".join(map(re.escape, p.split())) for p in longest_first)
@@ -373,15 +373,13 @@ def addressing_spans(text: str) -> list[tuple[int, int]]:
 
     Why: forum and Slack questions open and close with these ("Terima kasih Bu Ani"); the name and the leave
     formula name no topic, yet the search matched them and concept coverage asked passages to contain
-    "pri" and "ijin".  Only the name is returned for a vocative (the vocative itself is a stopword); a
-    capitalised word after a vocative that is an acronym ("Pak, PPN ...") is not a name."""
+    "pri" and "ijin".  A vocative's span includes it and the name (not every vocative is a stopword: "Mr",
+    "bro"); a name is one capitalised word that ends its clause, so an acronym ("Pak, PPN ..."), a tax written
+    in title case ("Bu Ppn atas jasa ...") or a phrase ("Ibu Rumah Tangga perlu ...") is no name."""
     pattern = _addressing()
     if pattern is None:
         return []
-    spans = []
-    for m in pattern.finditer(text):
-        spans.append(m.span("name") if m.group("name") else m.span())
-    return spans
+    return [m.span() for m in pattern.finditer(text)]
 
 
 #: words whose root itself ends in "nya" ("bertanya" is ber+tanya, not berta+nya; "mempunya-i", "hanya")
@@ -393,8 +391,9 @@ def without_enclitic(word: str) -> str:
 
     Why: the index matches whole words, and the acts write the bare word while chat glues "-nya" (its, the)
     to the noun asked about: "sanksinya?" matched only the one passage that writes "sanksi-sanksinya".  At
-    least four letters stay, and a root that ends in -nya ("bertanya", "punya", "hanya") is kept whole."""
-    if word.endswith(NYA_ROOTS) or len(word) <= 6 or not word.endswith("nya"):
+    least three letters stay ("PPNnya" -> "ppn"), and a root that ends in -nya ("bertanya", "punya", "hanya")
+    is kept whole.  :func:`plain_question` detaches the enclitic by the same rule."""
+    if word.endswith(NYA_ROOTS) or len(word) <= 5 or not word.endswith("nya"):
         return word
     return word[:-3]
 
@@ -404,12 +403,18 @@ def without_enclitic(word: str) -> str:
 _ENCLITIC_NYA = re.compile(r"\b([^\W\d_]{3,}?)nya\b", re.I)
 
 
+def _detach_nya(m: re.Match[str]) -> str:
+    word = m.group(0)
+    bare = without_enclitic(word.lower())
+    return word if bare == word.lower() else f"{word[: len(bare)]} nya"
+
+
 def plain_question(text: str) -> str:
     """``text`` as the question-kind rules (kb/data/lexicon.yaml ``question_kinds``) are written: chat
     spellings written out (:func:`formal_spelling`) and the enclitic -nya detached ("tarifnya brp?" ->
     "tarif nya berapa?").  The rules say ``tarif`` and ``berapa`` as whole words; without this "tarifnya
     brp?" asked no rate and "brp lama" no period, so the lead was not required to state either."""
-    return _ENCLITIC_NYA.sub(r"\1 nya", formal_spelling(text))
+    return _ENCLITIC_NYA.sub(_detach_nya, formal_spelling(text))
 
 
 def en_id() -> dict[str, tuple[str, ...]]:

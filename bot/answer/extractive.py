@@ -176,6 +176,8 @@ _OBJECTS_IN_PASSAGE: tuple[tuple[str, re.Pattern[str]], ...] = (
 QUESTION_OBJECTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
     (name, lexicon.question_object(name), about) for name, about in _OBJECTS_IN_PASSAGE
 )
+#: the surcharge for a payee without an NPWP ("lebih tinggi 100% daripada tarif", "100% lebih tinggi")
+_SURCHARGE = re.compile(r"lebih\s+tinggi\s+\d+\s*%|\d+\s*%\s*(?:\([^)]{0,40}\)\s*)?lebih\s+tinggi", re.I)
 #: Special regimes a question that does not name them should not be answered with: a general PPN question
 #: is not answered with the 0% rate for exports.  These patterns match the regime's own rate statement in a
 #: passage, not an incidental mention in a list ("jasa teknik, jasa konstruksi, ..."); how a question names
@@ -192,7 +194,7 @@ _REGIMES_IN_PASSAGE: tuple[tuple[str, re.Pattern[str]], ...] = (
         # the surcharge for a payee without an NPWP ("lebih tinggi 100% daripada tarif"): a rate on top
         # of the rule's rate, never the rate a plain question asks for
         "no_npwp_surcharge",
-        re.compile(r"lebih\s+tinggi\s+\d+\s*%|\d+\s*%\s*(?:\([^)]{0,40}\)\s*)?lebih\s+tinggi", re.I),
+        _SURCHARGE,
     ),
 )
 #: (name, how a question names the regime, how a passage states its rate)
@@ -1145,13 +1147,15 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
 
 
 def _other_case_rate(quote: str, concepts: list[Concept], language: str | None) -> bool:
-    """A list item ("a. sebesar 15% ... dividen") stating a rate in words that reach none of the concepts."""
-    return (
-        bool(concepts)
-        and bool(_ITEM.match(quote))
-        and states_rate(quote)
-        and not coverage(concepts, quote, language)
-    )
+    """A list item ("a. sebesar 15% ... dividen") stating a rate in words that reach none of the concepts.
+
+    An exception or a surcharge ("100% lebih tinggi" for a payee without NPWP) is a condition on the answer,
+    not another case, and stays."""
+    if not concepts or not _ITEM.match(quote) or not states_rate(quote):
+        return False
+    if EXCEPTION.search(quote) or _SURCHARGE.search(quote):
+        return False
+    return not coverage(concepts, quote, language)
 
 
 class ExtractiveComposer:

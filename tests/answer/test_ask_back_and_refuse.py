@@ -370,10 +370,17 @@ def test_a_named_persons_pay_or_withholding_slip_is_declined_as_personal_data(qu
         "PPh 21 atas bonus kepala gudang dihitung pakai tarif apa?",
         "Apakah bonus direktur boleh dibebankan sebagai biaya?",
         "Boleh minta bukti potong 1721-A1 saya untuk tahun lalu?",
+        # a bare "pak"/"bu" addresses the bot; "atau" is no "tau", "membagikan" no "bagi" (review, session 29)
+        "Berapa batas penghasilan yang wajib lapor SPT, pak?",
+        "Berapa batas omzet untuk tarif UMKM bu?",
+        "Gaji atau bonus direktur utama dilaporkan di SPT Tahunan badan bagaimana?",
+        "Perusahaan membagikan bonus ke direktur, apakah wajib dibuat bukti potong?",
+        "Saya mau minta bukti potong 1721-A1 ke atasan, kapan paling lambat harus dikasih?",
+        "Show me the regulation on the income of a director",
     ],
 )
 def test_the_tax_on_pay_and_ones_own_slip_stay_questions(question: str) -> None:
-    assert classify(question, has_tax_signal=False).rule != "personal_records"
+    assert classify(question, has_tax_signal=True).kind == "in_scope"
 
 
 def test_pipeline_says_why_it_will_not_show_a_colleagues_payslip(services: Any) -> None:
@@ -381,3 +388,4 @@ def test_pipeline_says_why_it_will_not_show_a_colleagues_payslip(services: Any) 
     assert a.status == "escalated" and not a.claims
     assert a.escalation is not None and a.escalation.reason == "out_of_scope"
     assert any(w.startswith("Saya tidak memegang dan tidak membagikan gaji") for w in a.warnings)
+    assert not a.escalation.offered  # nothing for the tax team to do: no ticket is offered

@@ -60,3 +60,13 @@ def test_a_question_about_filling_in_the_form_may_be_led_by_its_instruction() ->
     assert _lead("Di formulir, nomor (4) diisi dengan negara tempat tinggal lebih dari 183 hari ya?") == (
         "pmk-99-2030#lampiran/part-3"
     )
+
+
+def test_what_counts_as_a_question_about_a_form() -> None:
+    from bot.answer.extractive import _ASKS_FORM
+
+    assert _ASKS_FORM.search("Kolom nomor 4 di formulir itu diisi apa?")
+    assert _ASKS_FORM.search("How is the DGT form filled in by the vendor?")
+    # a sheet of paper ("per lembar") or completing a deal is no form to fill in (review, session 29)
+    assert not _ASKS_FORM.search("Bea meterai per lembar kuitansi berapa?")
+    assert not _ASKS_FORM.search("Once we complete the transaction, when is VAT due?")

@@ -54,3 +54,20 @@ def test_a_sentence_stating_the_rate_of_the_one_before_it_is_kept() -> None:
     request = ComposeRequest(question, "id", TODAY, understand(question), (Hit(chunk, DOC, 0.9, ("bm25",)),))
     quotes = [c.quote for c in ExtractiveComposer().compose(request).claims]
     assert any("1% (satu persen)" in q for q in quotes)
+
+
+def test_a_surcharge_item_is_a_condition_not_another_case() -> None:
+    text = (
+        "(1) Atas imbalan jasa survei dipotong pajak:\n"
+        "a. sebesar 2% (dua persen) dari jumlah bruto atas imbalan jasa survei;\n"
+        "b. dalam hal penerima tidak memiliki Nomor Pokok Wajib Pajak, tarifnya 100% (seratus persen) lebih "
+        "tinggi daripada tarif pada huruf a."
+    )
+    chunk = sample_chunk(
+        DOC.id, "pasal-9/ayat-1", text, location="Pasal 9 ayat (1)", seq=3, pasal="9", ayat="1"
+    )
+    question = "Berapa persen pajak dipotong dari fee jasa survei?"
+    request = ComposeRequest(question, "id", TODAY, understand(question), (Hit(chunk, DOC, 0.9, ("bm25",)),))
+    quotes = [c.quote for c in ExtractiveComposer().compose(request).claims]
+    assert quotes[0].startswith("a. sebesar 2%")
+    assert any("lebih tinggi" in q for q in quotes)

@@ -552,7 +552,7 @@ def test_a_root_that_ends_in_nya_stays_whole() -> None:
     plan = understand("Saya mau bertanya, perusahaan yang hanya punya karyawan kontrak apa kewajibannya?")
     assert "berta" not in plan.terms and "kewajiban" in plan.terms
     assert without_enclitic("bertanya") == "bertanya" and without_enclitic("tarifnya") == "tarif"
-    assert without_enclitic("PPNnya".lower()) == "ppnnya"  # too short to tell: left as written
+    assert without_enclitic("ppnnya") == "ppn" and without_enclitic("hanya") == "hanya"
 
 
 def test_the_name_a_message_addresses_and_its_leave_to_ask_are_no_search_terms() -> None:
@@ -569,3 +569,10 @@ def test_what_is_best_is_no_search_term_once_nya_is_detached() -> None:
     plan = understand("Soal retur faktur bulan lalu, sebaiknya gimana ya baiknya?")
     assert not {"baik", "baiknya", "sebaiknya"} & set(plan.terms)
     assert {"retur", "faktur"} <= set(plan.terms)
+
+
+def test_a_title_case_word_after_a_vocative_is_a_name_only_when_it_ends_the_clause() -> None:
+    """ "Ibu Rumah Tangga" is a housewife, "Bu Ppn atas ..." a tax in title case (review, session 29)."""
+    assert {"rumah", "tangga"} <= set(understand("Istri saya Ibu Rumah Tangga, perlu NPWP sendiri?").terms)
+    assert "ppn" in understand("Bu Ppn atas jasa angkutan berapa?").terms
+    assert not {"mr", "tan", "bro"} & set(understand("Dear Mr Tan, is VAT due on this invoice?").terms)
