@@ -357,11 +357,13 @@ def test_vendor_bank_account_changes_are_in_scope_without_a_tax_word(question: s
         "Bisa share bukti potong 1721-A1 milik kepala gudang? mau cocokin",
         "gaji atasan saya di treasury itu berapa sih sebenarnya?",
         "Could you show me the payslip of our plant director?",
+        # asking to see someone's slip stays a request for their data whatever tax words follow
+        "Mau lihat slip gaji Bu Rina, penasaran PPh 21 yang dipotong tiap bulan berapa",
     ],
 )
 def test_a_named_persons_pay_or_withholding_slip_is_declined_as_personal_data(question: str) -> None:
-    verdict = classify(question, has_tax_signal=False)
-    assert (verdict.kind, verdict.rule) == ("out_of_scope", "personal_records")
+    verdict = classify(question, has_tax_signal=True)
+    assert verdict.kind == "out_of_scope" and verdict.rule in ("personal_records", "personal_pay")
 
 
 @pytest.mark.parametrize(
