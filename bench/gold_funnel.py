@@ -45,56 +45,46 @@ class Funnel:
 
 
 def run(set_path: Path, split: str | None, top_k: int) -> list[Funnel]:
-    from bot.answer import extractive as ex
     from bot.answer.pipeline import PipelineConfig, answer_question
     from bot.evals.answers import _gold_laws, _provision_match, load_items, select
+    from bot.evals.compose_trace import composer_calls
     from bot.settings import load_settings
     from bot.wiring import Services
 
     services = Services(load_settings())
     config = PipelineConfig(top_k=top_k, retry_top_k=max(top_k, PipelineConfig().retry_top_k))
-    seen: list[tuple[Any, ...]] = []
-    original = ex.ExtractiveComposer.compose
-
-    def recording(self: Any, request: Any) -> Any:
-        relevant = self.relevant_hits(request, ex.question_concepts(request))
-        seen.append((request.hits, [h for h, _ in relevant]))
-        return original(self, request)
-
     items = load_items(set_path)
     if split is not None:
         items = select(items, split, set_path)
     out: list[Funnel] = []
-    ex.ExtractiveComposer.compose = recording  # type: ignore[method-assign]
-    try:
+    with composer_calls() as calls:
         for item in items:
             if not item.gold or not item.answerable:
                 continue
-            seen.clear()
+            calls.clear()
             principal = services.cli_principal(item.user)
             answer = answer_question(item.question, principal, services, as_of=item.as_of, config=config)
-            if not seen:
+            if not calls:
                 out.append(Funnel(item.id, composed=False))
                 continue
             laws = [(g, _gold_laws(services.store, g)) for g in item.gold]
 
-            def gold(hit: Any, laws: list[Any] = laws) -> bool:
-                return any(_provision_match(hit.chunk, g, ls) for g, ls in laws)
+            def gold(chunk: Any, laws: list[Any] = laws) -> bool:
+                return any(_provision_match(chunk, g, ls) for g, ls in laws)
 
-            hits, relevant = seen[0]
+            request, relevant = calls[0]
+            hits = request.hits
             lead = services.store.get_chunks([answer.claims[0].source.chunk_id]) if answer.claims else {}
             out.append(
                 Funnel(
                     item.id,
                     composed=True,
-                    gold_hit_rank=next((i for i, h in enumerate(hits) if gold(h)), None),
-                    gold_relevant_rank=next((i for i, h in enumerate(relevant) if gold(h)), None),
-                    top_hit_gold=bool(hits) and gold(hits[0]),
-                    lead_gold=any(any(_provision_match(ch, g, ls) for g, ls in laws) for ch in lead.values()),
+                    gold_hit_rank=next((i for i, h in enumerate(hits) if gold(h.chunk)), None),
+                    gold_relevant_rank=next((i for i, (h, _) in enumerate(relevant) if gold(h.chunk)), None),
+                    top_hit_gold=bool(hits) and gold(hits[0].chunk),
+                    lead_gold=any(gold(ch) for ch in lead.values()),
                 )
             )
-    finally:
-        ex.ExtractiveComposer.compose = original  # type: ignore[method-assign]
     return out
 
 

@@ -44,9 +44,7 @@ EN_ONLY: tuple[str, ...] = ("\x00en",)
 
 def stem(tok: str) -> str:
     """A light suffix strip ("-nya", "-kan", "-an", "-s") so inflected forms meet."""
-    if tok.endswith(lexicon.NYA_ROOTS):
-        return tok
-    if (bare := lexicon.without_enclitic(tok)) != tok:
+    if (bare := lexicon.without_enclitic(tok)) != tok:  # a root ending in -nya stays whole there
         return bare
     for suf in ("kan", "an", "s"):
         if len(tok) > len(suf) + 3 and tok.endswith(suf):

@@ -398,9 +398,8 @@ def without_enclitic(word: str) -> str:
     return word[:-3]
 
 
-#: a word with the enclitic -nya ("tarifnya", "bunganya", "nilainya"): at least three letters before it, so
-#: "hanya" and "punya" stay whole
-_ENCLITIC_NYA = re.compile(r"\b([^\W\d_]{3,}?)nya\b", re.I)
+#: a word ending in -nya; :func:`without_enclitic` decides whether the ending is the enclitic
+_ENDS_NYA = re.compile(r"\b[^\W\d_]+nya\b", re.I)
 
 
 def _detach_nya(m: re.Match[str]) -> str:
@@ -414,7 +413,7 @@ def plain_question(text: str) -> str:
     spellings written out (:func:`formal_spelling`) and the enclitic -nya detached ("tarifnya brp?" ->
     "tarif nya berapa?").  The rules say ``tarif`` and ``berapa`` as whole words; without this "tarifnya
     brp?" asked no rate and "brp lama" no period, so the lead was not required to state either."""
-    return _ENCLITIC_NYA.sub(_detach_nya, formal_spelling(text))
+    return _ENDS_NYA.sub(_detach_nya, formal_spelling(text))
 
 
 def en_id() -> dict[str, tuple[str, ...]]:

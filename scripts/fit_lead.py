@@ -34,38 +34,31 @@ def collect(services: Any, path: Path, split: str | None) -> list[Group]:
     from bot.answer import extractive as ex
     from bot.answer.pipeline import answer_question
     from bot.evals.answers import _gold_match, load_items, select
+    from bot.evals.compose_trace import composer_calls
 
     names = list(ex.LEAD_WEIGHTS)
-    seen: list[list[tuple[Any, list[float]]]] = []
-    original = ex.ExtractiveComposer.compose
-
-    def recording(self: Any, request: Any) -> Any:
-        relevant = self.relevant_hits(request, ex.question_concepts(request))
-        seen.append(
-            [
-                (h.chunk, [ex.lead_features(i, h, c, request)[n] for n in names])
-                for i, (h, c) in enumerate(relevant)
-            ]
-        )
-        return original(self, request)
-
     items = load_items(path)
     if split is not None:
         items = select(items, split, path)
     groups: list[Group] = []
-    ex.ExtractiveComposer.compose = recording  # type: ignore[method-assign]
-    try:
+    with composer_calls() as calls:
         for item in items:
             if not item.gold:
                 continue
-            seen.clear()
+            calls.clear()
             answer_question(item.question, services.cli_principal(None), services, as_of=item.as_of)
-            cands = seen[0] if seen else []
-            x = np.array([f for _, f in cands], dtype=np.float64).reshape(len(cands), len(names))
-            y = np.array([any(_gold_match(ch, g) for g in item.gold) for ch, _ in cands], dtype=np.float64)
+            if not calls:  # declined before composing: no candidates
+                groups.append((item.id, np.zeros((0, len(names))), np.zeros(0)))
+                continue
+            request, relevant = calls[0]
+            rows = [
+                [ex.lead_features(i, h, c, request)[n] for n in names] for i, (h, c) in enumerate(relevant)
+            ]
+            x = np.array(rows, dtype=np.float64).reshape(len(rows), len(names))
+            y = np.array(
+                [any(_gold_match(h.chunk, g) for g in item.gold) for h, _ in relevant], dtype=np.float64
+            )
             groups.append((item.id, x, y))
-    finally:
-        ex.ExtractiveComposer.compose = original  # type: ignore[method-assign]
     return groups
 
 

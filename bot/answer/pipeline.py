@@ -681,7 +681,7 @@ def answer_question(
     has_signal = bool(plan.tax_types or plan.doc_refs or plan.provisions)
     verdict = scope_mod.classify(question, has_tax_signal=has_signal)
     if verdict.kind == "out_of_scope":
-        reply = scope_mod.topic_reply(verdict.rule, lang)
+        reply = verdict.topic.reply_in(lang) if verdict.topic else None
         if reply:  # why it cannot answer, where the topic says (a colleague's pay is personal data)
             run.warn(reply)
         return finish("escalated", reason="out_of_scope")

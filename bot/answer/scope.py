@@ -41,6 +41,10 @@ class OutOfScopeTopic:
     #: what the user reads beside the decline, per language (``id``, ``en``); empty: the generic decline only
     reply: Mapping[str, str] = field(default_factory=dict)
 
+    def reply_in(self, language: str) -> str | None:
+        """The reply in ``language`` (else Indonesian), or None when the topic has none."""
+        return (self.reply.get(language) or self.reply["id"]) if self.reply else None
+
 
 @dataclass(frozen=True)
 class BrokenRule:
@@ -70,12 +74,14 @@ class ScopeRules:
 class ScopeVerdict:
     """``kind``: protected, out_of_scope, advice or in_scope; ``rule``: the matching pattern (or topic id).
 
-    ``breaks``: for advice, the rules the asked-for scheme would break (to quote them in the refusal).
+    ``breaks``: for advice, the rules the asked-for scheme would break (to quote them in the refusal);
+    ``topic``: for a named out-of-scope topic, the topic (its reply says why dasar cannot answer).
     """
 
     kind: str
     rule: str | None = None
     breaks: tuple[BrokenRule, ...] = ()
+    topic: OutOfScopeTopic | None = None
 
 
 def _patterns(path: str, data: Mapping[str, Any], key: str) -> tuple[re.Pattern[str], ...]:
@@ -137,14 +143,6 @@ def _breaks(path: str, raw: Any) -> tuple[BrokenRule, ...]:
     return tuple(rules)
 
 
-def topic_reply(topic_id: str | None, language: str, rules: ScopeRules | None = None) -> str | None:
-    """The reply an out-of-scope topic gives beside the decline, in ``language`` (else Indonesian), if any."""
-    for topic in (rules or load_rules()).out_of_scope:
-        if topic.id == topic_id and topic.reply:
-            return topic.reply.get(language) or topic.reply["id"]
-    return None
-
-
 def parse_rules(data: Any, path: str = "scope.yaml") -> ScopeRules:
     if not isinstance(data, Mapping):
         raise AnswerConfigError(path, "top level must be a mapping with in_scope, advice and protected lists")
@@ -194,7 +192,7 @@ def classify(question: str, *, has_tax_signal: bool, rules: ScopeRules | None = 
         if any(topic.pattern.search(t) for t in texts) and not any(
             u.search(t) for u in topic.unless for t in texts
         ):
-            return ScopeVerdict("out_of_scope", topic.id)
+            return ScopeVerdict("out_of_scope", topic.id, topic=topic)
     in_scope = has_tax_signal or any(p.search(t) for p in r.in_scope for t in texts)
     if not in_scope:
         return ScopeVerdict("out_of_scope")
