@@ -175,6 +175,23 @@ def _patterns(path: Path, data: Mapping[str, Any], section: str) -> dict[str, re
     return out
 
 
+def _word_map(file: Path, data: Mapping[str, Any], key: str, what: str) -> dict[str, tuple[str, ...]]:
+    """``key``: {<what> -> the words the acts use}, keys lower-cased with their spaces normalised; a key
+    listed twice (in another case or spacing) is an error naming it."""
+    node = data.get(key) or {}
+    if not isinstance(node, Mapping):
+        raise LexiconError(f"{file}: {key} must map {what} to the words the acts use")
+    out: dict[str, tuple[str, ...]] = {}
+    for raw in node:
+        if not isinstance(raw, str) or not raw.strip():
+            raise LexiconError(f"{file}: {key} keys must be non-empty")
+        norm = " ".join(raw.lower().split())
+        if norm in out:
+            raise LexiconError(f"{file}: {key} entry {raw!r} is listed twice")
+        out[norm] = tuple(_words(file, node, raw))
+    return out
+
+
 def load(path: str | Path | None = None) -> Lexicon:
     """Read and validate a lexicon file (default ``kb/data/lexicon.yaml``)."""
     file = Path(path) if path is not None else DEFAULT_LEXICON_PATH
@@ -200,25 +217,8 @@ def load(path: str | Path | None = None) -> Lexicon:
         if e["en"] in pairs:
             raise LexiconError(f"{file}: en_id word {e['en']!r} is listed twice")
         pairs[e["en"]] = tuple(_words(file, e, "id"))
-    law: dict[str, tuple[str, ...]] = {}
-    node = data.get("law_words") or {}
-    if not isinstance(node, Mapping):
-        raise LexiconError(f"{file}: law_words must map a question word to the words the regulations use")
-    for word in node:
-        if not isinstance(word, str) or not word.strip():
-            raise LexiconError(f"{file}: law_words keys must be non-empty words")
-        law[word.lower()] = tuple(_words(file, node, word))
-    search: dict[str, tuple[str, ...]] = {}
-    node = data.get("search_words") or {}
-    if not isinstance(node, Mapping):
-        raise LexiconError(f"{file}: search_words must map an everyday phrase to the words the acts use")
-    for phrase in node:
-        if not isinstance(phrase, str) or not phrase.strip():
-            raise LexiconError(f"{file}: search_words keys must be non-empty phrases")
-        key = " ".join(phrase.lower().split())
-        if key in search:
-            raise LexiconError(f"{file}: search_words phrase {phrase!r} is listed twice")
-        search[key] = tuple(_words(file, node, phrase))
+    law = _word_map(file, data, "law_words", "a question word")
+    search = _word_map(file, data, "search_words", "an everyday phrase")
     return Lexicon(
         # chat spellings of the same function words ("yg", "brp") and chat particles count as function words
         stopwords_id=frozenset(
