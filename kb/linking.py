@@ -350,14 +350,10 @@ class _LawIndex:
         prov = f"{root}:pasal-{pasal}"
         wanted = self.by_provision.get((prov, ayat), []) if ayat else []
         fallback = self.by_provision.get((prov, "*"), [])
-        out: list[str] = []
-        for version in dict.fromkeys(c.doc_id for c in wanted + fallback):
-            first = next((c for c in wanted if c.doc_id == version), None) or next(
-                (c for c in fallback if c.doc_id == version), None
-            )
-            if first is not None:
-                out.append(first.id)
-        return out
+        first: dict[str, str] = {}  # version -> its chunk: the ayat's own before the whole Pasal's
+        for chunk in wanted + fallback:
+            first.setdefault(chunk.doc_id, chunk.id)
+        return list(first.values())
 
 
 def _reference_edges(doc_id: str, items: list[tuple[Chunk, dict[str, Any]]], laws: _LawIndex) -> list[Edge]:
