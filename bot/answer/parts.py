@@ -72,6 +72,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from bot.answer import scope as scope_mod
 from bot.answer.model import (
     Answer,
     ClarifyingQuestion,
@@ -171,6 +172,9 @@ def answer_message(
     parts = message_parts(question, services.aliases, acts)
     if len(parts) < 2:
         return ask(question)
+    verdict = scope_mod.classify(question, has_tax_signal=True)
+    if verdict.topic is not None and verdict.topic.whole_message:
+        return ask(question)  # a person's data asked for: the other parts ask about the same person
     message_plan = understand(question, aliases=services.aliases, catalog=acts)
     lang = message_plan.language
     if len(parts) > MAX_PARTS:

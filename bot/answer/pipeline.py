@@ -681,10 +681,10 @@ def answer_question(
     has_signal = bool(plan.tax_types or plan.doc_refs or plan.provisions)
     verdict = scope_mod.classify(question, has_tax_signal=has_signal)
     if verdict.kind == "out_of_scope":
+        # why it cannot answer, where the topic says (a colleague's pay is personal data): the reply itself,
+        # not "outside Indonesian tax" with the reason under a note
         reply = verdict.topic.reply_in(lang) if verdict.topic else None
-        if reply:  # why it cannot answer, where the topic says (a colleague's pay is personal data)
-            run.warn(reply)
-        return finish("escalated", reason="out_of_scope")
+        return finish("escalated", reason="out_of_scope", headline=reply)
 
     # 3. named regulations must exist (and be readable: a restricted one is reported the same way)
     docs = run.docs()

@@ -38,8 +38,11 @@ class OutOfScopeTopic:
     unless: tuple[re.Pattern[str], ...]
     #: what the knowledge base lacks, for a reply that says why it cannot answer
     note: str = ""
-    #: what the user reads beside the decline, per language (``id``, ``en``); empty: the generic decline only
+    #: what the user reads instead of the generic decline, per language (``id``, ``en``); empty: the generic
     reply: Mapping[str, str] = field(default_factory=dict)
+    #: the verdict decides every part of a multi-part message (a request for a person's data is not answered
+    #: part by part: the other parts ask about the same person)
+    whole_message: bool = False
 
     def reply_in(self, language: str) -> str | None:
         """The reply in ``language`` (else Indonesian), or None when the topic has none."""
@@ -101,7 +104,7 @@ def _out_of_scope(path: str, raw: Any) -> tuple[OutOfScopeTopic, ...]:
         if not isinstance(entry, Mapping) or not isinstance(entry.get("id"), str):
             raise AnswerConfigError(path, f"out_of_scope #{i + 1} must be a mapping with an 'id'")
         tid = entry["id"]
-        unknown = sorted(set(entry) - {"id", "pattern", "unless", "note", "reply"})
+        unknown = sorted(set(entry) - {"id", "pattern", "unless", "note", "reply", "whole_message"})
         if unknown:
             raise AnswerConfigError(path, f"unknown key(s) {unknown}", entry=tid)
         (pattern,) = compile_patterns(path, tid, [entry.get("pattern")], "pattern")
@@ -115,7 +118,10 @@ def _out_of_scope(path: str, raw: Any) -> tuple[OutOfScopeTopic, ...]:
             raise AnswerConfigError(
                 path, "'reply' must map languages (at least 'id') to non-empty text", entry=tid
             )
-        topics.append(OutOfScopeTopic(tid, pattern, unless, str(entry.get("note") or ""), dict(reply)))
+        whole = entry.get("whole_message", False)
+        if not isinstance(whole, bool):
+            raise AnswerConfigError(path, "'whole_message' must be true or false", entry=tid)
+        topics.append(OutOfScopeTopic(tid, pattern, unless, str(entry.get("note") or ""), dict(reply), whole))
     return tuple(topics)
 
 

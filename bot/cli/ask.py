@@ -34,12 +34,14 @@ def cmd_ask(args: argparse.Namespace) -> int:
     from bot.answer.render import render_terminal
 
     console.print(render_terminal(answer))  # rich markup, user text escaped by the renderer
-    if answer.escalation:
+    if answer.escalation and answer.escalation.offered:
         console.print(
             f"escalation offered: {answer.escalation.reason} (in `dasar chat`, /ticket asks the tax team)",
             style="dim",
             markup=False,
         )
+    elif answer.escalation:  # out of scope: nothing the tax team could answer, so no ticket is offered
+        console.print(f"declined: {answer.escalation.reason} (no ticket offered)", style="dim", markup=False)
     if args.explain and answer.explain:
         for side in answer.explain.get("retrieval", []):
             console.print(

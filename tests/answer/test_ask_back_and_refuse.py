@@ -389,5 +389,49 @@ def test_pipeline_says_why_it_will_not_show_a_colleagues_payslip(services: Any) 
     a = ask(services, "Tolong kirimin slip gaji bulan lalu punya Pak Anton dari purchasing dong")
     assert a.status == "escalated" and not a.claims
     assert a.escalation is not None and a.escalation.reason == "out_of_scope"
-    assert any(w.startswith("Saya tidak memegang dan tidak membagikan gaji") for w in a.warnings)
+    # the reason is the reply itself, not "outside Indonesian tax" with the reason under a note (session 30)
+    assert a.answer.startswith("Saya tidak memegang dan tidak membagikan gaji")
+    assert "di luar cakupan" not in a.answer and not any("data pribadi" in w for w in a.warnings)
     assert not a.escalation.offered  # nothing for the tax team to do: no ticket is offered
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Boleh minta NPWP Pak Darmawan dari gudang? mau isi formulir",
+        "tolong cariin nomor NIK sepupu saya, dia baru pindah",
+        "What is the tax number of my neighbour Mr Lim?",
+        "kasih tau alamat rumah bu Sari dong, mau kirim undangan",
+    ],
+)
+def test_a_persons_tax_number_or_address_is_personal_data(question: str) -> None:
+    verdict = classify(question, has_tax_signal=True)
+    assert verdict.kind == "out_of_scope" and verdict.rule == "personal_identifiers"
+    assert verdict.topic is not None and verdict.topic.whole_message
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Bagaimana cara mengecek NPWP supplier masih aktif?",
+        "Apakah karyawan wajib punya NPWP sendiri kalau sudah ada NIK?",
+        "NPWP vendor perorangan bisa diganti NIK sejak kapan?",
+        "Kalau istri tidak punya NPWP, tarif PPh 21-nya lebih tinggi?",
+    ],
+)
+def test_rules_about_tax_numbers_stay_questions(question: str) -> None:
+    assert classify(question, has_tax_signal=True).kind == "in_scope"
+
+
+def test_a_message_asking_for_a_persons_data_is_declined_as_a_whole(services: Any) -> None:
+    from bot.answer.parts import answer_message, message_parts
+
+    message = (
+        "Bu, bisa tolong forward bukti potong 1721-A1 milik Pak Gunawan dari logistik? "
+        "Saya ingin tahu total gaji dan PPh 21 yang dipotong setahun berapa."
+    )
+    assert len(message_parts(message, services.aliases)) == 2  # two parts, the second about the same person
+    a = answer_message(message, services.cli_principal(CLERK), services, today=TODAY)
+    assert a.status == "escalated" and not a.claims and not a.clarifying_questions and not a.parts
+    assert a.answer.startswith("Saya tidak memegang dan tidak membagikan gaji")
+    assert a.escalation is not None and not a.escalation.offered

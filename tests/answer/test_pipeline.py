@@ -374,3 +374,15 @@ def test_rate_question_quotes_the_passage_that_states_the_rate(services: Any) ->
     assert a.status == "answered"
     assert any("2,5% (dua koma lima persen)" in c.quote and c.source.doc_id == "pp-34-2016" for c in a.claims)
     _assert_quotes_exact(services, a)
+
+
+def test_cli_ask_offers_no_ticket_for_a_declined_personal_data_request(
+    sample_kb: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the tax team cannot hand out a colleague's slip: the CLI must not say a ticket is offered (session 30)
+    from bot.cli import main
+
+    assert main(["ask", "Tolong share slip gaji Pak Yudi dari gudang", "--kb", str(sample_kb)]) == 0
+    out = capsys.readouterr().out
+    assert "data pribadi" in out and "declined: out_of_scope (no ticket offered)" in out
+    assert "escalation offered" not in out
