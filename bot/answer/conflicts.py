@@ -123,6 +123,11 @@ _SURCHARGE_BEFORE = re.compile(r"(?:lebih\s+(?:tinggi|besar)|higher\s+by|tambaha
 #: Words around a percentage that make it a price term, not a tax rate ("A mark-up of 5%", "margin 10%").
 _NOT_A_TAX_RATE = re.compile(r"mark-?\s?up|\bmargin|\blaba\b|\bprofit|diskon|discount|potongan\s+harga", re.I)
 _FACTOR = re.compile(r"^\s*(?:\([^)]{0,40}\)\s*)?(?:dikali|x\b|×|dari\s+tarif)", re.I)
+#: A sanction named in the sentence before a percentage ("ditambah dengan sanksi administrasi berupa kenaikan
+#: sebesar: c. 100% ... yang tidak atau kurang dibayar"): the percentage is the sanction's, never a tax rate
+#: (KUP's 100% increase on underpaid VAT is no rival of the VAT rate).  "bunga" is left out: interest is also
+#: an object taxed at a rate ("15% dari jumlah bruto atas bunga").
+_SANCTION_BEFORE = re.compile(r"\b(?:sanksi|denda|kenaikan|penalt(?:y|ies)|fines?)\b", re.I)
 
 
 #: how a regulation names each object (the words of a rate question put to the law, :func:`rate_question`)
@@ -146,7 +151,7 @@ _OBJECT_WORDS: dict[str, str] = {
 class Fact:
     """One percentage a claim states, with what it is about."""
 
-    kind: str  # rate | surcharge | range | factor | other (a mark-up, margin or discount)
+    kind: str  # rate | surcharge | sanction | range | factor | other (a mark-up, margin or discount)
     keys: frozenset[object]
     surface: str
     tax: str | None
@@ -216,6 +221,7 @@ def facts(c: ShownClaim, meta: DocumentMeta) -> list[Fact]:
     final = bool(_FINAL.search(quote))
     low = quote.lower()
     ranged = "paling rendah" in low and "paling tinggi" in low
+    lead_in = _lead_in(c.text, quote)
     out: list[Fact] = []
     seen: set[frozenset[object]] = set()
     for f in extract_figures(quote):
@@ -232,6 +238,8 @@ def facts(c: ShownClaim, meta: DocumentMeta) -> list[Fact]:
             kind = "other"  # a mark-up, margin or discount: a price term, never a tax rate to weigh
         elif _SURCHARGE.match(after) or _SURCHARGE_BEFORE.search(before):
             kind = "surcharge"
+        elif _names_sanction(f"{lead_in} {quote[:pos] if pos >= 0 else ''}"):
+            kind = "sanction"
         elif ranged:
             kind = "range"
         elif _FACTOR.match(after):
@@ -240,6 +248,22 @@ def facts(c: ShownClaim, meta: DocumentMeta) -> list[Fact]:
             kind = "rate"
         out.append(Fact(kind, keys, f.surface, tax, objects, classes, final))
     return out
+
+
+def _lead_in(text: str, quote: str) -> str:
+    """What the claim text says before the quote: a list item's lead-in ("... berupa kenaikan sebesar:")."""
+    pos = text.find(quote[:40]) if quote else -1
+    return text[:pos] if pos > 0 else ""
+
+
+#: a full stop that ends a sentence: not a decimal point ("1.5"), not a list label ("c.", "2.")
+_SENTENCE_END = re.compile(r"(?<!\d)(?<!\b[a-zA-Z])\.\s")
+
+
+def _names_sanction(before: str) -> bool:
+    """The sentence that runs up to a figure names a sanction (its last full stop that is not a decimal)."""
+    start = max((m.end() for m in _SENTENCE_END.finditer(before)), default=0)
+    return bool(_SANCTION_BEFORE.search(before[start:]))
 
 
 def rate_questions(c: ShownClaim, meta: DocumentMeta) -> list[str]:

@@ -75,6 +75,22 @@ def test_petty_cash_pph23_and_final_construction_rate_are_different_regimes(hash
     assert conflicts_mod.detect([petty, construction], docs, "PPh 23") == ()
 
 
+def test_a_sanction_percentage_under_a_list_lead_in_is_no_rival_rate(hashing_services: Any) -> None:
+    # KUP's 100% increase on underpaid VAT (UU 11/2020 restating KUP Pasal 13 ayat (3)) names the sanction
+    # only in the lead-in of its list ("sanksi administrasi berupa kenaikan sebesar: c. ... (seratus persen)
+    # dari Pajak Pertambahan Nilai ..."): it must not "win" against the VAT rate as a later law (session 30)
+    svc = hashing_services
+    docs = svc.retriever.documents()
+    vat = claim(svc, "uu-42-2009", "Tarif Pajak Pertambahan Nilai adalah 10%")
+    increase = claim(svc, "uu-11-2020", "(seratus persen) dari Pajak Pertambahan Nilai")
+    assert "kenaikan sebesar" in increase.text and "kenaikan" not in increase.quote
+    assert [f.kind for f in conflicts_mod.facts(increase, docs["uu-11-2020"])] == ["sanction"]
+    assert [f.kind for f in conflicts_mod.facts(vat, docs["uu-42-2009"])] == ["rate"]
+    assert conflicts_mod.detect([vat, increase], docs, "PPN") == ()
+    line = answer_line([vat, increase], "id", "PPN tahun 2021 berapa persen?")
+    assert line == "Menurut UU 42/2009, tarifnya 10% [1]."
+
+
 def test_petty_cash_4_percent_loses_to_the_matrix_and_to_the_law(hashing_services: Any) -> None:
     svc = hashing_services
     docs = svc.retriever.documents()
