@@ -33,7 +33,9 @@ from typing import Any, Literal
 
 Status = Literal["answered", "clarify", "abstained", "escalated", "refused"]
 STATUSES: tuple[str, ...] = ("answered", "clarify", "abstained", "escalated", "refused")
-EscalationReason = Literal["no_source", "low_confidence", "out_of_scope", "advice", "protected_determination"]
+EscalationReason = Literal[
+    "no_source", "low_confidence", "out_of_scope", "personal_data", "advice", "protected_determination"
+]
 
 
 _ITEM_LABEL = re.compile(r"^(?:\(\d{1,2}[a-z]?\)|[a-z0-9]{1,3}[.)])\s+")
@@ -222,8 +224,10 @@ class Confidence:
         }
 
 
-#: Escalation reasons the tax team cannot help with: declined without offering a ticket.
-NOT_OFFERED_REASONS = frozenset({"out_of_scope"})
+#: Escalation reasons the tax team cannot help with: declined without offering a ticket.  A request for a
+#: person's data (``personal_data``) is never sent on either: the turn opens no ticket for it (it does for
+#: ``out_of_scope``, so the tax team sees what staff ask that the knowledge base lacks).
+NOT_OFFERED_REASONS = frozenset({"out_of_scope", "personal_data"})
 
 
 @dataclass(frozen=True)

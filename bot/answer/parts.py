@@ -575,7 +575,7 @@ _WAITS_FOR_FACTS = frozenset({"low_confidence", "no_source"})
 #: once), advice, a protected determination and a clarifying question still decide the message's status.
 #: Measured (session 28): counting low confidence here too answered one more real-set message right and one
 #: more blind message that should be declined
-OPEN_WHILE_ANSWERED = frozenset({"no_source", "out_of_scope"})
+OPEN_WHILE_ANSWERED = frozenset({"no_source", "out_of_scope", "personal_data"})
 
 #: which open part's escalation the message takes, most binding first: a part asking to approve a scheme
 #: or a determination only the tax team makes must reach them (the turn opens that ticket by itself) even
@@ -586,6 +586,7 @@ _REASON_ORDER = {
     "low_confidence": 1,
     "no_source": 2,
     "out_of_scope": 3,
+    "personal_data": 3,
 }
 
 

@@ -912,7 +912,7 @@ def render(
     del unsupported, unknowns, warnings, questions
     if status == "clarify":
         return label("clarify", language)
-    if escalation_reason == "out_of_scope":  # declined, never offered to the tax team
+    if escalation_reason in ("out_of_scope", "personal_data"):  # declined, never offered to the tax team
         return headline or label("out_of_scope", language)  # a topic's own reply says why
     if status == "abstained":
         return f"{headline or label('no_source', language)} {label('offer', language)}"

@@ -43,6 +43,9 @@ class OutOfScopeTopic:
     #: the verdict decides every part of a multi-part message (a request for a person's data is not answered
     #: part by part: the other parts ask about the same person)
     whole_message: bool = False
+    #: the escalation reason of the decline: ``out_of_scope`` (the turn files it for the tax team to see what
+    #: the knowledge base lacks) or ``personal_data`` (never sent on: nothing for the tax team to answer)
+    reason: str = "out_of_scope"
 
     def reply_in(self, language: str) -> str | None:
         """The reply in ``language`` (else Indonesian), or None when the topic has none."""
@@ -104,7 +107,7 @@ def _out_of_scope(path: str, raw: Any) -> tuple[OutOfScopeTopic, ...]:
         if not isinstance(entry, Mapping) or not isinstance(entry.get("id"), str):
             raise AnswerConfigError(path, f"out_of_scope #{i + 1} must be a mapping with an 'id'")
         tid = entry["id"]
-        unknown = sorted(set(entry) - {"id", "pattern", "unless", "note", "reply", "whole_message"})
+        unknown = sorted(set(entry) - {"id", "pattern", "unless", "note", "reply", "whole_message", "reason"})
         if unknown:
             raise AnswerConfigError(path, f"unknown key(s) {unknown}", entry=tid)
         (pattern,) = compile_patterns(path, tid, [entry.get("pattern")], "pattern")
@@ -121,7 +124,11 @@ def _out_of_scope(path: str, raw: Any) -> tuple[OutOfScopeTopic, ...]:
         whole = entry.get("whole_message", False)
         if not isinstance(whole, bool):
             raise AnswerConfigError(path, "'whole_message' must be true or false", entry=tid)
-        topics.append(OutOfScopeTopic(tid, pattern, unless, str(entry.get("note") or ""), dict(reply), whole))
+        reason = entry.get("reason", "out_of_scope")
+        if reason not in ("out_of_scope", "personal_data"):
+            raise AnswerConfigError(path, "'reason' must be out_of_scope or personal_data", entry=tid)
+        note = str(entry.get("note") or "")
+        topics.append(OutOfScopeTopic(tid, pattern, unless, note, dict(reply), whole, reason))
     return tuple(topics)
 
 

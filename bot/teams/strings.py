@@ -13,6 +13,7 @@ REASON_LABELS: dict[str, str] = {
     "no_source": "No source in the knowledge base",
     "low_confidence": "Low confidence",
     "out_of_scope": "Out of scope",
+    "personal_data": "A person's data",
     "advice": "Asks for advice",
     "protected_determination": "Protected determination",
     "user_request": "Asked by the user",

@@ -388,7 +388,7 @@ def test_the_tax_on_pay_and_ones_own_slip_stay_questions(question: str) -> None:
 def test_pipeline_says_why_it_will_not_show_a_colleagues_payslip(services: Any) -> None:
     a = ask(services, "Tolong kirimin slip gaji bulan lalu punya Pak Anton dari purchasing dong")
     assert a.status == "escalated" and not a.claims
-    assert a.escalation is not None and a.escalation.reason == "out_of_scope"
+    assert a.escalation is not None and a.escalation.reason == "personal_data"
     # the reason is the reply itself, not "outside Indonesian tax" with the reason under a note (session 30)
     assert a.answer.startswith("Saya tidak memegang dan tidak membagikan gaji")
     assert "di luar cakupan" not in a.answer and not any("data pribadi" in w for w in a.warnings)
@@ -408,6 +408,7 @@ def test_a_persons_tax_number_or_address_is_personal_data(question: str) -> None
     verdict = classify(question, has_tax_signal=True)
     assert verdict.kind == "out_of_scope" and verdict.rule == "personal_identifiers"
     assert verdict.topic is not None and verdict.topic.whole_message
+    assert verdict.topic.reason == "personal_data"
 
 
 @pytest.mark.parametrize(

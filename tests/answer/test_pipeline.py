@@ -384,5 +384,5 @@ def test_cli_ask_offers_no_ticket_for_a_declined_personal_data_request(
 
     assert main(["ask", "Tolong share slip gaji Pak Yudi dari gudang", "--kb", str(sample_kb)]) == 0
     out = capsys.readouterr().out
-    assert "data pribadi" in out and "declined: out_of_scope (no ticket offered)" in out
+    assert "data pribadi" in out and "declined: personal_data (no ticket offered)" in out
     assert "escalation offered" not in out

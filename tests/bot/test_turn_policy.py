@@ -208,3 +208,14 @@ def test_an_advice_escalation_carries_claims_citations_and_candidates(turn: Turn
     evidence = turn.tickets.get(reply.ticket_id).evidence
     assert evidence.candidates and evidence.claims and evidence.citations
     assert all(c["doc_id"] for c in evidence.candidates)
+
+
+def test_a_request_for_a_colleagues_data_is_declined_without_a_ticket(turn: Turn) -> None:
+    """A colleague's slip or NPWP is nothing the tax team can answer: the reply says where to ask, and the
+    turn files no ticket (it does for other out-of-scope questions) -- session 30."""
+    reply = turn.handle(_msg(AP_CLERK, "Bisa tolong kirim slip gaji bulan Oktober punya Pak Wibowo dari QC?"))
+    assert reply.status == "escalated" and reply.ticket_id is None
+    assert reply.answer["escalation"]["reason"] == "personal_data"
+    assert reply.answer["escalation"]["offered"] is False
+    assert reply.answer["answer"].startswith("Saya tidak memegang dan tidak membagikan gaji")
+    assert "Tiket" not in reply.text and turn.tickets.list() == []
