@@ -419,21 +419,33 @@ def _statement(question: str) -> str:
     return " ".join(kept).rstrip(" ?!.,") + "."
 
 
-def follow_up_of(part: str, plan: QueryPlan) -> bool:
-    """A part that names only a topic or a topic-free word ("Kalau PPh 23?", "Trus utk PPN gimana?",
-    "tarifnya?"): it asks the question before it again, about its own topic or for that word.  Every word it
-    writes besides a stopword or a topic-free word (``generic_words``) is its topic's."""
+def follow_up_of(part: str, plan: QueryPlan, before: str = "") -> bool:
+    """A part that names only a topic, a topic-free word or another date ("Kalau PPh 23?", "Trus utk PPN
+    gimana?", "tarifnya?", "kalau faktur Mei 2022?"): it asks the question ``before`` it again, about its own
+    topic, for that word or on that date.  Every word it writes besides a stopword, a topic-free word
+    (``generic_words``), a word of its own date or a word of the question before is its topic's."""
     topic_tokens = {t for e in plan.expansions for t in tokenize(e.term)} | set(tokenize(topic_words(plan)))
+    span = plan.as_of_span
+    date_tokens = set(tokenize(part[span[0] : span[1]])) if span else set()
+    known = topic_tokens | date_tokens | set(tokenize(before))
     generic = lexicon.generic_words()
     return not any(
         t not in STOPWORDS
         and t not in generic
         and stem(t) not in generic  # "tarifnya"
-        and t not in topic_tokens
+        and t not in known
         and len(t) >= 3
         and not t.isdigit()
         for t in tokenize(part)
     )
+
+
+def _without_date(question: str, aliases: Any, acts: Any) -> str:
+    """The question without the date it names: a follow-up that names its own date asks it on that date."""
+    span = understand(question, aliases=aliases, catalog=acts).as_of_span
+    if not span:
+        return question
+    return " ".join(f"{question[: span[0]]} {question[span[1] :]}".split())
 
 
 @functools.lru_cache(maxsize=1)
@@ -491,11 +503,15 @@ def part_texts(
             before is not None
             and len(tokenize(part)) <= FOLLOW_UP_WORDS
             and _opens_follow_up().match(part)
-            and follow_up_of(part, plans[i])
+            and follow_up_of(part, plans[i], frames[before] or "")
         ):
             # "sanksi terlambat lapor SPT Masa PPN? Kalau PPh 21?": the question before, told as the case,
-            # then the part (a passage that states the rule for both taxes answers it)
-            case = _statement(frames[before] or "")
+            # then the part (a passage that states the rule for both taxes answers it); a part that names its
+            # own date ("... kalau Mei 2022?") asks it on that date, not also on the one before
+            asked_before = frames[before] or ""
+            if plans[i].as_of is not None:
+                asked_before = _without_date(asked_before, aliases, acts)
+            case = _statement(asked_before)
             context.append(case)
             own = f"{case} {text}"
             frames.append(None)

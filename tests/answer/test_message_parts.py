@@ -179,3 +179,19 @@ def test_more_parts_than_the_cap_are_answered_as_one_message_and_say_so(services
         w for w in answer.warnings if w.startswith("Pesan Anda berisi 4 pertanyaan") or "lebih dari 4" in w
     ]
     assert len(notes) == 1
+
+
+# -- a follow-up that names only another date asks the question before on that date (session 30) ------------
+
+
+def test_a_follow_up_naming_another_date_asks_the_rate_again_on_that_date(services: Any) -> None:
+    message = "Berapa tarif PPN untuk transaksi bulan Februari 2022? Kalau bulan Oktober 2022?"
+    assert len(message_parts(message, services.aliases)) == 2
+    answer = answer_message(message, services.cli_principal(None), services, today=AS_OF)
+    assert [p.status for p in answer.parts] == ["answered", "answered"]
+    february, october = _lead(answer, 1), _lead(answer, 2)
+    assert february.source.doc_id == "uu-42-2009" and "10% (sepuluh persen)" in february.quote
+    # October 2022 is after 1 April 2022: the 11% of UU 7/2021, asked on the part's own date, not February's
+    assert october.source.doc_id == "uu-7-2021" and "11% (sebelas persen)" in october.quote
+    assert answer.parts[1].answer.as_of == dt.date(2022, 10, 1)
+    assert answer.parts[1].asked.startswith("tarif PPN untuk transaksi.")
