@@ -58,7 +58,6 @@ from typing import Any
 import yaml
 
 from kb import lexicon as _lexicon
-from kb.amounts import message_figures
 from kb.dates import MONTHS
 from kb.errors import KbError
 from kb.refs import ProvisionRef, canonical_key, find_doc_refs, find_provision_refs
@@ -510,10 +509,6 @@ class QueryPlan:
     #: "Pasal n" written without a law whose topic did not decide the law either: the answer layer should
     #: ask which law is meant (KUP, PPN or PPh) rather than guess
     ambiguous_provisions: tuple[Provision, ...] = ()
-    #: the amounts and percentages the question writes, each searched by its canonical token too
-    #: (:mod:`kb.amounts`: "4,8 M" also searches "amt4800000000", which the index holds for
-    #: "Rp4.800.000.000,00"); OR-ed like an alias expansion, never a word a passage must contain
-    amounts: tuple[Expansion, ...] = ()
 
     @property
     def needs_law(self) -> bool:
@@ -935,16 +930,10 @@ def understand(
             terms[" ".join(_norm(added))] = None
     if not terms:  # a question of nothing but function words: search them rather than nothing
         terms = dict.fromkeys(tokenize(text))
-    language = detect_language(text)
-    amounts: list[Expansion] = []  # each token once, at the figure that first writes it
-    for f in message_figures(text, language):
-        new = tuple(t for t in f.tokens if t not in terms and not any(t in e.added for e in amounts))
-        if new and not any(a <= f.start and f.end <= b for a, b in dropped):
-            amounts.append(Expansion(f.surface.strip(), new, "amounts"))
 
     plan = QueryPlan(
         text=question,
-        language=language,
+        language=detect_language(text),
         doc_refs=doc_refs,
         provisions=provisions,
         as_of=as_of,
@@ -954,7 +943,6 @@ def understand(
         expansions=expansions,
         terms=tuple(terms),
         ambiguous_provisions=tuple(ambiguous),
-        amounts=tuple(amounts),
     )
     logger.debug(
         "language=%s, docs=%d, provisions=%d, tax_types=%d, expansions=%d, as_of_precision=%s"
@@ -1040,9 +1028,7 @@ def fts_query(plan: QueryPlan) -> str:
 
     Why quote everything: FTS5 gives meaning to AND/OR/NOT/NEAR, ``*``, ``^``, ``:`` and
     parentheses; a quoted string is always a plain phrase.  Multi-word terms become phrases.
-    The canonical tokens of the question's amounts (``plan.amounts``) are OR-ed in after the terms.
     Returns "" when the plan has no terms (callers must skip the FTS search then: an empty
     MATCH is a syntax error).
     """
-    terms = dict.fromkeys((*plan.terms, *(t for e in plan.amounts for t in e.added)))
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms if t)
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in plan.terms if t)

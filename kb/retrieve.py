@@ -279,8 +279,7 @@ class Retriever:
         if mode in ("hybrid", "dense") and self.embedder is None:
             raise KbError(f"retrieval mode {mode!r} needs an embedder; use mode 'deterministic'")
         plan = plan or understand(question, aliases=self.aliases, catalog=self.catalog())
-        shown = (*plan.expansions, *plan.amounts)  # the amounts' tokens are OR-ed in like an alias expansion
-        explain: dict[str, Any] = {"mode": mode, "expansions": [_expansion_json(e) for e in shown]}
+        explain: dict[str, Any] = {"mode": mode, "expansions": [_expansion_json(e) for e in plan.expansions]}
         n = self.config.candidates
         depth = max(n, self.config.rank_depth)
         ranked: dict[str, list[str]] = {}

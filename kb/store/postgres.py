@@ -76,7 +76,6 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import numpy as np
 
-from kb.amounts import index_text
 from kb.errors import NotFoundError, StoreError
 from kb.model import Chunk, Edge
 from kb.query import tokenize
@@ -785,7 +784,7 @@ class PostgresStore:
     @staticmethod
     def _chunk_row(chunk: Chunk, vec: np.ndarray | None, payload: str) -> tuple[Any, ...]:
         """Insert parameters of one chunk; only indexed chunks get a tsvector and a vector (as SQLite)."""
-        tsv, ntok = tsvector_literal(chunk.prefix, index_text(chunk.text)) if chunk.indexed else (None, 0)
+        tsv, ntok = tsvector_literal(chunk.prefix, chunk.text) if chunk.indexed else (None, 0)
         embedding = np.asarray(vec, dtype=np.float32) if vec is not None else None
         return (
             chunk.id,

@@ -21,7 +21,6 @@ from typing import Any
 
 import numpy as np
 
-from kb.amounts import index_text
 from kb.errors import NotFoundError, StoreError, store_write_error
 from kb.model import Chunk, DocumentMeta, Edge
 from kb.store.protocol import SearchFilter, StoredDocument, corpus_version_of
@@ -387,7 +386,7 @@ class SqliteStore:
                 if chunk.indexed:
                     conn.execute(
                         "INSERT INTO chunks_fts(rowid, prefix, text) VALUES (?,?,?)",
-                        (rowid, chunk.prefix, index_text(chunk.text)),
+                        (rowid, chunk.prefix, chunk.text),
                     )
                     vec = vectors.get(chunk.id)
                     if vec is not None:

@@ -26,7 +26,6 @@ import pytest
 from kb.embed.hashing import HashingEmbedder
 from kb.errors import NotFoundError, StoreError
 from kb.ingest import ingest_paths
-from kb.query import understand
 from kb.retrieve import MODES, Retriever
 from kb.store.protocol import KnowledgeStore, SearchFilter
 from tests.kb.test_ingest import GOOD_POLICY
@@ -200,25 +199,6 @@ class KnowledgeStoreContract:
         assert hits, match
         texts = corpus_store.get_chunks([cid for cid, _ in hits])
         assert any(needle.lower() in (c.prefix + " " + c.text).lower() for c in texts.values())
-
-    @pytest.mark.parametrize("written", ["4,8 M", "4,8 miliar", "Rp 4.8 billion", "Rp4.800.000.000"])
-    def test_an_amount_written_the_chat_way_finds_the_act_that_states_it(
-        self, corpus_store: KnowledgeStore, written: str
-    ) -> None:
-        # the act writes "Rp4.800.000.000,00 (empat miliar ... rupiah)"; the index holds its token
-        tokens = [t for e in understand(f"omzet sudah {written}?").amounts for t in e.added]
-        assert tokens == ["amt4800000000"]
-        hits = corpus_store.keyword_search('"amt4800000000"', flt(dt.date(2024, 6, 1)), 50)
-        assert "pp-55-2022#pasal-61" in {cid for cid, _ in hits}
-        chunks = corpus_store.get_chunks([cid for cid, _ in hits])
-        assert all("4.800.000.000" in c.text and "amt" not in c.text for c in chunks.values())
-
-    def test_a_million_amount_does_not_find_the_billion_threshold(self, corpus_store: KnowledgeStore) -> None:
-        tokens = [t for e in understand("omzet sudah 4,8 juta?").amounts for t in e.added]
-        hits = corpus_store.keyword_search(
-            " OR ".join(f'"{t}"' for t in tokens), flt(dt.date(2024, 6, 1)), 50
-        )
-        assert "pp-55-2022#pasal-61" not in {cid for cid, _ in hits}
 
     def test_unsupported_match_syntax_is_a_store_error(self, corpus_store: KnowledgeStore) -> None:
         with pytest.raises(StoreError):

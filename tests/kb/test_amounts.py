@@ -9,9 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.amounts import index_text, message_figures, parse_number, passage_tokens, spelled_formally
-from kb.lexical import question_concepts
-from kb.query import fts_query, tokenize, understand
+from kb.amounts import message_figures, parse_number, passage_tokens, spelled_formally
 
 
 @pytest.mark.parametrize(
@@ -78,28 +76,12 @@ def test_number_separators(written: str, value: Decimal | None) -> None:
     assert parse_number(written) == value
 
 
-def test_act_amounts_are_indexed_beside_the_text_never_in_it() -> None:
+def test_act_amounts_read_to_the_same_tokens() -> None:
     text = (
         "dikenai tarif 0,5% (nol koma lima persen) sampai dengan peredaran bruto Rp4.800.000.000,00 "
         "(empat miliar delapan ratus juta rupiah); PPN 11% dan luas 10 m2"
     )
     assert passage_tokens(text) == ["pct0p5", "amt4800000000"]  # "11%" is an index token as written
-    indexed = index_text(text)
-    assert indexed.startswith(text + "\n") and tokenize(indexed)[-2:] == ["pct0p5", "amt4800000000"]
-    assert index_text("Pasal 1 tanpa angka uang") == "Pasal 1 tanpa angka uang"
-
-
-def test_the_question_amount_is_an_or_term_shown_like_an_alias_not_a_topic() -> None:
-    plan = understand("omzet kami sudah lewat 4,8 M di bulan Juli, masih kena 0,5 persen? atau 0.5% hangus?")
-    assert [(e.term, e.added, e.source) for e in plan.amounts] == [
-        ("4,8 M", ("amt4800000000",), "amounts"),
-        ("0,5 persen", ("pct0p5",), "amounts"),
-    ]
-    assert "amt4800000000" not in plan.terms  # a term list other readers take as the question's words
-    match = fts_query(plan)
-    assert match.endswith('OR "amt4800000000" OR "pct0p5"')
-    # a figure of the case is no concept a passage must contain
-    assert not any("amt4800000000" in phrase for c in question_concepts(plan) for phrase in c)
 
 
 def test_chat_amounts_are_spelled_as_an_act_writes_them() -> None:
