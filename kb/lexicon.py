@@ -107,6 +107,11 @@ class Lexicon:
     #: everyday phrase (its tokens joined by one space) -> the law's words for the thing, searched too
     #: (``search_words``)
     search_words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: how amounts are written (``amounts``, read by kb/amounts.py): currency words, percent words, and the
+    #: scale words of each register ("formal", "chat", "english") -> the power of ten they stand for
+    amount_currency: frozenset[str] = frozenset()
+    percent_words: frozenset[str] = frozenset()
+    amount_scales: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     path: str = ""  # the file it was read from (error messages)
 
 
@@ -192,6 +197,29 @@ def _word_map(file: Path, data: Mapping[str, Any], key: str, what: str) -> dict[
     return out
 
 
+#: the registers of ``amounts.scales``
+SCALE_REGISTERS = ("formal", "chat", "english")
+
+
+def _scales(file: Path, data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+    """``amounts.scales``: register -> {scale word -> power of ten}; a register may be left out."""
+    amounts = data.get("amounts") or {}
+    if not isinstance(amounts, Mapping):
+        raise LexiconError(f"{file}: amounts must be a mapping (currency, percent, scales)")
+    node = amounts.get("scales") or {}
+    if not isinstance(node, Mapping) or set(node) - set(SCALE_REGISTERS):
+        raise LexiconError(f"{file}: amounts.scales must map {', '.join(SCALE_REGISTERS)} to scale words")
+    out: dict[str, dict[str, int]] = {}
+    for register in SCALE_REGISTERS:
+        words = node.get(register) or {}
+        if not isinstance(words, Mapping) or not all(
+            isinstance(k, str) and k.strip() and isinstance(v, int) and 0 < v <= 15 for k, v in words.items()
+        ):
+            raise LexiconError(f"{file}: amounts.scales.{register} must map a word to a power of ten (1-15)")
+        out[register] = {str(k).lower(): int(v) for k, v in words.items()}
+    return out
+
+
 def load(path: str | Path | None = None) -> Lexicon:
     """Read and validate a lexicon file (default ``kb/data/lexicon.yaml``)."""
     file = Path(path) if path is not None else DEFAULT_LEXICON_PATH
@@ -248,6 +276,9 @@ def load(path: str | Path | None = None) -> Lexicon:
         },
         law_words=law,
         search_words=search,
+        amount_currency=frozenset(w.lower() for w in _optional_words(file, data, "amounts", "currency")),
+        percent_words=frozenset(w.lower() for w in _optional_words(file, data, "amounts", "percent")),
+        amount_scales=_scales(file, data),
         path=str(file),
     )
 

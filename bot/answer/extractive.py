@@ -30,10 +30,11 @@ from guardrails.injection import scan_injection
 from guardrails.verify import extract_figures, normalize_ws
 from guardrails.verify.numbers import FigureKey, provided_keys
 from kb import lexical, lexicon
+from kb.amounts import spelled_formally
 from kb.dates import MONTHS, parse_indonesian_date
 from kb.lexical import EN_ONLY, Concept, coverage
 from kb.model import Hit
-from kb.query import FRAME_WORDS, STOPWORDS, asks_definition, tokenize
+from kb.query import FRAME_WORDS, STOPWORDS, asks_definition, detect_language, tokenize
 from kb.retrieve import is_general_elucidation
 
 #: Words that make a unit state a rate or an obligation (lead candidates): kb/data/lexicon.yaml
@@ -256,8 +257,10 @@ _RULE_FIGURES = frozenset({"percent", "duration", "amount"})
 
 @functools.lru_cache(maxsize=256)  # asked once per candidate passage and unit of one question
 def question_figures(question: str) -> tuple[frozenset[FigureKey], ...]:
-    """The question's rule-like figures, each as the keys that back it."""
-    return tuple(frozenset(f.keys) for f in extract_figures(question) if f.kind in _RULE_FIGURES)
+    """The question's rule-like figures, each as the keys that back it.  Its amounts are read in their chat
+    forms too ("4,8 M", "15k": :func:`kb.amounts.spelled_formally`), as the act's "Rp4.800.000.000,00"."""
+    text = spelled_formally(question, detect_language(question))
+    return tuple(frozenset(f.keys) for f in extract_figures(text) if f.kind in _RULE_FIGURES)
 
 
 def figure_match(figures: tuple[frozenset[FigureKey], ...], text: str) -> float:

@@ -24,6 +24,17 @@ def test_question_figures_are_rule_figures_not_dates_or_bare_numbers() -> None:
     assert figure_match((), "7 (tujuh) Tahun Pajak") == 0.0
 
 
+def test_a_chat_amount_meets_the_act_amount() -> None:
+    # "4,8 M" and "500jt" are how staff write Rp4.800.000.000 and Rp500.000.000
+    figures = question_figures("omzet sudah 4,8 M, yang 500jt gimana?")
+    assert len(figures) == 2
+    assert (
+        figure_match(figures, "melebihi Rp4.800.000.000,00 (empat miliar delapan ratus juta rupiah)") == 0.5
+    )
+    assert figure_match(figures, "sampai dengan Rp500.000.000,00 (lima ratus juta rupiah)") == 0.5
+    assert figure_match(question_figures("omzet sudah 4,8 juta"), "melebihi Rp4.800.000.000,00") == 0.0
+
+
 def test_the_quoted_period_leads_with_the_provision_that_sets_it(services: Any) -> None:
     answer = answer_question(
         "Usaha saya pakai PP 23. Batas waktu 7 tahun itu dihitung sejak kapan?",
