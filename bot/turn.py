@@ -34,7 +34,7 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from bot.answer.model import Answer
@@ -231,10 +231,11 @@ class Turn:
         inspection = inspect(message.text, self._session(key))
         pii_types = tuple(sorted({e.type for e in inspection.entities}))
         if inspection.refused:
-            lang = "en" if _looks_english(message.text) else "id"
             kinds = ", ".join(inspection.refusal_kinds)
-            text = _REFUSED_TEXT[lang].format(kinds=kinds)
-            refused = _bare_answer("refused", text, self.today(), self.services.store.corpus_version(), lang)
+            refused = refused_answer(
+                inspection.refusal_kinds, message.text, self.today(), self.services.store.corpus_version()
+            )
+            text = refused["answer"]
             self.audit.write(
                 AuditRecord(
                     at=_now(),
@@ -695,6 +696,14 @@ def _naming_open_parts(gap: str, open_parts: list[str]) -> str:
 def _summary(answer: Answer) -> str:
     return f"[{answer.status}] " + "; ".join(
         f"{c.source.number} {c.source.location}" for c in answer.claims[:5]
+    )
+
+
+def refused_answer(kinds: Sequence[str], message: str, as_of: dt.date, corpus_version: str) -> dict[str, Any]:
+    """The answer object for a message refused because it holds a secret (every front end, the CLI too)."""
+    lang = "en" if _looks_english(message) else "id"
+    return _bare_answer(
+        "refused", _REFUSED_TEXT[lang].format(kinds=", ".join(kinds)), as_of, corpus_version, lang
     )
 
 

@@ -7,6 +7,7 @@ error. An empty question is a usage error (exit 2).
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 from typing import Any
 
 from bot.argtypes import question_text
@@ -15,11 +16,29 @@ from bot.cli.common import RETRIEVAL_MODES, console, identity_options, kb_option
 
 def cmd_ask(args: argparse.Namespace) -> int:
     from bot.answer.parts import answer_message
+    from bot.turn import refused_answer
+    from guardrails.inbound import inspect
+    from guardrails.injection import normalise
+    from guardrails.pii import MaskingSession
 
     svc = services(args)
     principal = svc.cli_principal(args.user)
+    # the same inbound guardrails as every chat front end: a secret is refused before anything reads or keeps
+    # it, personal identifiers are masked before the question reaches retrieval or a model
+    text = normalise(args.question)
+    inspection = inspect(text, MaskingSession())
+    if inspection.refused:
+        refused = refused_answer(
+            inspection.refusal_kinds, text, args.as_of or dt.date.today(), svc.store.corpus_version()
+        )
+        if args.json:
+            print_json(refused)
+        else:
+            console.print(f"refused · {', '.join(inspection.refusal_kinds)}", style="dim", markup=False)
+            console.print(refused["answer"], markup=False)
+        return 0
     answer = answer_message(
-        args.question, principal, svc, as_of=args.as_of, mode=args.mode, explain=args.explain
+        inspection.masked, principal, svc, as_of=args.as_of, mode=args.mode, explain=args.explain
     )
     if args.json:
         print_json(answer.to_json())
