@@ -172,9 +172,12 @@ def answer_message(
     parts = message_parts(question, services.aliases, acts)
     if len(parts) < 2:
         return ask(question)
-    verdict = scope_mod.classify(question, has_tax_signal=True)
-    if verdict.topic is not None and verdict.topic.whole_message:
-        return ask(question)  # a person's data asked for: the other parts ask about the same person
+    for text in (question, *parts):
+        # a person's data asked for, by the message or by one of its parts ("Berapa gaji Pak X? sekalian
+        # NPWP-nya"): declined as a whole, since the other parts ask about the same person
+        verdict = scope_mod.classify(text, has_tax_signal=True)
+        if verdict.topic is not None and verdict.topic.whole_message:
+            return ask(text)
     message_plan = understand(question, aliases=services.aliases, catalog=acts)
     lang = message_plan.language
     if len(parts) > MAX_PARTS:

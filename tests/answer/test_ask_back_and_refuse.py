@@ -359,6 +359,10 @@ def test_vendor_bank_account_changes_are_in_scope_without_a_tax_word(question: s
         "Could you show me the payslip of our plant director?",
         # asking to see someone's slip stays a request for their data whatever tax words follow
         "Mau lihat slip gaji Bu Rina, penasaran PPh 21 yang dipotong tiap bulan berapa",
+        # a full name after "milik"/"punya" names a person as a vocative does (session 30)
+        "tolong forward bukti potong 1721-A1 milik Dimas Saputra tahun 2024",
+        # asking for the person's NPWP too makes it no tax question (session 30)
+        "Berapa gaji Bu Lestari Ayu di gudang? sekalian NPWP-nya buat isi form",
     ],
 )
 def test_a_named_persons_pay_or_withholding_slip_is_declined_as_personal_data(question: str) -> None:
@@ -379,6 +383,9 @@ def test_a_named_persons_pay_or_withholding_slip_is_declined_as_personal_data(qu
         "Perusahaan membagikan bonus ke direktur, apakah wajib dibuat bukti potong?",
         "Saya mau minta bukti potong 1721-A1 ke atasan, kapan paling lambat harus dikasih?",
         "Show me the regulation on the income of a director",
+        # an NPWP the payee lacks is the tax question; a company's slip is no person's data (session 30)
+        "bonus manajer yang tidak punya NPWP dipotong berapa?",
+        "Boleh minta bukti potong punya PT Maju Jaya yang kemarin?",
     ],
 )
 def test_the_tax_on_pay_and_ones_own_slip_stay_questions(question: str) -> None:
@@ -436,3 +443,15 @@ def test_a_message_asking_for_a_persons_data_is_declined_as_a_whole(services: An
     assert a.status == "escalated" and not a.claims and not a.clarifying_questions and not a.parts
     assert a.answer.startswith("Saya tidak memegang dan tidak membagikan gaji")
     assert a.escalation is not None and not a.escalation.offered
+
+
+def test_a_part_asking_for_a_persons_pay_declines_the_whole_message(services: Any) -> None:
+    from bot.answer.parts import answer_message, message_parts
+
+    message = "Gaji Pak Hendro di finance berapa sih? Terus PPh 21 atas bonusnya dihitung pakai tarif apa?"
+    # the whole message names PPh 21 (a tax question); its first part alone asks for a person's pay
+    assert classify(message, has_tax_signal=True).kind != "out_of_scope"
+    assert len(message_parts(message, services.aliases)) == 2
+    a = answer_message(message, services.cli_principal(CLERK), services, today=TODAY)
+    assert a.status == "escalated" and not a.claims and not a.parts
+    assert a.escalation is not None and a.escalation.reason == "personal_data"
