@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
@@ -100,7 +101,11 @@ def _patterns(register: str) -> tuple[re.Pattern[str], re.Pattern[str], dict[str
     if register == "en":
         for word, power in lex.amount_scales.get("english", {}).items():
             scales[word] = tuple(dict.fromkeys((*scales.get(word, ()), power)))
-    alt = lambda words: "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))  # noqa: E731
+
+    def alt(words: Iterable[str]) -> str:
+        """The words as one alternation, longest first (so "miliar" wins over "m")."""
+        return "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
+
     currency = alt(lex.amount_currency) or "(?!)"
     scale = alt(scales) or "(?!)"
     amount = re.compile(

@@ -684,8 +684,8 @@ def answer_question(
         # why it cannot answer, where the topic says (a colleague's pay is personal data): the reply itself,
         # not "outside Indonesian tax" with the reason under a note
         reply = verdict.topic.reply_in(lang) if verdict.topic else None
-        reason = verdict.topic.reason if verdict.topic else "out_of_scope"
-        return finish("escalated", reason=reason, headline=reply)
+        declined_as = verdict.topic.reason if verdict.topic else "out_of_scope"
+        return finish("escalated", reason=declined_as, headline=reply)
 
     # 3. named regulations must exist (and be readable: a restricted one is reported the same way)
     docs = run.docs()
