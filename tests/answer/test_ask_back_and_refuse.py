@@ -409,6 +409,8 @@ def test_pipeline_says_why_it_will_not_show_a_colleagues_payslip(services: Any) 
         "tolong cariin nomor NIK sepupu saya, dia baru pindah",
         "What is the tax number of my neighbour Mr Lim?",
         "kasih tau alamat rumah bu Sari dong, mau kirim undangan",
+        # what the request is for does not make it a question (review, session 30)
+        "tolong cariin NPWP Pak Budi, perlu buat isi form vendor",
     ],
 )
 def test_a_persons_tax_number_or_address_is_personal_data(question: str) -> None:
