@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.cli import main
+from tests.support.one_doc_kb import one_doc_kb
 
 DOC = """---
 id: ask-guard-policy
@@ -27,12 +28,7 @@ PPh 23 jasa teknik 2% dari jumlah bruto.
 
 @pytest.fixture
 def kb(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Path:
-    monkeypatch.setenv("DASAR_EMBEDDER", "hashing-256")
-    src = tmp_path / "docs"
-    src.mkdir()
-    (src / "policy.md").write_text(DOC, encoding="utf-8")
-    path = tmp_path / "kb.sqlite"
-    assert main(["ingest", str(src), "--kb", str(path), "--no-progress"]) == 0
+    path = one_doc_kb(tmp_path, monkeypatch, DOC)
     capsys.readouterr()
     return path
 

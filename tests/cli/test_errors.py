@@ -13,6 +13,7 @@ import pytest
 
 from bot.cli import main
 from bot.settings import REPO_ROOT, SAMPLE_DIRECTORY
+from tests.support.one_doc_kb import one_doc_kb
 
 DOC = """---
 id: err-policy
@@ -40,12 +41,7 @@ def bomb(levels: int = 6) -> str:
 
 @pytest.fixture
 def kb(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Path:
-    monkeypatch.setenv("DASAR_EMBEDDER", "hashing-256")
-    src = tmp_path / "docs"
-    src.mkdir()
-    (src / "policy.md").write_text(DOC, encoding="utf-8")
-    path = tmp_path / "kb.sqlite"
-    assert main(["ingest", str(src), "--kb", str(path), "--no-progress"]) == 0
+    path = one_doc_kb(tmp_path, monkeypatch, DOC)
     capsys.readouterr()
     return path
 
