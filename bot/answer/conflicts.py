@@ -215,14 +215,20 @@ def facts(c: ShownClaim, meta: DocumentMeta) -> list[Fact]:
     """The percentages claim ``c`` states, each classified (rate, surcharge, range, factor)."""
     quote = c.quote
     tax = _claim_tax(c, meta)
-    subject = _subject_text(c)
-    objects = _objects(subject)
+    objects = _objects(_subject_text(c))
     classes = frozenset(name for name, p in _CLASSES if p.search(quote))
     final = bool(_FINAL.search(quote))
+    return [Fact(kind, keys, fig, tax, objects, classes, final) for kind, keys, fig in percent_kinds(c)]
+
+
+def percent_kinds(c: ShownClaim) -> list[tuple[str, frozenset[object], str]]:
+    """Each percentage the claim's quote states, once, as (kind, keys, surface): a ``rate``, or a
+    ``surcharge``, ``sanction``, ``range``, ``factor`` or price term (``other``) no rate question asks."""
+    quote = c.quote
     low = quote.lower()
     ranged = "paling rendah" in low and "paling tinggi" in low
     lead_in = _lead_in(c.text, quote)
-    out: list[Fact] = []
+    out: list[tuple[str, frozenset[object], str]] = []
     seen: set[frozenset[object]] = set()
     for f in extract_figures(quote):
         if f.kind != "percent":
@@ -246,7 +252,7 @@ def facts(c: ShownClaim, meta: DocumentMeta) -> list[Fact]:
             kind = "factor"
         else:
             kind = "rate"
-        out.append(Fact(kind, keys, f.surface, tax, objects, classes, final))
+        out.append((kind, keys, f.surface))
     return out
 
 

@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from bot.answer.conflicts import mentioned_taxes
+from bot.answer.conflicts import mentioned_taxes, percent_kinds
 from bot.answer.extractive import (
     ASKS_OTHER_THAN_RATE,
     ASKS_SANCTION,
@@ -692,8 +692,13 @@ def _premise(question: str, lead: ShownClaim, lang: str) -> str:
     forbidden = forbidden_spans(quote)
     # a figure the rule names only as forbidden ("tidak boleh menerima faktur yang mengenakan 12%") confirms
     # nothing
+    # only a rate confirms or contradicts the asked rate: "100% lebih tinggi" (the surcharge for a payee
+    # without an NPWP) answering "4%, kan?" is no "aturannya 100%, bukan 4%" (outside tester, session 30)
+    rates = {surface for kind, _, surface in percent_kinds(lead) if kind in ("rate", "range")}
     stated = [
-        (s, k) for s, k in _percents(quote) if not any(lo <= quote.find(s) < hi for lo, hi in forbidden)
+        (s, k)
+        for s, k in _percents(quote)
+        if s in rates and not any(lo <= quote.find(s) < hi for lo, hi in forbidden)
     ]
     if not asked or not stated:
         return ""

@@ -123,6 +123,22 @@ def test_later_law_wins_in_words(hashing_services: Any) -> None:
 # -- 1. the answer line, premises, withheld claims ------------------------------------------------
 
 
+def test_a_surcharge_never_answers_a_rate_premise(hashing_services: Any) -> None:
+    # the surcharge for a payee without an NPWP ("lebih tinggi 100% ... daripada tarif") is no rate: led by
+    # it, "PPh 23 jasa servis 4% kan?" got "Tidak: aturannya 100%, bukan 4%" (outside tester, session 30)
+    surcharge = claim(
+        hashing_services, "uu-36-2008", "lebih tinggi 100% (seratus persen) daripada tarif", at="Pasal 23"
+    )
+    line = answer_line([surcharge], "id", "Vendor jasa servis sudah ber-NPWP, PPh 23-nya dipotong 4% kan?")
+    assert not line.startswith(("Tidak:", "Ya.")) and "aturannya 100%" not in line
+    rate = claim(
+        hashing_services, "uu-36-2008", "c. sebesar 2% (dua persen) dari jumlah bruto atas", at="Pasal 23"
+    )
+    assert answer_line(
+        [rate], "id", "Vendor jasa servis sudah ber-NPWP, PPh 23-nya dipotong 4% kan?"
+    ).startswith("Tidak: aturannya 2%, bukan 4%.")
+
+
 def test_answer_line_carries_figure_marker_and_corrects_a_false_premise(hashing_services: Any) -> None:
     law = claim(
         hashing_services, "uu-36-2008", "c. sebesar 2% (dua persen) dari jumlah bruto atas", at="Pasal 23"
