@@ -690,15 +690,13 @@ def _premise(question: str, lead: ShownClaim, lang: str) -> str:
     asked = _percents(question)
     quote = lead.quote
     forbidden = forbidden_spans(quote)
-    # a figure the rule names only as forbidden ("tidak boleh menerima faktur yang mengenakan 12%") confirms
-    # nothing
     # only a rate confirms or contradicts the asked rate: "100% lebih tinggi" (the surcharge for a payee
-    # without an NPWP) answering "4%, kan?" is no "aturannya 100%, bukan 4%" (outside tester, session 30)
-    rates = {surface for kind, _, surface in percent_kinds(lead) if kind in ("rate", "range")}
+    # without an NPWP) answering "4%, kan?" is no "aturannya 100%, bukan 4%" (outside tester, session 30); nor
+    # does a figure the rule names only as forbidden ("tidak boleh menerima faktur yang mengenakan 12%")
     stated = [
         (s, k)
-        for s, k in _percents(quote)
-        if s in rates and not any(lo <= quote.find(s) < hi for lo, hi in forbidden)
+        for kind, k, s in percent_kinds(lead)
+        if kind in ("rate", "range") and not any(lo <= quote.find(s) < hi for lo, hi in forbidden)
     ]
     if not asked or not stated:
         return ""
