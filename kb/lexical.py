@@ -313,6 +313,8 @@ def question_concepts(
         # below) count wherever they are written: they set the topic the ask is about
         if sum(1 for t in tokenize(ask) if t not in STOPWORDS and t not in generic and len(t) >= 3) >= 2:
             text = ask
+    for start, end in reversed(lexicon.check_tag_spans(text)):  # "..., bener ga?": no topic
+        text = text[:start] + " " + text[end:]
     for exp in plan.expansions:
         toks = [t for t in tokenize(exp.term) if t not in STOPWORDS]
         if not toks:

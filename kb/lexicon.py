@@ -61,6 +61,7 @@ MESSAGE_WORDS = (
     "refers_back",
     "vocatives",
     "leave_to_ask",
+    "check_tags",
 )
 
 
@@ -356,7 +357,7 @@ def message_words(name: str) -> tuple[str, ...]:
     ``plea_words`` -- the words of a request for help that asks nothing ("dibantu", "penjelasannya");
     ``refers_back`` -- words by which an ask points back to the ask before it ("tersebut", "if yes");
     ``vocatives`` -- how a message addresses a person ("pak", "bu"); ``leave_to_ask`` -- asking leave to ask
-    ("ijin bertanya")."""
+    ("ijin bertanya"); ``check_tags`` -- the tag asking whether what was said is right ("bener ga")."""
     if name not in MESSAGE_WORDS:
         raise LexiconError(f"unknown message_words list {name!r} (known: {', '.join(MESSAGE_WORDS)})")
     return default().message_words.get(name, ())
@@ -411,6 +412,28 @@ def addressing_spans(text: str) -> list[tuple[int, int]]:
     if pattern is None:
         return []
     return [m.span() for m in pattern.finditer(text)]
+
+
+@functools.lru_cache(maxsize=1)
+def _check_tag() -> re.Pattern[str] | None:
+    tags = message_words("check_tags")
+    if not tags:
+        return None
+    phrases = "|".join(r"\s+".join(map(re.escape, p.split())) for p in sorted(tags, key=len, reverse=True))
+    tails = "|".join(map(re.escape, message_words("tail_particles")))
+    tail = rf"(?:\s+(?:{tails}))*" if tails else ""
+    # only where it closes its clause: "benar ga?" checks; "faktur salah ga bisa diganti?" asks of a mistake
+    return re.compile(rf"\b(?:{phrases}){tail}(?=\s*(?:[?!.,;:]|$))", re.I)
+
+
+def check_tag_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` asks whether what it just said is right ("masih 10%, bener ga?", "..., is that right?").
+
+    Why: the tag names no topic, yet "salah"/"bener"/"right" were concepts a passage had to cover, and a
+    rate provision that answered the check ("Tarif ... adalah 10%") fell under the coverage floor.  Only a
+    tag that closes its clause counts, so a question about a mistake ("NPWP-nya salah gimana?") keeps it."""
+    pattern = _check_tag()
+    return [] if pattern is None else [m.span() for m in pattern.finditer(text)]
 
 
 #: words whose root itself ends in "nya" ("bertanya" is ber+tanya, not berta+nya; "mempunya-i", "hanya")

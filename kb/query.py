@@ -550,7 +550,7 @@ _BEFORE = re.compile(r"\b(?:sebelum|before|prior\s+to)\s*$", re.I)
 _AFTER = re.compile(r"\b(?:setelah|sesudah|after)\s*$", re.I)
 #: Words that introduce a date and belong to the date phrase (dropped from BM25 terms with it).
 _DATE_LEAD = re.compile(
-    r"\b(?:as\s+of|as\s+at|per|sejak|since|"
+    r"\b(?:as\s+of|as\s+at|per|sejak|since|bertanggal|tertanggal|dated|"
     r"mulai(?:\s+(?:tanggal|bulan|tahun))?|pada(?:\s+(?:tanggal|bulan|tahun))?|"
     r"tanggal|tgl\.?|bulan|tahun(?:\s+pajak)?|thn\.?|th\.?|tax\s+year|fiscal\s+year|in|on|during|for|di|"
     r"sebelum|before|prior\s+to|until|sampai(?:\s+dengan)?|hingga|setelah|sesudah|after|from|dari|effective)"
@@ -911,7 +911,8 @@ def understand(
     terms: dict[str, None] = {}
     chat = _lexicon.default().chat_spellings
     # a name the message addresses ("pak Pri") and its leave to ask ("ijin bertanya") are no search terms
-    skipped = [*dropped, *_lexicon.addressing_spans(text)]
+    # and so is the tag checking what it said ("..., bener ga?")
+    skipped = [*dropped, *_lexicon.addressing_spans(text), *_lexicon.check_tag_spans(text)]
     for tok, s, e in _token_spans(text):
         if tok in STOPWORDS or any(a <= s and e <= b for a, b in skipped):
             continue

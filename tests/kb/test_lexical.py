@@ -174,3 +174,17 @@ def test_an_addressed_name_is_no_concept_a_passage_must_contain() -> None:
     }
     assert not {"joko", "numpang"} & words
     assert {"penyusut", "mobil"} <= words
+
+
+def test_a_tag_checking_what_was_said_is_no_concept_but_a_mistake_asked_about_is() -> None:
+    from kb.lexical import question_concepts
+    from kb.query import understand
+
+    def words(question: str) -> set[str]:
+        return {w for c in question_concepts(understand(question), question) for phrase in c for w in phrase}
+
+    checked = words("Tagihan sewa gudang dipotong PPh 23 sebesar 2%, betul gak?")
+    assert not {"betul", "gak"} & checked and {"sewa", "gudang"} <= checked
+    assert "right" not in words("Rent of a warehouse is withheld at 2 percent, right?")
+    # "salah" is what this one asks about: no tag closes its clause
+    assert "salah" in words("Faktur yang NPWP pembelinya salah tidak bisa diganti?")

@@ -576,3 +576,12 @@ def test_a_title_case_word_after_a_vocative_is_a_name_only_when_it_ends_the_clau
     assert {"rumah", "tangga"} <= set(understand("Istri saya Ibu Rumah Tangga, perlu NPWP sendiri?").terms)
     assert "ppn" in understand("Bu Ppn atas jasa angkutan berapa?").terms
     assert not {"mr", "tan", "bro"} & set(understand("Dear Mr Tan, is VAT due on this invoice?").terms)
+
+
+def test_a_check_tag_is_no_search_term_and_a_dated_document_dates_the_case() -> None:
+    plan = understand("Kontrak bertanggal 3 Februari 2021 dipotong PPh 23 sebesar 2%, benar tidak?")
+    assert (plan.as_of, plan.as_of_precision) == (D(2021, 2, 3), "day")
+    assert plan.as_of_span is not None and plan.text[slice(*plan.as_of_span)] == "bertanggal 3 Februari 2021"
+    assert not {"benar", "bertanggal"} & set(plan.terms)
+    assert {"kontrak", "dipotong"} <= set(plan.terms)
+    assert "salah" in understand("NPWP di faktur salah ga bisa dikreditkan?").terms
