@@ -62,6 +62,7 @@ MESSAGE_WORDS = (
     "vocatives",
     "leave_to_ask",
     "check_tags",
+    "counter_openers",
 )
 
 
@@ -98,6 +99,9 @@ class Lexicon:
     #: capitalised tokens that are never a term the knowledge base must contain (currency codes: "IDR 350
     #: million" is an amount, not a topic)
     not_terms: frozenset[str] = frozenset()
+    #: words naming a transaction, its document or its parties ("transaksi", "invoice", "vendor"): in a rate
+    #: question about a named tax, a passage about that tax covers them (``case_words``)
+    case_words: frozenset[str] = frozenset()
     #: chat spelling -> the formal word ("brp" -> "berapa"), for rules written in formal Indonesian
     chat_spellings: Mapping[str, str] = field(default_factory=dict)
     #: how a chat message strings its asks together (``message_words.<name>``: join, ask_tags,
@@ -271,6 +275,7 @@ def load(path: str | Path | None = None) -> Lexicon:
         special_regimes=_patterns(file, data, "special_regimes"),
         passage_cues=_patterns(file, data, "passage_cues"),
         not_terms=frozenset(_words(file, data, "not_terms")),
+        case_words=frozenset(w.lower() for w in _optional_words(file, data, "case_words")),
         chat_spellings=_spellings(file, data),
         message_words={
             name: tuple(_optional_words(file, data, "message_words", name)) for name in MESSAGE_WORDS
@@ -357,10 +362,16 @@ def message_words(name: str) -> tuple[str, ...]:
     ``plea_words`` -- the words of a request for help that asks nothing ("dibantu", "penjelasannya");
     ``refers_back`` -- words by which an ask points back to the ask before it ("tersebut", "if yes");
     ``vocatives`` -- how a message addresses a person ("pak", "bu"); ``leave_to_ask`` -- asking leave to ask
-    ("ijin bertanya"); ``check_tags`` -- the tag asking whether what was said is right ("bener ga")."""
+    ("ijin bertanya"); ``check_tags`` -- the tag asking whether what was said is right ("bener ga");
+    ``counter_openers`` -- how a sentence opens that argues with the ask before it ("bukannya sudah 11%?")."""
     if name not in MESSAGE_WORDS:
         raise LexiconError(f"unknown message_words list {name!r} (known: {', '.join(MESSAGE_WORDS)})")
     return default().message_words.get(name, ())
+
+
+def case_words() -> frozenset[str]:
+    """Words that name a transaction, its document or its parties, not what a rate is charged on."""
+    return default().case_words
 
 
 def not_terms() -> frozenset[str]:

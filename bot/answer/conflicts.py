@@ -303,12 +303,20 @@ def like(a: Fact, b: Fact) -> bool:
         return False
     if a.final != b.final or a.classes != b.classes:
         return False
+    if _zero(a) != _zero(b):
+        # a 0% is zero-rating (exports, UU PPN Pasal 7 ayat (2)) or the case of wrongly applying it: another
+        # regime than the tax's rate, never an earlier or lower-ranked value of it
+        return False
     if a.objects and b.objects:
         # both name what they are about: they must share it (services vs rent of other assets differ)
         return bool(a.objects & b.objects) and not (
             {"land_building_rent", "other_rent"} <= (a.objects | b.objects)
         )
     return True  # one states the tax's rate without naming an object: the same subject
+
+
+def _zero(f: Fact) -> bool:
+    return bool(re.fullmatch(r"0+(?:[.,]0+)?\s*(?:%|persen|percent)", f.surface.strip(), re.I))
 
 
 def _level(meta: DocumentMeta) -> int:

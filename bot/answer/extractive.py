@@ -875,7 +875,23 @@ def question_concepts(request: ComposeRequest) -> list[Concept]:
     """Topic concepts of the question (:func:`kb.lexical.question_concepts`, the one implementation),
     keeping the words of a named document, from the sentences that ask (a story around the question gives
     facts, not what the answer must state)."""
-    return lexical.question_concepts(request.plan, request.question, keep_named_refs=True, focus_ask=True)
+    concepts = lexical.question_concepts(request.plan, request.question, keep_named_refs=True, focus_ask=True)
+    return _case_words_in_tax(concepts, request)
+
+
+def _case_words_in_tax(concepts: list[Concept], request: ComposeRequest) -> list[Concept]:
+    """In a rate question that names a tax, a passage about the tax covers the words naming the case's
+    transaction, document or parties (kb/data/lexicon.yaml ``case_words``): a rate is set per tax and object,
+    so the rate provision never names the "transaksi" or the "invoice" it is asked through."""
+    case = {lexical.stem(w) for w in lexicon.case_words()}
+    if not case or lead_fact(request.question) != "rate" or not request.plan.tax_types:
+        return concepts
+    names = {tuple(lexical.stem(t) for t in tokenize(tt)) for tt in request.plan.tax_types}
+    tax = [c for c in concepts if c & names]
+    if not tax:
+        return concepts
+    phrases = frozenset().union(*tax)
+    return [c | phrases if any(len(p) == 1 and p[0] in case for p in c) else c for c in concepts]
 
 
 def _item_date(text: str) -> dt.date | None:

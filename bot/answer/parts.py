@@ -316,7 +316,15 @@ def _is_part(ask: str, aliases: Any, acts: Any) -> bool:
     right answers on the blind set)."""
     if topic_words(understand(ask, aliases=aliases, catalog=acts)):
         return True
-    return content_words(ask) >= 2 and not is_plea(ask)
+    return content_words(ask) >= 2 and not is_plea(ask) and not argues_back(ask)
+
+
+def argues_back(ask: str) -> bool:
+    """A sentence that opens by arguing with the ask before it ("bukannya sudah 11%?", "padahal kan udah
+    12%?"; lexicon ``message_words.counter_openers``): the premise of that ask, checked with it, not a
+    question of its own."""
+    words = tokenize(ask)
+    return bool(words) and words[0] in set(lexicon.message_words("counter_openers"))
 
 
 def is_plea(ask: str) -> bool:

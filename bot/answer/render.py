@@ -703,6 +703,13 @@ def _premise(question: str, lead: ShownClaim, lang: str) -> str:
     stated_keys = {k for _, keys in stated for k in keys}
     wrong = [s for s, keys in asked if not (keys & stated_keys)]
     rule = stated[0][0]
+    if wrong and len(wrong) < len(asked):
+        # "10%, benar? bukannya sudah 11%?": one figure asked is the rule's, the other is not -- neither a
+        # plain yes nor a plain no
+        right = next(s for s, keys in asked if keys & stated_keys)
+        if lang == "en":
+            return f"The rule says {right}, not {wrong[0]}."
+        return f"Aturannya {right}, bukan {wrong[0]}."
     if wrong:
         if lang == "en":
             return f"No: the rule says {rule}, not {wrong[0]}."
