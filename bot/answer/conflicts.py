@@ -81,7 +81,8 @@ _TYPE_WORDS: dict[str, tuple[str, str]] = {
 _TAX = re.compile(
     r"\bPPh\s*(?:Pasal\s*|Psl\.?\s*)?(4\s*\(\s*2\s*\)|4\s+ayat\s*\(?\s*2\s*\)?|\d{2})(?!\w)"
     r"|\bPajak\s+Penghasilan\s+Pasal\s+(4\s+ayat\s*\(\s*2\s*\)|\d{2})(?!\w)"
-    r"|\b(PPN|PPnBM)\b|\bPajak\s+Pertambahan\s+Nilai\b",
+    r"|\b(PPN|PPnBM)\b|\bPajak\s+Pertambahan\s+Nilai\b"
+    r"|\b(Pajak\s+Penjualan\s+atas\s+Barang\s+Mewah)\b",
     re.I,
 )
 _EXCLUSION = re.compile(r"\b(?:kecuali|selain|tidak\s+termasuk|except|other\s+than)\b", re.I)
@@ -165,6 +166,8 @@ def _norm_tax(m: re.Match[str]) -> str:
     if art:
         art = re.sub(r"\s+", "", art.lower()).replace("ayat", "")
         return "PPh 4(2)" if art.startswith("4") else f"PPh {art}"
+    if m.group(4):
+        return "PPnBM"
     return "PPN" if (m.group(3) or "PPN").upper() == "PPN" else "PPnBM"
 
 

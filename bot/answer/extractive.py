@@ -894,6 +894,13 @@ def _case_words_in_tax(concepts: list[Concept], request: ComposeRequest) -> list
     return [c | phrases if any(len(p) == 1 and p[0] in case for p in c) else c for c in concepts]
 
 
+def _other_tax_unit(asked: set[str], quote: str) -> bool:
+    """The quote names taxes and none is one the question asks about: a rate it states is another tax's
+    (a Pasal that holds the PPnBM range beside the PPN rules is about both; its PPnBM ayat is not)."""
+    named = set(mentioned_taxes(quote))
+    return bool(asked) and bool(named) and not (named & asked)
+
+
 def _item_date(text: str) -> dt.date | None:
     m = _ITEM_DATE.search(text)
     if not m or m.group(2).lower() not in MONTHS:
@@ -1322,6 +1329,7 @@ class ExtractiveComposer:
             return units
 
         kind = lead_fact(request.question)
+        asked_taxes = set(mentioned_taxes(request.question))
         lead_pos = 0
         top = self._lead_score(scored[0][0], scored[0][1][0], scored[0][1][1], request)
         for pos, (rank, (h, c)) in enumerate(scored[:6]):
@@ -1341,6 +1349,8 @@ class ExtractiveComposer:
                     if states_asked(request.question, kind, u.quote)
                     and not is_padding(u.quote)
                     and not example_narrative(h.chunk.text, u.quote)
+                    # the PPnBM rate beside the PPN rate in one Pasal states another tax's fact
+                    and not _other_tax_unit(asked_taxes, u.quote)
                 ),
                 None,
             )

@@ -45,3 +45,19 @@ def test_zero_rating_is_no_value_of_the_tax_rate() -> None:
     assert not like(rate("10%"), rate("0%"))
     assert not like(rate("0,0%"), rate("12%"))
     assert like(rate("0%"), rate("0%"))
+
+
+def test_another_taxs_rate_in_the_same_pasal_does_not_lead(services: Any) -> None:
+    # UU PPN's Pasal 8 states the PPnBM range ("Pajak Penjualan atas Barang Mewah ... paling rendah 10%"):
+    # "penjualan" is a word of the case here, and the PPnBM range is no answer to a VAT rate question
+    as_of, doc, pasal, quote = _lead(services, "PPN atas penjualan ke toko bulan Agustus 2022 berapa persen?")
+    assert (as_of, doc, pasal) == ("2022-08-01", "uu-7-2021", "7")
+    assert "11%" in quote and "Barang Mewah" not in quote
+
+
+def test_the_long_name_of_ppnbm_is_a_tax_named() -> None:
+    from bot.answer.conflicts import mentioned_taxes
+
+    assert mentioned_taxes("Tarif Pajak Penjualan atas Barang Mewah paling tinggi 200%") == ["PPnBM"]
+    both = "Pajak Pertambahan Nilai dan Pajak Penjualan atas Barang Mewah yang terutang"
+    assert mentioned_taxes(both) == ["PPN", "PPnBM"]
