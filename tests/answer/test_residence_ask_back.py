@@ -118,3 +118,18 @@ def test_not_residing_is_not_read_as_residing(question: str) -> None:
     assert (
         result is None or result.filled.get("residence") != "bertempat tinggal / berniat tinggal di Indonesia"
     )
+
+
+def test_staff_abbreviation_for_a_foreign_national_reaches_the_subject_rule(services: Any) -> None:
+    # "WNA" is how staff write warga negara asing; unknown, it declined the question as a missing term
+    answer = answer_question(
+        "WNA yang tinggal di Indonesia 200 hari setahun itu subjek pajak dalam negeri bukan?",
+        services.cli_principal(None),
+        services,
+        as_of=dt.date(2026, 6, 1),
+    )
+    assert answer.status == "answered"
+    assert '"WNA"' not in answer.answer
+    lead = answer.claims[0]
+    assert lead.source.location.startswith("Pasal 2 ayat")
+    assert "183 (seratus delapan puluh tiga) hari" in lead.quote

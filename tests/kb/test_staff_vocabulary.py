@@ -43,6 +43,8 @@ def _concepts(question: str) -> list[frozenset[tuple[str, ...]]]:
         ("PBB dihitung dari NJOP berapa persen?", "nilai jual objek pajak"),
         ("aturan TP untuk transaksi afiliasi?", "harga transfer"),
         ("pembeli bayar DP dulu sebelum barang dikirim, PPN-nya kapan terutang?", "uang muka"),
+        ("konsultan WNA kerja di site 7 bulan, kena PPh 21 atau 26?", "warga negara asing"),
+        ("karyawan WNI ditugaskan ke Singapura 2 tahun, masih SPDN?", "warga negara indonesia"),
     ],
 )
 def test_a_staff_abbreviation_searches_the_regulations_words(question: str, long_form: str) -> None:
