@@ -749,9 +749,31 @@ _DEFINITION_Q = re.compile(
 FRAME_WORDS = _lexicon.frame_words()
 
 
+#: the chat word order, the term first: "NTPN itu apa?", "Kak, DPP tuh apa sih?", "PKP itu artinya apa?" (not
+#: "... itu apa saja?", which asks for a list)
+_DEFINITION_AFTER = re.compile(
+    r"(?:^|[?.,;:!\n]\s*)(?P<term>[A-Za-z0-9][A-Za-z0-9 /-]{0,60}?)\s+(?:itu|tu|tuh)\s+"
+    r"(?:apa(?:an)?(?!\s+saja)|artinya\s+apa|maksudnya\s+apa)\b",
+    re.IGNORECASE,
+)
+#: a term asked in the chat order has at most this many words, none of them a function word ("Bedanya SKPKB
+#: dan STP itu apa?" asks a difference, not a definition)
+_MAX_AFTER_TERM = 4
+
+
+def _term_before_asking(text: str) -> str | None:
+    m = _DEFINITION_AFTER.search(text)
+    if m is None:
+        return None
+    words = [w.lower() for w in _TERM_WORD.findall(m.group("term"))]
+    if not 0 < len(words) <= _MAX_AFTER_TERM or any(w in STOPWORDS or w in FRAME_WORDS for w in words):
+        return None
+    return " ".join(words)
+
+
 def asks_definition(text: str) -> bool:
     """Whether the question asks what a term means: its answer is a definition (Pasal 1), not a rule."""
-    return bool(_DEFINITION_Q.search(text))
+    return bool(_DEFINITION_Q.search(text)) or _term_before_asking(text) is not None
 
 
 _TERM_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*")
@@ -767,7 +789,7 @@ def defined_term(text: str) -> str | None:
     would find its neighbour's definition."""
     m = _DEFINITION_Q.search(text)
     if m is None:
-        return None
+        return _term_before_asking(text)
     rest = re.split(r"[?.,;:!\n]", text[m.end() :], maxsplit=1)[0]
     words = [w.lower() for w in _TERM_WORD.findall(rest)]
     ends = _lexicon.term_ends()

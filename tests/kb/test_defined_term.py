@@ -20,12 +20,27 @@ from kb.query import defined_term
         # a stopword inside the term does not end it, a number stays in it
         ("Apakah yang dimaksud dengan Jasa Kena Pajak tidak berwujud itu?", "jasa kena pajak tidak berwujud"),
         ("Apa itu PPh 26?", "pph 26"),
+        # the chat order, the term first
+        ("NTPN itu apa?", "ntpn"),
+        ("Kak, DPP tuh apa sih?", "dpp"),
+        ("mau nanya dong, PKP itu artinya apa?", "pkp"),
+        ("Faktur Pajak Pengganti itu apa?", "faktur pajak pengganti"),
     ],
 )
 def test_the_asked_term_is_what_follows_the_asking_words(question: str, term: str) -> None:
     assert defined_term(question) == term
 
 
-@pytest.mark.parametrize("question", ["PPh 23 atas jasa konsultan IT dipotong berapa?", "what does PKP mean"])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "PPh 23 atas jasa konsultan IT dipotong berapa?",
+        "what does PKP mean",
+        # a list asked, a difference asked, a sentence: no term defined
+        "Dokumen yang dibutuhkan itu apa saja?",
+        "Bedanya SKPKB dan STP itu apa?",
+        "Tarif PPh 23 yang berlaku untuk sewa mobil kantor di cabang kami itu apa?",
+    ],
+)
 def test_no_term_without_a_definition_question(question: str) -> None:
     assert defined_term(question) is None
