@@ -573,7 +573,14 @@ def period_match(period: tuple[str, bool] | None, text: str) -> float:
 #: the question asks what the sanction is ("ada sanksinya?", "dendanya berapa?", "what is the penalty?");
 #: "bunga" and "kenaikan" are left out: in a question they are as often the object (interest paid) as the
 #: sanction
-ASKS_PENALTY = re.compile(r"\b(?:sanksi\w*|denda\w*|penalt\w*|fines?|fined)\b", re.I)
+ASKS_PENALTY = re.compile(
+    r"\b(?:sanksi\w*|denda\w*|penalt\w*|fines?|fined)\b"
+    # the interest a late payment costs ("telat setor PPh 23 kena bunga berapa?"): bunga of a lateness is
+    # KUP's sanction, not the interest income PPh 23 withholds on
+    r"|\b(?:telat|terlambat|late|overdue)\b[^.?!]{0,40}?\b(?:bunga(?:nya)?|interest)\b"
+    r"|\b(?:bunga|interest)\s+(?:keterlambatan|telat|terlambat|for\s+late)\b",
+    re.I,
+)
 #: a passage that states a sanction: administrative (bunga, denda, kenaikan) or criminal
 STATES_SANCTION = re.compile(
     r"\bsanksi\b|\bdenda\b|\bdipidana\b|\bpidana\s+(?:penjara|kurungan)|\bkenaikan\s+sebesar",

@@ -54,8 +54,40 @@ def test_a_sanction_question_needs_a_quote_that_states_a_sanction() -> None:
 def test_forgetting_to_withhold_is_not_answered_with_the_rate(services: Any) -> None:
     # "memotong" once read as the policy word "memo" and searched company documents only; now the law is
     # searched, and a passage stating the 15% rate is not an answer to "is there a sanction?"
-    question = "saya membayar bunga tetapi lupa tidak memotong pph pasal 23, apakah ada sanksinya?"
+    question = (
+        "bunga pinjaman sudah kami bayar ke kreditur, PPh pasal 23 atas bunga itu lupa dipotong. "
+        "Apa ada sanksinya?"
+    )
     answer = answer_question(question, services.cli_principal(None), services, as_of=dt.date(2026, 11, 30))
     assert answer.status == "escalated"
     assert answer.escalation is not None and answer.escalation.reason == "low_confidence"
     assert answer.claims and answer.claims[0].source.doc_id == "uu-36-2008"
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("kalau telat setor PPh 23 kena bunga berapa persen?", True),
+        ("bunga keterlambatan setor PPN dihitung berapa?", True),
+        ("if we pay the VAT late, what interest applies?", True),
+        # interest as the income withheld on, not as a sanction
+        ("PPh 23 atas bunga pinjaman berapa persen?", False),
+        ("bunga deposito kena PPh final berapa?", False),
+    ],
+)
+def test_the_interest_a_late_payment_costs_is_a_sanction_asked(question: str, asks: bool) -> None:
+    from bot.answer.extractive import asks_penalty
+
+    assert asks_penalty(question) is asks
+
+
+def test_late_payment_interest_is_answered_by_the_sanction_not_the_withholding_rate(services: Any) -> None:
+    # the PPh 23 rate on interest (15%) shares "PPh 23" and "bunga" with the question; KUP's Pasal 9 ayat (2a)
+    # states the sanction
+    question = "kalau telat setor PPh 23 kena bunga berapa persen?"
+    answer = answer_question(question, services.cli_principal(None), services, as_of=dt.date(2026, 11, 30))
+    assert answer.status == "answered"
+    lead = answer.claims[0]
+    assert lead.source.location.startswith("Pasal 9 ayat (2a)")
+    assert "sanksi administratif berupa bunga" in lead.quote
+    assert "15%" not in answer.answer
