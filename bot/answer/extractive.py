@@ -573,13 +573,15 @@ def period_match(period: tuple[str, bool] | None, text: str) -> float:
 #: the question asks what the sanction is ("ada sanksinya?", "dendanya berapa?", "what is the penalty?");
 #: "bunga" and "kenaikan" are left out: in a question they are as often the object (interest paid) as the
 #: sanction
-ASKS_PENALTY = re.compile(
-    r"\b(?:sanksi\w*|denda\w*|penalt\w*|fines?|fined)\b"
-    # the interest a late payment costs ("telat setor PPh 23 kena bunga berapa?"): bunga of a lateness is
-    # KUP's sanction, not the interest income PPh 23 withholds on
-    r"|\b(?:telat|terlambat|late|overdue)\b[^.?!]{0,40}?\b(?:bunga(?:nya)?|interest)\b"
+#: the interest a late payment costs ("telat setor PPh 23 kena bunga berapa?"): bunga of a lateness is KUP's
+#: sanction, not the interest income PPh 23 withholds on
+ASKS_LATE_INTEREST = re.compile(
+    r"\b(?:telat|terlambat|late|overdue)\b[^.?!]{0,40}?\b(?:bunga(?:nya)?|interest)\b"
     r"|\b(?:bunga|interest)\s+(?:keterlambatan|telat|terlambat|for\s+late)\b",
     re.I,
+)
+ASKS_PENALTY = re.compile(
+    r"\b(?:sanksi\w*|denda\w*|penalt\w*|fines?|fined)\b|" + ASKS_LATE_INTEREST.pattern, re.I
 )
 #: a passage that states a sanction: administrative (bunga, denda, kenaikan) or criminal
 STATES_SANCTION = re.compile(
@@ -707,7 +709,16 @@ def lead_fact(question: str) -> str | None:
 def states_asked(question: str, kind: str | None, text: str) -> bool:
     """The text states the kind of fact asked (:func:`states_fact`) and, when a sanction is asked, a
     sanction: what the leading quote must contain."""
-    return states_fact(kind, text) and (not asks_penalty(question) or bool(STATES_SANCTION.search(text)))
+    if not states_fact(kind, text):
+        return False
+    if not asks_penalty(question):
+        return True
+    if not STATES_SANCTION.search(text):
+        return False
+    # the interest asked is a sanction stated as interest: a 75% "kenaikan" is another sanction
+    return not ASKS_LATE_INTEREST.search(lexicon.plain_question(question)) or bool(
+        re.search(r"\bbunga\b", text, re.I)
+    )
 
 
 #: the figures that can state how much something is (dates and Pasal/ayat numbers cannot)

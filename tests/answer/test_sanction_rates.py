@@ -81,13 +81,20 @@ def test_the_interest_a_late_payment_costs_is_a_sanction_asked(question: str, as
     assert asks_penalty(question) is asks
 
 
-def test_late_payment_interest_is_answered_by_the_sanction_not_the_withholding_rate(services: Any) -> None:
-    # the PPh 23 rate on interest (15%) shares "PPh 23" and "bunga" with the question; KUP's Pasal 9 ayat (2a)
-    # states the sanction
-    question = "kalau telat setor PPh 23 kena bunga berapa persen?"
+@pytest.mark.parametrize(
+    "question",
+    [
+        # the PPh 23 rate on interest (15%) shares "PPh 23" and "bunga" with the question
+        "kalau telat setor PPh 23 kena bunga berapa persen?",
+        # UU KUP Pasal 13 ayat (3)'s 75% increase on VAT is a sanction too, but not the interest asked
+        "late payment of VAT, how much interest is charged?",
+    ],
+)
+def test_late_payment_interest_is_answered_by_the_interest_sanction(services: Any, question: str) -> None:
+    # KUP's Pasal 9 ayat (2a) states the interest on a payment after its due date
     answer = answer_question(question, services.cli_principal(None), services, as_of=dt.date(2026, 11, 30))
     assert answer.status == "answered"
     lead = answer.claims[0]
     assert lead.source.location.startswith("Pasal 9 ayat (2a)")
     assert "sanksi administratif berupa bunga" in lead.quote
-    assert "15%" not in answer.answer
+    assert "15%" not in answer.answer and "75%" not in answer.answer
