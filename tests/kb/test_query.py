@@ -521,7 +521,7 @@ def test_a_written_law_wins_over_the_topic() -> None:
     ("question", "as_of"),
     [
         # a date told about a party is a fact of the story, not the transaction date
-        ("PT kita berdiri 2021, boleh pakai PPh final 0,5% sampai tahun pajak kapan?", None),
+        ("Perseroan kami berdiri 2021; tarif final 0,5% itu bisa dipakai sampai tahun pajak berapa?", None),
         ("Vendor ini terdaftar sejak 2019; tarif PPh 23 jasa teknik berapa?", None),
         ("Our company was registered in 2019. What was the PPN rate in March 2022?", dt.date(2022, 3, 1)),
         (
