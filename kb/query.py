@@ -749,6 +749,8 @@ _DEFINITION_Q = re.compile(
 FRAME_WORDS = _lexicon.frame_words()
 
 
+_TERM_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*")
+
 #: the chat word order, the term first: "NTPN itu apa?", "Kak, DPP tuh apa sih?", "PKP itu artinya apa?" (not
 #: "... itu apa saja?", which asks for a list)
 _DEFINITION_AFTER = re.compile(
@@ -774,9 +776,6 @@ def _term_before_asking(text: str) -> str | None:
 def asks_definition(text: str) -> bool:
     """Whether the question asks what a term means: its answer is a definition (Pasal 1), not a rule."""
     return bool(_DEFINITION_Q.search(text)) or _term_before_asking(text) is not None
-
-
-_TERM_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*")
 
 
 def defined_term(text: str) -> str | None:

@@ -570,9 +570,6 @@ def period_match(period: tuple[str, bool] | None, text: str) -> float:
     return -1.0
 
 
-#: the question asks what the sanction is ("ada sanksinya?", "dendanya berapa?", "what is the penalty?");
-#: "bunga" and "kenaikan" are left out: in a question they are as often the object (interest paid) as the
-#: sanction
 #: the interest a late payment costs ("telat setor PPh 23 kena bunga berapa?"): bunga of a lateness is KUP's
 #: sanction, not the interest income PPh 23 withholds on
 ASKS_LATE_INTEREST = re.compile(
@@ -580,6 +577,9 @@ ASKS_LATE_INTEREST = re.compile(
     r"|\b(?:bunga|interest)\s+(?:keterlambatan|telat|terlambat|for\s+late)\b",
     re.I,
 )
+#: the question asks what the sanction is ("ada sanksinya?", "dendanya berapa?", "what is the penalty?");
+#: "bunga" and "kenaikan" alone are left out: in a question they are as often the object (interest paid) as
+#: the sanction, unless a lateness comes with the interest (:data:`ASKS_LATE_INTEREST`)
 ASKS_PENALTY = re.compile(
     r"\b(?:sanksi\w*|denda\w*|penalt\w*|fines?|fined)\b|" + ASKS_LATE_INTEREST.pattern, re.I
 )
