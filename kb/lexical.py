@@ -234,14 +234,34 @@ def story_sentences(question: str) -> list[str]:
     return [s for s in sentences(question) if not _asks(s)]
 
 
+def is_plea(ask: str) -> bool:
+    """A request for help that asks nothing of its own ("Mohon dibantu saran atau penjelasannya Pak/Bu.",
+    "Please kindly advise."): besides stopwords, request formulas and topic-free words it writes only the
+    words of a plea (lexicon ``message_words.plea_words``).  It is the courtesy around the questions, not one
+    of them."""
+    plea, ignored = _plea_words()
+    words = [t for t in tokenize(ask) if t not in ignored and len(t) >= 3]
+    return bool(words) and all(t in plea for t in words)
+
+
+@functools.lru_cache(maxsize=1)
+def _plea_words() -> tuple[frozenset[str], frozenset[str]]:
+    """The words of a plea, and the words a plea may write besides them (stopwords, request formulas,
+    topic-free words): read from the lexicon once, not for every sentence of every message."""
+    plea = frozenset(lexicon.message_words("plea_words"))
+    return plea, STOPWORDS | lexicon.ask_words() | lexicon.generic_words()
+
+
 def ask_text(question: str) -> str:
     """The sentences of a message that ask something; the whole message when none or all of them do.
 
     A message often tells the case before it asks ("PT A owns 45% of PT B, which is still developing ... my
     question: is PPh due on the interest, and at what rate?"): the story gives facts, the ask says what a
-    passage must state.
+    passage must state.  A plea ("Mohon dibantu saran atau penjelasannya.", :func:`is_plea`) opens with a
+    request formula yet asks nothing: its "dibantu", "saran", "penjelasan" were concepts a passage had to
+    cover.
     """
-    chosen = asking_sentences(question)
+    chosen = [s for s in asking_sentences(question) if not is_plea(s)]
     return " ".join(chosen) if chosen and len(chosen) < len(sentences(question)) else question
 
 
@@ -266,13 +286,21 @@ def _question_word(tok: str, function_words: frozenset[str]) -> str | None:
     The chat verb suffix -in ("dikreditin" = "dikreditkan", "bayarin") is dropped; the result is matched as
     a prefix of the passage's stems (:func:`_has`), so "dikredit" meets "dikreditkan".
     """
-    bare = formal = lexicon.default().chat_spellings.get(tok, tok)
+    spellings = lexicon.default().chat_spellings
+    bare = formal = spellings.get(tok, tok)
     if tok in function_words or formal in function_words:
         return None
+    # -nya on a chat spelling or a function word ("sblmnya" = "sebelumnya", "nilainya" keeps its topic)
+    if len(tok) > 5 and tok.endswith("nya"):
+        base = spellings.get(tok[:-3], tok[:-3])
+        if base in function_words or base + "nya" in function_words:
+            return None
     if bare.isdigit() or _AMOUNT.fullmatch(bare) or _CURRENCY_AMOUNT.fullmatch(bare) or bare in _MONTH_NAMES:
         return None
     if m := _REDUPLICATED.fullmatch(bare):
         bare = m.group(1)
+        if bare in function_words:  # "masing2" = "masing-masing"
+            return None
     if len(bare) > 6 and bare.endswith("in") and bare[-3] not in "aiueo":
         bare = bare[:-2]
     return bare if len(bare) >= 3 else None

@@ -88,7 +88,15 @@ from bot.answer.render import answer_line, part_question
 from guardrails.verify import SupportJudge
 from identity.principal import Principal
 from kb import lexicon
-from kb.lexical import asking_sentences, content_words, coverage, question_concepts, stem, story_sentences
+from kb.lexical import (
+    asking_sentences,
+    content_words,
+    coverage,
+    is_plea,
+    question_concepts,
+    stem,
+    story_sentences,
+)
 from kb.query import STOPWORDS, QueryPlan, detect_language, tokenize, understand
 from tools.ledger import Ledger
 
@@ -325,24 +333,6 @@ def argues_back(ask: str) -> bool:
     question of its own."""
     words = tokenize(ask)
     return bool(words) and words[0] in set(lexicon.message_words("counter_openers"))
-
-
-def is_plea(ask: str) -> bool:
-    """A request for help that asks nothing of its own ("Mohon dibantu saran atau penjelasannya Pak/Bu.",
-    "Please kindly advise."): besides stopwords, request formulas and topic-free words it writes only the
-    words of a plea (lexicon ``message_words.plea_words``).  It is the courtesy around the questions, not one
-    of them: counted as a part it was answered (or declined) on its own as if it asked something."""
-    plea, ignored = _plea_words()
-    words = [t for t in tokenize(ask) if t not in ignored and len(t) >= 3]
-    return bool(words) and all(t in plea for t in words)
-
-
-@functools.lru_cache(maxsize=1)
-def _plea_words() -> tuple[frozenset[str], frozenset[str]]:
-    """The words of a plea, and the words a plea may write besides them (stopwords, request formulas,
-    topic-free words): read from the lexicon once, not for every sentence of every message."""
-    plea = frozenset(lexicon.message_words("plea_words"))
-    return plea, STOPWORDS | lexicon.ask_words() | lexicon.generic_words()
 
 
 @functools.lru_cache(maxsize=1)
