@@ -277,6 +277,46 @@ def question_parts(question: str) -> list[str]:
     return asks if len(asks) >= 2 else []
 
 
+#: an Indonesian active verb (meN-: "menghitung", "membayar", "melaporkan"): the action a question asks about
+_VERB = re.compile(r"me(?:m|n|l|r|w|y)[a-z]{3,}")
+
+
+def focus_word(question: str, names: frozenset[str] = frozenset()) -> str | None:
+    """The word naming what the question asks about, or None when it does not say.
+
+    It is the first topic word after an interrogative that opens an asking sentence and is followed by the
+    thing asked (kb/data/lexicon.yaml ``focus_openers``: "Bagaimana *verifikasi* perubahan rekening ...",
+    "What *mark-up* ..."), past stopwords, generic words, ``focus_skip`` ("cara") and active verbs.  A party
+    or document of the case (``case_words``: "Gimana vendor kami ...") or one of ``names`` (the asking
+    company's codes) tells who the case is about, not what is asked: None; so is a message of several asks.
+    The result is the form :func:`question_concepts` gives the word (matched as a stem of its concept).
+    """
+    lex = lexicon.default()
+    openers = lex.focus_openers
+    if not openers:
+        return None
+    if len(asking_sentences(question)) > 1:
+        return None  # a message of several asks: what one asks need not be in the passage answering another
+    skip = STOPWORDS | lexicon.generic_words() | lex.focus_skip
+    for sentence in sentences(ask_text(question)):
+        toks = [lex.chat_spellings.get(t, t) for t in tokenize(sentence)]
+        # the interrogative opens the sentence ("Apa sanksi ..."); after a noun it asks which one ("Syarat apa
+        # yang ..."), and "apa yang ..." asks for a clause, not a thing
+        start = next((i for i, t in enumerate(toks) if t not in STOPWORDS or t in openers), None)
+        if start is None or toks[start] not in openers or toks[start + 1 : start + 2] == ["yang"]:
+            continue
+        for nxt in toks[start + 1 :]:
+            if nxt in skip or _VERB.match(nxt):
+                continue  # "Bagaimana cara menghitung sanksi ...": the action asked is no thing
+            word = _question_word(nxt, skip)
+            if word is None:
+                continue
+            if nxt in lex.case_words or word in lex.case_words or nxt.upper() in names:
+                return None
+            return word
+    return None
+
+
 def _question_word(tok: str, function_words: frozenset[str]) -> str | None:
     """The word a question token stands for in concept coverage, or None when it names no topic.
 

@@ -102,6 +102,11 @@ class Lexicon:
     #: words naming a transaction, its document or its parties ("transaksi", "invoice", "vendor"): in a rate
     #: question about a named tax, a passage about that tax covers them (``case_words``)
     case_words: frozenset[str] = frozenset()
+    #: interrogatives after which a question names what it asks ("Bagaimana verifikasi ...", "What mark-up
+    #: ..."): the first topic word after one is the question's focus (``focus_openers``)
+    focus_openers: frozenset[str] = frozenset()
+    #: words that may stand between such an interrogative and the focus without being it ("cara")
+    focus_skip: frozenset[str] = frozenset()
     #: chat spelling -> the formal word ("brp" -> "berapa"), for rules written in formal Indonesian
     chat_spellings: Mapping[str, str] = field(default_factory=dict)
     #: how a chat message strings its asks together (``message_words.<name>``: join, ask_tags,
@@ -276,6 +281,8 @@ def load(path: str | Path | None = None) -> Lexicon:
         passage_cues=_patterns(file, data, "passage_cues"),
         not_terms=frozenset(_words(file, data, "not_terms")),
         case_words=frozenset(w.lower() for w in _optional_words(file, data, "case_words")),
+        focus_openers=frozenset(w.lower() for w in _optional_words(file, data, "focus_openers")),
+        focus_skip=frozenset(w.lower() for w in _optional_words(file, data, "focus_skip")),
         chat_spellings=_spellings(file, data),
         message_words={
             name: tuple(_optional_words(file, data, "message_words", name)) for name in MESSAGE_WORDS
@@ -372,6 +379,16 @@ def message_words(name: str) -> tuple[str, ...]:
 def case_words() -> frozenset[str]:
     """Words that name a transaction, its document or its parties, not what a rate is charged on."""
     return default().case_words
+
+
+def focus_openers() -> frozenset[str]:
+    """Interrogatives followed by what the question asks about ("Bagaimana <verifikasi> ...")."""
+    return default().focus_openers
+
+
+def focus_skip() -> frozenset[str]:
+    """Words between such an interrogative and the thing asked that are not it ("Bagaimana cara ...")."""
+    return default().focus_skip
 
 
 def not_terms() -> frozenset[str]:

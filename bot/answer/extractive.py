@@ -912,6 +912,41 @@ def _case_words_in_tax(concepts: list[Concept], request: ComposeRequest) -> list
     return [c | phrases if any(len(p) == 1 and p[0] in case for p in c) else c for c in concepts]
 
 
+def _own_text(hit: Hit) -> str:
+    """What a hit's relevance is judged on: the law's number and short name ("UU PPN"), location and text."""
+    return f"{hit.doc.number}\n{hit.doc.short_title or ''}\n{hit.chunk.location}\n{hit.chunk.text}"
+
+
+def unasked_focus(request: ComposeRequest, concepts: list[Concept], relevant: Sequence[Hit]) -> bool:
+    """No relevant passage names what the question asks about, only words of the case told around it.
+
+    Two ways: the focus (:func:`kb.lexical.focus_word`: "Bagaimana *verifikasi* perubahan rekening bank
+    vendor?") is in none of them, though a provision shares "bank" and "perubahan"; or all they share are
+    the asking company's codes ("What mark-up does SNR charge SNL?" against an FAQ that names SNR and SNL).
+    A word of the story absent from the law ("vendor kami", "bulan lalu") is never the focus: no decline.
+    A focus that is an untranslated English word is judged only when every passage is English.
+    """
+    if not concepts or not relevant:
+        return False
+    codes = frozenset(e.upper() for h in request.hits for e in h.doc.entities)
+    name_stems = {(lexical.stem(c.lower()),) for c in codes}
+    named = [c for c in concepts if c <= name_stems]
+    if named and len(named) < len(concepts):
+        content = [c for c in concepts if c not in named]
+        if not any(coverage(content, _own_text(h), h.doc.language) > 0 for h in relevant):
+            return True
+    word = lexical.focus_word(request.question, codes)
+    if word is None:
+        return False
+    root = lexical.stem(word)
+    focus = next((c for c in concepts if any(root in phrase for phrase in c)), None)
+    if focus is None:
+        return False
+    if EN_ONLY in focus and any(h.doc.language != "en" for h in relevant):
+        return False
+    return not any(coverage([focus], _own_text(h), h.doc.language) > 0 for h in relevant)
+
+
 def _other_tax_unit(asked: set[str], quote: str) -> bool:
     """The quote names taxes and none is one the question asks about: a rate it states is another tax's
     (a Pasal that holds the PPnBM range beside the PPN rules is about both; its PPnBM ayat is not)."""
@@ -1324,6 +1359,9 @@ class ExtractiveComposer:
         relevant = self.relevant_hits(request, concepts)
         if not relevant:
             return ComposedAnswer((), 0.0, ("no_relevant_passage",))
+        if unasked_focus(request, concepts, [h for h, _ in relevant]):
+            # the passages share words of the case, not the thing asked: the knowledge base does not answer it
+            return ComposedAnswer((), 0.0, ("focus_not_found",))
         if all(_illustrates(h) for h, _ in relevant):
             # worked examples illustrate a rule; with no rule among the passages, quoting one would answer
             # with a made-up case ("PT A membuat Faktur Pajak pengganti pada ...")
