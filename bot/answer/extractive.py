@@ -620,6 +620,12 @@ def misses_asked(question: str, quotes: Sequence[str]) -> str | None:
         f.kind in _ANY_QUANTITY for q in quotes for f in extract_figures(q)
     ):
         return "amount"
+    act = asked_tax_act(question)
+    if act is not None and quotes and all(tax_act_match(act, q) < 0 for q in quotes):
+        # a deadline or sanction for paying answered only with rules for filing a return (or the reverse):
+        # the other duty's deadline ("Penyampaian ... Surat Pemberitahuan ... paling lambat") shares every
+        # other word of the question, and is another date
+        return "duty"
     return None
 
 

@@ -189,3 +189,27 @@ def test_income_paid_to_someone_is_not_the_duty_to_pay_a_tax() -> None:
         tax_act_match("pay", "Pajak yang terutang wajib disetor paling lama tanggal 15 bulan berikutnya")
         == 1.0
     )
+
+
+def test_a_payment_deadline_answered_only_with_filing_rules_is_not_an_answer() -> None:
+    # when the rule for paying is not among the quotes at all, the filing rule (same words, another date) is
+    # evidence for the tax team, not the answer; the reverse too
+    from bot.answer.extractive import misses_asked
+
+    assert (
+        misses_asked("pajak yang dipotong pemberi kerja paling lambat disetor kapan?", [FILING_DEADLINE])
+        == "duty"
+    )
+    assert misses_asked("SPT Masa harus dilaporkan paling lambat kapan?", [PAYING_DEADLINE]) == "duty"
+    # the asked duty's rule among the quotes, a rule naming neither duty, or a question not about a duty
+    assert (
+        misses_asked("pajak yang dipotong paling lambat disetor kapan?", [FILING_DEADLINE, PAYING_DEADLINE])
+        is None
+    )
+    assert (
+        misses_asked(
+            "pajak yang dipotong paling lambat disetor kapan?", ["(2) Keberatan paling lama 3 bulan."]
+        )
+        is None
+    )
+    assert misses_asked("apa itu Surat Pemberitahuan Masa?", [FILING_DEADLINE]) is None
