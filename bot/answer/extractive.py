@@ -675,19 +675,22 @@ def tax_act_match(act: str | None, text: str) -> float:
 def sanction_fit(question: str, text: str) -> float:
     """For a question that asks the sanction: +1 when the text states one, -1 when it does not (the rule
     whose breach is sanctioned shares the question's words: "terlambat menyetor PPh 23, apa sanksinya?" is
-    not answered by the PPh 23 rate).  For a deadline question that names no sanction: -1 when the text
-    states a sanction (its time limit is how long interest runs, "dikenakan paling lama 24 (dua puluh
-    empat) bulan", not the deadline asked).  0 otherwise."""
+    not answered by the PPh 23 rate).  For a deadline, amount or rate question that names no sanction: -1
+    when the text states a sanction (its time limit is how long interest runs, "dikenakan paling lama 24
+    (dua puluh empat) bulan", not the deadline asked; its amount is the shortfall plus the sanction, not the
+    tariff asked).  0 otherwise."""
     return sanction_fit_of(sanction_ask(question), text)
 
 
 def sanction_ask(question: str) -> str | None:
     """The question side of :func:`sanction_fit`, read once per question: ``sanction`` (it asks the sanction),
-    ``deadline`` (it asks a deadline and names no sanction) or None."""
+    ``deadline`` (it asks a deadline, an amount or a rate and names no sanction) or None.  The sanction for
+    a duty shares the duty's words and states a figure of its own ("Jumlah kekurangan Bea Meterai ...
+    ditambah sanksi administratif sebesar 100%" led "bea meterai berapa?", not the Rp10.000 tariff)."""
     plain = lexicon.plain_question(question)
     if asks_penalty(plain):
         return "sanction"
-    if asked_fact(plain) == "deadline" and not ASKS_SANCTION.search(plain):
+    if asked_fact(plain) in ("deadline", "amount", "rate") and not ASKS_SANCTION.search(plain):
         return "deadline"
     return None
 

@@ -213,3 +213,24 @@ def test_a_payment_deadline_answered_only_with_filing_rules_is_not_an_answer() -
         is None
     )
     assert misses_asked("apa itu Surat Pemberitahuan Masa?", [FILING_DEADLINE]) is None
+
+
+def test_an_amount_question_that_names_no_sanction_is_not_led_by_a_sanction() -> None:
+    # the sanction ayat shares the question's words as the tariff does, ranks first and states a figure too
+    # (the shortfall plus a 100% sanction); the amount asked is the duty's own tariff
+    shortfall = (
+        "(3) Jumlah kekurangan Bea Meterai atas surat perjanjian sewa ditambah sanksi administratif sebesar "
+        "100% (seratus persen) dari Bea Meterai yang kurang dipungut."
+    )
+    tariff = (
+        "(1) Bea Meterai atas surat perjanjian sewa dikenai dengan tarif tetap sebesar Rp10.000,00 (sepuluh "
+        "ribu rupiah)."
+    )
+    question = "Berapa Bea Meterai atas surat perjanjian sewa gudang?"
+    assert sanction_fit(question, shortfall) == -1.0
+    assert _lead(question, shortfall, tariff) == tariff
+    # asked about the sanction, the sanction ayat is the answer
+    assert (
+        _lead("Berapa sanksi kalau Bea Meterai surat perjanjian sewa kurang dipungut?", tariff, shortfall)
+        == shortfall
+    )
