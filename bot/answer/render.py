@@ -516,6 +516,15 @@ def _statement(c: ShownClaim, kind: str | None, question: str, limit: int = _LIN
     return part
 
 
+#: a percentage added to a reference rate, and what the sum is divided by: KUP's monthly interest "dihitung
+#: berdasarkan suku bunga acuan ditambah 5% (lima persen) dan dibagi 12 (dua belas)" (an outside tester got
+#: "tarifnya 5%", session 33)
+_UPLIFT_BEFORE = re.compile(r"\b(suku\s+bunga\s+acuan|reference\s+rate)\s+(ditambah|plus)\s*$", re.I)
+_DIVIDED_AFTER = re.compile(
+    r"(?:\s*\([a-z\s]+\))?\s+(?:dan\s+|and\s+)?(?:dibagi|divided\s+by)\s+\d+(?:\s*\([a-z\s]+\))?", re.I
+)
+
+
 def _rate_phrase(c: ShownClaim, lang: str, question: str = "") -> str | None:
     """ "2% dari jumlah bruto" from the claim's own quote (None when it states no rate).
 
@@ -557,6 +566,12 @@ def _rate_phrase(c: ShownClaim, lang: str, question: str = "") -> str | None:
             higher.append(surface)
             continue
         phrase = surface
+        uplift = _UPLIFT_BEFORE.search(before)
+        if uplift:  # "(suku bunga acuan ditambah 5%) dibagi 12": the monthly interest, never "5%" alone
+            divided = _DIVIDED_AFTER.match(after)
+            tail = divided.group(0) if divided else ""
+            rates.append(f"{uplift.group(1)} {uplift.group(2)} {surface}{tail}")
+            continue
         factor = _FACTOR_AFTER.match(after)
         if factor:  # "10% dikali 11/12 dari tarif ..." is a share of the rate, never the rate itself
             rates.append(f"{surface} {'dikali' if lang == 'id' else 'times'} {factor.group(1)}")
@@ -633,9 +648,20 @@ _AMOUNT_CLAUSE = re.compile(
 )
 
 
+#: the words that make the figure after them a condition's bound ("nilai nominal lebih dari Rp5.000.000,00"):
+#: kb/data/lexicon.yaml ``passage_cues.bound_before``
+_BOUND_BEFORE = lexicon.passage_cue("bound_before")
+
+
 def _amount_phrase(c: ShownClaim, question: str) -> str | None:
-    """The amount the quote states for what the question names (the clause sharing most of its words)."""
-    clauses = [m.group(0).strip() for m in _AMOUNT_CLAUSE.finditer(c.quote)]
+    """The amount the quote states for what the question names (the clause sharing most of its words).  A
+    figure the quote states as a bound of its condition ("lebih dari Rp5.000.000,00") is not the amount: with
+    only such figures the headline quotes the rule instead of "jumlahnya Rp5.000.000,00"."""
+    clauses = [
+        m.group(0).strip()
+        for m in _AMOUNT_CLAUSE.finditer(c.quote)
+        if not _BOUND_BEFORE.search(c.quote[max(0, m.start() - 40) : m.start()])
+    ]
     if not clauses:
         return None
     plan = understand(question) if question else None
