@@ -60,6 +60,10 @@ def test_ambiguous_questions_block(question: str, topic: str) -> None:
         "Penghasilan Kena Pajak orang pribadi sampai Rp60 juta dikenai tarif berapa?",
         # the turnover or the 0.5% names the small-business final tax
         "Omzet PT kami 3 miliar, boleh pakai tarif PPh final 0,5%? batasnya berapa?",
+        # a payee abroad: PPh 26 takes 20% of the gross whatever the service, with or without an NPWP
+        "Jasa dari perusahaan luar negeri tanpa BUT dipotong berapa persen?",
+        "Which rate is withheld on services bought from a foreign vendor?",
+        "withholding rate for consulting services from a non-resident with no PE?",
     ],
 )
 def test_specific_questions_are_not_clarified(question: str) -> None:
