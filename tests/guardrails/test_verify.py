@@ -569,3 +569,18 @@ def test_verify_claims_rejects_judge_breaking_contract() -> None:
 
     with pytest.raises(JudgeError, match="unknown verdict 'maybe'"):
         verify_claims([GOOD], SOURCES, Broken())
+
+
+def test_a_line_break_inside_a_clause_keeps_its_negation() -> None:
+    # PDF text wraps inside a clause; the negated verb on the next line is still negated
+    passage = (
+        "Iuran yang dibayar anggota tidak boleh\ndibebankan sebagai biaya usaha, kecuali:\n"
+        "a. iuran kepada dana pensiun yang pendiriannya telah disahkan; dan\n\nBagian Ketiga\n"
+        "Iuran yang Dapat Dibebankan"
+    )
+    claim = "Iuran yang dibayar anggota tidak boleh dibebankan sebagai biaya usaha"
+    assert LexicalSupportJudge().judge(claim, passage).verdict == "entailed"
+    # a claim that drops the negation of the wrapped clause is still caught
+    wrapped = "Pemotong wajib\nmenyetorkan pajak yang dipotong ke kas negara."
+    negated = "Pemotong tidak wajib menyetorkan pajak yang dipotong ke kas negara."
+    assert LexicalSupportJudge().judge(negated, wrapped).verdict == "contradicted"
