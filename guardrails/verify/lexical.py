@@ -333,8 +333,9 @@ _ACRONYM = re.compile(r"\b(" + "|".join(sorted(ACRONYMS, key=lambda a: (-len(a),
 
 #: clause boundaries: punctuation and a blank line, not a single line break.  A PDF wraps lines inside a
 #: clause ("tidak boleh\ndikurangkan dari penghasilan bruto"): split there, the negated verb read as affirmed
-#: and a claim quoting the same clause on one line was withheld as contradicted (outside tester, session 33)
-_CLAUSE = re.compile(r"[.;:!?()\[\]{}]|\n\s*\n|,\s|\s[-–—]\s")
+#: and a claim quoting the same clause on one line was withheld as contradicted (outside tester, session 33).
+#: A table cell ends at its "|": "| ... bukan pegawai | PPh 21 |" negates no word of the next cell
+_CLAUSE = re.compile(r"[.;:!?()\[\]{}|]|\n\s*\n|,\s|\s[-–—]\s")
 _TOKEN = re.compile(r"[^\W\d_]+", re.UNICODE)
 
 

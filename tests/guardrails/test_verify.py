@@ -584,3 +584,11 @@ def test_a_line_break_inside_a_clause_keeps_its_negation() -> None:
     wrapped = "Pemotong wajib\nmenyetorkan pajak yang dipotong ke kas negara."
     negated = "Pemotong tidak wajib menyetorkan pajak yang dipotong ke kas negara."
     assert LexicalSupportJudge().judge(negated, wrapped).verdict == "contradicted"
+
+
+def test_a_table_cell_ends_a_negation() -> None:
+    # "bukan" in one cell negates nothing of the next cell: the row's tax is no negated word
+    row = "| Sewa ruang bukan bangunan | PPh 23 | 2% | dari bruto |"
+    claim = "Sewa ruang bukan bangunan; PPh 23; 2%; dari bruto"
+    assert LexicalSupportJudge().judge(claim, row).verdict == "entailed"
+    assert LexicalSupportJudge().judge("Sewa ruang bukan PPh 23", row).verdict == "contradicted"
