@@ -20,6 +20,7 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from bot.answer.conflicts import mentioned_taxes, percent_kinds
@@ -37,6 +38,7 @@ from bot.answer.extractive import (
 from bot.answer.model import ClarifyingQuestion, Conflict, ShownClaim, UnsupportedClaim, claim_heading
 from guardrails.verify import extract_figures
 from kb import lexicon
+from kb.amounts import spelled_formally
 from kb.dates import MONTHS
 from kb.lexical import question_concepts
 from kb.query import tokenize, understand
@@ -653,6 +655,57 @@ _AMOUNT_CLAUSE = re.compile(
 _BOUND_BEFORE = lexicon.passage_cue("bound_before")
 
 
+#: how a bound reads (the words of ``passage_cues.bound_before``): which side of it an amount must be on
+_ABOVE = re.compile(r"(?:lebih\s+dari|melebihi|di\s*atas|more\s+than|exceed(?:s|ing)?|above)\s*$", re.I)
+_BELOW = re.compile(r"(?:kurang\s+dari|di\s*bawah|less\s+than|below)\s*$", re.I)
+_UP_TO = re.compile(r"(?:sampai\s+dengan|s\.d\.|tidak\s+lebih\s+dari|up\s+to)\s*$", re.I)
+
+
+def _amount_of(keys: Iterable[tuple[object, ...]]) -> Decimal | None:
+    """The value of an amount figure's key (``("amount", Decimal)``), or None."""
+    return next((key[1] for key in keys if key[0] == "amount" and isinstance(key[1], Decimal)), None)
+
+
+def _bound_comparison(question: str, lead: ShownClaim, n: int, lang: str) -> str:
+    """ "Nilai Rp75 juta tidak memenuhi batas "di atas Rp100.000.000" dalam aturan itu." when the question
+    names one amount and the leading rule one bound on an amount: the asker wants to know which side of it
+    their case is on, and quoting the rule alone left them to work it out (outside tester, session 33).  The
+    sentence compares two figures the user can see, one from each; what follows from it is the rule's."""
+    asked = {
+        value: f.surface
+        for f in extract_figures(question)
+        if f.kind == "amount" and (value := _amount_of(f.keys)) is not None
+    }
+    formal = {
+        value
+        for f in extract_figures(spelled_formally(question))
+        if f.kind == "amount" and (value := _amount_of(f.keys)) is not None
+    }
+    if len(formal) != 1:
+        return ""
+    x = next(iter(formal))
+    surface = next(iter(asked.values())) if len(asked) == 1 else None
+    bounds = []
+    for f in extract_figures(lead.quote):
+        before = lead.quote[max(0, f.start - 40) : f.start]
+        value = _amount_of(f.keys) if f.kind == "amount" else None
+        if value is None or not _BOUND_BEFORE.search(before):
+            continue
+        for pattern, holds in ((_ABOVE, x > value), (_BELOW, x < value), (_UP_TO, x <= value)):
+            m = pattern.search(before)
+            if m:
+                bounds.append((f"{m.group(0).strip()} {f.surface}", holds))
+                break
+    if len(bounds) != 1 or surface is None:
+        return ""
+    bound, holds = bounds[0]
+    if lang == "en":
+        meets = "meets" if holds else "does not meet"
+        return f'The amount {surface} {meets} the rule\'s bound "{bound}" [{n}].'
+    meets = "memenuhi" if holds else "tidak memenuhi"
+    return f'Nilai {surface} {meets} batas "{bound}" dalam aturan itu [{n}].'
+
+
 def _amount_phrase(c: ShownClaim, question: str) -> str | None:
     """The amount the quote states for what the question names (the clause sharing most of its words).  A
     figure the quote states as a bound of its condition ("lebih dari Rp5.000.000,00") is not the amount: with
@@ -836,8 +889,9 @@ def answer_line(
     lead = claims[i]
     sentence, _rate = _fact_sentence(lead, i + 1, lang, kind, question, as_of)
     premise = _premise(question, lead, lang) if question else ""
+    side = _bound_comparison(question, lead, i + 1, lang) if question else ""
     second = _conflict_sentence(lead, claims, conflicts, lang)
-    return " ".join(p for p in (premise, sentence, second) if p)
+    return " ".join(p for p in (premise, sentence, side, second) if p)
 
 
 def _states(c: ShownClaim, kind: str, lang: str, question: str = "") -> bool:

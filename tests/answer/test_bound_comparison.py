@@ -1,0 +1,38 @@
+"""A question that names an amount, answered with a rule that sets a bound on amounts, says which side of the
+bound the amount is on: quoting "di atas Rp100.000.000" alone left a Rp40 juta asker to work it out (outside
+tester, session 33).  The sentence compares two figures the user sees: one asked, one quoted."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+
+from bot.answer.pipeline import answer_question
+
+CLERK = "ap.clerk@sinarnusantara.co.id"
+
+
+@pytest.mark.parametrize(
+    ("amount", "verdict"),
+    [("Rp140 juta", "memenuhi"), ("Rp40 juta", "tidak memenuhi")],
+)
+def test_the_side_of_a_policy_bound(services: Any, amount: str, verdict: str) -> None:
+    answer = answer_question(
+        f"Tagihan jasa konsultan {amount} bulan Juni 2023 harus direview Tax Team sebelum pembayaran?",
+        services.cli_principal(CLERK),
+        services,
+        as_of=dt.date(2023, 6, 1),
+    )
+    assert answer.status == "answered"
+    assert "di atas Rp100.000.000" in answer.claims[0].quote
+    first = answer.answer.split("\n")[0]
+    assert f'Nilai {amount} {verdict} batas "di atas Rp100.000.000" dalam aturan itu [1].' in first
+
+
+def test_no_comparison_without_an_amount_or_a_bound(services: Any) -> None:
+    answer = answer_question(
+        "bea meterai berapa?", services.cli_principal(None), services, as_of=dt.date(2024, 6, 1)
+    )
+    assert "batas" not in answer.answer.split("\n")[0]
