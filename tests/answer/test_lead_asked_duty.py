@@ -234,3 +234,19 @@ def test_an_amount_question_that_names_no_sanction_is_not_led_by_a_sanction() ->
         _lead("Berapa sanksi kalau Bea Meterai surat perjanjian sewa kurang dipungut?", tariff, shortfall)
         == shortfall
     )
+
+
+def test_wajib_describing_a_thing_is_no_rule_cue() -> None:
+    from bot.answer.extractive import CUE
+
+    assert CUE.search("Pemotong wajib menyetorkan pajak yang dipotong.")
+    assert not CUE.search("c. iuran keanggotaan yang sifatnya wajib bagi anggota perkumpulan;")
+    assert not CUE.search("d. pungutan adat yang bersifat wajib menurut hukum adat setempat;")
+    # the item about the asked matter leads, not its neighbour whose "sifatnya wajib" read as a duty
+    pasal = (
+        "Iuran tidak boleh dibebankan sebagai biaya, kecuali:\n"
+        "a. iuran untuk dana pensiun pegawai yang disahkan Menteri Keuangan; dan\n"
+        "b. iuran keanggotaan yang sifatnya wajib bagi anggota perkumpulan."
+    )
+    lead = _lead("Iuran dana pensiun pegawai boleh dibebankan sebagai biaya?", pasal)
+    assert lead.startswith("a. iuran untuk dana pensiun")
