@@ -381,16 +381,6 @@ def case_words() -> frozenset[str]:
     return default().case_words
 
 
-def focus_openers() -> frozenset[str]:
-    """Interrogatives followed by what the question asks about ("Bagaimana <verifikasi> ...")."""
-    return default().focus_openers
-
-
-def focus_skip() -> frozenset[str]:
-    """Words between such an interrogative and the thing asked that are not it ("Bagaimana cara ...")."""
-    return default().focus_skip
-
-
 def not_terms() -> frozenset[str]:
     """Capitalised tokens a question may write that are no specific term (currency codes such as IDR)."""
     return default().not_terms

@@ -1260,8 +1260,7 @@ class ExtractiveComposer:
     def _relevant(self, hit: Hit, concepts: list[Concept]) -> float:
         named = any(v in ("routed",) for v in hit.via)
         # the law's short name counts: a passage of "UU PPN" covers a question's "undang-undang PPN"
-        own = f"{hit.doc.number}\n{hit.doc.short_title or ''}\n{hit.chunk.location}\n{hit.chunk.text}"
-        cov = coverage(concepts, own, hit.doc.language)
+        cov = coverage(concepts, _own_text(hit), hit.doc.language)
         return max(cov, 0.5 if named and cov > 0 else 0.0) if concepts else (1.0 if named else 0.0)
 
     def _pick_units(

@@ -20,7 +20,6 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from bot.answer.conflicts import mentioned_taxes, percent_kinds
@@ -38,7 +37,7 @@ from bot.answer.extractive import (
 from bot.answer.model import ClarifyingQuestion, Conflict, ShownClaim, UnsupportedClaim, claim_heading
 from guardrails.verify import extract_figures
 from kb import lexicon
-from kb.amounts import spelled_formally
+from kb.amounts import message_figures
 from kb.dates import MONTHS
 from kb.lexical import question_concepts
 from kb.query import tokenize, understand
@@ -650,20 +649,20 @@ _AMOUNT_CLAUSE = re.compile(
 )
 
 
-#: the words that make the figure after them a condition's bound ("nilai nominal lebih dari Rp5.000.000,00"):
-#: kb/data/lexicon.yaml ``passage_cues.bound_before``
-_BOUND_BEFORE = lexicon.passage_cue("bound_before")
+#: the words that make the figure after them a condition's bound ("nilai nominal lebih dari Rp5.000.000,00"),
+#: each with the side of it an amount must be on: kb/data/lexicon.yaml ``passage_cues.bound_*``
+_BOUNDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (lexicon.passage_cue(f"bound_{side}"), side) for side in ("above", "below", "up_to")
+)
 
 
-#: how a bound reads (the words of ``passage_cues.bound_before``): which side of it an amount must be on
-_ABOVE = re.compile(r"(?:lebih\s+dari|melebihi|di\s*atas|more\s+than|exceed(?:s|ing)?|above)\s*$", re.I)
-_BELOW = re.compile(r"(?:kurang\s+dari|di\s*bawah|less\s+than|below)\s*$", re.I)
-_UP_TO = re.compile(r"(?:sampai\s+dengan|s\.d\.|tidak\s+lebih\s+dari|up\s+to)\s*$", re.I)
-
-
-def _amount_of(keys: Iterable[tuple[object, ...]]) -> Decimal | None:
-    """The value of an amount figure's key (``("amount", Decimal)``), or None."""
-    return next((key[1] for key in keys if key[0] == "amount" and isinstance(key[1], Decimal)), None)
+def _bound_before(text: str, start: int) -> tuple[str, str] | None:
+    """(the bound's words, its side) when the figure at ``start`` of ``text`` is a condition's bound."""
+    before = text[max(0, start - 40) : start]
+    for pattern, side in _BOUNDS:
+        if m := pattern.search(before):
+            return m.group(0).strip(), side
+    return None
 
 
 def _bound_comparison(question: str, lead: ShownClaim, n: int, lang: str) -> str:
@@ -671,39 +670,25 @@ def _bound_comparison(question: str, lead: ShownClaim, n: int, lang: str) -> str
     names one amount and the leading rule one bound on an amount: the asker wants to know which side of it
     their case is on, and quoting the rule alone left them to work it out (outside tester, session 33).  The
     sentence compares two figures the user can see, one from each; what follows from it is the rule's."""
-    asked = {
-        value: f.surface
-        for f in extract_figures(question)
-        if f.kind == "amount" and (value := _amount_of(f.keys)) is not None
-    }
-    formal = {
-        value
-        for f in extract_figures(spelled_formally(question))
-        if f.kind == "amount" and (value := _amount_of(f.keys)) is not None
-    }
-    if len(formal) != 1:
+    asked = [f for f in message_figures(question) if f.kind == "amount"]
+    if len({f.value for f in asked}) != 1:
         return ""
-    x = next(iter(formal))
-    surface = next(iter(asked.values())) if len(asked) == 1 else None
+    x = asked[0].value
     bounds = []
-    for f in extract_figures(lead.quote):
-        before = lead.quote[max(0, f.start - 40) : f.start]
-        value = _amount_of(f.keys) if f.kind == "amount" else None
-        if value is None or not _BOUND_BEFORE.search(before):
-            continue
-        for pattern, holds in ((_ABOVE, x > value), (_BELOW, x < value), (_UP_TO, x <= value)):
-            m = pattern.search(before)
-            if m:
-                bounds.append((f"{m.group(0).strip()} {f.surface}", holds))
-                break
-    if len(bounds) != 1 or surface is None:
+    for f in message_figures(lead.quote):
+        bound = _bound_before(lead.quote, f.start) if f.kind == "amount" else None
+        if bound is not None:
+            words, side = bound
+            holds = x > f.value if side == "above" else x < f.value if side == "below" else x <= f.value
+            bounds.append((f"{words} {f.surface}", holds))
+    if len(bounds) != 1:
         return ""
-    bound, holds = bounds[0]
+    bound_text, holds = bounds[0]
     if lang == "en":
         meets = "meets" if holds else "does not meet"
-        return f'The amount {surface} {meets} the rule\'s bound "{bound}" [{n}].'
+        return f'The amount {asked[0].surface} {meets} the rule\'s bound "{bound_text}" [{n}].'
     meets = "memenuhi" if holds else "tidak memenuhi"
-    return f'Nilai {surface} {meets} batas "{bound}" dalam aturan itu [{n}].'
+    return f'Nilai {asked[0].surface} {meets} batas "{bound_text}" dalam aturan itu [{n}].'
 
 
 def _amount_phrase(c: ShownClaim, question: str) -> str | None:
@@ -713,7 +698,7 @@ def _amount_phrase(c: ShownClaim, question: str) -> str | None:
     clauses = [
         m.group(0).strip()
         for m in _AMOUNT_CLAUSE.finditer(c.quote)
-        if not _BOUND_BEFORE.search(c.quote[max(0, m.start() - 40) : m.start()])
+        if _bound_before(c.quote, m.start()) is None
     ]
     if not clauses:
         return None

@@ -19,23 +19,19 @@ def _ask(services: Any, question: str, user: str | None = None) -> Any:
 
 
 @pytest.mark.parametrize(
-    "question",
+    ("question", "user"),
     [
         # bookkeeping and banking, not tax: UU PPN's elucidation and PP 55/2022 mention banks and accounts
-        "Bagaimana rekonsiliasi saldo rekening bank di akhir bulan?",
-        "Apa syarat pembukaan rekening giro di bank untuk perusahaan?",
+        ("Bagaimana rekonsiliasi saldo rekening bank di akhir bulan?", None),
+        ("Apa syarat pembukaan rekening giro di bank untuk perusahaan?", None),
+        # the NPWP/NITKU FAQ names SNR and SNL; it says nothing about an intercompany royalty
+        ("What royalty percentage does SNL pay SNR for the brand?", DIRECTOR),
     ],
 )
-def test_an_off_topic_question_sharing_a_word_with_a_provision_declines(services: Any, question: str) -> None:
-    answer = _ask(services, question)
-    assert answer.status == "abstained"
-    assert answer.escalation is not None and answer.escalation.reason == "no_source"
-    assert answer.claims == ()
-
-
-def test_a_passage_naming_only_the_companies_does_not_answer(services: Any) -> None:
-    # the NPWP/NITKU FAQ names SNR and SNL; it says nothing about an intercompany royalty
-    answer = _ask(services, "What royalty percentage does SNL pay SNR for the brand?", DIRECTOR)
+def test_a_question_sharing_only_a_word_or_the_company_names_declines(
+    services: Any, question: str, user: str | None
+) -> None:
+    answer = _ask(services, question, user)
     assert answer.status == "abstained"
     assert answer.escalation is not None and answer.escalation.reason == "no_source"
     assert answer.claims == ()
