@@ -652,7 +652,9 @@ _AMOUNT_CLAUSE = re.compile(
 #: the words that make the figure after them a condition's bound ("nilai nominal lebih dari Rp5.000.000,00"),
 #: each with the side of it an amount must be on: kb/data/lexicon.yaml ``passage_cues.bound_*``
 _BOUNDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (lexicon.passage_cue(f"bound_{side}"), side) for side in ("above", "below", "up_to")
+    # "up to" first: "tidak lebih dari Rp10.000.000,00" ends with the words of "lebih dari" too
+    (lexicon.passage_cue(f"bound_{side}"), side)
+    for side in ("up_to", "above", "below")
 )
 
 

@@ -36,3 +36,13 @@ def test_no_comparison_without_an_amount_or_a_bound(services: Any) -> None:
         "bea meterai berapa?", services.cli_principal(None), services, as_of=dt.date(2024, 6, 1)
     )
     assert "batas" not in answer.answer.split("\n")[0]
+
+
+def test_not_more_than_is_an_upper_bound_including_it(hashing_services: Any) -> None:
+    # "tidak lebih dari" ends with the words of "lebih dari": it was read as a lower bound
+    from bot.answer.render import answer_line
+    from tests.answer.test_user_reads import claim
+
+    wage = claim(hashing_services, "pmk-10-2025", "tidak lebih dari Rp10.000.000,00")
+    line = answer_line([wage], "id", "Upah pegawai harian kami Rp8 juta sebulan, dapat insentif?")
+    assert 'Nilai Rp8 juta memenuhi batas "tidak lebih dari Rp10.000.000,00" dalam aturan itu [1].' in line
