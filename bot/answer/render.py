@@ -675,6 +675,10 @@ def _bound_comparison(question: str, lead: ShownClaim, n: int, lang: str) -> str
     asked = [f for f in message_figures(question) if f.kind == "amount"]
     if len({f.value for f in asked}) != 1:
         return ""
+    if any(_bound_before(question, f.start) is not None for f in asked):
+        # "omzet sudah melebihi 4,8 miliar": the asker states a side of a bound, not a value to compare;
+        # "4,8 miliar does not meet 'melebihi Rp4.800.000.000,00'" contradicted what they told us
+        return ""
     x = asked[0].value
     bounds = []
     for f in message_figures(lead.quote):

@@ -46,3 +46,22 @@ def test_not_more_than_is_an_upper_bound_including_it(hashing_services: Any) -> 
     wage = claim(hashing_services, "pmk-10-2025", "tidak lebih dari Rp10.000.000,00")
     line = answer_line([wage], "id", "Upah pegawai harian kami Rp8 juta sebulan, dapat insentif?")
     assert 'Nilai Rp8 juta memenuhi batas "tidak lebih dari Rp10.000.000,00" dalam aturan itu [1].' in line
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Penjualan toko kami sudah melebihi 4,8 miliar sejak Oktober, tarif finalnya masih dipakai?",
+        "Our shop's turnover is now more than Rp4.8 billion this year; does the final rate still apply?",
+    ],
+)
+def test_an_amount_the_asker_states_as_a_bound_is_not_compared(hashing_services: Any, question: str) -> None:
+    # "melebihi 4,8 miliar" is a side of the bound already: comparing 4,8 miliar with "melebihi
+    # Rp4.800.000.000,00" told the asker they did not exceed what they said they exceeded
+    from bot.answer.render import answer_line
+    from tests.answer.test_user_reads import claim
+
+    rule = claim(hashing_services, "pp-55-2022", "telah melebihi Rp4.800.000.000,00")
+    line = answer_line([rule], "id", question)
+    assert "Rp4.800.000.000,00" in line
+    assert "batas" not in line and "bound" not in line
