@@ -209,6 +209,13 @@ def relink(store: KnowledgeStore) -> None:
                 nxt = ordered[i + 1].start if i + 1 < len(ordered) else None
                 end = min(d for d in (nxt, end) if d) if (nxt or end) else None
                 break
+            else:
+                # the Pasal's own wording was never read from this act (a heading OCR ran into its chapter
+                # title): the first restatement after the act still ends the elucidation, else UU PPN 1983's
+                # elucidation of Pasal 1 answered 2022 questions beside UU 42/2009's definitions
+                later = [v.start for v in ordered if v.start and start and v.start > start]
+                if later:
+                    end = min(d for d in (min(later), end) if d)
         windows[chunk.id] = (None, start, end)
 
     # --- edges: definitions, references, elucidations ------------------------------------------

@@ -53,7 +53,8 @@ _PASAL_STANDALONE = re.compile(rf"^[ \t]*Pasal[ \t]+({_NUM})[ \t]*[-.]?[ \t]*$",
 _AYAT_ONE = r"\((?:[1lI]\)|U(?=[ \t]))"
 _PASAL_LEAD_AYAT = re.compile(rf"^[ \t]*Pasal[ \t]+({_NUM})[ \t]+(?={_AYAT_ONE}[ \t])", re.MULTILINE)
 _PASAL_INLINE_AYAT = re.compile(rf"(?<=[^\s] )Pasal[ \t]+({_NUM})[ \t]+(?={_AYAT_ONE}[ \t]+[A-Z])")
-_PASAL_AFTER_CAPS = re.compile(rf"(?<=[A-Z]{{2}} )Pasal[ \t]+({_NUM})[ \t]+(?=[A-Z][a-z])")
+# "BAB I KETENTUAN UMUM PASAL 1 Dalam undang-undang ini ..." (UU 8/1983): a heading in capitals like its title
+_PASAL_AFTER_CAPS = re.compile(rf"(?<=[A-Z]{{2}} )(?:Pasal|PASAL)[ \t]+({_NUM})[ \t]+(?=[A-Z][a-z])")
 _REF_WORDS = re.compile(r"(?:dalam|pada|dan|atau|dengan|ketentuan|bahwa|sesuai|,)\s*$", re.IGNORECASE)
 
 _BAB = re.compile(r"^[ \t]*BAB[ \t]+([IVXL]+(?:[ ][IVXL]+)*)([A-Z]?)\b", re.MULTILINE)
@@ -581,7 +582,7 @@ class RegulationChunker:
                 p = parse_pasal_number(m.group(1))
                 if p is None:
                     continue
-                pos = text.index("Pasal", m.start())
+                pos = m.start() + m.group(0).lower().index("pasal")
                 if not standalone and _REF_WORDS.search(text[max(0, pos - 15) : pos]):
                     continue
                 if pos not in heads:

@@ -266,3 +266,21 @@ def test_omnibus_elucidation_boundaries_inside_a_line() -> None:
     export = chunks["penjelasan/pasal-4/angka-2/pasal-7"]
     assert export.location == "Penjelasan Pasal 7 UU 8/1983 (Pasal 4 angka 2 UU 7/2021)"
     assert "ekspor" in export.text
+
+
+def test_a_pasal_heading_in_capitals_after_its_chapter_title_is_found() -> None:
+    # UU PPN 1983 runs its first heading into the chapter title in capitals ("BAB I KETENTUAN UMUM PASAL 1
+    # Dalam undang-undang ini ..."): its definitions were never read, so no Pasal 1 ended in 1995
+    text = (
+        "UNDANG-UNDANG REPUBLIK INDONESIA\nNOMOR 9 TAHUN 1999\nTENTANG\nBEA CONTOH\n\n"
+        "BAB I KETENTUAN UMUM PASAL 1 Dalam undang-undang ini yang dimaksud dengan :\n"
+        "a. Bea adalah pungutan atas dokumen contoh;\nb. Dokumen adalah kertas yang memuat keterangan.\n"
+        "BAB II TARIF\nPasal 2\nTarif Bea adalah Rp3.000,00.\n"
+        "PAJAK PENGHASILAN PASAL 21 ATAS GAJI\nPasal 3\nUndang-undang ini mulai berlaku hari ini.\n"
+    )
+    chunks = chunk_document(text, DocumentMeta(id="uu-9-1999", title="Bea Contoh", number="9", type="UU"))
+    pasal = {c.pasal for c in chunks if c.pasal}
+    assert pasal == {"1", "2", "3"}  # a title naming "PASAL 21" in capitals is no heading
+    first = next(c for c in chunks if c.key == "pasal-1")
+    assert first.text.startswith("PASAL 1 Dalam undang-undang ini")
+    assert _by_key("uu-8-1983")["pasal-1"].location == "Pasal 1"
