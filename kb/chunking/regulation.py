@@ -56,6 +56,38 @@ _PASAL_INLINE_AYAT = re.compile(rf"(?<=[^\s] )Pasal[ \t]+({_NUM})[ \t]+(?={_AYAT
 # "BAB I KETENTUAN UMUM PASAL 1 Dalam undang-undang ini ..." (UU 8/1983): a heading in capitals like its title
 _PASAL_AFTER_CAPS = re.compile(rf"(?<=[A-Z]{{2}} )(?:Pasal|PASAL)[ \t]+({_NUM})[ \t]+(?=[A-Z][a-z])")
 _REF_WORDS = re.compile(r"(?:dalam|pada|dan|atau|dengan|ketentuan|bahwa|sesuai|,)\s*$", re.IGNORECASE)
+# Headings the rules above miss, read only when the Pasal sequence confirms them (``_Heading.confirm``: the
+# number must be exactly the next one expected, see ``RegulationChunker._body``). OCR runs a heading into the
+# previous sentence and misreads the word "Pasal":
+#   "... dari luar Daerah Pabean. Pasal 21 Dalam hal transaksi atas:"   (PP 44/2022: after a sentence)
+#   "... jasa: ... d. psikolog; dan Pasal 12 (1) Jasa pelayanan sosial"  (PP 49/2022: after a list's "; dan")
+#   "(1) (21 Pasal 8 Pejabat yang berwenang ..."                          (PP 34/2016: behind ayat markers)
+#   "BAB I KETENTUAN UMUM Pasa1 1 Pajak Penghasilan dikenakan ..."       (UU 7/1983: "1" read for "l")
+#   "... dapat dilaksanakan. Pasa157 (1) Dalam hal ..."                   (PP 50/2022: "Pasal 57", space lost)
+#   "... dikreditkan. PasaT 27 (1) Faktur Pajak ..."                      (PP 44/2022)
+# A misread word ("Pasa1", "PasaT", "Pasa]") is never a cross-reference, but a correct "Pasal 12" after
+# "; dan" could be one: the sequence and the text that follows (a capital word or ayat (1), never the name of
+# an act) decide.
+_PASAL_OCR_WORD = r"(?:Pasal|Pasa[1lIT\]])"
+_PASAL_SEQ = re.compile(
+    r"(?:(?<=[.:;] )|(?<=; dan )|(?<=; atau )|(?<=[A-Z]{2} )|^[ \t]*(?:\([0-9lIU]{1,2}\)?[ \t]+)*)"
+    rf"(?P<word>{_PASAL_OCR_WORD})[ \t]*(?P<num>{_NUM})"
+    r"(?:[ \t]*[-.]?[ \t]*$|[ \t]+(?!Undang|Peraturan|Keputusan|Perppu|Ayat\b|Huruf\b|Angka\b)"
+    rf"(?=[A-Z][a-z]|{_AYAT_ONE}[ \t]))",
+    re.MULTILINE,
+)
+# "; dan" / "; atau" closing the previous Pasal's list may stand before a confirmed heading (see above)
+_LIST_END = re.compile(r";[ \t]+(?:dan|atau)[ \t]*$")
+# A page break may put a chapter title and the next heading before the end of the Pasal they follow
+# (PP 55/2022: "BAB IX ...\nPasal 55\nFRES IDEN REPUBLIK INDONESIA _52_ Pasal 54 (1) Dalam ... (2) ...
+# diatur dalam Peraturan Menteri. (U Bantuan atau sumbangan termasuk: ..."): between the displaced heading
+# and the heading of the Pasal it should follow stands only page furniture (capitals, page numbers), and the
+# displaced Pasal's body starts at the first ayat (1) after that one's own.
+_PAGE_FURNITURE = re.compile(r"[\sA-Z0-9_.,\-]*")
+_AYAT_ONE_RESTART = re.compile(rf"(?:(?<=[.;:] )|(?<=\n)){_AYAT_ONE}(?=[ \t]+[A-Z])")
+# letters OCR reads for digits in a Pasal number ("Pasal 2T" for Pasal 27 in PP 55/2022): a heading whose
+# suffix letter would put it out of sequence is read with the digit when that digit gives the next number
+_OCR_SUFFIX_DIGIT = {"T": "7", "S": "5", "B": "8", "Z": "2", "G": "6", "O": "0", "I": "1"}
 
 _BAB = re.compile(r"^[ \t]*BAB[ \t]+([IVXL]+(?:[ ][IVXL]+)*)([A-Z]?)\b", re.MULTILINE)
 _BAGIAN = re.compile(
@@ -194,6 +226,29 @@ def _sequence_resumes(
             break
         w = _pval(h.value)  # Roman numerals compare by value, as in the main loop
         if cur < w < jumped and w[0] <= cur[0] + 2:
+            return True
+    return False
+
+
+def _ocr_digit_reading(p: str) -> str | None:
+    """A Pasal number read with the digit OCR may have misread as its suffix letter ("2T" -> "27")."""
+    m = re.fullmatch(r"(\d{1,2})([A-Z])", p)
+    if not m or m.group(2) not in _OCR_SUFFIX_DIGIT:
+        return None
+    return str(int(m.group(1) + _OCR_SUFFIX_DIGIT[m.group(2)]))
+
+
+def _heading_follows(heads: list[_Heading], idx: int, p: str, look: int = 6) -> bool:
+    """Whether one of the next ``look`` Pasal headings after ``heads[idx]`` is an ordinary (not ``confirm``)
+    heading numbered ``p``: then that one is the heading, and ``heads[idx]`` a reference or noise."""
+    seen = 0
+    for h in heads[idx + 1 :]:
+        if h.kind != "pasal":
+            continue
+        seen += 1
+        if seen > look:
+            return False
+        if h.value == p and not h.confirm:
             return True
     return False
 
@@ -472,6 +527,8 @@ class _Heading:
     label: str
     standalone: bool = False
     suffix: str = ""
+    #: read by ``_PASAL_SEQ`` only: a heading only when it is exactly the next Pasal number expected
+    confirm: bool = False
 
 
 class RegulationChunker:
@@ -587,11 +644,24 @@ class RegulationChunker:
                     continue
                 if pos not in heads:
                     heads[pos] = _Heading(pos, m.end(1), "pasal", p, "", standalone=standalone)
+        for m in _PASAL_SEQ.finditer(text, start, end):
+            p = parse_pasal_number(m.group("num"))
+            pos = m.start("word")
+            if p is None or _is_roman(p) or pos in heads:
+                continue
+            before = text[max(0, pos - 15) : pos]
+            if _REF_WORDS.search(before) and not _LIST_END.search(before):
+                continue  # "sebagaimana dimaksud dalam Pasal 12 ..."
+            heads[pos] = _Heading(pos, m.end("num"), "pasal", p, "", confirm=True)
         ordered = sorted(heads.values(), key=lambda h: h.pos)
         out = []
         for i, h in enumerate(ordered):
             nxt = ordered[i + 1].pos if i + 1 < len(ordered) else end
-            out.append(_Heading(h.pos, h.end, h.kind, h.value, self._label(h, nxt), h.standalone, h.suffix))
+            out.append(
+                _Heading(
+                    h.pos, h.end, h.kind, h.value, self._label(h, nxt), h.standalone, h.suffix, h.confirm
+                )
+            )
         return out
 
     def _label(self, h: _Heading, nxt: int) -> str:
@@ -626,6 +696,11 @@ class RegulationChunker:
             and self._is_amending(text[first_pasal.end : first_pasal.end + 1500])
         )
         tops: list[tuple[_Heading, tuple[str, ...], str]] = []  # heading, heading path, pasal value
+        cut: dict[int, int] = {}  # index in tops -> where that Pasal ends before a displaced heading block
+        # heading pos -> the displaced Pasal that follows it (heading, heading path, value, chapter path)
+        displaced: dict[int, tuple[_Heading, tuple[str, ...], str, dict[str, str]]] = {}
+        path_before_bab: dict[str, str] = {}
+        bab_pos = -1
         cur: tuple[int, str] | None = None
         amend = False
         bab_next = 1
@@ -639,6 +714,7 @@ class RegulationChunker:
                     continue
                 if not amend and not own and n < bab_next - 1:
                     continue
+                path_before_bab, bab_pos = path, h.pos
                 path = {"bab": h.label}
                 bab_next = n + 1
                 pending_bab = True
@@ -670,15 +746,50 @@ class RegulationChunker:
                 ok = v > cur and (h.standalone or v[0] <= cur[0] + 2)
                 if ok and v[0] > cur[0] + 2 and _sequence_resumes(heads[idx + 1 :], cur, v):
                     ok = False  # a stray "Pasal 31A" line (OCR, a cross-reference) amid Pasal 3, 4, 5 ...
+            if not ok and not roman_mode and cur is not None and not h.confirm:
+                # "Pasal 2T" after Pasal 26 (PP 55/2022): the suffix letter is a misread 7
+                alt = _ocr_digit_reading(p)
+                if (
+                    alt is not None
+                    and _pval(alt) == (cur[0] + 1, "")
+                    and not _heading_follows(heads, idx, alt)
+                ):
+                    p, v, ok = alt, _pval(alt), not amend or pending_bab or self._is_amending(following)
+            if ok and h.confirm:
+                # only the very next number, and only when no ordinary heading of that number follows
+                ok = v == ((cur[0] + 1, "") if cur else (1, "")) and not _heading_follows(heads, idx, p)
             if not ok:
                 continue
             hp = (*tuple(path[k] for k in ("bab", "bagian", "paragraf") if k in path), f"Pasal {p}")
+            if not amend and not roman_mode and cur is not None and v == (cur[0] + 2, ""):
+                moved = self._displaced(heads, idx, str(cur[0] + 1))
+                if moved is not None:
+                    # "Pasal 55" displaced before Pasal 54: Pasal 54 keeps the chapter it belongs to, and the
+                    # Pasal before it ends where the displaced block (its chapter title, if any) begins
+                    cut[len(tops) - 1] = (
+                        bab_pos if pending_bab and tops and bab_pos > tops[-1][0].pos else h.pos
+                    )
+                    displaced[moved[0]] = (
+                        _Heading(moved[1], moved[1], "pasal", p, f"Pasal {p}"),
+                        hp,
+                        p,
+                        path,
+                    )
+                    if pending_bab:
+                        path = path_before_bab
+                    continue
             tops.append((h, hp, p))
             cur = v
             pending_bab = False
             amend = self._is_amending(following)
+            if h.pos in displaced:
+                dh, dhp, dp, path = displaced.pop(h.pos)
+                tops.append((dh, dhp, dp))
+                cur = _pval(dp)
+                amend = False
         for i, (h, hp, p) in enumerate(tops):
             e = tops[i + 1][0].pos if i + 1 < len(tops) else end
+            e = min(e, cut.get(i, e))
             # a top-level Pasal ends where the next BAB heading of the act starts (kept out of its text)
             if i + 1 < len(tops):
                 for hh in heads:
@@ -698,6 +809,25 @@ class RegulationChunker:
                 self._pasal(
                     h.pos, h.end, e, _Ctx(key=f"{self.key_prefix}pasal-{p}", pasal=p, heading_path=hp)
                 )
+
+    def _displaced(self, heads: list[_Heading], idx: int, want: str) -> tuple[int, int] | None:
+        """Whether ``heads[idx]`` was displaced before the heading of Pasal ``want`` by a page break:
+        (position of that heading, start of the displaced Pasal's body), else None.
+
+        The next Pasal heading must be ``want`` with only page furniture between the two headings, and the
+        displaced body is the first ayat (1) after ``want``'s own, before the next Pasal heading.
+        """
+        text = self.text
+        later = [h for h in heads[idx + 1 :] if h.kind == "pasal"]
+        if not later or later[0].value != want:
+            return None
+        nxt = later[0]
+        if not _PAGE_FURNITURE.fullmatch(text, heads[idx].end, nxt.pos):
+            return None
+        stop = later[1].pos if len(later) > 1 else len(text)
+        own = re.match(rf"[ \t]*{_AYAT_ONE}", text[nxt.end : nxt.end + 8])
+        body = _AYAT_ONE_RESTART.search(text, nxt.end + (own.end() if own else 0), stop)
+        return (nxt.pos, body.start()) if body else None
 
     def _own_next_pasal(self, h: _Heading, p: str) -> bool:
         """A standalone heading numbered right after an amending Pasal that no amendment item announces.

@@ -5,7 +5,10 @@ tests, then the corpus texts that showed each quirk):
   must not swallow the rest of the list into angka 1;
 - a long Pasal is cut into its ayat also when a page number, a repeated heading or a stray bracket stands
   before ayat (1), or a page number before a later ayat run into the previous sentence;
-- a Pasal cited with the name of another act refers into that act ("name:..."), not into the citing one.
+- a Pasal cited with the name of another act refers into that act ("name:..."), not into the citing one;
+- a Pasal heading OCR ran into the previous line ("... Pabean. Pasal 21 Dalam hal"), misread ("Pasa1 1",
+  "Pasa157", "Pasal 2T") or a page break displaced ("Pasal 55\n... Pasal 54 (1) ...") is still a Pasal when
+  the numbering sequence confirms it, and a reference that happens to look like one is not.
 """
 
 from __future__ import annotations
@@ -167,3 +170,149 @@ def test_pp_94_2010_cites_the_income_tax_law_by_name_not_its_own_pasal_26() -> N
     pasal23 = next(c for c in _doc("pp-94-2010") if c.key == "pasal-23")
     refs = [r for r in pasal23.references if r.kind == "pasal" and r.pasal == "26"]
     assert refs and all((r.doc or "").startswith("name:Undang-Undang Pajak Penghasilan") for r in refs)
+
+
+# ------------------------------------------------------------- Pasal headings OCR ran into a line or misread
+
+LOST_HEADINGS = """PERATURAN PEMERINTAH REPUBLIK INDONESIA
+NOMOR 8 TAHUN 2003
+TENTANG
+PELAKSANAAN BEA CONTOH
+
+BAB I KETENTUAN UMUM Pasa1 1 Bea dikenakan atas dokumen contoh.
+Pasal 2
+Bea dipungut oleh Pemungut. Pasal 3 Dalam hal Dokumen rusak, Bea tidak dipungut.
+Pasal 4
+Pemungut wajib:
+a. mencatat Dokumen; dan
+b. menyetor Bea; dan Pasal 5 (1) Pejabat memeriksa Pemungut.
+(2) Hasil pemeriksaan dituangkan dalam berita acara. Pasal 6 Undang-Undang Nomor 7 Tahun 1983 tidak berlaku.
+Pasal 9 Dalam hal tertentu, Menteri mengatur lain. Pasa16 (1) Dokumen pengganti diberi tanda.
+(2) Penggantian tidak dikenai Bea.
+(1) (21 Pasal 7 Pejabat yang berwenang menandatangani Dokumen.
+Pemungut yang lalai dikenai sanksi. Pasal 8 Ketentuan Umum berlaku juga bagi Pejabat.
+Pasal 8
+Tarif Bea adalah Rp3.000,00.
+
+Agar setiap orang mengetahuinya, memerintahkan pengundangan Peraturan Pemerintah ini.
+"""
+
+DIGITS_MISREAD = """PERATURAN PEMERINTAH REPUBLIK INDONESIA
+NOMOR 8 TAHUN 2003
+TENTANG
+PELAKSANAAN BEA CONTOH
+
+Pasal 25
+Bea dipungut oleh Pemungut.
+Pasal 26
+Pemungut menyetor Bea.
+Pasal 2T
+(1) Natura yang disediakan pemberi kerja dikecualikan.
+(2) Natura lain dikenai Bea. Pasa128 (1) Dalam hal Dokumen rusak, Bea tidak dipungut.
+(2) Dokumen pengganti diberi tanda.
+Pasal 29
+Peraturan Pemerintah ini mulai berlaku pada tanggal diundangkan.
+
+Agar setiap orang mengetahuinya, memerintahkan pengundangan Peraturan Pemerintah ini.
+"""
+
+
+def _pasal_chunks(text: str) -> dict[str, ParsedChunk]:
+    return {
+        c.pasal: c for c in chunk_document(text, META) if c.kind == "pasal" and c.pasal and "/" not in c.key
+    }
+
+
+def test_a_pasal_heading_run_into_a_line_is_read_when_it_is_the_next_number() -> None:
+    pasal = _pasal_chunks(LOST_HEADINGS)
+    assert sorted(pasal, key=int) == ["1", "2", "3", "4", "5", "6", "7", "8"]
+    # after the chapter title, the word misread "Pasa1"
+    assert pasal["1"].text.startswith("Pasa1 1 Bea dikenakan")
+    # after a sentence
+    assert pasal["3"].text.startswith("Pasal 3 Dalam hal Dokumen rusak")
+    assert pasal["2"].text.endswith("Bea dipungut oleh Pemungut.")
+    # after the "; dan" closing the previous Pasal's list
+    assert pasal["5"].text.startswith("Pasal 5 (1) Pejabat memeriksa")
+    assert pasal["4"].text.endswith("b. menyetor Bea; dan")
+    # "Pasa16": the space lost and "l" read "1"; "Pasal 6 Undang-Undang ..." names an act, and "Pasal 9" is
+    # not the next number: neither is a heading
+    assert pasal["6"].text.startswith("Pasa16 (1) Dokumen pengganti")
+    assert "Pasal 6 Undang-Undang" in pasal["5"].text and "Pasal 9 Dalam hal" in pasal["5"].text
+    # behind the ayat markers OCR read before it
+    assert pasal["7"].text.startswith("Pasal 7 Pejabat yang berwenang")
+    # a mid-line "Pasal 8" followed by the ordinary heading "Pasal 8": the heading wins
+    assert pasal["8"].text.startswith("Pasal 8\nTarif Bea")
+    assert pasal["7"].text.endswith("Pasal 8 Ketentuan Umum berlaku juga bagi Pejabat.")
+
+
+def test_a_pasal_number_with_a_letter_read_for_a_digit_is_read_when_the_sequence_confirms_it() -> None:
+    pasal = _pasal_chunks(DIGITS_MISREAD)
+    assert sorted(pasal, key=int) == ["25", "26", "27", "28", "29"]
+    assert pasal["27"].text.startswith("Pasal 2T\n(1) Natura yang disediakan")
+    assert pasal["28"].text.startswith("Pasa128 (1) Dalam hal Dokumen rusak")
+    assert "2T" not in {c.pasal for c in chunk_document(DIGITS_MISREAD, META)}
+    # but "Pasal 26A" after Pasal 26 is an inserted Pasal, not a misread "267"
+    text = DIGITS_MISREAD.replace("Pasal 2T", "Pasal 26A").replace("Pasa128", "Pasal 27")
+    assert sorted(_pasal_chunks(text)) == ["25", "26", "26A", "27", "29"]
+
+
+DISPLACED = """PERATURAN PEMERINTAH REPUBLIK INDONESIA
+NOMOR 8 TAHUN 2003
+TENTANG
+PELAKSANAAN BEA CONTOH
+
+BAB I BEA
+Pasal 1
+Bea dipungut oleh Pemungut.
+BAB II ZAKAT
+Pasal 3
+PRESIDEN REPUBLIK INDONESIA _5_ Pasal 2 (1) Pemungut menyetor Bea.
+(2) Ketentuan lebih lanjut diatur dalam Peraturan Menteri. (U Zakat dikecualikan dari Bea.
+(2) Zakat dibayar melalui badan amil zakat.
+Pasal 4
+Peraturan Pemerintah ini mulai berlaku pada tanggal diundangkan.
+
+Agar setiap orang mengetahuinya, memerintahkan pengundangan Peraturan Pemerintah ini.
+"""
+
+
+def test_a_heading_a_page_break_put_before_the_previous_pasal_keeps_its_body() -> None:
+    pasal = _pasal_chunks(DISPLACED)
+    assert sorted(pasal) == ["1", "2", "3", "4"]
+    assert pasal["1"].text == "Pasal 1\nBea dipungut oleh Pemungut."
+    assert pasal["2"].text.startswith("Pasal 2 (1) Pemungut menyetor Bea.")
+    assert pasal["2"].text.endswith("diatur dalam Peraturan Menteri.")
+    assert pasal["2"].heading_path == ("BAB I BEA", "Pasal 2")
+    assert pasal["3"].text.startswith("(U Zakat dikecualikan dari Bea.")
+    assert pasal["3"].heading_path == ("BAB II ZAKAT", "Pasal 3")
+
+
+def test_corpus_pasal_headings_ocr_ran_into_a_line_or_misread_are_chunks() -> None:
+    expected = {
+        # "(1) (21 Pasal 8 Pejabat ...": behind its own ayat markers
+        ("pp-34-2016", "8"): "Pasal 8 Pejabat yang berwenang menandatangani akta",
+        # "... dari luar Daerah Pabean. Pasal 21 Dalam hal transaksi atas:"
+        ("pp-44-2022", "21"): "Pasal 21 Dalam hal transaksi atas:",
+        ("pp-44-2022", "27"): "PasaT 27 (1) Faktur Pajak sebagaimana dimaksud dalam Pasal 26 ayat (1)",
+        # "d. psikolog; dan Pasal 12 (1) Jasa pelayanan sosial ..."
+        ("pp-49-2022", "12"): "Pasal 12 (1) Jasa pelayanan sosial",
+        ("pp-50-2022", "57"): "Pasa157 (1) Dalam hal pelaksanaan Prosedur Persetujuan Bersama",
+        ("pp-55-2022", "11"): "Pasal 1 1 Jangka waktu tertentu",
+        ("pp-55-2022", "15"): "Pasal 15 Ketentuan mengenai:",
+        ("pp-55-2022", "27"): "Pasal 2T\n(1) Natura dan/atau kenikmatan yang harus disediakan",
+        # "BAB IX ...\nPasal 55\nFRES IDEN ... _52_ Pasal 54 (1) Dalam ...": displaced by a page break
+        ("pp-55-2022", "54"): "Pasal 54 (1) Dalam mengatasi tantangan penggerusan basis pemajakan",
+        ("pp-55-2022", "55"): "(U Bantuan atau sumbangan termasuk:",
+        ("uu-7-1983", "1"): "Pasa1 1 Pajak Penghasilan dikenakan terhadap orang pribadi",
+        # "... kas; atau Pasal 10 (1) WEib Pajak orang pribadi ..."
+        ("uu-7-2021", "10"): "Pasal 10 (1) WEib Pajak orang pribadi mengungkapkan harta bersih",
+    }
+    found = {}
+    for doc_id, p in expected:
+        chunk = next((c for c in _doc(doc_id) if c.key == f"pasal-{p}"), None)
+        found[(doc_id, p)] = (chunk.location, chunk.text[: len(expected[(doc_id, p)])]) if chunk else None
+    assert found == {k: (f"Pasal {k[1]}", v) for k, v in expected.items()}
+    # the Pasal before each keeps its own text and no more
+    by_key = {c.key: c for c in _doc("pp-44-2022")}
+    assert by_key["pasal-20"].text.endswith("pihak yang memanfaatkan jasa dari luar Daerah Pabean.")
+    assert by_key["pasal-26"].text.endswith("merupakan Pajak Masukan yang tidak dapat dikreditkan.")
