@@ -875,6 +875,42 @@ MAX_CLAIMS = 5
 #: eval set 7% of such claims cited a gold location (beside 65% of leads); each one is a citation the
 #: reader must check for nothing.
 MAX_OTHER_LAWS = 1
+
+
+def _refers_to_ayat(text: str, ayat: str | None) -> bool:
+    """Whether ``text`` cites ayat ``ayat`` of its own Pasal ("sebagaimana dimaksud pada ayat (1)",
+    "ayat (1) dan ayat (2)", "ayat (1a)")."""
+    if not ayat:
+        return False
+    return re.search(rf"\bayat\s*\(\s*{re.escape(ayat)}\s*\)", text, re.IGNORECASE) is not None
+
+
+def _as_relevant(concepts: Sequence[Concept], lead: Hit, sibling: Hit) -> bool:
+    """Whether ``sibling`` is at least as relevant to the question as the lead: it names a concept of the
+    question the lead does not (a part the lead leaves open), or the same ones (the other case of a parallel
+    pair, "Apabila ... Pajak Keluaran lebih besar ..." beside "... Pajak Masukan lebih besar ...": which of
+    the two answers is not for word overlap to decide)."""
+    lead_text, own = _own_text(lead), _own_text(sibling)
+    lang = sibling.doc.language
+    mine = {i for i, c in enumerate(concepts) if coverage([c], own, lang) > 0}
+    theirs = {i for i, c in enumerate(concepts) if coverage([c], lead_text, lang) > 0}
+    return bool(mine) and not mine < theirs
+
+
+def _linked_ayat(lead: Hit, sibling: Hit) -> bool:
+    """Whether two ayat of one Pasal are linked: one cites the other, or either is the Pasal whole (no ayat).
+
+    The lead's conditions are the ayat it builds on ("Pemotongan pajak sebagaimana dimaksud pada ayat (1)
+    tidak dilakukan atas ...") and the ayat that build on it; a sibling ayat linked to neither, and naming
+    nothing of the question the lead leaves out (:func:`_as_relevant`), states a different rule of the
+    same Pasal.
+    """
+    a, b = lead.chunk, sibling.chunk
+    if not a.ayat or not b.ayat or a.ayat == b.ayat:
+        return True
+    return _refers_to_ayat(a.text, b.ayat) or _refers_to_ayat(b.text, a.ayat)
+
+
 #: Chunk kinds never quoted as an answer (title blocks, signatures).
 SKIP_KINDS = frozenset({"preamble", "closing"})
 MAX_UNIT_CHARS = 700
@@ -1427,7 +1463,14 @@ class ExtractiveComposer:
         for h, _ in relevant:
             if h is lead_hit:
                 continue
-            ordered.append((h, "condition" if lead_hit.chunk.same_pasal(h.chunk) else "direct"))
+            if lead_hit.chunk.same_pasal(h.chunk):
+                if not _linked_ayat(lead_hit, h) and not _as_relevant(concepts, lead_hit, h):
+                    # a sibling neither passage refers to, less relevant than the lead, states another rule of
+                    # the Pasal (who may be appointed beside an exemption, the delegation clause)
+                    continue
+                ordered.append((h, "condition"))
+            else:
+                ordered.append((h, "direct"))
         # same-Pasal conditions first, then rules, then elucidations (stable within each group)
         ordered = [
             ordered[0],
