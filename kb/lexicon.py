@@ -63,6 +63,8 @@ MESSAGE_WORDS = (
     "leave_to_ask",
     "check_tags",
     "counter_openers",
+    "greetings",
+    "company_forms",
 )
 
 
@@ -370,7 +372,9 @@ def message_words(name: str) -> tuple[str, ...]:
     ``refers_back`` -- words by which an ask points back to the ask before it ("tersebut", "if yes");
     ``vocatives`` -- how a message addresses a person ("pak", "bu"); ``leave_to_ask`` -- asking leave to ask
     ("ijin bertanya"); ``check_tags`` -- the tag asking whether what was said is right ("bener ga");
-    ``counter_openers`` -- how a sentence opens that argues with the ask before it ("bukannya sudah 11%?")."""
+    ``counter_openers`` -- how a sentence opens that argues with the ask before it ("bukannya sudah 11%?");
+    ``greetings`` -- a greeting ("selamat siang", "pagi"); ``company_forms`` -- the legal forms a company's
+    name follows ("PT", "CV")."""
     if name not in MESSAGE_WORDS:
         raise LexiconError(f"unknown message_words list {name!r} (known: {', '.join(MESSAGE_WORDS)})")
     return default().message_words.get(name, ())
@@ -430,6 +434,51 @@ def addressing_spans(text: str) -> list[tuple[int, int]]:
     if pattern is None:
         return []
     return [m.span() for m in pattern.finditer(text)]
+
+
+def _phrases(words: tuple[str, ...]) -> str:
+    """An alternation of ``words`` (phrases: any whitespace between their words), longest first."""
+    return "|".join(r"\s+".join(map(re.escape, w.split())) for w in sorted(words, key=len, reverse=True))
+
+
+@functools.lru_cache(maxsize=1)
+def _frame() -> re.Pattern[str] | None:
+    alternatives = []
+    greetings = message_words("greetings")
+    if greetings:
+        # a greeting opens the message (after "halo"), or is a "selamat ..." formula anywhere: "lembur malam"
+        # names the night shift, "Siang rekan2," greets
+        alternatives.append(rf"^\W*(?:(?i:halo|hallo|hai|hi)\W+)?(?i:{_phrases(greetings)})\b")
+        alternatives.append(r"\b(?i:selamat\s+(?:pagi|siang|sore|malam))\b")
+    forms = message_words("company_forms")
+    if forms:
+        # the name after a legal form, in title case or a placeholder ("PT Maju Jaya", "CV. Sinar", "PT X");
+        # the form itself stays (a PT is a corporate taxpayer), and so do an acronym ("PT PMA" is a kind of
+        # company) and a bank or insurer ("PT Bank ...": interest paid to a bank has its own rule)
+        name = r"(?!Bank\b|Asuransi\b)(?:[A-Z][a-z]+|[A-Z]|ABC|XYZ)(?:\s+[A-Z][a-z]+){0,2}"
+        alternatives.append(rf"\b(?:{_phrases(forms)})\.?\s+(?P<name>{name})\b")
+    return re.compile("|".join(alternatives)) if alternatives else None
+
+
+def frame_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` greets or names a company ("Siang rekan2, kita bayar konsultan PT Maju 50jt. PPh 23
+    brp?").
+
+    Why: "siang" and "maju" were concepts a passage had to contain, so UU PPh Pasal 23 ayat (1), which
+    states the consultant rate, covered a third of the question and the answer said no source had it.
+    These words tell the frame of the case, never what a rule must state.  "bulan ini" / "tahun lalu" are
+    left as they are: "insentif ... tahun ini" asks what applies now."""
+    pattern = _frame()
+    if pattern is None:
+        return []
+    spans = []
+    function_words = stopwords()
+    for m in pattern.finditer(text):
+        if not m.group("name"):
+            spans.append(m.span())
+        elif m.group("name").split()[0].lower() not in function_words:  # "berbentuk PT. Kami ..." names none
+            spans.append(m.span("name"))
+    return spans
 
 
 @functools.lru_cache(maxsize=1)

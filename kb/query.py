@@ -933,7 +933,12 @@ def understand(
     chat = _lexicon.default().chat_spellings
     # a name the message addresses ("pak Pri") and its leave to ask ("ijin bertanya") are no search terms
     # and so is the tag checking what it said ("..., bener ga?")
-    skipped = [*dropped, *_lexicon.addressing_spans(text), *_lexicon.check_tag_spans(text)]
+    skipped = [
+        *dropped,
+        *_lexicon.addressing_spans(text),
+        *_lexicon.check_tag_spans(text),
+        *_lexicon.frame_spans(text),  # "Siang rekan2,", "PT Maju", "bulan ini"
+    ]
     for tok, s, e in _token_spans(text):
         if tok in STOPWORDS or any(a <= s and e <= b for a, b in skipped):
             continue

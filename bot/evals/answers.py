@@ -295,7 +295,7 @@ def run_answer_eval(
     number_catches = leaks = forbidden_hits = deterministic = 0
     abst_tp = abst_fp = abst_fn = 0
     answerable_gold = gold_cited = usable = 0
-    gold_cited_any = usable_any = 0
+    gold_cited_any = usable_any = cited_gold_any = 0
     gold_laws: dict[tuple[str, str | None], frozenset[str]] = {}
     decline_items = answered_decline = 0
     codes: Counter[str] = Counter()
@@ -345,6 +345,11 @@ def run_answer_eval(
             for g, ls in laws
         )
         lead_any_version = bool(gold) and any(_provision_match(lead, g, ls) for g, ls in laws)
+        if gold and ans.claims:
+            cited_gold_any += sum(
+                any(_provision_match(chunks.get(c.source.chunk_id), g, ls) for g, ls in laws)
+                for c in ans.claims
+            )
         if gold and item.answerable:
             answerable_gold += 1
             gold_cited += any_gold
@@ -452,6 +457,9 @@ def run_answer_eval(
         "ece": ece(points),
         "risk_coverage": risk_coverage(points, n),
         "citation_precision": round(cited_gold / cited, 4) if cited else None,
+        # the same share when a claim citing the gold provision in another act's wording counts (an undated
+        # question answered by UU 6/2023's restatement of a Pasal a label names in UU 28/2007's wording)
+        "citation_precision_any_version": round(cited_gold_any / cited, 4) if cited else None,
         # items answered part by part (bot.answer.parts), and how many of those had every part answered
         "multi_part_items": sum(bool(r["parts"]) for r in rows),
         "multi_part_all_answered": sum(bool(r["parts"]) and set(r["parts"]) == {"answered"} for r in rows),
@@ -495,6 +503,7 @@ def print_report(report: dict[str, Any], console: Any) -> None:
         "ece",
         "item_pass_rate",
         "citation_precision",
+        "citation_precision_any_version",
         "quote_gate_pass_rate_shown",
         "number_gate_catches",
         "abstention_precision",
@@ -529,6 +538,7 @@ def summary_row(report: dict[str, Any]) -> dict[str, Any]:
         "correct_and_usable": report["correct_and_usable"],
         "answered_when_should_decline": report["answered_when_should_decline"],
         "citation_precision": report["citation_precision"],
+        "citation_precision_any_version": report["citation_precision_any_version"],
         "ece": report["ece"],
         **{f"stanford_{k}": v for k, v in report["stanford"].items()},
     }

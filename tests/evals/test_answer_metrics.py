@@ -103,3 +103,24 @@ def test_ece_and_risk_coverage() -> None:
     assert (rows[0.9]["answered"], rows[0.9]["coverage"], rows[0.9]["accuracy"]) == (2, 0.25, 1.0)
     assert (rows[0.0]["answered"], rows[0.0]["risk"]) == (4, 0.5)
     assert rows[0.95]["answered"] == 2 and rows[0.95]["risk"] == 0.0
+
+
+def test_citation_precision_any_version_counts_todays_wording_of_a_gold_provision(
+    services: object, tmp_path: Path
+) -> None:
+    """A label written against UU 28/2007's KUP Pasal 9 ayat (1), whose wording ended on 2020-11-02, is
+    answered today from UU 6/2023's restatement: the strict share counts that citation wrong, the
+    any-version share counts it (both are reported; neither replaces the other)."""
+    from bot.evals.answers import run_answer_eval
+
+    question = "PPh yg terutang wajib disetor paling lama brp hari stlh Masa Pajak berakhir?"
+    row = {"id": "T3", "question": question, "language": "id", "as_of": None, "expected_status": "answered",
+           "gold": [{"doc_id": "uu-28-2007", "pasal": "9", "ayat": "1"}]}  # fmt: skip
+    path = tmp_path / "one.jsonl"
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    report = run_answer_eval(services, path, runs=1)
+    (item,) = report["rows"]
+    assert item["status"] == "answered"
+    assert item["claims"][0]["doc_id"] == "uu-6-2023"
+    assert report["citation_precision"] == 0.0
+    assert report["citation_precision_any_version"] > 0.0

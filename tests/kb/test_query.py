@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from kb.lexical import question_concepts
 from kb.lexicon import without_enclitic
 from kb.query import (
     DEFAULT_ALIASES_PATH,
@@ -585,3 +586,23 @@ def test_a_check_tag_is_no_search_term_and_a_dated_document_dates_the_case() -> 
     assert not {"benar", "bertanggal"} & set(plan.terms)
     assert {"kontrak", "dipotong"} <= set(plan.terms)
     assert "salah" in understand("NPWP di faktur salah ga bisa dikreditkan?").terms
+
+
+def test_a_greeting_and_a_company_name_are_no_search_terms() -> None:
+    """ "siang" and "maju" were concepts the PPh 23 rate ayat had to contain (session 35 probe)."""
+    question = "siang rekan2, kita bayar jasa konsultan ke PT Maju Jaya 50jt. PPh 23 nya brp persen?"
+    plan = understand(question)
+    assert not {"siang", "maju", "jaya"} & set(plan.terms)
+    assert {"jasa", "konsultan"} <= set(plan.terms)
+    concepts = {phrase for c in question_concepts(plan, question) for phrase in c}
+    assert not {("siang",), ("maju",)} & concepts
+    # a night shift, a months question, an acronym after a legal form and a bank keep their words
+    assert "malam" in understand("Uang lembur shift malam kena PPh 21?").terms
+    assert "bulan" in understand("Angsuran PPh 25 dibayar paling lambat berapa bulan?").terms
+    assert "pma" in understand("PT PMA baru wajib potong PPh 23?").terms
+    assert "bank" in understand("Bunga deposito di PT Bank Sentosa dipotong berapa?").terms
+    # "PT." ending a sentence: the next sentence's first word is no company name
+    assert (
+        "investasi"
+        in understand("Kami berbentuk PT. Kami investasi ke PT lain, dividennya kena pajak?").terms
+    )
