@@ -15,6 +15,10 @@ _AYAT_LINE = re.compile(r"^[ \t]*\((\d{1,2}[a-z]?|l|I)\)[ \t]*(?=\S)", re.MULTIL
 _AYAT_OCR = re.compile(r"^[ \t]*\((\d)[1l][ \t]+(?=[A-Z])", re.MULTILINE)
 # (also behind a page number the scrape joined to the line: "... ekspor Jasa Kena Pajak. 3 (3) Tarif")
 _AYAT_INLINE = re.compile(r"(?<=[.;:] )(?:\d{1,3}[ \t]+)?\((\d{1,2}[a-z]?)\)[ \t]+(?=[A-Z])")
+# OCR "l" for the closing bracket of a lettered ayat, at a line start or run into the sentence before:
+# "... ayat (1) huruf b. (2cl Tarif yang dikenakan atas penghasilan berupa dividen ..." (UU HPP's restated UU
+# PPh Pasal 17 ayat (2c), the 10% dividend rate, was read as part of ayat (2b))
+_AYAT_OCR_LETTER = re.compile(r"(?:^[ \t]*|(?<=[.;:] ))\((\d{1,2}[a-z])l[ \t]+(?=[A-Z])", re.MULTILINE)
 # what a scrape leaves between a Pasal heading and its ayat (1): the heading again ("Pasal 42\nPasal 42 (1)"),
 # a page number ("Pasal 4\n13 (1) Wajib Pajak"), a stray bracket ("Pasal 11\n[ (1) Biaya")
 _RESIDUE = r"(?:Pasal[ \t]+\d{1,3}[A-Z]?[ \t]+|\d{1,3}[ \t]+|[\[\]|]+[ \t]*)"
@@ -58,6 +62,8 @@ def find_ayat(text: str, start: int, end: int) -> list[tuple[int, str]]:
     for m in _AYAT_OCR.finditer(text, start, end):
         cands.append((m.start(1) - 1, m.group(1), True))
     for m in _AYAT_INLINE.finditer(text, start, end):
+        cands.append((m.start(1) - 1, m.group(1), True))
+    for m in _AYAT_OCR_LETTER.finditer(text, start, end):
         cands.append((m.start(1) - 1, m.group(1), True))
     cands.sort()
     out: list[tuple[int, str]] = []

@@ -316,3 +316,17 @@ def test_corpus_pasal_headings_ocr_ran_into_a_line_or_misread_are_chunks() -> No
     by_key = {c.key: c for c in _doc("pp-44-2022")}
     assert by_key["pasal-20"].text.endswith("pihak yang memanfaatkan jasa dari luar Daerah Pabean.")
     assert by_key["pasal-26"].text.endswith("merupakan Pajak Masukan yang tidak dapat dikreditkan.")
+
+
+def test_a_lettered_ayat_whose_bracket_ocr_read_as_l_is_its_own_chunk() -> None:
+    # "... huruf b. (2cl Tarif yang dikenakan atas penghasilan berupa dividen ...": UU HPP's restated UU PPh
+    # Pasal 17 ayat (2c) (the 10% final rate on dividends to resident individuals) was read as part of (2b)
+    chunks = {c.key: c for c in _doc("uu-7-2021")}
+    two_b = chunks["pasal-3/angka-6/pasal-17/ayat-2b"]
+    two_c = chunks["pasal-3/angka-6/pasal-17/ayat-2c"]
+    assert "dividen" not in two_b.text
+    assert two_c.text.startswith("(2cl Tarif yang dikenakan atas penghasilan berupa dividen")
+    assert "10% (sepuluh persen) dan bersifat final" in two_c.text
+    assert "pasal-3/angka-6/pasal-17/ayat-2e" in chunks  # "Pemerintah. (2el Ketentuan ..." likewise
+    # a lettered marker that is not the next ayat stays text
+    assert "pasal-3/angka-6/pasal-17/ayat-2f" not in chunks
