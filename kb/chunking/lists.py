@@ -19,6 +19,9 @@ _AYAT_INLINE = re.compile(r"(?<=[.;:] )(?:\d{1,3}[ \t]+)?\((\d{1,2}[a-z]?)\)[ \t
 # "... ayat (1) huruf b. (2cl Tarif yang dikenakan atas penghasilan berupa dividen ..." (UU HPP's restated UU
 # PPh Pasal 17 ayat (2c), the 10% dividend rate, was read as part of ayat (2b))
 _AYAT_OCR_LETTER = re.compile(r"(?:^[ \t]*|(?<=[.;:] ))\((\d{1,2}[a-z])l[ \t]+(?=[A-Z])", re.MULTILINE)
+# OCR "0" for "f)" run into the sentence before: "... kelebihan pajak. (40 Apabila berdasarkan hasil
+# pemeriksaan" is ayat (4f) of UU PPN Pasal 9 as UU HPP restates it (accepted only right after ayat (4e))
+_AYAT_OCR_F = re.compile(r"(?<=[.;:] )\((\d)0[ \t]+(?=[A-Z])")
 # what a scrape leaves between a Pasal heading and its ayat (1): the heading again ("Pasal 42\nPasal 42 (1)"),
 # a page number ("Pasal 4\n13 (1) Wajib Pajak"), a stray bracket ("Pasal 11\n[ (1) Biaya")
 _RESIDUE = r"(?:Pasal[ \t]+\d{1,3}[A-Z]?[ \t]+|\d{1,3}[ \t]+|[\[\]|]+[ \t]*)"
@@ -65,6 +68,8 @@ def find_ayat(text: str, start: int, end: int) -> list[tuple[int, str]]:
         cands.append((m.start(1) - 1, m.group(1), True))
     for m in _AYAT_OCR_LETTER.finditer(text, start, end):
         cands.append((m.start(1) - 1, m.group(1), True))
+    for m in _AYAT_OCR_F.finditer(text, start, end):
+        cands.append((m.start(1) - 1, f"{m.group(1)}f", True))
     cands.sort()
     out: list[tuple[int, str]] = []
     cur: tuple[int, str] | None = None

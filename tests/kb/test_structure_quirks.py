@@ -330,3 +330,16 @@ def test_a_lettered_ayat_whose_bracket_ocr_read_as_l_is_its_own_chunk() -> None:
     assert "pasal-3/angka-6/pasal-17/ayat-2e" in chunks  # "Pemerintah. (2el Ketentuan ..." likewise
     # a lettered marker that is not the next ayat stays text
     assert "pasal-3/angka-6/pasal-17/ayat-2f" not in chunks
+
+
+def test_an_f_ayat_whose_marker_ocr_read_as_n0_is_its_own_chunk_after_the_e_ayat() -> None:
+    # "... pengembalian pendahuluan kelebihan pajak. (40 Apabila berdasarkan hasil pemeriksaan ..." is UU PPN
+    # Pasal 9 ayat (4f) as UU HPP restates it; "(60 Pembayaran ..." is ayat (6f)
+    chunks = {c.key: c for c in _doc("uu-7-2021")}
+    four_e = chunks["pasal-4/angka-4/pasal-9/ayat-4e"]
+    four_f = chunks["pasal-4/angka-4/pasal-9/ayat-4f"]
+    assert "(40 Apabila" not in four_e.text
+    assert four_f.text.startswith("(40 Apabila berdasarkan hasil pemeriksaan")
+    assert chunks["pasal-4/angka-4/pasal-9/ayat-6f"].text.startswith("(60 Pembayaran")
+    # a "(N0" that does not follow ayat (Ne) stays text: no ayat (40) or (4f) elsewhere in the Pasal
+    assert "pasal-4/angka-4/pasal-9/ayat-40" not in chunks
