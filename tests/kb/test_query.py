@@ -606,3 +606,14 @@ def test_a_greeting_and_a_company_name_are_no_search_terms() -> None:
         "investasi"
         in understand("Kami berbentuk PT. Kami investasi ke PT lain, dividennya kena pajak?").terms
     )
+
+
+def test_a_receipt_is_searched_and_covered_in_the_stamp_duty_acts_words() -> None:
+    """UU Bea Meterai Pasal 3 ayat (2) huruf g names a receipt "Dokumen yang menyatakan jumlah uang ... yang
+    menyebutkan penerimaan uang"; a chat question says "kwitansi", which the act never writes, so Pasal 3 was
+    not retrieved at all for "kwitansi 4,5jt perlu meterai?"."""
+    question = "kwitansi senilai 4,5jt perlu dikasih meterai gk?"
+    plan = understand(question)
+    assert "penerimaan uang" in plan.terms
+    concept = next(c for c in question_concepts(plan, question) if ("kwitansi",) in c)
+    assert ("penerima", "uang") in concept
