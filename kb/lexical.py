@@ -374,7 +374,7 @@ def question_concepts(
         text = text[: span[0]] + " " + text[span[1] :]
     for start, end in reversed(lexicon.addressing_spans(text)):  # "pak Pri", "ijin bertanya": no topic
         text = text[:start] + " " + text[end:]
-    for start, end in reversed(lexicon.frame_spans(text)):  # "Siang,", "PT Maju", "bulan ini": no topic
+    for start, end in reversed(lexicon.frame_spans(text)):  # "Siang rekan2,", "PT Maju": no topic
         text = text[:start] + " " + text[end:]
     text = _PERIOD_FRAME.sub(" berapa ", _THAT_TIME.sub(" ", text))
     if focus_ask:

@@ -406,6 +406,11 @@ def formal_spelling(text: str) -> str:
     return pattern.sub(lambda m: spellings[m.group(1).lower()], text)
 
 
+def _phrases(words: tuple[str, ...]) -> str:
+    """An alternation of ``words`` (phrases: any whitespace between their words), longest first."""
+    return "|".join(r"\s+".join(map(re.escape, w.split())) for w in sorted(words, key=len, reverse=True))
+
+
 @functools.lru_cache(maxsize=1)
 def _addressing() -> re.Pattern[str] | None:
     vocatives = message_words("vocatives")
@@ -416,9 +421,7 @@ def _addressing() -> re.Pattern[str] | None:
         words = "|".join(re.escape(v) for v in sorted(vocatives, key=len, reverse=True))
         alternatives.append(rf"\b(?:(?i:{words})\.?\s+)+(?P<name>[A-Z][a-z]+)\b(?=\s*(?:[,.!?;:]|$))")
     if leave:
-        longest_first = sorted(leave, key=len, reverse=True)
-        phrases = "|".join(r"\s+".join(map(re.escape, p.split())) for p in longest_first)
-        alternatives.append(rf"\b(?i:{phrases})\b")
+        alternatives.append(rf"\b(?i:{_phrases(leave)})\b")
     return re.compile("|".join(alternatives)) if alternatives else None
 
 
@@ -434,11 +437,6 @@ def addressing_spans(text: str) -> list[tuple[int, int]]:
     if pattern is None:
         return []
     return [m.span() for m in pattern.finditer(text)]
-
-
-def _phrases(words: tuple[str, ...]) -> str:
-    """An alternation of ``words`` (phrases: any whitespace between their words), longest first."""
-    return "|".join(r"\s+".join(map(re.escape, w.split())) for w in sorted(words, key=len, reverse=True))
 
 
 @functools.lru_cache(maxsize=1)
@@ -472,11 +470,10 @@ def frame_spans(text: str) -> list[tuple[int, int]]:
     if pattern is None:
         return []
     spans = []
-    function_words = stopwords()
     for m in pattern.finditer(text):
         if not m.group("name"):
             spans.append(m.span())
-        elif m.group("name").split()[0].lower() not in function_words:  # "berbentuk PT. Kami ..." names none
+        elif m.group("name").split()[0].lower() not in stopwords():  # "berbentuk PT. Kami ..." names none
             spans.append(m.span("name"))
     return spans
 
@@ -486,7 +483,7 @@ def _check_tag() -> re.Pattern[str] | None:
     tags = message_words("check_tags")
     if not tags:
         return None
-    phrases = "|".join(r"\s+".join(map(re.escape, p.split())) for p in sorted(tags, key=len, reverse=True))
+    phrases = _phrases(tags)
     tails = "|".join(map(re.escape, message_words("tail_particles")))
     tail = rf"(?:\s+(?:{tails}))*" if tails else ""
     # only where it closes its clause: "benar ga?" checks; "faktur salah ga bisa diganti?" asks of a mistake

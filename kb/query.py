@@ -931,13 +931,13 @@ def understand(
     expansions = (*first.values(), *_search_word_expansions(text))
     terms: dict[str, None] = {}
     chat = _lexicon.default().chat_spellings
-    # a name the message addresses ("pak Pri") and its leave to ask ("ijin bertanya") are no search terms
-    # and so is the tag checking what it said ("..., bener ga?")
+    # a name the message addresses ("pak Pri") and its leave to ask ("ijin bertanya") are no search terms,
+    # nor is the tag checking what it said ("..., bener ga?"), a greeting or a company's name ("PT Maju")
     skipped = [
         *dropped,
         *_lexicon.addressing_spans(text),
         *_lexicon.check_tag_spans(text),
-        *_lexicon.frame_spans(text),  # "Siang rekan2,", "PT Maju", "bulan ini"
+        *_lexicon.frame_spans(text),
     ]
     for tok, s, e in _token_spans(text):
         if tok in STOPWORDS or any(a <= s and e <= b for a, b in skipped):

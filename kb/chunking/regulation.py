@@ -27,7 +27,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kb.chunking.lists import HEADING_RESIDUE, ayat_value, find_ayat, find_items
@@ -657,11 +657,7 @@ class RegulationChunker:
         out = []
         for i, h in enumerate(ordered):
             nxt = ordered[i + 1].pos if i + 1 < len(ordered) else end
-            out.append(
-                _Heading(
-                    h.pos, h.end, h.kind, h.value, self._label(h, nxt), h.standalone, h.suffix, h.confirm
-                )
-            )
+            out.append(replace(h, label=self._label(h, nxt)))
         return out
 
     def _label(self, h: _Heading, nxt: int) -> str:
