@@ -346,6 +346,59 @@ def _question_word(tok: str, function_words: frozenset[str]) -> str | None:
     return bare if len(bare) >= 3 else None
 
 
+#: how far a choice's words reach: a clause ends at a punctuation mark, not at a decimal one
+_CLAUSE_END = re.compile(r"[?!;:\n]|[.,](?!\d)")  # "1,75%" and "4.8" go on
+#: the most words an offered answer has ("pas barang dikirim"); a longer clause after "atau" is another ask
+_CHOICE_WORDS = 3
+
+
+def choice_spans(text: str) -> list[tuple[int, int]]:
+    """Where a question offers the answers to choose from, closing its ask ("DPP nya full 20jt ato 50%?",
+    "pas terima DP atau pas barang dikirim?"; lexicon ``message_words.choice_words``).
+
+    Why: the offered answers were concepts a passage had to cover, and the provision that settles the choice
+    writes at most one of them in its own words: "sebesar 50% ... dari jumlah penghasilan bruto" covers
+    neither "full" nor "setengah", so the PPh 21 base for a non-employee fell under the relevance floor.  The
+    offer after the choice word runs to the "?" or the end (at most three words besides particles); before
+    it, as many words besides amounts.  The choice is the ask of its clause: a clause that asks with a word of
+    its own ("Paling lama berapa bulan ... pengangsuran atau penundaan pembayaran?") asks about both.
+    "... atau tidak?" asks yes or no and offers nothing; "dan/atau" is no choice."""
+    words = lexicon.message_words("choice_words")
+    if not words:
+        return []
+    negations = set(lexicon.message_words("choice_negations"))
+    asking = lexicon.ask_words()
+    spans: list[tuple[int, int]] = []
+    for m in re.finditer(rf"(?<!/)\b(?:{'|'.join(map(re.escape, words))})\b", text, re.I):
+        rest = text[m.end() :]
+        stop = _CLAUSE_END.search(rest)
+        if stop is not None and stop.group() != "?":
+            continue  # the offer closes no ask
+        right = list(re.finditer(r"\S+", rest[: stop.start() if stop else len(rest)]))
+        offered = [t for t in right if t.group().lower() not in STOPWORDS]
+        if not offered or len(offered) > _CHOICE_WORDS or offered[0].group().lower() in negations:
+            continue
+        head = text[: m.start()]
+        clause_start = max((c.end() for c in _CLAUSE_END.finditer(head)), default=0)
+        if set(tokenize(head[clause_start:])) & asking:
+            continue  # "Paling lama berapa bulan ... pengangsuran atau penundaan?": the choice is the topic
+        left = list(re.finditer(r"\S+", head[clause_start:]))
+        need, taken = len(offered), 0
+        start = None
+        for t in reversed(left):
+            w = t.group().lower()
+            if _AMOUNT.fullmatch(w) or w in STOPWORDS:
+                start = clause_start + t.start()
+                continue
+            if taken == need:
+                break
+            taken += 1
+            start = clause_start + t.start()
+        if taken and start is not None:
+            spans.append((start, m.end() + right[-1].end()))
+    return spans
+
+
 def question_concepts(
     plan: QueryPlan,
     question: str | None = None,
@@ -385,6 +438,11 @@ def question_concepts(
             text = ask
     for start, end in reversed(lexicon.check_tag_spans(text)):  # "..., bener ga?": no topic
         text = text[:start] + " " + text[end:]
+    offered = text
+    for start, end in reversed(choice_spans(text)):  # "full 20jt ato 50%?": the answers offered
+        offered = offered[:start] + " " + offered[end:]
+    if content_words(offered):  # "dari harga jual atau NJOP?": the offer is all the ask names
+        text = offered
     for exp in plan.expansions:
         toks = [t for t in tokenize(exp.term) if t not in STOPWORDS]
         if not toks:

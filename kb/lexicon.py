@@ -65,6 +65,9 @@ MESSAGE_WORDS = (
     "counter_openers",
     "greetings",
     "company_forms",
+    "choice_words",
+    "choice_negations",
+    "not_policy",
 )
 
 
@@ -349,9 +352,16 @@ def names_policy(text: str) -> bool:
     """Whether ``text`` asks for the company's own policy ("SOP", "memo", "kebijakan internal").
 
     Whole words only: "memo" is not in "memotong" (to withhold), nor "sop" in "sopir"; a substring test read
-    every "lupa memotong PPh 23" as a question about company documents and searched only those.
+    every "lupa memotong PPh 23" as a question about company documents and searched only those.  An activity
+    the company holds in house ("honor narasumber utk training internal") is no company document either
+    (lexicon ``message_words.not_policy``): only company passages were searched, none was found, and the
+    PPh 21 base the law states went unanswered.
     """
-    return bool(_policy_pattern().search(text.lower()))
+    lowered = text.lower()
+    events = message_words("not_policy")
+    if events:
+        lowered = re.sub(rf"(?<!\w)(?:{_phrases(events)})(?!\w)", " ", lowered)
+    return bool(_policy_pattern().search(lowered))
 
 
 def law_topics() -> tuple[LawTopic, ...]:
@@ -374,7 +384,9 @@ def message_words(name: str) -> tuple[str, ...]:
     ("ijin bertanya"); ``check_tags`` -- the tag asking whether what was said is right ("bener ga");
     ``counter_openers`` -- how a sentence opens that argues with the ask before it ("bukannya sudah 11%?");
     ``greetings`` -- a greeting ("selamat siang", "pagi"); ``company_forms`` -- the legal forms a company's
-    name follows ("PT", "CV")."""
+    name follows ("PT", "CV"); ``choice_words`` -- the word between the answers a question offers ("atau");
+    ``choice_negations`` -- a word after it that makes the ask a yes/no one ("atau tidak"); ``not_policy`` --
+    phrases in which a policy word names an activity ("training internal"), not a company document."""
     if name not in MESSAGE_WORDS:
         raise LexiconError(f"unknown message_words list {name!r} (known: {', '.join(MESSAGE_WORDS)})")
     return default().message_words.get(name, ())

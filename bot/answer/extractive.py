@@ -33,7 +33,7 @@ from kb import lexical, lexicon
 from kb.amounts import spelled_formally
 from kb.dates import MONTHS, parse_indonesian_date
 from kb.lexical import EN_ONLY, Concept, coverage
-from kb.model import Hit
+from kb.model import DocumentMeta, Hit
 from kb.query import FRAME_WORDS, STOPWORDS, asks_definition, detect_language, tokenize
 from kb.retrieve import is_general_elucidation
 
@@ -992,6 +992,27 @@ def unasked_focus(request: ComposeRequest, concepts: list[Concept], relevant: Se
     return not any(coverage([focus], _own_text(h), h.doc.language) > 0 for h in relevant)
 
 
+def asked_tax_names(question: str) -> set[str]:
+    """The taxes the question asks about: those its asking sentences name, else those the whole message names.
+
+    A tax the story names in passing ("invoice 25jt blm termasuk PPN. PPh 23 nya brp persen?") is a detail of
+    the case; a passage stating another rate net of PPN is no answer about PPh 23 for sharing it."""
+    asked = mentioned_taxes(lexical.ask_text(question))
+    return set(asked or mentioned_taxes(question))
+
+
+#: the income-tax articles a document may be about as a whole (its title names one)
+_PPH_ARTICLES = frozenset({"PPh 21", "PPh 22", "PPh 23", "PPh 26"})
+
+
+def document_article(doc: DocumentMeta) -> set[str]:
+    """The one income-tax article a document's title names, when its passage names no tax itself: every
+    passage of "Pemungutan Pajak Penghasilan Pasal 22 ..." is about PPh 22, though its rate items name only
+    the goods.  An omnibus act's or a treaty PMK's tax types are no such topic: the title must name it."""
+    articles = _PPH_ARTICLES & set(mentioned_taxes(doc.title))
+    return set(articles) if len(articles) == 1 else set()
+
+
 def _other_tax_unit(asked: set[str], quote: str) -> bool:
     """The quote names taxes and none is one the question asks about: a rate it states is another tax's
     (a Pasal that holds the PPnBM range beside the PPN rules is about both; its PPnBM ayat is not)."""
@@ -1214,8 +1235,8 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     asks_def = asks_definition(question)
     deadline = lead_fact(question) == "deadline"
     rate_q = asks_rate(question)
-    asked_taxes = set(mentioned_taxes(question))
-    named_taxes = set(mentioned_taxes(text))
+    asked_taxes = asked_tax_names(question)
+    named_taxes = set(mentioned_taxes(text)) or document_article(hit.doc)
     objects = question_objects(question)
     figures = question_figures(question)
     return {
@@ -1429,7 +1450,7 @@ class ExtractiveComposer:
             return units
 
         kind = lead_fact(request.question)
-        asked_taxes = set(mentioned_taxes(request.question))
+        asked_taxes = asked_tax_names(request.question)
         lead_pos = 0
         top = self._lead_score(scored[0][0], scored[0][1][0], scored[0][1][1], request)
         for pos, (rank, (h, c)) in enumerate(scored[:6]):

@@ -90,6 +90,7 @@ from identity.principal import Principal
 from kb import lexicon
 from kb.lexical import (
     asking_sentences,
+    choice_spans,
     content_words,
     coverage,
     is_plea,
@@ -324,7 +325,19 @@ def _is_part(ask: str, aliases: Any, acts: Any) -> bool:
     right answers on the blind set)."""
     if topic_words(understand(ask, aliases=aliases, catalog=acts)):
         return True
-    return content_words(ask) >= 2 and not is_plea(ask) and not argues_back(ask)
+    return content_words(ask) >= 2 and not is_plea(ask) and not argues_back(ask) and not only_offers(ask)
+
+
+def only_offers(ask: str) -> bool:
+    """A sentence that only offers the answers to the ask before it ("full 10jt atau setengah?",
+    :func:`kb.lexical.choice_spans`): the options of that ask, not a question of its own."""
+    spans = choice_spans(ask)
+    if not spans:
+        return False
+    rest = ask
+    for start, end in reversed(spans):
+        rest = rest[:start] + " " + rest[end:]
+    return content_words(rest) == 0
 
 
 def argues_back(ask: str) -> bool:
@@ -465,6 +478,11 @@ def _lead_join() -> re.Pattern[str]:
     return re.compile(rf"^(?:(?:{words})\b[\s,]*)+", re.IGNORECASE)
 
 
+def joins(part: str) -> bool:
+    """The part opens with a joining word or a follow-up opener ("trs kalo ...", "Terus ...", "Kalau ...")."""
+    return bool(_lead_join().match(part) or _opens_follow_up().match(part))
+
+
 def asked_texts(
     question: str, parts: Sequence[str], message_plan: QueryPlan, aliases: Any, acts: Any = None
 ) -> list[str]:
@@ -519,12 +537,16 @@ def part_texts(
         else:
             frames.append(text)
             told, told_topic = story_text, story_topic
-            if before is not None and not story and refers_back(part):
+            bare_join = bool(story) and not any(topics) and not story_topic and joins(part)
+            if before is not None and ((not story and refers_back(part)) or bare_join):
                 # "Jika PKP menjual inventaris kantor bekas, bagaimana perlakuannya? Apakah penjualan
                 # tersebut wajib dibuatkan faktur?": the ask before, told as the case, says what "tersebut"
                 # is.  A message that tells its case in a story of its own gives every part that case
                 # already ("PT A lends to PT B ... Is the interest taxed? If so, at what rate?"): repeating
-                # the ask before only adds its words to the search
+                # the ask before only adds its words to the search.  But a story that names no topic tells no
+                # case either: a part that joins the ask before and names no topic, when no ask names one
+                # ("SPT tahunan badan deadline nya kapan? kalo telat lapor dendanya brp? bos nanya nih"), is
+                # about that ask's case
                 case = _statement(frames[before] or "")
                 context.append(case)
                 told = f"{story_text} {case}"

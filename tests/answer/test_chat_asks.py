@@ -1,0 +1,158 @@
+"""How a chat message's words reach the answer (session 36): a tax the story names in passing, the answers a
+question offers to choose from, an activity called "internal", a conditional second ask with no topic of its
+own, and filing a return written "lapor".
+
+Each was a cause of a wrong lead, a "no source" or an escalation on chat-style development items whose gold
+provision was retrieved.  Messages are our own, written against the sample corpus (never taken from an eval
+set).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+
+from bot.answer.extractive import asked_tax_names, document_article, lead_features
+from bot.answer.parts import answer_message, message_parts, only_offers, part_texts
+from bot.answer.protocol import ComposeRequest
+from kb import lexicon
+from kb.lexical import choice_spans, question_concepts
+from kb.model import DocumentMeta, Hit
+from kb.query import understand
+from tests.answer.chunk_sample import sample_chunk
+
+TODAY = dt.date(2026, 12, 4)
+
+
+def _words(question: str) -> set[str]:
+    return {w for c in question_concepts(understand(question), question) for phrase in c for w in phrase}
+
+
+# -- a tax the story names in passing ----------------------------------------------------------------------
+
+
+def test_the_taxes_asked_are_those_the_asking_sentences_name() -> None:
+    story = "Tagihan jasa desain 12jt belum termasuk PPN. PPh 23 nya berapa persen?"
+    assert asked_tax_names(story) == {"PPh 23"}
+    # an ask that names no tax: the story's tax is the topic
+    assert asked_tax_names("Kami PKP dan menagih PPN ke pembeli. Kapan faktur dibuat?") == {"PPN"}
+
+
+def test_a_document_about_one_income_tax_article_is_about_it_only_when_its_title_says_so() -> None:
+    pph22 = DocumentMeta(
+        id="pmk-1-2030",
+        title="Pemungutan Pajak Penghasilan Pasal 22 atas Impor",
+        number="PMK 1/2030",
+        type="PMK",
+    )
+    omnibus = DocumentMeta(
+        id="uu-1-2030", title="Cipta Kerja", number="UU 1/2030", type="UU", tax_types=("PPh 26", "PPN")
+    )
+    assert document_article(pph22) == {"PPh 22"}
+    assert document_article(omnibus) == set()
+
+
+def test_a_passage_of_another_articles_regulation_is_another_tax_for_a_rate_asked_of_one() -> None:
+    question = "Tagihan jasa desain 12jt belum termasuk PPN. PPh 23 nya berapa persen?"
+    pph22 = DocumentMeta(
+        id="pmk-1-2030",
+        title="Pemungutan Pajak Penghasilan Pasal 22 atas Impor",
+        number="PMK 1/2030",
+        type="PMK",
+    )
+    item = sample_chunk(
+        "pmk-1-2030",
+        "pasal-3/ayat-1/huruf-h",
+        "h. atas pembelian kopi sebesar 0,25% dari harga pembelian tidak termasuk Pajak Pertambahan Nilai.",
+        location="Pasal 3 ayat (1) huruf h",
+        seq=1,
+        pasal="3",
+    )
+    request = ComposeRequest(question, "id", TODAY, understand(question), (Hit(item, pph22, 1.0, ("bm25",)),))
+    assert lead_features(0, request.hits[0], 0.5, request)["other_tax"] == 1.0
+
+
+# -- the answers a question offers -------------------------------------------------------------------------
+
+
+def test_the_answers_a_question_offers_are_no_concepts() -> None:
+    asked = "Honor pembicara seminar, DPP PPh 21 nya dihitung penuh 8jt atau separuh?"
+    assert [asked[a:b] for a, b in choice_spans(asked)] == ["penuh 8jt atau separuh"]
+    words = _words(asked)
+    assert not {"penuh", "separuh"} & words and "honor" in words
+    # a yes/no ask offers nothing; "dan/atau" is no choice; an offer that closes no ask is a list
+    assert choice_spans("Biaya jamuan boleh dibiayakan atau tidak?") == []
+    assert choice_spans("Apakah natura dan/atau kenikmatan kena PPh 21?") == []
+    assert choice_spans("Sewa gedung atau tanah, kena PPh final berapa?") == []
+    # a clause that asks with a word of its own asks about both alternatives
+    assert choice_spans("Paling lama berapa bulan izin mengangsur atau menunda pembayaran?") == []
+    # an offer that is all the ask names stays its topic
+    assert "pengalih" in _words("Pengalihan atau NJOP?")
+    # a decimal comma is no clause end
+    tariff = "Tarif PPh final jasa konstruksi berapa? 1,75% atau 2,65%?"
+    assert [tariff[a:b] for a, b in choice_spans(tariff)] == ["1,75% atau 2,65%"]
+
+
+def test_a_sentence_that_only_offers_answers_is_no_part_of_its_own() -> None:
+    assert only_offers("penuh atau separuh?")
+    assert not only_offers("DPP nya penuh atau separuh?")
+    assert message_parts("DPP PPh 21 pembicara seminar dihitung berapa? penuh atau separuh?") == []
+
+
+# -- an activity called "internal" -------------------------------------------------------------------------
+
+
+def test_an_activity_held_in_house_is_no_company_document() -> None:
+    assert not lexicon.names_policy("honor narasumber untuk pelatihan internal 5jt, PPh 21 nya berapa?")
+    assert not lexicon.names_policy("fee auditor internal kena PPh 23?")
+    assert lexicon.names_policy("menurut kebijakan internal, batas approval berapa?")
+    assert lexicon.names_policy("apa ada SOP internal untuk ini?")
+
+
+# -- end to end on the sample corpus -----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def answered(services: Any) -> dict[str, Any]:
+    principal = services.cli_principal(None)  # the law alone
+    messages = {
+        "offer": "honor pembicara seminar untuk pelatihan internal 5jt. DPP PPh 21 bukan pegawai berapa? "
+        "penuh atau separuh?",
+        "late": "SPT Tahunan PPh badan paling lambat kapan disampaikan? kalau telat lapor dendanya berapa? "
+        "bos sedang cuti nih",
+    }
+    return {k: answer_message(m, principal, services, as_of=TODAY) for k, m in messages.items()}
+
+
+def test_the_non_employee_base_is_answered_though_the_asker_offers_penuh_or_separuh(
+    answered: dict[str, Any],
+) -> None:
+    answer = answered["offer"]
+    assert answer.status == "answered"
+    lead = answer.claims[0]
+    assert lead.source.doc_id == "pmk-168-2023" and lead.source.location == "Pasal 12 ayat (3)"
+    assert "50% (lima puluh persen)" in lead.quote
+
+
+def test_a_conditional_second_ask_is_about_the_first_asks_case(
+    services: Any, answered: dict[str, Any]
+) -> None:
+    message = (
+        "SPT Tahunan badan paling lambat kapan disampaikan? kalau telat lapor dendanya berapa? bos cuti nih"
+    )
+    _first, second = part_texts(message, message_parts(message), understand(message), None)
+    assert "SPT Tahunan badan paling lambat disampaikan." in second[1]
+    answer = answered["late"]
+    assert [p.status for p in answer.parts] == ["answered", "answered"]
+    fine = answer.claims[answer.parts[1].claim_numbers[0] - 1]
+    assert fine.source.location.startswith("Pasal 7 ayat (1)")
+    assert "Rp1.000.000,00" in fine.quote
+
+
+def test_filing_a_return_is_written_menyampaikan_in_the_law() -> None:
+    concept = next(
+        c for c in question_concepts(understand("telat lapor SPT dendanya?"), None) if ("lapor",) in c
+    )
+    assert ("disampai",) in concept  # the stem of "disampaikan"
