@@ -74,6 +74,9 @@ _THAT_TIME = re.compile(
 #: frame of the ask, like "tarif" in "berapa tarif", not a word the rule must contain ("disimpan selama
 #: 10 tahun")
 _PERIOD_FRAME = re.compile(r"\b(?:berapa|brp|brapa)\s+lama(?:nya)?\b|\bhow\s+long\b", re.I)
+#: "bagaimana caranya" / "gmn caranya" (how) asks a manner: "cara" is the frame of the ask, not a word the
+#: rule must contain (session 36; the acts' "tata cara" titles share it with every procedure)
+_MANNER_FRAME = re.compile(r"\b(?:bagaimana|gimana|gmn|gmana|bgmn|bgm)\s+cara(?:nya)?\b", re.I)
 #: a month name is a date of the case ("faktur bulan Juni", "skrg udh September"), not a topic word a passage
 #: must contain -- the date phrase with a year is dropped already (the plan's as-of span)
 _MONTH_NAMES = frozenset(MONTHS)
@@ -356,12 +359,13 @@ def choice_spans(text: str) -> list[tuple[int, int]]:
     """Where a question offers the answers to choose from, closing its ask ("DPP nya full 20jt ato 50%?",
     "pas terima DP atau pas barang dikirim?"; lexicon ``message_words.choice_words``).
 
-    Why: the offered answers were concepts a passage had to cover, and the provision that settles the choice
-    writes at most one of them in its own words: "sebesar 50% ... dari jumlah penghasilan bruto" covers
-    neither "full" nor "setengah", so the PPh 21 base for a non-employee fell under the relevance floor.  The
-    offer after the choice word runs to the "?" or the end (at most three words besides particles); before
-    it, as many words besides amounts.  The choice is the ask of its clause: a clause that asks with a word of
-    its own ("Paling lama berapa bulan ... pengangsuran atau penundaan pembayaran?") asks about both.
+    Why: a sentence that only offers answers ("full 10jt atau setengah?") was split off as a question of its
+    own (:func:`bot.answer.parts.only_offers`), and alone it names nothing a passage states.  (Dropping the
+    offered words from the concepts too was measured and left out: it answered one more question the blind
+    set says should be declined.)  The offer after the choice word runs to the "?" or the end (at most three
+    words besides particles); before it, as many words besides amounts.  The choice is the ask of its
+    clause: a clause that asks with a word of its own ("Paling lama berapa bulan ... pengangsuran atau
+    penundaan pembayaran?") asks about both.
     "... atau tidak?" asks yes or no and offers nothing; "dan/atau" is no choice."""
     words = lexicon.message_words("choice_words")
     if not words:
@@ -399,6 +403,11 @@ def choice_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+#: negations that are part of a term's name ("penghasilan *tidak* kena pajak"): without them a reviewed phrase
+#: names its opposite ("Penghasilan Kena Pajak"), covered by every worked example of a taxable income
+_PHRASE_NEGATIONS = frozenset({"tidak", "tak", "bukan", "tanpa", "non"})
+
+
 def question_concepts(
     plan: QueryPlan,
     question: str | None = None,
@@ -429,7 +438,7 @@ def question_concepts(
         text = text[:start] + " " + text[end:]
     for start, end in reversed(lexicon.frame_spans(text)):  # "Siang rekan2,", "PT Maju": no topic
         text = text[:start] + " " + text[end:]
-    text = _PERIOD_FRAME.sub(" berapa ", _THAT_TIME.sub(" ", text))
+    text = _MANNER_FRAME.sub(" bagaimana ", _PERIOD_FRAME.sub(" berapa ", _THAT_TIME.sub(" ", text)))
     if focus_ask:
         ask = ask_text(text)
         # the ask alone must name something ("Gimana?" does not); named acts and tax types (the expansions
@@ -438,11 +447,6 @@ def question_concepts(
             text = ask
     for start, end in reversed(lexicon.check_tag_spans(text)):  # "..., bener ga?": no topic
         text = text[:start] + " " + text[end:]
-    offered = text
-    for start, end in reversed(choice_spans(text)):  # "full 20jt ato 50%?": the answers offered
-        offered = offered[:start] + " " + offered[end:]
-    if content_words(offered):  # "dari harga jual atau NJOP?": the offer is all the ask names
-        text = offered
     for exp in plan.expansions:
         toks = [t for t in tokenize(exp.term) if t not in STOPWORDS]
         if not toks:
@@ -452,7 +456,7 @@ def question_concepts(
             continue  # "tarif" / the alias of a named document ("PMK 168/2023")
         alts = {tuple(stem(t) for t in toks)}
         for added in exp.added:
-            phrase = tuple(stem(t) for t in tokenize(added) if t not in STOPWORDS)
+            phrase = tuple(stem(t) for t in tokenize(added) if t not in STOPWORDS or t in _PHRASE_NEGATIONS)
             if phrase:
                 alts.add(phrase)
         concepts.append(frozenset(alts))
