@@ -216,8 +216,10 @@ def _norm(term: str) -> tuple[str, ...]:
 # --------------------------------------------------------------------------------------------
 
 _ENTRY_KEYS = frozenset(
-    {"id", "terms", "doc", "tax_type", "case_sensitive", "note", "reviewed_by", "reviewed_on"}
+    {"id", "terms", "doc", "tax_type", "governs", "case_sensitive", "note", "reviewed_by", "reviewed_on"}
 )
+#: the provision a term's rule sits in, as an alias entry writes it ("Pasal 7 UU 7/1983")
+_GOVERNS = re.compile(r"Pasal\s+(\d+[A-Z]?)(?:\s+ayat\s+\((\w+)\))?\s+((?:UU|PP|PMK)\s+\d+/\d{4})")
 _REQUIRED_KEYS = ("id", "terms", "reviewed_by", "reviewed_on")
 _ID_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
@@ -234,6 +236,9 @@ class AliasEntry:
     tax_type: str | None = None
     case_sensitive: tuple[str, ...] = ()
     note: str | None = None
+    #: (pasal, ayat, law) of the provision that states the term's rule ("PTKP" -> Pasal 7 UU 7/1983): it joins
+    #: the candidates of a question naming the term, as a tax type's Pasal does
+    governs: tuple[str, str | None, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -405,6 +410,14 @@ def _parse_entry(path: str, index: int, item: Any) -> AliasEntry:
     tax_type = item.get("tax_type")
     if tax_type is not None and tax_type not in TAX_TYPES:
         raise AliasError(path, f"tax_type {tax_type!r} is not one of {list(TAX_TYPES)}", entry=entry_id)
+    governs_text = item.get("governs")
+    governs = None
+    if governs_text is not None:
+        gm = _GOVERNS.fullmatch(str(governs_text).strip())
+        if gm is None:
+            msg = f"governs {governs_text!r} is not a provision like 'Pasal 9 ayat (8) UU 8/1983'"
+            raise AliasError(path, msg, entry=entry_id)
+        governs = (gm.group(1), gm.group(2), gm.group(3))
     case_sensitive = item.get("case_sensitive") or []
     if not isinstance(case_sensitive, list) or any(t not in terms for t in case_sensitive):
         raise AliasError(
@@ -430,6 +443,7 @@ def _parse_entry(path: str, index: int, item: Any) -> AliasEntry:
         reviewed_on=reviewed_on,
         doc=doc,
         tax_type=tax_type,
+        governs=governs,
         case_sensitive=tuple(case_sensitive),
         note=str(note).strip() if note is not None else None,
     )
@@ -865,6 +879,9 @@ def understand(
             found_types["PPh 4(2)"] = None
         hints.append(Provision(pasal, ayat, None, UU_PPH, "tax_type", m.start(), m.end()))
     for am in matches:
+        if am.entry.governs is not None:
+            pasal, ayat, law = am.entry.governs
+            hints.append(Provision(pasal, ayat, None, law, "tax_type", am.start, am.end))
         tt = am.entry.tax_type
         if tt is None:
             continue

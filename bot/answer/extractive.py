@@ -138,6 +138,13 @@ HYPOTHETICAL_PARTY = re.compile(
 #: a company named by three capitals in a regulation ("PT ABC", "CV ISL"): a law names no company, so it is
 #: an example's placeholder
 REGULATION_PLACEHOLDER = re.compile(r"\b(?:PT|CV)\.?\s+[A-Z]{3}\b(?![.\w])")
+#: a row of a month-by-month computation ("Juli 8.000.000 1,50% 120.000 ..."): a Lampiran that holds three
+#: such rows works one employee's case through a year, it states no rule (the PTKP of its case is no answer
+#: to "PTKP setahun berapa?", UU PPh Pasal 7 ayat (1) is)
+_MONTH_ROW = re.compile(
+    r"\b(?:Januari|Februari|Pebruari|Maret|April|Mei|Juni|Juli|Agustus|September|Oktober|November|Desember)"
+    r"\s+(?:Rp\s*)?\d{1,3}(?:\.\d{3})+\b"
+)
 
 #: How a passage states that it is about an object a question can name (the question side -- how the question
 #: names it -- is data: kb/data/lexicon.yaml ``question_objects``).  The provision whose scope is the named
@@ -796,6 +803,8 @@ def _illustrates(hit: Hit) -> bool:
     """A worked example: flagged by the chunker, or naming the placeholder parties of one."""
     text = hit.chunk.text
     if hit.chunk.is_example or HYPOTHETICAL_PARTY.search(text):
+        return True
+    if hit.chunk.kind == "lampiran" and len(_MONTH_ROW.findall(text)) >= 3:
         return True
     return hit.doc.layer == "regulation" and bool(REGULATION_PLACEHOLDER.search(text))
 

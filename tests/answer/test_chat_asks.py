@@ -200,3 +200,31 @@ def test_a_reviewed_term_keeps_the_negation_of_its_name(services: Any) -> None:
     # taxable income is the opposite of the non-taxable threshold
     assert coverage([ptkp], "Penghasilan Kena Pajak setahun Rp120.000.000") == 0.0
     assert coverage([ptkp], "(1) Penghasilan Tidak Kena Pajak per tahun diberikan paling sedikit: ...") == 1.0
+
+
+def test_a_month_by_month_computation_in_a_lampiran_is_a_worked_example() -> None:
+    from bot.answer.extractive import _illustrates
+
+    doc = DocumentMeta(id="pmk-1-2030", title="PPh 21", number="PMK 1/2030", type="PMK")
+    table = "Juli 8.000.000 1,50% 120.000 Agustus 8.000.000 1,50% 120.000 September 8.000.000 1,50% 120.000"
+    rows = sample_chunk("pmk-1-2030", "lampiran/part-3", table, location="Lampiran", seq=3, kind="lampiran")
+    assert _illustrates(Hit(rows, doc, 1.0, ("bm25",)))
+    # a rate table of a Lampiran states the rule
+    rates = sample_chunk(
+        "pmk-1-2030",
+        "lampiran/part-1",
+        "Kategori A: 0 - 5.400.000 0%; 5.400.001 - 5.650.000 0,25%",
+        location="Lampiran",
+        seq=1,
+        kind="lampiran",
+    )
+    assert not _illustrates(Hit(rates, doc, 1.0, ("bm25",)))
+
+
+def test_a_worked_example_does_not_answer_the_ptkp_question(services: Any) -> None:
+    # the PMK tables work one employee's year through; their PTKP row is that case's, not the rule
+    answer = answer_message(
+        "PTKP K/1 setahun berapa ya?", services.cli_principal(None), services, as_of=TODAY
+    )
+    assert all(c.source.location != "Lampiran" for c in answer.claims)
+    assert answer.status != "answered" or answer.claims[0].source.location.startswith("Pasal 7 ayat (1)")

@@ -444,6 +444,7 @@ def _one(extra: str = "", terms: str = "[x, y]") -> str:
         (_one("    synonyms: [z]\n"), "entry 'a': unknown key(s) ['synonyms']"),
         (_one("    doc: UU 8 1983\n"), "entry 'a': doc 'UU 8 1983'"),
         (_one("    tax_type: PPh 24\n"), "entry 'a': tax_type 'PPh 24'"),
+        (_one("    governs: UU PPh Pasal 7\n"), "entry 'a': governs 'UU PPh Pasal 7' is not a provision"),
         (
             _one() + "  - id: b\n    terms: [Y, z]\n" + _OK,
             "entry 'b': term 'Y' is the same as 'y' also in entry 'a'",
@@ -617,3 +618,14 @@ def test_a_receipt_is_searched_and_covered_in_the_stamp_duty_acts_words() -> Non
     assert "penerimaan uang" in plan.terms
     concept = next(c for c in question_concepts(plan, question) if ("kwitansi",) in c)
     assert ("penerima", "uang") in concept
+
+
+def test_a_term_the_dictionary_places_in_a_provision_hints_that_provision(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path,
+        f"version: 1\nentries:\n  - id: ptkp\n    terms: [PTKP, penghasilan tidak kena pajak]\n"
+        f"    governs: Pasal 7 ayat (1) UU 7/1983\n{_OK}",
+    )
+    plan = understand("PTKP setahun berapa?", aliases=AliasDictionary.load(path))
+    hints = [p for p in plan.provisions if p.origin == "tax_type"]
+    assert [(p.pasal, p.ayat, p.law) for p in hints] == [("7", "1", "UU 7/1983")]
