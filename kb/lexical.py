@@ -399,7 +399,11 @@ def choice_spans(text: str) -> list[tuple[int, int]]:
             taken += 1
             start = clause_start + t.start()
         if taken and start is not None:
-            spans.append((start, m.end() + right[-1].end()))
+            end = m.end() + right[-1].end()
+            if spans and start < spans[-1][1]:  # "1,5% atau 2,5% atau 3%?": one offer of three answers
+                start = min(start, spans[-1][0])
+                spans.pop()
+            spans.append((start, end))
     return spans
 
 

@@ -87,6 +87,8 @@ def test_the_answers_a_question_offers_are_found() -> None:
     assert choice_spans("Sewa gedung atau tanah, kena PPh final berapa?") == []
     # a clause that asks with a word of its own asks about both alternatives
     assert choice_spans("Paling lama berapa bulan izin mengangsur atau menunda pembayaran?") == []
+    # three answers offered are one offer
+    assert choice_spans("1,5% atau 2,5% atau 3%?") == [(0, 22)]
     # a decimal comma is no clause end
     tariff = "Tarif PPh final jasa konstruksi berapa? 1,75% atau 2,65%?"
     assert [tariff[a:b] for a, b in choice_spans(tariff)] == ["1,75% atau 2,65%"]
