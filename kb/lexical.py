@@ -355,6 +355,22 @@ _CLAUSE_END = re.compile(r"[?!;:\n]|[.,](?!\d)")  # "1,75%" and "4.8" go on
 _CHOICE_WORDS = 3
 
 
+@functools.lru_cache(maxsize=1)
+def _choice_word() -> re.Pattern[str] | None:
+    """The word between offered answers (lexicon ``message_words.choice_words``), not the "atau" of
+    "dan/atau"."""
+    words = lexicon.message_words("choice_words")
+    return re.compile(rf"(?<!/)\b(?:{'|'.join(map(re.escape, words))})\b", re.I) if words else None
+
+
+def blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with each of the (non-overlapping) ``spans`` replaced by a space, so the words either side
+    stay apart: a greeting, an addressed name or the answers a question offers cut out of what it asks."""
+    for start, end in sorted(spans, reverse=True):
+        text = text[:start] + " " + text[end:]
+    return text
+
+
 def choice_spans(text: str) -> list[tuple[int, int]]:
     """Where a question offers the answers to choose from, closing its ask ("DPP nya full 20jt ato 50%?",
     "pas terima DP atau pas barang dikirim?"; lexicon ``message_words.choice_words``).
@@ -367,13 +383,13 @@ def choice_spans(text: str) -> list[tuple[int, int]]:
     clause: a clause that asks with a word of its own ("Paling lama berapa bulan ... pengangsuran atau
     penundaan pembayaran?") asks about both.
     "... atau tidak?" asks yes or no and offers nothing; "dan/atau" is no choice."""
-    words = lexicon.message_words("choice_words")
-    if not words:
+    choice = _choice_word()
+    if choice is None:
         return []
     negations = set(lexicon.message_words("choice_negations"))
     asking = lexicon.ask_words()
     spans: list[tuple[int, int]] = []
-    for m in re.finditer(rf"(?<!/)\b(?:{'|'.join(map(re.escape, words))})\b", text, re.I):
+    for m in choice.finditer(text):
         rest = text[m.end() :]
         stop = _CLAUSE_END.search(rest)
         if stop is not None and stop.group() != "?":
@@ -386,19 +402,15 @@ def choice_spans(text: str) -> list[tuple[int, int]]:
         clause_start = max((c.end() for c in _CLAUSE_END.finditer(head)), default=0)
         if set(tokenize(head[clause_start:])) & asking:
             continue  # "Paling lama berapa bulan ... pengangsuran atau penundaan?": the choice is the topic
-        left = list(re.finditer(r"\S+", head[clause_start:]))
-        need, taken = len(offered), 0
-        start = None
-        for t in reversed(left):
+        need, taken, start = len(offered), 0, m.start()
+        for t in reversed(list(re.finditer(r"\S+", head[clause_start:]))):
             w = t.group().lower()
-            if _AMOUNT.fullmatch(w) or w in STOPWORDS:
-                start = clause_start + t.start()
-                continue
-            if taken == need:
-                break
-            taken += 1
+            if not (_AMOUNT.fullmatch(w) or w in STOPWORDS):
+                if taken == need:
+                    break
+                taken += 1
             start = clause_start + t.start()
-        if taken and start is not None:
+        if taken:
             end = m.end() + right[-1].end()
             if spans and start < spans[-1][1]:  # "1,5% atau 2,5% atau 3%?": one offer of three answers
                 start = min(start, spans[-1][0])
@@ -435,13 +447,10 @@ def question_concepts(
     concepts: list[Concept] = []
     covered: set[str] = set()
     text = question if question is not None else plan.text
-    span = plan.as_of_span
-    if span:
-        text = text[: span[0]] + " " + text[span[1] :]
-    for start, end in reversed(lexicon.addressing_spans(text)):  # "pak Pri", "ijin bertanya": no topic
-        text = text[:start] + " " + text[end:]
-    for start, end in reversed(lexicon.frame_spans(text)):  # "Siang rekan2,", "PT Maju": no topic
-        text = text[:start] + " " + text[end:]
+    if plan.as_of_span:
+        text = blank_spans(text, [plan.as_of_span])
+    text = blank_spans(text, lexicon.addressing_spans(text))  # "pak Pri", "ijin bertanya": no topic
+    text = blank_spans(text, lexicon.frame_spans(text))  # "Siang rekan2,", "PT Maju": no topic
     text = _MANNER_FRAME.sub(" bagaimana ", _PERIOD_FRAME.sub(" berapa ", _THAT_TIME.sub(" ", text)))
     if focus_ask:
         ask = ask_text(text)
@@ -449,8 +458,7 @@ def question_concepts(
         # below) count wherever they are written: they set the topic the ask is about
         if sum(1 for t in tokenize(ask) if t not in STOPWORDS and t not in generic and len(t) >= 3) >= 2:
             text = ask
-    for start, end in reversed(lexicon.check_tag_spans(text)):  # "..., bener ga?": no topic
-        text = text[:start] + " " + text[end:]
+    text = blank_spans(text, lexicon.check_tag_spans(text))  # "..., bener ga?": no topic
     for exp in plan.expansions:
         toks = [t for t in tokenize(exp.term) if t not in STOPWORDS]
         if not toks:

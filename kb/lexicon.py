@@ -358,10 +358,16 @@ def names_policy(text: str) -> bool:
     PPh 21 base the law states went unanswered.
     """
     lowered = text.lower()
-    events = message_words("not_policy")
-    if events:
-        lowered = re.sub(rf"(?<!\w)(?:{_phrases(events)})(?!\w)", " ", lowered)
+    events = _not_policy()
+    if events is not None:
+        lowered = events.sub(" ", lowered)
     return bool(_policy_pattern().search(lowered))
+
+
+@functools.lru_cache(maxsize=1)
+def _not_policy() -> re.Pattern[str] | None:
+    events = message_words("not_policy")
+    return re.compile(rf"(?<!\w)(?:{_phrases(events)})(?!\w)") if events else None
 
 
 def law_topics() -> tuple[LawTopic, ...]:

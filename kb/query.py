@@ -481,7 +481,8 @@ class Provision:
     """A Pasal/ayat/huruf the question points at, with the law it belongs to when known.
 
     ``origin`` is "text" when the question wrote "Pasal ..." and "tax_type" when the provision is
-    implied by a tax type ("PPh 23" -> Pasal 23 of UU 7/1983).  Spans index the original text.
+    implied by a tax type ("PPh 23" -> Pasal 23 of UU 7/1983) or by a reviewed term whose alias entry names
+    the provision governing it ("PTKP" -> Pasal 7 of UU 7/1983).  Spans index the original text.
     """
 
     pasal: str

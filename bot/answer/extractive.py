@@ -1007,28 +1007,34 @@ def unasked_focus(request: ComposeRequest, concepts: list[Concept], relevant: Se
     return not any(coverage([focus], _own_text(h), h.doc.language) > 0 for h in relevant)
 
 
-def asked_tax_names(question: str) -> set[str]:
+@functools.lru_cache(maxsize=256)  # read once per candidate passage of a question (lead_features)
+def asked_tax_names(question: str) -> frozenset[str]:
     """The taxes the question asks about: those its asking sentences name, else those the whole message names.
 
     A tax the story names in passing ("invoice 25jt blm termasuk PPN. PPh 23 nya brp persen?") is a detail of
     the case; a passage stating another rate net of PPN is no answer about PPh 23 for sharing it."""
     asked = mentioned_taxes(lexical.ask_text(question))
-    return set(asked or mentioned_taxes(question))
+    return frozenset(asked or mentioned_taxes(question))
 
 
 #: the income-tax articles a document may be about as a whole (its title names one)
 _PPH_ARTICLES = frozenset({"PPh 21", "PPh 22", "PPh 23", "PPh 26"})
 
 
-def document_article(doc: DocumentMeta) -> set[str]:
+def document_article(doc: DocumentMeta) -> frozenset[str]:
     """The one income-tax article a document's title names, when its passage names no tax itself: every
     passage of "Pemungutan Pajak Penghasilan Pasal 22 ..." is about PPh 22, though its rate items name only
     the goods.  An omnibus act's or a treaty PMK's tax types are no such topic: the title must name it."""
-    articles = _PPH_ARTICLES & set(mentioned_taxes(doc.title))
-    return set(articles) if len(articles) == 1 else set()
+    return _title_article(doc.title)
 
 
-def _other_tax_unit(asked: set[str], quote: str) -> bool:
+@functools.lru_cache(maxsize=256)  # one title per document, read for every candidate passage
+def _title_article(title: str) -> frozenset[str]:
+    articles = _PPH_ARTICLES & set(mentioned_taxes(title))
+    return articles if len(articles) == 1 else frozenset()
+
+
+def _other_tax_unit(asked: frozenset[str], quote: str) -> bool:
     """The quote names taxes and none is one the question asks about: a rate it states is another tax's
     (a Pasal that holds the PPnBM range beside the PPN rules is about both; its PPnBM ayat is not)."""
     named = set(mentioned_taxes(quote))
@@ -1251,7 +1257,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     deadline = lead_fact(question) == "deadline"
     rate_q = asks_rate(question)
     asked_taxes = asked_tax_names(question)
-    named_taxes = set(mentioned_taxes(text)) or document_article(hit.doc)
+    named_taxes = frozenset(mentioned_taxes(text)) or document_article(hit.doc)
     objects = question_objects(question)
     figures = question_figures(question)
     return {

@@ -90,6 +90,7 @@ from identity.principal import Principal
 from kb import lexicon
 from kb.lexical import (
     asking_sentences,
+    blank_spans,
     choice_spans,
     content_words,
     coverage,
@@ -332,12 +333,7 @@ def only_offers(ask: str) -> bool:
     """A sentence that only offers the answers to the ask before it ("full 10jt atau setengah?",
     :func:`kb.lexical.choice_spans`): the options of that ask, not a question of its own."""
     spans = choice_spans(ask)
-    if not spans:
-        return False
-    rest = ask
-    for start, end in reversed(spans):
-        rest = rest[:start] + " " + rest[end:]
-    return content_words(rest) == 0
+    return bool(spans) and content_words(blank_spans(ask, spans)) == 0
 
 
 def argues_back(ask: str) -> bool:

@@ -25,6 +25,10 @@ from kb.query import understand
 from tests.answer.chunk_sample import sample_chunk
 
 TODAY = dt.date(2026, 12, 4)
+#: a regulation about one income-tax article, as its title says
+PPH22_PMK = DocumentMeta(
+    id="pmk-1-2030", title="Pemungutan Pajak Penghasilan Pasal 22 atas Impor", number="PMK 1/2030", type="PMK"
+)
 
 
 def _words(question: str) -> set[str]:
@@ -42,27 +46,15 @@ def test_the_taxes_asked_are_those_the_asking_sentences_name() -> None:
 
 
 def test_a_document_about_one_income_tax_article_is_about_it_only_when_its_title_says_so() -> None:
-    pph22 = DocumentMeta(
-        id="pmk-1-2030",
-        title="Pemungutan Pajak Penghasilan Pasal 22 atas Impor",
-        number="PMK 1/2030",
-        type="PMK",
-    )
     omnibus = DocumentMeta(
         id="uu-1-2030", title="Cipta Kerja", number="UU 1/2030", type="UU", tax_types=("PPh 26", "PPN")
     )
-    assert document_article(pph22) == {"PPh 22"}
+    assert document_article(PPH22_PMK) == {"PPh 22"}
     assert document_article(omnibus) == set()
 
 
 def test_a_passage_of_another_articles_regulation_is_another_tax_for_a_rate_asked_of_one() -> None:
     question = "Tagihan jasa desain 12jt belum termasuk PPN. PPh 23 nya berapa persen?"
-    pph22 = DocumentMeta(
-        id="pmk-1-2030",
-        title="Pemungutan Pajak Penghasilan Pasal 22 atas Impor",
-        number="PMK 1/2030",
-        type="PMK",
-    )
     item = sample_chunk(
         "pmk-1-2030",
         "pasal-3/ayat-1/huruf-h",
@@ -71,7 +63,9 @@ def test_a_passage_of_another_articles_regulation_is_another_tax_for_a_rate_aske
         seq=1,
         pasal="3",
     )
-    request = ComposeRequest(question, "id", TODAY, understand(question), (Hit(item, pph22, 1.0, ("bm25",)),))
+    request = ComposeRequest(
+        question, "id", TODAY, understand(question), (Hit(item, PPH22_PMK, 1.0, ("bm25",)),)
+    )
     assert lead_features(0, request.hits[0], 0.5, request)["other_tax"] == 1.0
 
 
