@@ -79,7 +79,7 @@ _TYPE_WORDS: dict[str, tuple[str, str]] = {
 }
 
 _TAX = re.compile(
-    r"\bPPh\s*(?:Pasal\s*|Psl\.?\s*)?(4\s*\(\s*2\s*\)|4\s+ayat\s*\(?\s*2\s*\)?|\d{2})(?!\w)"
+    r"\bPPh\s*(?:final\s+)?(?:Pasal\s*|Psl\.?\s*)?(4\s*\(\s*2\s*\)|4\s+ayat\s*\(?\s*2\s*\)?|\d{2})(?!\w)"
     r"|\bPajak\s+Penghasilan\s+Pasal\s+(4\s+ayat\s*\(\s*2\s*\)|\d{2})(?!\w)"
     r"|\b(PPN|PPnBM)\b|\bPajak\s+Pertambahan\s+Nilai\b"
     r"|\b(Pajak\s+Penjualan\s+atas\s+Barang\s+Mewah)\b",

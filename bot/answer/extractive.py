@@ -1034,6 +1034,23 @@ def _title_article(title: str) -> frozenset[str]:
     return articles if len(articles) == 1 else frozenset()
 
 
+#: the base act of the Income Tax Law (UU 7/1983, every amendment's passages carry it as their base document)
+_UU_PPH_BASE = "uu-7-1983"
+
+
+def located_article(hit: Hit) -> frozenset[str]:
+    """The income-tax article a passage of UU PPh is part of (its Pasal 21, 22, 23 or 26; Pasal 4 ayat (2)):
+    the Pasal is the tax, as Indonesian names it ("PPh Pasal 23"), though its ayat name only the income and
+    the rate.  A passage of another act, or of another Pasal, has none."""
+    c = hit.chunk
+    if c.base_doc != _UU_PPH_BASE or c.pasal is None:
+        return frozenset()
+    if c.pasal == "4":
+        return frozenset({"PPh 4(2)"}) if c.ayat == "2" else frozenset()
+    article = f"PPh {c.pasal}"
+    return frozenset({article}) if article in _PPH_ARTICLES else frozenset()
+
+
 def _other_tax_unit(asked: frozenset[str], quote: str) -> bool:
     """The quote names taxes and none is one the question asks about: a rate it states is another tax's
     (a Pasal that holds the PPnBM range beside the PPN rules is about both; its PPnBM ayat is not)."""
@@ -1257,7 +1274,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     deadline = lead_fact(question) == "deadline"
     rate_q = asks_rate(question)
     asked_taxes = asked_tax_names(question)
-    named_taxes = frozenset(mentioned_taxes(text)) or document_article(hit.doc)
+    named_taxes = frozenset(mentioned_taxes(text)) or document_article(hit.doc) or located_article(hit)
     objects = question_objects(question)
     figures = question_figures(question)
     return {
