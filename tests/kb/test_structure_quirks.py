@@ -343,3 +343,20 @@ def test_an_f_ayat_whose_marker_ocr_read_as_n0_is_its_own_chunk_after_the_e_ayat
     assert chunks["pasal-4/angka-4/pasal-9/ayat-6f"].text.startswith("(60 Pembayaran")
     # a "(N0" that does not follow ayat (Ne) stays text: no ayat (40) or (4f) elsewhere in the Pasal
     assert "pasal-4/angka-4/pasal-9/ayat-40" not in chunks
+
+
+def test_income_tax_exemptions_restated_by_uu_hpp_are_one_huruf_each() -> None:
+    # UU HPP Pasal 3 angka 1 restates UU PPh Pasal 4 ayat (3); OCR had put the huruf markers e, f and l-p and
+    # the angka of huruf f into the page margin ("... badan dalam negeri; e f. 2 dividen ..."), so the
+    # dividend exemption (huruf f) was read as part of the benefits in kind (huruf d).  Repaired by hand in
+    # text.txt (rule "structure" in ocr_repairs.tsv)
+    prefix = "pasal-3/angka-1/pasal-4/ayat-3/huruf-"
+    huruf = {c.key.removeprefix(prefix): c for c in _doc("uu-7-2021") if c.key.startswith(prefix)}
+    assert {k for k in huruf if "/" not in k} == set("abcdefghijklmnop")
+    assert "dividen" not in huruf["d"].text
+    assert huruf["e"].text.startswith("e. pembayaran dari perusahaan asuransi karena kecelakaan")
+    assert huruf["f"].text.startswith("f. dividen atau penghasilan lain dengan ketentuan sebagai berikut:")
+    assert "1. dividen yang berasal dari dalam negeri yang diterima atau diperoleh" in huruf["f"].text
+    assert huruf["l"].text == "l. beasiswa yang memenuhi persyaratan tertentu;"
+    assert huruf["o"].text.startswith("o. dana setoran Biaya Penyelenggaraan Ibadah Haji (BPIH)")
+    assert "beasiswa" not in huruf["k"].text
