@@ -360,3 +360,15 @@ def test_income_tax_exemptions_restated_by_uu_hpp_are_one_huruf_each() -> None:
     assert huruf["l"].text == "l. beasiswa yang memenuhi persyaratan tertentu;"
     assert huruf["o"].text.startswith("o. dana setoran Biaya Penyelenggaraan Ibadah Haji (BPIH)")
     assert "beasiswa" not in huruf["k"].text
+
+
+def test_income_objects_restated_by_uu_hpp_are_one_huruf_each() -> None:
+    # UU PPh Pasal 4 ayat (1) as UU HPP restates it: "... pertambangan; penerimaan kembali ... utang; e f g.
+    # dividen ...; h royalti ..." had put interest, dividends and royalties (huruf f, g, h) inside huruf d
+    prefix = "pasal-3/angka-1/pasal-4/ayat-1/huruf-"
+    huruf = {c.key.removeprefix(prefix): c for c in _doc("uu-7-2021") if c.key.startswith(prefix)}
+    assert set("defgh") <= set(huruf)
+    assert "dividen" not in huruf["d"].text and "royalti" not in huruf["d"].text
+    assert huruf["f"].text.startswith("f. bunga termasuk premium, diskonto, dan imbalan karena jaminan")
+    assert huruf["g"].text.startswith("g. dividen dengan nama dan dalam bentuk apapun")
+    assert huruf["h"].text == "h. royalti atau imbalan atas penggunaan hak;"
