@@ -73,6 +73,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.answer import scope as scope_mod
+from bot.answer.extractive import figure_match, question_figures
 from bot.answer.model import (
     Answer,
     ClarifyingQuestion,
@@ -267,6 +268,11 @@ def unaddressed(own: str, asked: str, answer: Answer, aliases: Any, acts: Any, l
     if covered > 0 or len(concepts) < DECLINE_MIN:
         # the lead mentions some of what the part asks (it may answer in other words), or the part says too
         # little of its own to tell: one word ("dikenakan") is as often the ask's verb as its topic
+        return answer
+    figures = question_figures(own)
+    if figures and figure_match(figures, lead.quote) == 1.0:
+        # the lead states every rate or amount the part checks ("dipotong PPh 22 0,5% gk?" and "sebesar 0,5%
+        # ... Pasal 22"): it answers in the act's words ("pungutan", "Pihak Lain"), not the asker's
         return answer
     missing = _concept_words(own, concepts, lead.quote)[:3]
     if not missing:

@@ -128,3 +128,17 @@ def test_a_part_whose_claims_mention_nothing_it_asks_says_so(services: Any) -> N
         unaddressed("Berapa tarif PPh Pasal 23 atas jasa teknik?", "", rate, services.aliases, None, "id")
         is rate
     )
+
+
+def test_a_part_checking_a_rate_the_lead_states_stays_answered(services: Any) -> None:
+    # "does the payer really withhold 2% on this?": the rate rule states the 2% in the act's words ("dipotong
+    # pajak oleh pihak yang wajib membayarkan"), none of the asker's ("klien", "ngambil") -- session 37
+    principal = services.cli_principal(None)
+    rate = answer_question("Berapa tarif PPh Pasal 23 atas jasa teknik?", principal, services, as_of=AS_OF)
+    assert rate.status == "answered" and "2% (dua persen)" in rate.claims[0].quote
+    acts = known_acts(services)
+    checked = unaddressed("klien bakal ngambil PPh 23 2% gk ya?", "", rate, services.aliases, acts, "id")
+    assert checked is rate
+    # a rate the lead does not state is no such check: the part is still declined
+    other = unaddressed("klien bakal ngambil PPh 23 15% gk ya?", "", rate, services.aliases, acts, "id")
+    assert other.status == "abstained" and other.claims == ()
