@@ -910,10 +910,11 @@ def answer_question(
         confidence.band == "low"
         or shown[0].is_example
         or misses_asked(answered_question, [c.quote for c in shown if not c.is_example])
+        or (len(attempts) == 1 and outside_named_acts(shown[0], [m for m, _ in found], docs))
     ):
-        # a low score, a worked example leading (an illustration's made-up case states no rule), or quotes
-        # that do not state what was asked (a sanction, a quoted threshold, an amount): evidence to the tax
-        # team
+        # a low score, a worked example leading (an illustration's made-up case states no rule), quotes that
+        # do not state what was asked (a sanction, a quoted threshold, an amount), or a lead from an act the
+        # question did not name when it named one: evidence to the tax team
         status, reason = "escalated", "low_confidence"
     if len(attempts) == 1 and attempts[0].result is not None:
         in_conflict = {src.doc_id for cf in conflicts for src in cf.sources}
@@ -934,6 +935,40 @@ def answer_question(
         explain_data=explain_data,
         headline=_broken_headline(shown[: len(broken)], lang) if reason == "advice" else None,
     )
+
+
+def named_family(named: Sequence[DocumentMeta], docs: Mapping[str, DocumentMeta]) -> frozenset[str]:
+    """The acts a question naming ``named`` is asked of: each named act, the acts it amends or revokes and
+    those amending or revoking it, and every other act amending the same laws (a question "menurut UU HPP"
+    about UU PPh's Pasal 17 is answered by its current wording, whichever act restated it last)."""
+    family: set[str] = set()
+    for m in named:
+        family |= {m.id, *m.amends, *m.amended_by, *m.revokes, *m.revoked_by}
+    family |= {d.id for d in docs.values() if set(d.amends) & family or set(d.revokes) & family}
+    return frozenset(family)
+
+
+def outside_named_acts(
+    lead: ShownClaim, named: Sequence[DocumentMeta], docs: Mapping[str, DocumentMeta]
+) -> bool:
+    """Whether a question that names acts is led by a passage of none of them (:func:`named_family`) that
+    does not cite one either: a question on the letter a revoked PP issued, led by a PMK on exemption
+    letters for gold imports that shares "surat keterangan ... tetap berlaku" with it, is an answer to
+    another question.  A question naming no act, or only acts the knowledge base lacks, is not judged."""
+    if not named or lead.source.doc_id in named_family(named, docs):
+        return False
+    text = normalize_ws(lead.quote)
+    return not any(_cites(text, m.number) for m in named)
+
+
+def _cites(text: str, number: str) -> bool:
+    """``text`` names the act ``number`` ("PP 55/2022"), in that form or written out ("Nomor 55 Tahun
+    2022")."""
+    m = re.match(r"\s*\S+\s+(\d+)/(\d{4})\s*$", number)
+    if m is None:
+        return number.lower() in text.lower()
+    n, year = m.groups()
+    return bool(re.search(rf"\b{n}\s*/\s*{year}\b|\bNomor\s+{n}\s+Tahun\s+{year}\b", text, re.I))
 
 
 def _warn_documents(
