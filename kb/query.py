@@ -98,6 +98,16 @@ _TAX_TYPE_PROVISION: dict[str, tuple[str, str | None]] = {
     "PPh 4(2)": ("4", "2"),
 }
 
+
+def article_tax_type(pasal: str | None, ayat: str | None) -> str | None:
+    """The tax type UU PPh names by the article a passage of it is part of (Pasal 23 -> "PPh 23", Pasal 4
+    ayat (2) -> "PPh 4(2)"): the reverse of the Pasal a tax type's name points at."""
+    for tax_type, (p, a) in _TAX_TYPE_PROVISION.items():
+        if p == pasal and a in (None, ayat):
+            return tax_type
+    return None
+
+
 DEFAULT_ALIASES_PATH = Path(__file__).with_name("data") / "aliases.yaml"
 
 

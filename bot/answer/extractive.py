@@ -34,7 +34,16 @@ from kb.amounts import spelled_formally
 from kb.dates import MONTHS, parse_indonesian_date
 from kb.lexical import EN_ONLY, Concept, coverage
 from kb.model import DocumentMeta, Hit
-from kb.query import FRAME_WORDS, STOPWORDS, asks_definition, detect_language, tokenize
+from kb.query import (
+    FRAME_WORDS,
+    STOPWORDS,
+    UU_PPH,
+    article_tax_type,
+    asks_definition,
+    detect_language,
+    tokenize,
+)
+from kb.refs import key_from_doc_id
 from kb.retrieve import is_general_elucidation
 
 #: Words that make a unit state a rate or an obligation (lead candidates): kb/data/lexicon.yaml
@@ -1034,21 +1043,15 @@ def _title_article(title: str) -> frozenset[str]:
     return articles if len(articles) == 1 else frozenset()
 
 
-#: the base act of the Income Tax Law (UU 7/1983, every amendment's passages carry it as their base document)
-_UU_PPH_BASE = "uu-7-1983"
-
-
 def located_article(hit: Hit) -> frozenset[str]:
     """The income-tax article a passage of UU PPh is part of (its Pasal 21, 22, 23 or 26; Pasal 4 ayat (2)):
     the Pasal is the tax, as Indonesian names it ("PPh Pasal 23"), though its ayat name only the income and
     the rate.  A passage of another act, or of another Pasal, has none."""
     c = hit.chunk
-    if c.base_doc != _UU_PPH_BASE or c.pasal is None:
+    if key_from_doc_id(c.base_doc) != UU_PPH:  # every amendment's passages carry UU 7/1983 as their base
         return frozenset()
-    if c.pasal == "4":
-        return frozenset({"PPh 4(2)"}) if c.ayat == "2" else frozenset()
-    article = f"PPh {c.pasal}"
-    return frozenset({article}) if article in _PPH_ARTICLES else frozenset()
+    article = article_tax_type(c.pasal, c.ayat)
+    return frozenset({article}) if article in _PPH_ARTICLES | {"PPh 4(2)"} else frozenset()
 
 
 def _other_tax_unit(asked: frozenset[str], quote: str) -> bool:

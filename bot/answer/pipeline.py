@@ -77,6 +77,7 @@ from kb.lexicon import names_policy, not_terms, passage_cue, question_kind, ques
 from kb.metadata import related_date
 from kb.model import ANSWERABLE_STATUSES, Chunk, DocumentMeta, Hit
 from kb.query import STOPWORDS, QueryPlan, tokenize, understand
+from kb.refs import find_doc_refs
 from kb.retrieve import SearchResult, hit_json
 from kb.scope import Narrowing
 from kb.store.protocol import SearchFilter
@@ -957,18 +958,10 @@ def outside_named_acts(
     another question.  A question naming no act, or only acts the knowledge base lacks, is not judged."""
     if not named or lead.source.doc_id in named_family(named, docs):
         return False
-    text = normalize_ws(lead.quote)
-    return not any(_cites(text, m.number) for m in named)
-
-
-def _cites(text: str, number: str) -> bool:
-    """``text`` names the act ``number`` ("PP 55/2022"), in that form or written out ("Nomor 55 Tahun
-    2022")."""
-    m = re.match(r"\s*\S+\s+(\d+)/(\d{4})\s*$", number)
-    if m is None:
-        return number.lower() in text.lower()
-    n, year = m.groups()
-    return bool(re.search(rf"\b{n}\s*/\s*{year}\b|\bNomor\s+{n}\s+Tahun\s+{year}\b", text, re.I))
+    cited = {
+        ref.key for ref in find_doc_refs(lead.quote)
+    }  # "PP 55/2022", "Peraturan Pemerintah Nomor 55 ..."
+    return not any(m.number in cited for m in named)
 
 
 def _warn_documents(
