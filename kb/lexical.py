@@ -72,8 +72,12 @@ _THAT_TIME = re.compile(
 )
 #: "berapa lama" / "how long" asks a period (kb/data/lexicon.yaml ``question_kinds.period``): "lama" is the
 #: frame of the ask, like "tarif" in "berapa tarif", not a word the rule must contain ("disimpan selama
-#: 10 tahun")
-_PERIOD_FRAME = re.compile(r"\b(?:berapa|brp|brapa)\s+lama(?:nya)?\b|\bhow\s+long\b", re.I)
+#: 10 tahun"); so is the unit of "sampai berapa tahun" / "how many years" (session 38): the rule states the
+#: number of its years ("paling lama: a. 7 (tujuh) Tahun Pajak"), a definition of "Tahun Pajak" only the word
+_PERIOD_FRAME = re.compile(
+    r"\b(?:berapa|brp|brapa)\s+(?:lama|tahun|thn|bulan|bln)(?:nya)?\b|\bhow\s+(?:long|many\s+(?:years|months))\b",
+    re.I,
+)
 #: "bagaimana caranya" / "gmn caranya" (how) asks a manner: "cara" is the frame of the ask, not a word the
 #: rule must contain (session 36; the acts' "tata cara" titles share it with every procedure)
 _MANNER_FRAME = re.compile(r"\b(?:bagaimana|gimana|gmn|gmana|bgmn|bgm)\s+cara(?:nya)?\b", re.I)

@@ -86,7 +86,7 @@ _COMMENCE_TEXT = re.compile(r"mulai berlaku pada tanggal", re.IGNORECASE)
 
 _DEADLINE_Q = re.compile(
     r"\b(?:kapan|paling lambat|batas waktu|jatuh tempo|tenggat|deadline|when|by when|due|berapa lama|"
-    r"jangka waktu|how long|within)(?!\w)",
+    r"berapa (?:hari|bulan|tahun)|how many (?:days|months|years)|jangka waktu|how long|within)(?!\w)",
     re.IGNORECASE,
 )
 #: a passage that states a time limit
@@ -94,6 +94,11 @@ _DEADLINE_TEXT = re.compile(
     r"\b(?:paling lambat|paling lama|jangka waktu|batas waktu|akhir bulan|sebelum .{0,30}jatuh tempo|"
     r"\d+\s*\([a-z ]+\)\s*(?:hari|bulan|tahun))",
     re.IGNORECASE,
+)
+#: a passage that states a time limit with its figure ("paling lama 7 (tujuh) Tahun Pajak", "tanggal 15"):
+#: "dalam jangka waktu tertentu" names a period without stating it
+_TIME_FIGURE = re.compile(
+    r"\d+\s*\([a-z ]+\)\s*(?:hari|minggu|bulan|tahun)|\btanggal\s+\d{1,2}\b|\bakhir\s+bulan\b", re.IGNORECASE
 )
 _AYAT_NUM = re.compile(r"\d+")
 
@@ -260,6 +265,8 @@ class Retriever:
         # the cap makes room for other documents; when there are too few of them (Bea Meterai is one law), the
         # capped passages fill the list after them, best first, instead of leaving it short
         results.extend(capped[: max(0, top_k - len(results))])
+        if mode in ("hybrid", "deterministic"):
+            results = self._with_referrer(results, plan, flt, docs, top_k)
         context = self._expand(results, flt, docs) if mode in ("hybrid", "deterministic") else []
         explain["returned"] = len(results)
         logger.debug("mode=%s, candidates=%s, returned=%s | search done", mode, len(pool.fused), len(results))
@@ -410,6 +417,59 @@ class Retriever:
         chunks = self.store.get_chunks(ids)
         ids.sort(key=lambda cid: (0 if (chunks[cid].ayat in wanted_ayat) else 1, chunks[cid].seq, cid))
         return ids
+
+    def _with_referrer(
+        self,
+        results: list[Hit],
+        plan: QueryPlan,
+        flt: SearchFilter,
+        docs: dict[str, DocumentMeta],
+        top_k: int,
+    ) -> list[Hit]:
+        """The passage that states the asked figure for the best hit, placed right after it.
+
+        Why: a rule often names its period or rate only by reference -- "dikenai Pajak Penghasilan yang
+        bersifat final dalam jangka waktu tertentu" -- and a later Pasal states it: "Jangka waktu tertentu
+        ... sebagaimana dimaksud dalam Pasal 56 ayat (1) paling lama: a. 7 (tujuh) Tahun Pajak ...".  That
+        Pasal shares no word with "sampai berapa tahun" and never reaches the candidates on its own, yet it
+        is what the asker needs.  So when the question asks a time limit (or a rate) and the best hit states
+        none, a passage that refers to the best hit and states one joins the results after it (it takes
+        the last place); the composer then decides what leads.  Same-document referrers first, then by
+        document and position; only rules (no elucidation, example or frame) visible to the asker and in
+        force on the question's date.
+        """
+        if not results:
+            return results
+        asked = lexicon.plain_question(plan.text)
+        figure = _TIME_FIGURE if _DEADLINE_Q.search(asked) else _RATE_TEXT if _RATE_Q.search(asked) else None
+        best = results[0]
+        if figure is None or figure.search(best.chunk.text):
+            return results
+        edges = self.store.edges_to([best.chunk.id], ["references"])
+        shown = {h.chunk.id for h in results}
+        wanted = sorted({e.src for e in edges} - shown)
+        if not wanted:
+            return results
+        chunks = self.store.get_chunks(wanted)
+        visible = self.store.visible_chunk_ids(flt, wanted)
+        as_of = flt.as_of
+        found = [
+            c
+            for c in chunks.values()
+            if c.id in visible
+            and c.doc_id in docs
+            and c.kind not in ("penjelasan", "preamble", "closing")
+            and not c.is_example
+            and not (c.valid_from and c.valid_from > as_of)
+            and not (c.valid_to and as_of >= c.valid_to)
+            and figure.search(c.text)
+        ]
+        if not found:
+            return results
+        found.sort(key=lambda c: (c.doc_id != best.chunk.doc_id, c.doc_id, c.seq, c.id))
+        ref = found[0]
+        hit = Hit(ref, docs[ref.doc_id], best.score, ("graph:referrer",))
+        return [best, hit, *results[1:]][: max(top_k, 2)]
 
     def _expand(self, results: list[Hit], flt: SearchFilter, docs: dict[str, DocumentMeta]) -> list[Hit]:
         """Parent Pasal, definitions used, referenced ayat and linked memo sections, within a budget."""

@@ -110,8 +110,12 @@ EXCEPTION = lexicon.passage_cue("exception")
 #: What a question asks for (the fact the leading quote must contain): a deadline.
 ASK_DEADLINE = lexicon.question_kind("deadline")
 #: a length of time written out in ``units`` ("3 (tiga) bulan", "10 (sepuluh) tahun"); "1 (satu) Tahun Pajak"
-#: is a tax year, not a length of time
-PERIOD_OF = r"\d+\s*\([a-z\s]+\)\s*(?:{units})\b(?!\s+(?:pajak|takwim|kalender))"
+#: is a tax year, not a length of time, but several of them are one ("paling lama: a. 7 (tujuh) Tahun Pajak
+#: bagi Wajib Pajak orang pribadi", PP 55/2022 Pasal 59: how long a facility lasts)
+PERIOD_OF = (
+    r"(?:\d+\s*\([a-z\s]+\)\s*(?:{units})\b(?!\s+(?:pajak|takwim|kalender))"
+    r"|(?:[2-9]|\d\d+)\s*\([a-z\s]+\)\s*(?:{units})\s+(?:pajak|takwim|kalender)\b)"
+)
 PERIOD_TEXT = PERIOD_OF.format(units="hari|minggu|bulan|tahun")
 DEADLINE = re.compile(
     rf"paling\s+(?:lama|lambat)|tanggal\s+\d{{1,2}}\b|{PERIOD_TEXT}"
@@ -188,6 +192,9 @@ _OBJECTS_IN_PASSAGE: tuple[tuple[str, re.Pattern[str]], ...] = (
         "foreign_payee",
         re.compile(r"(?:wajib\s+pajak|vendor|penerima|subjek\s+pajak)\s+luar\s+negeri|Pasal\s+26\b", re.I),
     ),
+    # a company by its legal form: "Wajib Pajak badan berbentuk perseroan terbatas"
+    ("limited_company", re.compile(r"perseroan\s+terbatas", re.I)),
+    ("partnership", re.compile(r"persekutuan\s+komanditer|\bfirma\b", re.I)),
 )
 #: (name, how a question names the object, how a passage is about it)
 QUESTION_OBJECTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
@@ -255,15 +262,34 @@ def asks_rate(question: str) -> bool:
     return not ASKS_OTHER_THAN_RATE.search(question) or bool(ASKS_RATE_OUTRIGHT.search(question))
 
 
+#: a rate the question states to name a regime ("pakai tarif 0,5%", "PPh final 0,5%"): a fact of the case
+STATED_RATE = re.compile(r"(?:\btarif\s+(?:nya\s+)?)?\d+(?:[.,]\d+)?\s*(?:%|persen\b)", re.I)
+#: the question asks whether what it states is right ("tarif 0,5% itu benar?"); the closing "ya?" of a chat
+#: question asks nothing of the kind
+ASKS_CONFIRM = re.compile(r"\b(?:benar|betul|bener|right|correct|true)\b|\bkan\b\s*\??\s*$", re.I)
+
+
 def asked_facts(question: str) -> tuple[str, ...]:
-    """Every kind of fact a multi-part question asks, in order ("berapa tarif ... dan kapan ...")."""
+    """Every kind of fact a multi-part question asks, in order ("berapa tarif ... dan kapan ...").
+
+    A rate the question only states while it asks a time limit ("boleh pakai tarif 0,5% sampai berapa
+    tahun?") names the regime the period is about; it is no second ask unless the question asks to confirm
+    it."""
     question = THRESHOLD.sub(" ", lexicon.plain_question(question))
     found = []
     for kind, pattern in (("rate", RATE_QUESTION), ("deadline", ASK_DEADLINE)):
         m = pattern.search(question)
         if m and (kind != "rate" or asks_rate(question)):
             found.append((m.start(), kind))
-    return tuple(kind for _, kind in sorted(found))
+    kinds = [kind for _, kind in sorted(found)]
+    if (
+        "rate" in kinds
+        and "deadline" in kinds
+        and not asks_rate(STATED_RATE.sub(" ", question))
+        and not ASKS_CONFIRM.search(question)
+    ):
+        kinds.remove("rate")
+    return tuple(kinds)
 
 
 #: figure kinds a question states as facts of its case that the governing rule states too ("7 tahun",
@@ -289,12 +315,16 @@ def figure_match(figures: tuple[frozenset[FigureKey], ...], text: str) -> float:
 
 
 def question_objects(question: str) -> tuple[str, ...]:
-    """The objects the question names (rent of land/buildings, construction, a payee without NPWP)."""
-    return tuple(name for name, ask, _ in QUESTION_OBJECTS if ask.search(question))
+    """The objects the question names (rent of land/buildings, construction, a payee without NPWP), in the
+    order the question first names them."""
+    found = [(m.start(), name) for name, ask, _ in QUESTION_OBJECTS if (m := ask.search(question))]
+    return tuple(name for _, name in sorted(found))
 
 
 def object_match(objects: tuple[str, ...], text: str) -> float:
-    """+1 per named object the text is about, -1 per object it mentions only in an exclusion."""
+    """+1 per named object the text is about, -1 per object it mentions only in an exclusion; an object the
+    question names after another counts half ("PT ... sampai berapa tahun? kalau CV?": the PT's item
+    first)."""
     score = 0.0
     for name, _, about in QUESTION_OBJECTS:
         if name not in objects:
@@ -302,11 +332,12 @@ def object_match(objects: tuple[str, ...], text: str) -> float:
         hits = list(about.finditer(text))
         if not hits:
             continue
+        weight = 1.0 if name == objects[0] else 0.5
         # negated before the match ("kecuali sewa tanah ...") or inside it ("sewa harta selain tanah")
         if any(not _NEGATED_BEFORE.search(text[max(0, m.start() - 120) : m.end()]) for m in hits):
-            score += 1.0
+            score += weight
         else:
-            score -= 1.0
+            score -= weight
     return score
 
 

@@ -947,20 +947,23 @@ def _multi_part(
     )
     parts: list[str] = []
     premise = ""
+    # "berapa lama" / "sampai berapa tahun" asks a length of time, as in a one-part question
+    period = bool(_ASKS_PERIOD.search(lexicon.plain_question(question)))
     for kind in kinds:
         found = None
         for j in order:
             c = claims[j]
             if c.is_example or c.role == "definition":
                 continue
-            phrase = _rate_phrase(c, lang) if kind == "rate" else _deadline_phrase(c)
+            phrase = _rate_phrase(c, lang) if kind == "rate" else _deadline_phrase(c, period)
             if phrase:
                 found = j
                 break
         if found is None:
             parts.append(_MISSING_PART[kind][lang])
             continue
-        parts.append(_fact_sentence(claims[found], found + 1, lang, kind)[0])
+        said = "period" if kind == "deadline" and period else kind
+        parts.append(_fact_sentence(claims[found], found + 1, lang, said)[0])
         if kind == "rate":
             premise = _premise(question, claims[found], lang)
     return " ".join(p for p in (premise, *parts) if p)

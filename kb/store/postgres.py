@@ -881,6 +881,17 @@ class PostgresStore:
         )
         return [Edge(r["src"], r["dst"], r["kind"]) for r in rows]
 
+    def edges_to(self, ids: Sequence[str], kinds: Sequence[str]) -> list[Edge]:
+        wanted = list(dict.fromkeys(ids))
+        if not wanted or not kinds:
+            return []
+        rows = self._q(
+            "SELECT src, dst, kind FROM kb_edges WHERE dst = ANY(%s) AND kind = ANY(%s) "
+            "ORDER BY dst, kind, src",
+            (wanted, list(kinds)),
+        )
+        return [Edge(r["src"], r["dst"], r["kind"]) for r in rows]
+
     def replace_derived(
         self,
         windows: Iterable[tuple[str, str | None, dt.date | None, dt.date | None]],

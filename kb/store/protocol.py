@@ -146,6 +146,10 @@ class ChunkReader(Protocol):
 
     def edges_from(self, ids: Sequence[str], kinds: Sequence[str]) -> list[Edge]: ...
 
+    def edges_to(self, ids: Sequence[str], kinds: Sequence[str]) -> list[Edge]:
+        """Edges of ``kinds`` that point at ``ids`` (the passages that refer to them), by dst, kind, src."""
+        ...
+
 
 class KnowledgeStore(DocumentWriter, KeywordSearcher, VectorSearcher, ChunkReader, Protocol):
     """Everything dasar outside ``kb/store`` uses of a knowledge-base store.

@@ -473,6 +473,21 @@ class SqliteStore:
             out.extend(Edge(r["src"], r["dst"], r["kind"]) for r in rows)
         return out
 
+    def edges_to(self, ids: Sequence[str], kinds: Sequence[str]) -> list[Edge]:
+        out: list[Edge] = []
+        ids = list(dict.fromkeys(ids))
+        kmarks = ",".join("?" * len(kinds))
+        for i in range(0, len(ids), 400):
+            part = ids[i : i + 400]
+            marks = ",".join("?" * len(part))
+            rows = self._q(
+                f"SELECT src, dst, kind FROM edges WHERE dst IN ({marks}) AND kind IN ({kmarks})"
+                " ORDER BY dst, kind, src",
+                [*part, *kinds],
+            )
+            out.extend(Edge(r["src"], r["dst"], r["kind"]) for r in rows)
+        return out
+
     def replace_derived(
         self,
         windows: Iterable[tuple[str, str | None, dt.date | None, dt.date | None]],

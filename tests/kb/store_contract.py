@@ -121,6 +121,15 @@ class KnowledgeStoreContract:
         old = corpus_store.routed_chunk_ids(flt(dt.date(2015, 6, 1)), provisions=["uu-7-1983:pasal-17"])
         assert {cid.split("#")[0] for cid in old} == {"uu-36-2008"}
 
+    def test_edges_to_lists_the_passages_that_refer_to_a_passage(self, corpus_store: KnowledgeStore) -> None:
+        # PP 55/2022 Pasal 59 states the years of the final rate, "sebagaimana dimaksud dalam Pasal 56 ayat
+        # (1)"
+        edges = corpus_store.edges_to(["pp-55-2022#pasal-56/ayat-1"], ["references"])
+        assert "pp-55-2022#pasal-59" in {e.src for e in edges}
+        assert {(e.dst, e.kind) for e in edges} == {("pp-55-2022#pasal-56/ayat-1", "references")}
+        assert [e.src for e in edges] == sorted(e.src for e in edges)
+        assert corpus_store.edges_to([], ["references"]) == []
+
     def test_uu_ppn_pasal_7_wording_by_transaction_date(self, corpus_store: KnowledgeStore) -> None:
         retriever = Retriever(corpus_store, EMBEDDER)
         later = retriever.search("UU PPN Pasal 7", flt(dt.date(2022, 5, 1)))
