@@ -862,6 +862,33 @@ _BARE_ACT = re.compile(
 )
 
 
+#: an acronym in brackets right after the words it abbreviates: "penghasilan neto kena pajak (PKP)"
+_BRACKETED_ACRONYM = re.compile(r"\(([A-Za-z]{2,6})\)")
+
+
+def defined_inline(text: str) -> frozenset[tuple[str, ...]]:
+    """The acronyms ``text`` defines itself: "(PKP)" after words whose initials spell it in order, the last
+    letter the initial of the word right before the bracket ("penghasilan neto kena pajak (PKP)": p-k-p over
+    "penghasilan ... kena pajak"; at most six words back).  Normalised like alias surfaces."""
+    out: set[tuple[str, ...]] = set()
+    for m in _BRACKETED_ACRONYM.finditer(text):
+        letters = m.group(1).lower()
+        words = re.findall(r"[A-Za-z]+", text[: m.start()])[-6:]
+        initials = [w[0].lower() for w in words]
+        if not initials or initials[-1] != letters[-1]:
+            continue
+        i = len(initials) - 1
+        for ch in reversed(letters):
+            while i >= 0 and initials[i] != ch:
+                i -= 1
+            if i < 0:
+                break
+            i -= 1
+        else:
+            out.add(_norm(m.group(1)))
+    return frozenset(out)
+
+
 def understand(
     question: str, *, aliases: AliasDictionary | None = None, catalog: Mapping[str, str] | None = None
 ) -> QueryPlan:
@@ -874,7 +901,10 @@ def understand(
     """
     adict = aliases if aliases is not None else default_aliases()
     text = question
-    matches = adict.find(text)
+    own = defined_inline(text)
+    # an acronym the message spells out itself ("penghasilan neto kena pajak (PKP)") means what it says, not
+    # what the alias dictionary gives it (PKP is also "Pengusaha Kena Pajak")
+    matches = [m for m in adict.find(text) if _norm(m.surface) not in own]
     anchors = _doc_anchors(text, matches, catalog)
 
     # tax types: article patterns in code ("PPh23" etc.) + dictionary entries
