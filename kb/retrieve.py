@@ -100,6 +100,9 @@ _DEADLINE_TEXT = re.compile(
 _TIME_FIGURE = re.compile(
     r"\d+\s*\([a-z ]+\)\s*(?:hari|minggu|bulan|tahun)|\btanggal\s+\d{1,2}\b|\bakhir\s+bulan\b", re.IGNORECASE
 )
+#: a percentage: what a rule that refers to the best hit states its rate with ("Besarnya tarif ... sebagaimana
+#: dimaksud dalam Pasal 2 ayat (1) adalah 1% (satu persen)")
+_PERCENT = re.compile(r"\d+(?:[.,]\d+)?\s?%")
 _AYAT_NUM = re.compile(r"\d+")
 
 
@@ -432,20 +435,26 @@ class Retriever:
         bersifat final dalam jangka waktu tertentu" -- and a later Pasal states it: "Jangka waktu tertentu
         ... sebagaimana dimaksud dalam Pasal 56 ayat (1) paling lama: a. 7 (tujuh) Tahun Pajak ...".  That
         Pasal shares no word with "sampai berapa tahun" and never reaches the candidates on its own, yet it
-        is what the asker needs.  So when the question asks a time limit (or a rate) and the best hit states
-        none, a passage that refers to the best hit and states one joins the results after it (it takes
-        the last place); the composer then decides what leads.  Same-document referrers first, then by
-        document and position; only rules (no elucidation, example or frame) visible to the asker and in
-        force on the question's date.
+        is what the asker needs.  So when the question asks a time limit (or a rate) and the best rule among
+        the first two hits (an elucidation or a worked example is no rule) states none, a passage that refers
+        to it or to its Pasal ("tarif ... sebagaimana dimaksud dalam Pasal 2 adalah 1%") and states one joins
+        the results after it (it takes the last place); the composer then decides what leads.  Same-document
+        referrers first, then by document and position; only rules visible to the asker and in force on the
+        question's date.
         """
-        if not results:
-            return results
         asked = lexicon.plain_question(plan.text)
-        figure = _TIME_FIGURE if _DEADLINE_Q.search(asked) else _RATE_TEXT if _RATE_Q.search(asked) else None
-        best = results[0]
-        if figure is None or figure.search(best.chunk.text):
+        figure = _TIME_FIGURE if _DEADLINE_Q.search(asked) else _PERCENT if _RATE_Q.search(asked) else None
+        rules = [
+            i for i, h in enumerate(results[:2]) if h.chunk.kind != "penjelasan" and not h.chunk.is_example
+        ]
+        if figure is None or not rules:
             return results
-        edges = self.store.edges_to([best.chunk.id], ["references"])
+        at = rules[0]
+        best = results[at]
+        if figure.search(best.chunk.text):
+            return results
+        targets = [best.chunk.id, *([best.chunk.parent_id] if best.chunk.parent_id else [])]
+        edges = self.store.edges_to(targets, ["references"])
         shown = {h.chunk.id for h in results}
         wanted = sorted({e.src for e in edges} - shown)
         if not wanted:
@@ -469,7 +478,7 @@ class Retriever:
         found.sort(key=lambda c: (c.doc_id != best.chunk.doc_id, c.doc_id, c.seq, c.id))
         ref = found[0]
         hit = Hit(ref, docs[ref.doc_id], best.score, ("graph:referrer",))
-        return [best, hit, *results[1:]][: max(top_k, 2)]
+        return [*results[: at + 1], hit, *results[at + 1 :]][: max(top_k, at + 2)]
 
     def _expand(self, results: list[Hit], flt: SearchFilter, docs: dict[str, DocumentMeta]) -> list[Hit]:
         """Parent Pasal, definitions used, referenced ayat and linked memo sections, within a budget."""

@@ -1432,6 +1432,10 @@ class ExtractiveComposer:
                 scored.append((-(cov + (0.5 if u.cue else 0.0) - 1.0), i, u, cov))
                 continue
             bonus = (0.5 if u.cue else 0.0) + (0.3 if kind and states_fact(kind, u.quote) else 0.0)
+            if kind and "graph:referrer" in hit.via and states_fact(kind, u.quote):
+                # the passage joined the results because it states the asked figure of the rule it refers to
+                # (kb.retrieve): that sentence is its answer, not the one sharing more of the story's words
+                bonus += 1.0
             if objects:
                 bonus += 0.4 * object_match(objects, u.text)
             if negated:

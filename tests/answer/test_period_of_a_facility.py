@@ -6,7 +6,9 @@ lama: a. 7 (tujuh) Tahun Pajak ..."), which shares no word with "sampai berapa t
 candidates.  Asked how long, dasar answered with Pasal 56's rate or with unrelated passages.  Now a passage
 that refers to the best hit and states the asked figure joins the results after it
 (``kb.retrieve.Retriever._with_referrer``); several Tahun Pajak are a length of time; the legal form the
-question names picks the item; and a rate the question only states is no second ask.  Messages are our own.
+question names picks the item; and a rate the question only states is no second ask.  A rate works the same
+way (PP 46/2013 Pasal 3 states the rate of Pasal 2), and the referring passage's sentence that states the
+figure is the one quoted.  Messages are our own.
 """
 
 from __future__ import annotations
@@ -97,3 +99,19 @@ def test_an_individual_is_answered_with_seven_years(services: Any) -> None:
     assert answer.claims[0].source.location == "Pasal 59"
     assert "7 (tujuh) Tahun Pajak bagi Wajib Pajak orang pribadi" in answer.claims[0].quote
     assert "7 (tujuh) Tahun Pajak" in answer.answer
+
+
+def test_the_rate_of_a_rule_is_read_from_the_pasal_that_states_it(services: Any) -> None:
+    # PP 46/2013 Pasal 2 ayat (1) puts small businesses under a final tax; Pasal 3, which refers to Pasal 2
+    # as a whole, states "adalah 1% (satu persen)".  The lead quotes that sentence of Pasal 3.
+    answer = answer_question(
+        "Di tahun 2016, PPh final UMKM tarifnya berapa persen?",
+        services.cli_principal(None),
+        services,
+        as_of=dt.date(2016, 6, 1),
+    )
+    assert answer.status == "answered"
+    lead = answer.claims[0]
+    assert (lead.source.doc_id, lead.source.location) == ("pp-46-2013", "Pasal 3")
+    assert "1% (satu persen)" in lead.quote
+    assert "1%" in answer.answer and "0,75%" not in answer.answer
