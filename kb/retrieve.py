@@ -23,6 +23,7 @@ baselines (reciprocal-rank score, no re-rank) kept for evaluation.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import re
 from collections import defaultdict
@@ -469,8 +470,7 @@ class Retriever:
             and c.doc_id in docs
             and c.kind not in ("penjelasan", "preamble", "closing")
             and not c.is_example
-            and not (c.valid_from and c.valid_from > as_of)
-            and not (c.valid_to and as_of >= c.valid_to)
+            and _in_force(c, as_of)
             and figure.search(c.text)
         ]
         if not found:
@@ -508,9 +508,7 @@ class Retriever:
             chunk = chunks[cid]
             if chunk.doc_id not in visible_docs:
                 continue
-            if (chunk.valid_from and chunk.valid_from > as_of) or (
-                chunk.valid_to and as_of >= chunk.valid_to
-            ):
+            if not _in_force(chunk, as_of):
                 continue
             if chunk.kind in ("preamble", "closing"):
                 continue
@@ -519,6 +517,12 @@ class Retriever:
             if len(out) >= budget:
                 break
         return out
+
+
+def _in_force(chunk: Chunk, as_of: dt.date) -> bool:
+    """The chunk's wording applies on ``as_of`` (its window is ``[valid_from, valid_to)``)."""
+    started = not chunk.valid_from or chunk.valid_from <= as_of
+    return started and not (chunk.valid_to and as_of >= chunk.valid_to)
 
 
 @dataclass(frozen=True)
