@@ -70,6 +70,14 @@ _REDUPLICATED = re.compile(r"([a-z]{3,})2")
 _THAT_TIME = re.compile(
     r"\b(?:pada\s+)?(?:waktu|saat|ketika|kala)\s+itu\b|\bat\s+that\s+time\b|\bback\s+then\b", re.I
 )
+#: "tetap" as the adverb "still" before what still applies ("apakah tetap harus bayar?", "tetap kena PPh?"):
+#: no topic, but it matched every "bentuk usaha tetap"; "pegawai tetep" (permanent) keeps it (session 38)
+_STILL = re.compile(
+    r"\b(?:tetap|tetep)\b(?=\s+(?:harus|hrs|wajib|kena|dikenakan|dikenai|bayar|membayar|dipotong|bisa|bs|boleh"
+    r"|berlaku|perlu|dihitung|lapor|dilaporkan|setor|disetor)\b)|(?<=\bapakah\s)(?:tetap|tetep)\b"
+    r"|(?<=\bapa\s)(?:tetap|tetep)\b|(?<=\bmasih\s)(?:tetap|tetep)\b",
+    re.I,
+)
 #: "berapa lama" / "how long" asks a period (kb/data/lexicon.yaml ``question_kinds.period``): "lama" is the
 #: frame of the ask, like "tarif" in "berapa tarif", not a word the rule must contain ("disimpan selama
 #: 10 tahun"); so is the unit of "sampai berapa tahun" / "how many years" (session 38): the rule states the
@@ -455,7 +463,8 @@ def question_concepts(
         text = blank_spans(text, [plan.as_of_span])
     text = blank_spans(text, lexicon.addressing_spans(text))  # "pak Pri", "ijin bertanya": no topic
     text = blank_spans(text, lexicon.frame_spans(text))  # "Siang rekan2,", "PT Maju": no topic
-    text = _MANNER_FRAME.sub(" bagaimana ", _PERIOD_FRAME.sub(" berapa ", _THAT_TIME.sub(" ", text)))
+    text = _THAT_TIME.sub(" ", _STILL.sub(" ", text))
+    text = _MANNER_FRAME.sub(" bagaimana ", _PERIOD_FRAME.sub(" berapa ", text))
     if focus_ask:
         ask = ask_text(text)
         # the ask alone must name something ("Gimana?" does not); named acts and tax types (the expansions

@@ -2,8 +2,8 @@
 
 "penghasilan neto kena pajak (PKP)" was expanded by the alias dictionary to "Pengusaha Kena Pajak", the VAT
 entrepreneur, so an income-bracket question searched the VAT acts and found nothing relevant.  A message
-that defines its acronym is read as it defines it.  "setahun" is written "per tahun" in the acts, "totalnya"
-and "kira2" name no topic.  Messages are our own.
+that defines its acronym is read as it defines it.  "setahun" is written "per tahun" in the acts, "totalnya",
+"kira2" and "tetap" (still) name no topic.  Messages are our own.
 """
 
 from __future__ import annotations
@@ -55,3 +55,13 @@ def test_the_ptkp_of_a_year_is_answered_from_uu_pph_pasal_7(services: Any) -> No
     assert answer.status == "answered"
     assert answer.claims[0].source.location.startswith("Pasal 7 ayat (1)")
     assert "Rp54.000.000,00" in " ".join(c.quote for c in answer.claims)
+
+
+def test_still_is_no_topic_but_the_terms_made_with_it_are() -> None:
+    # "tetap" alone is the adverb "still"; it had made "bentuk usaha tetap" passages cover a question about a
+    # small business's final tax
+    assert "tetap" not in _words("Usaha saya omzetnya kecil, apakah tetap harus bayar PPh final?")
+    assert "tetap" not in _words("Kalau masih tetap kena PPh final, tarifnya berapa?")
+    permanent = understand("PPh 21 pegawai tetap dihitung bagaimana?")
+    assert any(e.term.lower() == "pegawai tetap" for e in permanent.expansions)
+    assert "tetap" in _words("gaji tetap bulanan kena PPh 21 berapa?")
