@@ -145,6 +145,7 @@ class CandidatePool:
     fused: dict[str, float]  # reciprocal-rank fusion over the lists (the bm25 / dense baselines' score)
     via: dict[str, list[str]]
     explain: dict[str, Any]
+    intent: _Intent
 
 
 class Retriever:
@@ -269,9 +270,10 @@ class Retriever:
         # the cap makes room for other documents; when there are too few of them (Bea Meterai is one law), the
         # capped passages fill the list after them, best first, instead of leaving it short
         results.extend(capped[: max(0, top_k - len(results))])
+        context: list[Hit] = []
         if mode in ("hybrid", "deterministic"):
-            results = self._with_referrer(results, plan, flt, docs, top_k)
-        context = self._expand(results, flt, docs) if mode in ("hybrid", "deterministic") else []
+            results = self._with_referrer(results, pool.intent, flt, docs, top_k)
+            context = self._expand(results, flt, docs)
         explain["returned"] = len(results)
         logger.debug("mode=%s, candidates=%s, returned=%s | search done", mode, len(pool.fused), len(results))
         return SearchResult(question, plan, flt, mode, tuple(results), tuple(context), explain)
@@ -378,7 +380,9 @@ class Retriever:
                 x["coverage_gap"] = x["coverage"] - best_cov
             if "dense" in raw:
                 x["dense_gap"] = x["dense_sim"] - best_sim
-        return CandidatePool(plan, tuple(named_docs), docs, chunks, features, dict(fused), via, explain)
+        return CandidatePool(
+            plan, tuple(named_docs), docs, chunks, features, dict(fused), via, explain, intent
+        )
 
     def _lead_ins(self, chunks: dict[str, Chunk]) -> dict[str, str]:
         """The lead-in ("pembuka") of each candidate that is an item of a list: the text of its sibling
@@ -425,7 +429,7 @@ class Retriever:
     def _with_referrer(
         self,
         results: list[Hit],
-        plan: QueryPlan,
+        intent: _Intent,
         flt: SearchFilter,
         docs: dict[str, DocumentMeta],
         top_k: int,
@@ -443,8 +447,7 @@ class Retriever:
         referrers first, then by document and position; only rules visible to the asker and in force on the
         question's date.
         """
-        asked = lexicon.plain_question(plan.text)
-        figure = _TIME_FIGURE if _DEADLINE_Q.search(asked) else _PERCENT if _RATE_Q.search(asked) else None
+        figure = _TIME_FIGURE if intent.deadline else _PERCENT if intent.rate else None
         rules = [
             i for i, h in enumerate(results[:2]) if h.chunk.kind != "penjelasan" and not h.chunk.is_example
         ]

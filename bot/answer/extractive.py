@@ -264,9 +264,9 @@ def asks_rate(question: str) -> bool:
 
 #: a rate the question states to name a regime ("pakai tarif 0,5%", "PPh final 0,5%"): a fact of the case
 STATED_RATE = re.compile(r"(?:\btarif\s+(?:nya\s+)?)?\d+(?:[.,]\d+)?\s*(?:%|persen\b)", re.I)
-#: the question asks whether what it states is right ("tarif 0,5% itu benar?"); the closing "ya?" of a chat
-#: question asks nothing of the kind
-ASKS_CONFIRM = re.compile(r"\b(?:benar|betul|bener|right|correct|true)\b|\bkan\b\s*\??\s*$", re.I)
+#: the question asks whether what it states is right ("tarif 0,5% itu benar?"): kb/data/lexicon.yaml
+#: ``question_kinds.confirm_outright``
+ASKS_CONFIRM = lexicon.question_kind("confirm_outright")
 
 
 def asked_facts(question: str) -> tuple[str, ...]:

@@ -870,8 +870,7 @@ def answer_line(
     windows = list(dict.fromkeys(c.applies for c in claims if c.applies))
     if len(windows) > 1:
         return _per_window(claims, lang, kind, windows)
-    if kind == "deadline" and _ASKS_PERIOD.search(asks):
-        kind = "period"
+    kind = _as_period(kind, asks)
     i = _lead_index(claims, conflicts, question)
     if kind in ("rate", "deadline", "period") and not _states(claims[i], kind, lang, question):
         # the lead does not state the asked fact: a close claim that does answers (never another tax's rule)
@@ -883,6 +882,12 @@ def answer_line(
     side = _bound_comparison(question, lead, i + 1, lang) if question else ""
     second = _conflict_sentence(lead, claims, conflicts, lang)
     return " ".join(p for p in (premise, sentence, side, second) if p)
+
+
+def _as_period(kind: str | None, asks: str) -> str | None:
+    """A deadline asked as "berapa lama" / "sampai berapa tahun" (``asks``: the plain question) is a length of
+    time: the answer line states the period the rule sets, not a date."""
+    return "period" if kind == "deadline" and _ASKS_PERIOD.search(asks) else kind
 
 
 def _states(c: ShownClaim, kind: str, lang: str, question: str = "") -> bool:
@@ -947,22 +952,21 @@ def _multi_part(
     )
     parts: list[str] = []
     premise = ""
-    # "berapa lama" / "sampai berapa tahun" asks a length of time, as in a one-part question
-    period = bool(_ASKS_PERIOD.search(lexicon.plain_question(question)))
+    asks = lexicon.plain_question(question)
     for kind in kinds:
+        said = _as_period(kind, asks)
         found = None
         for j in order:
             c = claims[j]
             if c.is_example or c.role == "definition":
                 continue
-            phrase = _rate_phrase(c, lang) if kind == "rate" else _deadline_phrase(c, period)
+            phrase = _rate_phrase(c, lang) if kind == "rate" else _deadline_phrase(c, said == "period")
             if phrase:
                 found = j
                 break
         if found is None:
             parts.append(_MISSING_PART[kind][lang])
             continue
-        said = "period" if kind == "deadline" and period else kind
         parts.append(_fact_sentence(claims[found], found + 1, lang, said)[0])
         if kind == "rate":
             premise = _premise(question, claims[found], lang)

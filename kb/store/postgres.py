@@ -871,23 +871,19 @@ class PostgresStore:
             yield _row_chunk(row), json.loads(row["parsed_json"])
 
     def edges_from(self, ids: Sequence[str], kinds: Sequence[str]) -> list[Edge]:
-        wanted = list(dict.fromkeys(ids))
-        if not wanted or not kinds:
-            return []
-        rows = self._q(
-            "SELECT src, dst, kind FROM kb_edges WHERE src = ANY(%s) AND kind = ANY(%s) "
-            "ORDER BY src, kind, dst",
-            (wanted, list(kinds)),
-        )
-        return [Edge(r["src"], r["dst"], r["kind"]) for r in rows]
+        return self._edges("src", "dst", ids, kinds)
 
     def edges_to(self, ids: Sequence[str], kinds: Sequence[str]) -> list[Edge]:
+        return self._edges("dst", "src", ids, kinds)
+
+    def _edges(self, end: str, other: str, ids: Sequence[str], kinds: Sequence[str]) -> list[Edge]:
+        """Edges of ``kinds`` whose ``end`` ("src" or "dst") is one of ``ids``, by end, kind, other."""
         wanted = list(dict.fromkeys(ids))
         if not wanted or not kinds:
             return []
         rows = self._q(
-            "SELECT src, dst, kind FROM kb_edges WHERE dst = ANY(%s) AND kind = ANY(%s) "
-            "ORDER BY dst, kind, src",
+            f"SELECT src, dst, kind FROM kb_edges WHERE {end} = ANY(%s) AND kind = ANY(%s) "
+            f"ORDER BY {end}, kind, {other}",
             (wanted, list(kinds)),
         )
         return [Edge(r["src"], r["dst"], r["kind"]) for r in rows]

@@ -459,21 +459,13 @@ class SqliteStore:
             yield _row_chunk(row), json.loads(row["parsed_json"])
 
     def edges_from(self, ids: Sequence[str], kinds: Sequence[str]) -> list[Edge]:
-        out: list[Edge] = []
-        ids = list(dict.fromkeys(ids))
-        kmarks = ",".join("?" * len(kinds))
-        for i in range(0, len(ids), 400):
-            part = ids[i : i + 400]
-            marks = ",".join("?" * len(part))
-            rows = self._q(
-                f"SELECT src, dst, kind FROM edges WHERE src IN ({marks}) AND kind IN ({kmarks})"
-                " ORDER BY src, kind, dst",
-                [*part, *kinds],
-            )
-            out.extend(Edge(r["src"], r["dst"], r["kind"]) for r in rows)
-        return out
+        return self._edges("src", "dst", ids, kinds)
 
     def edges_to(self, ids: Sequence[str], kinds: Sequence[str]) -> list[Edge]:
+        return self._edges("dst", "src", ids, kinds)
+
+    def _edges(self, end: str, other: str, ids: Sequence[str], kinds: Sequence[str]) -> list[Edge]:
+        """Edges of ``kinds`` whose ``end`` ("src" or "dst") is one of ``ids``, by end, kind, other."""
         out: list[Edge] = []
         ids = list(dict.fromkeys(ids))
         kmarks = ",".join("?" * len(kinds))
@@ -481,8 +473,8 @@ class SqliteStore:
             part = ids[i : i + 400]
             marks = ",".join("?" * len(part))
             rows = self._q(
-                f"SELECT src, dst, kind FROM edges WHERE dst IN ({marks}) AND kind IN ({kmarks})"
-                " ORDER BY dst, kind, src",
+                f"SELECT src, dst, kind FROM edges WHERE {end} IN ({marks}) AND kind IN ({kmarks})"
+                f" ORDER BY {end}, kind, {other}",
                 [*part, *kinds],
             )
             out.extend(Edge(r["src"], r["dst"], r["kind"]) for r in rows)
