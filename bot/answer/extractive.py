@@ -341,6 +341,43 @@ def object_match(objects: tuple[str, ...], text: str) -> float:
     return score
 
 
+#: How a passage states the rule of an income object whose rate its own regulation sets (PPh final
+#: Pasal 4 ayat (2): rent of land or buildings, construction services).  Stricter than
+#: :data:`_OBJECTS_IN_PASSAGE`: the transfer of "tanah dan/atau bangunan" is another object than its rent,
+#: and the rent of any asset ("sewa dan penghasilan lain sehubungan dengan penggunaan harta", PPh 23) is not
+#: the rent of land or buildings.
+_RATE_OBJECTS: dict[str, re.Pattern[str]] = {
+    "land_building_rent": re.compile(
+        r"\b(?:sewa|persewaan|menyewakan|disewakan)\s+(?:\w+\s+){0,3}(?:tanah|bangunan)"
+        r"|\brent(?:al)?\s+of\s+(?:\w+\s+){0,2}(?:land|buildings?)",
+        re.I,
+    ),
+    "construction": re.compile(r"konstruksi|construction", re.I),
+}
+
+
+def unstated_object_rate(question: str, lead_quote: str) -> str | None:
+    """The income object whose rate the question asks ("tarif PPh final persewaan tanah berapa persen?",
+    "jasa konstruksi brp persen?") when the leading quote does not state a rate for it, else None.
+
+    Such an object's rate is set by its own rule; a quote about another object (the transfer of land, the
+    PPh 23 services list) that shares the question's other words states another rate, and a list that only
+    names the object ("atas persewaan tanah dan/atau bangunan, usaha jasa konstruksi") states none.  The
+    best the knowledge base holds then does not state the asked rate, and saying so is the answer."""
+    if not asks_rate(question):
+        return None
+    named = [name for name in question_objects(question) if name in _RATE_OBJECTS]
+    if not named:
+        return None
+    about = _RATE_OBJECTS[named[0]]
+    if states_rate(lead_quote) and any(
+        not _NEGATED_BEFORE.search(lead_quote[max(0, m.start() - 120) : m.end()])
+        for m in about.finditer(lead_quote)
+    ):
+        return None
+    return named[0]
+
+
 def unasked_regime(question: str, text: str) -> float:
     """-1 per special regime (the 0% export rate) the text states and the question does not name."""
     return -float(

@@ -44,6 +44,7 @@ from bot.answer.extractive import (
     names_regime,
     question_concepts,
     states_fact,
+    unstated_object_rate,
 )
 from bot.answer.model import (
     Answer,
@@ -101,6 +102,11 @@ W = {
     "not_found": {
         "id": "{n} tidak ditemukan di basis pengetahuan / not found in the knowledge base.",
         "en": "{n} not found in the knowledge base.",
+    },
+    "object_rate_not_found": {
+        "id": "Tidak ada sumber yang berlaku per {d} yang menyatakan tarif untuk {n}; kutipan yang ditemukan "
+        "mengatur objek lain.",
+        "en": "No source in force on {d} states the rate for {n}; the passages found govern other objects.",
     },
     "term_not_found": {
         "id": 'Istilah "{n}" tidak muncul di sumber yang berlaku per {d} yang dapat Anda baca.',
@@ -172,6 +178,13 @@ W = {
         "id": "Tanggal transaksi tidak disebut; dipakai tanggal hari ini ({d}).",
         "en": "No transaction date given; today's date ({d}) is used.",
     },
+}
+
+
+#: how the answer names an income object whose rate no source states (Indonesian, English)
+_OBJECT_LABELS: dict[str, tuple[str, str]] = {
+    "land_building_rent": ("sewa tanah dan/atau bangunan", "the rent of land or buildings"),
+    "construction": ("jasa konstruksi", "construction services"),
 }
 
 
@@ -852,6 +865,22 @@ def answer_question(
                 headline=_broken_headline(rules, lang),
             )
         return finish("abstained", unsupported=unsupported, reason="no_source", explain_data=explain_data)
+
+    # 7b. a rate asked for an income object with its own rule (rent of land or buildings, construction)
+    #     that the leading quote does not state: the rates found are other objects' (the transfer of land,
+    #     the PPh 23 list); a later claim that names the object beside another rate ("0,5% ... bagian dari
+    #     pelunasan PPh final atas persewaan") does not state the asked rate either
+    unstated = unstated_object_rate(answered_question, shown[0].quote)
+    if unstated is not None and verdict.kind == "in_scope":
+        label = _OBJECT_LABELS[unstated][0 if lang == "id" else 1]
+        headline = _w("object_rate_not_found", lang, n=label, d=as_of_date.isoformat())
+        return finish(
+            "abstained",
+            unsupported=unsupported,
+            reason="no_source",
+            explain_data=explain_data,
+            headline=headline,
+        )
 
     broken: list[ShownClaim] = []
     # 8. conflicts, confidence, status (of the part answered)
