@@ -43,9 +43,11 @@ EN_ONLY: tuple[str, ...] = ("\x00en",)
 
 
 def stem(tok: str) -> str:
-    """A light suffix strip ("-nya", "-kan", "-an", "-s") so inflected forms meet."""
-    if (bare := lexicon.without_enclitic(tok)) != tok:  # a root ending in -nya stays whole there
-        return bare
+    """A light suffix strip ("-nya", then "-kan", "-an", "-s") so inflected forms meet.
+
+    The suffix is stripped after the enclitic too: "pengenaannya" meets the act's "pengenaan" only as
+    "pengena", the stem of both ("dasar pengenaannya?" had covered no "Dasar pengenaan")."""
+    tok = lexicon.without_enclitic(tok)  # a root ending in -nya stays whole there
     for suf in ("kan", "an", "s"):
         if len(tok) > len(suf) + 3 and tok.endswith(suf):
             return tok[: -len(suf)]

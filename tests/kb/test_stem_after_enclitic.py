@@ -1,0 +1,44 @@
+"""A word with the enclitic -nya meets the act's word (session 39).
+
+``kb.lexical.stem`` stripped "-nya" and stopped there: "pengenaannya" became "pengenaan" while the act's own
+"pengenaan" became "pengena", so "dasar pengenaannya?" covered no "Dasar pengenaan" and every "-annya" /
+"-kannya" word of a chat question ("penghasilannya", "potongannya", "dikreditkannya") missed the passage that
+writes it without the enclitic.  The suffix is now stripped after the enclitic too.  Messages are our own.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from bot.answer.pipeline import answer_question
+from kb.lexical import coverage, question_concepts, stem
+from kb.query import understand
+
+
+def test_a_word_with_the_enclitic_has_the_stem_of_the_word_without_it() -> None:
+    for word in ("pengenaan", "penghasilan", "potongan", "dikreditkan", "pajak", "batas", "tarif", "sanksi"):
+        assert stem(f"{word}nya") == stem(word), word
+    # roots that end in -nya stay whole
+    assert stem("bertanya") == "bertanya"
+    assert stem("punya") == "punya"
+
+
+def test_the_base_asked_with_the_enclitic_is_covered_by_the_act_that_states_it() -> None:
+    plan = understand("Dasar pengenaannya untuk bukan pegawai berapa?")
+    passage = "Dasar pengenaan dan pemotongan Pajak Penghasilan Pasal 21 untuk Bukan Pegawai yaitu 50%"
+    assert coverage(question_concepts(plan), passage) == 1.0
+
+
+def test_the_base_for_a_non_employee_is_answered_from_the_rule_that_states_it(services: Any) -> None:
+    answer = answer_question(
+        "Perusahaan memakai jasa penerjemah lepas (bukan pegawai) dan membayar fee 5 juta. "
+        "Dasar pengenaannya PPh 21 seluruh fee atau sebagian?",
+        services.cli_principal(None),
+        services,
+        as_of=dt.date(2026, 12, 4),
+    )
+    assert answer.status == "answered"
+    lead = answer.claims[0]
+    assert (lead.source.doc_id, lead.source.location) == ("pmk-168-2023", "Pasal 12 ayat (3)")
+    assert "untuk Bukan Pegawai yaitu sebesar 50% (lima puluh persen)" in lead.quote
