@@ -54,3 +54,18 @@ def test_a_chat_verb_is_covered_by_the_acts_forms(message: str, word: str, passa
     assert coverage([concept], passage) == 1.0
     # and only by them: the bare chat form is no stem of an unrelated word
     assert coverage([concept], "Pajak Penghasilan atas bunga obligasi") == 0.0
+
+
+@pytest.mark.parametrize(
+    ("message", "gone"),
+    [
+        ("Kenapa faktur kami ditolak sistem?", {"kenapa"}),
+        ("knp bukti potongnya belum terbit?", {"knp"}),
+        ("Mengapa dividen itu dikecualikan, dan dimana aturannya?", {"mengapa", "dimana"}),
+    ],
+)
+def test_why_and_where_name_no_topic(message: str, gone: set[str]) -> None:
+    # session 39: "kenapa" / "mengapa" / "dimana" were ask words but not stopwords
+    words = _words(message)
+    assert not gone & words
+    assert words  # the topic words stay
