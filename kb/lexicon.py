@@ -602,5 +602,6 @@ def passage_cue(name: str) -> re.Pattern[str]:
     """Words that mark what a unit of a regulation states (``passage_cues.<name>``: ``rule`` -- a rate or an
     obligation, ``exception`` -- an exception to the rule, ``pays`` / ``files`` -- the duty to pay a tax or to
     file a return, ``example_opener`` / ``example_heading`` -- where a worked example starts inside prose,
-    ``payee_abroad`` -- the rule for a payee abroad, ``revokes`` -- a clause revoking acts)."""
+    ``payee_abroad`` -- the rule for a payee abroad, ``revokes`` -- a clause revoking acts, ``sets_base`` -- a
+    tax base set as a share of the gross with no rate)."""
     return _named("passage_cues", default().passage_cues, name)

@@ -718,6 +718,10 @@ def _amount_phrase(c: ShownClaim, question: str) -> str | None:
     return _trim(clauses[best], 160)
 
 
+#: a rule that sets a tax base as a share of the gross and names no rate (``passage_cues.sets_base``)
+_SETS_BASE = lexicon.passage_cue("sets_base")
+
+
 def _fact_sentence(
     c: ShownClaim, n: int, lang: str, kind: str | None, question: str = "", as_of: dt.date | None = None
 ) -> tuple[str, str | None]:
@@ -731,6 +735,11 @@ def _fact_sentence(
             return f"Menurut {src}, jumlahnya {amount} [{n}].", None
     if kind != "deadline":
         rate = _rate_phrase(c, lang, question) if kind == "rate" or kind is None else None
+        if rate and _SETS_BASE.search(c.quote):
+            # "Dasar pengenaan ... sebesar 50% dari jumlah penghasilan bruto": a base, not a rate
+            if lang == "en":
+                return f"Under {src}, the tax base is {rate} [{n}].", rate
+            return f"Menurut {src}, dasar pengenaannya {rate} [{n}].", rate
         if rate:
             if lang == "en":
                 return f"Under {src}, the rate is {rate} [{n}].", rate

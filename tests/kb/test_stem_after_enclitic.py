@@ -3,7 +3,8 @@
 ``kb.lexical.stem`` stripped "-nya" and stopped there: "pengenaannya" became "pengenaan" while the act's own
 "pengenaan" became "pengena", so "dasar pengenaannya?" covered no "Dasar pengenaan" and every "-annya" /
 "-kannya" word of a chat question ("penghasilannya", "potongannya", "dikreditkannya") missed the passage that
-writes it without the enclitic.  The suffix is now stripped after the enclitic too.  Messages are our own.
+writes it without the enclitic.  The suffix is now stripped after the enclitic too.  The 50% such a rule
+states is a base, and the answer line no longer calls it a rate ("tarifnya 50%").  Messages are our own.
 """
 
 from __future__ import annotations
@@ -42,3 +43,16 @@ def test_the_base_for_a_non_employee_is_answered_from_the_rule_that_states_it(se
     lead = answer.claims[0]
     assert (lead.source.doc_id, lead.source.location) == ("pmk-168-2023", "Pasal 12 ayat (3)")
     assert "untuk Bukan Pegawai yaitu sebesar 50% (lima puluh persen)" in lead.quote
+    # the 50% is the base, not a rate: the answer line says so
+    assert "dasar pengenaannya 50%" in answer.answer and "tarifnya" not in answer.answer
+
+
+def test_a_base_is_not_called_a_rate_in_english_either(services: Any) -> None:
+    answer = answer_question(
+        "For a non-employee, what is the PPh 21 tax base as a share of gross income?",
+        services.cli_principal(None),
+        services,
+        as_of=dt.date(2026, 12, 4),
+    )
+    assert answer.status == "answered"
+    assert "the tax base is 50%" in answer.answer and "the rate is" not in answer.answer
