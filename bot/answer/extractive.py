@@ -327,18 +327,18 @@ def object_match(objects: tuple[str, ...], text: str) -> float:
     first)."""
     score = 0.0
     for name, _, about in QUESTION_OBJECTS:
-        if name not in objects:
-            continue
-        hits = list(about.finditer(text))
-        if not hits:
-            continue
-        weight = 1.0 if name == objects[0] else 0.5
-        # negated before the match ("kecuali sewa tanah ...") or inside it ("sewa harta selain tanah")
-        if any(not _NEGATED_BEFORE.search(text[max(0, m.start() - 120) : m.end()]) for m in hits):
-            score += weight
-        else:
-            score -= weight
+        if name in objects:
+            score += (1.0 if name == objects[0] else 0.5) * _mentions(about, text)
     return score
+
+
+def _mentions(about: re.Pattern[str], text: str) -> int:
+    """1 when the text is about what ``about`` matches, -1 when it mentions it only negated -- before the
+    match ("kecuali sewa tanah ...") or inside it ("sewa harta selain tanah") --, 0 when it does not."""
+    hits = list(about.finditer(text))
+    if not hits:
+        return 0
+    return 1 if any(not _NEGATED_BEFORE.search(text[max(0, m.start() - 120) : m.end()]) for m in hits) else -1
 
 
 #: How a passage states the rule of an income object whose rate its own regulation sets (PPh final
@@ -352,7 +352,7 @@ _RATE_OBJECTS: dict[str, re.Pattern[str]] = {
         r"|\brent(?:al)?\s+of\s+(?:\w+\s+){0,2}(?:land|buildings?)",
         re.I,
     ),
-    "construction": re.compile(r"konstruksi|construction", re.I),
+    "construction": dict(_OBJECTS_IN_PASSAGE)["construction"],
 }
 
 
@@ -369,11 +369,7 @@ def unstated_object_rate(question: str, lead_quote: str) -> str | None:
     named = [name for name in question_objects(question) if name in _RATE_OBJECTS]
     if not named:
         return None
-    about = _RATE_OBJECTS[named[0]]
-    if states_rate(lead_quote) and any(
-        not _NEGATED_BEFORE.search(lead_quote[max(0, m.start() - 120) : m.end()])
-        for m in about.finditer(lead_quote)
-    ):
+    if states_rate(lead_quote) and _mentions(_RATE_OBJECTS[named[0]], lead_quote) == 1:
         return None
     return named[0]
 
