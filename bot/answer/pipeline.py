@@ -723,10 +723,20 @@ def answer_question(
         return finish("abstained", reason="no_source", headline=headline)
     # 3b. a specific term the question asks about ("DTP", "SKB": an acronym in the sentences that ask) that no
     #     passage this reader may read contains: the knowledge base cannot settle the question, however many
-    #     of its other words some passage shares
+    #     of its other words some passage shares.  A period the question names ("di 2025", "Juni 2025") is a
+    #     span: a term of a rule that came into force inside it (PMK 10/2025, in force from 4 February, for
+    #     the whole of 2025) is known for that period, and the question is about the part of it where the
+    #     term exists: it is answered as of the period's end
     unknown = _unknown_terms(asked_text, plan, services, flt_asked)
+    if unknown and period:
+        still = _unknown_terms(asked_text, plan, services, run.search_filter(period[1]), unknown)
+        if len(still) < len(unknown):
+            as_of_date, period = period[1], None
+            flt_asked = run.search_filter(as_of_date)
+        unknown = still
     if unknown and verdict.kind == "in_scope":
-        headline = " ".join(_w("term_not_found", lang, n=t, d=as_of_date.isoformat()) for t in unknown)
+        told = as_of_date.isoformat() if not period else f"{period[0].isoformat()}..{period[1].isoformat()}"
+        headline = " ".join(_w("term_not_found", lang, n=t, d=told) for t in unknown)
         return finish("abstained", reason="no_source", headline=headline)
     by_number = {m.number: m for m, _ in found}
     absent = []
@@ -1329,15 +1339,20 @@ def _without_instructions(question: str) -> str:
     return " ".join(kept) if kept and len(kept) < len(pieces) else question
 
 
-def _unknown_terms(question: str, plan: QueryPlan, services: Any, flt: SearchFilter) -> list[str]:
+def _unknown_terms(
+    question: str, plan: QueryPlan, services: Any, flt: SearchFilter, among: Sequence[str] | None = None
+) -> list[str]:
     """Acronyms of the question's ask (:func:`kb.lexical.ask_text`) that are neither reviewed aliases nor
-    named acts and occur in no passage the reader may read (one keyword lookup each)."""
+    named acts and occur in no passage the reader may read (one keyword lookup each); ``among``: only these
+    (the terms already unknown on another day of the period)."""
     ask = ask_text(question)
     refs = {t for ref in plan.doc_refs for t in ref.replace("/", " ").split()}
     known = services.aliases.words
     companies = _entity_codes(services.store)
     out: list[str] = []
     for term in dict.fromkeys(_ACRONYM.findall(ask)):
+        if among is not None and term not in among:
+            continue
         if term in refs or term.lower() in known or term.lower() in STOPWORDS or term in not_terms():
             continue
         if term in companies:  # the company itself ("SNR terima dividen ..."): a name of the case, not a term
