@@ -228,3 +228,7 @@ class Hit:
     doc: DocumentMeta
     score: float
     via: tuple[str, ...] = field(default=())  # "bm25", "dense", "alias", "graph:parent", ...
+    #: the sentence that opens the list this passage is an item of ("(3) Jenis jasa yang tidak dikenai Pajak
+    #: Pertambahan Nilai ... sebagai berikut:"), from the same document; "" for any other passage.  What the
+    #: item says is read with it; it is never quoted as the item
+    lead_in: str = ""

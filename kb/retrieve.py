@@ -146,6 +146,8 @@ class CandidatePool:
     via: dict[str, list[str]]
     explain: dict[str, Any]
     intent: _Intent
+    #: the lead-in of each candidate that is a list item (:meth:`Retriever._lead_ins`)
+    lead_ins: dict[str, str] = field(default_factory=dict)
 
 
 class Retriever:
@@ -255,7 +257,9 @@ class Retriever:
                 continue
             feats = pool.features.get(cid, {})
             named_pasal = feats.get("pasal_named", 0.0) > 0 or feats.get("pasal_hint", 0.0) > 0
-            hit = Hit(chunk, docs[chunk.doc_id], round(score, 6), tuple(pool.via[cid]))
+            hit = Hit(
+                chunk, docs[chunk.doc_id], round(score, 6), tuple(pool.via[cid]), pool.lead_ins.get(cid, "")
+            )
             if (
                 chunk.doc_id not in cap_exempt
                 and not named_pasal
@@ -381,7 +385,7 @@ class Retriever:
             if "dense" in raw:
                 x["dense_gap"] = x["dense_sim"] - best_sim
         return CandidatePool(
-            plan, tuple(named_docs), docs, chunks, features, dict(fused), via, explain, intent
+            plan, tuple(named_docs), docs, chunks, features, dict(fused), via, explain, intent, lead_ins
         )
 
     def _lead_ins(self, chunks: dict[str, Chunk]) -> dict[str, str]:

@@ -1050,7 +1050,9 @@ def _case_words_in_tax(concepts: list[Concept], request: ComposeRequest) -> list
 
 
 def _own_text(hit: Hit) -> str:
-    """What a hit's relevance is judged on: the law's number and short name ("UU PPN"), location and text."""
+    """What a hit's relevance is judged on: the law's number and short name ("UU PPN"), location and text --
+    a list item with the sentence that opens its list, as retrieval reads it ("q. jasa boga atau katering"
+    is about PPN only through "Jenis jasa yang tidak dikenai Pajak Pertambahan Nilai ...")."""
     return f"{hit.doc.number}\n{hit.doc.short_title or ''}\n{hit.chunk.location}\n{hit.chunk.text}"
 
 
@@ -1351,7 +1353,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     return {
         "coverage": cov,
         "rank_prior": 1.0 / (rank + 1),
-        "cue": float(bool(CUE.search(text))),
+        "cue": float(bool(CUE.search(text) or (hit.lead_in and CUE.search(hit.lead_in)))),
         "rate_percent": float(rate_q and states_rate(text)),
         "named_doc": float(bool(named & {base, hit.chunk.doc_id})),
         "penjelasan": float(hit.chunk.kind == "penjelasan"),

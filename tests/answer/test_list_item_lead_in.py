@@ -1,0 +1,50 @@
+"""A list item kept in its own passage is judged with the sentence that opens its list (session 40).
+
+UU PPN Pasal 4A ayat (3) lists the services not subject to VAT, one huruf per passage: "m. jasa penyediaan
+tempat parkir ...".  The item itself has no rule word ("tidak dikenai" is in the lead-in "(3) Jenis jasa yang
+tidak dikenai Pajak Pertambahan Nilai ... sebagai berikut:"), so the composer's rule cue (lead weight 0.3)
+passed it over for any passage that says "dikenai" or "terutang" about something else.  Retrieval already
+scored items with their lead-in; now every hit carries it (``Hit.lead_in``) and the composer's cue reads it.
+Passages are hand-made or the corpus' own; the question is ours.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from bot.answer.extractive import lead_features
+from bot.answer.protocol import ComposeRequest
+from bot.wiring import search_filter
+from kb.model import DocumentMeta, Hit
+from kb.query import understand
+from tests.answer.chunk_sample import sample_chunk
+
+TODAY = dt.date(2026, 12, 4)
+ACT = DocumentMeta(id="uu-x", title="Undang-Undang contoh", number="UU 1/2099", type="UU")
+ITEM = sample_chunk(
+    "uu-x",
+    "pasal-4A/ayat-3/huruf-m",
+    "m. jasa penyediaan tempat parkir;",
+    location="Pasal 4A ayat (3) huruf m",
+    seq=1,
+    kind="huruf",
+    parent_key="pasal-4A/ayat-3",
+)
+LEAD_IN = "(3) Jenis jasa yang tidak dikenai Pajak Pertambahan Nilai yakni jasa tertentu sebagai berikut:"
+
+
+def test_the_rule_cue_of_an_item_is_read_in_its_lead_in() -> None:
+    question = "Jasa parkir gedung kena PPN atau tidak?"
+    alone = Hit(ITEM, ACT, 1.0, ("bm25",))
+    listed = Hit(ITEM, ACT, 1.0, ("bm25",), LEAD_IN)
+    request = ComposeRequest(question, "id", TODAY, understand(question), (listed,))
+    assert lead_features(0, alone, 0.6, request)["cue"] == 0.0
+    assert lead_features(0, listed, 0.6, request)["cue"] == 1.0
+
+
+def test_retrieval_hands_an_item_its_lead_in(services: Any) -> None:
+    flt = search_filter(services.cli_principal(None), TODAY)
+    found = services.retriever.search("jasa penyediaan tempat parkir PPN", flt, top_k=10).results
+    item = next(h for h in found if h.chunk.id == "uu-7-2021#pasal-4/angka-1/pasal-4A/ayat-3/huruf-m")
+    assert item.lead_in.startswith("(3) Jenis jasa yang tidak dikenai Pajak Pertambahan Nilai")
