@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.answer.conflicts import mentioned_taxes
-from bot.answer.protocol import ComposedAnswer, ComposeRequest, DraftClaim, Role
+from bot.answer.protocol import ComposedAnswer, ComposeRequest, DraftClaim, Layer, Role
 from guardrails.injection import scan_injection
 from guardrails.verify import extract_figures, normalize_ws
 from guardrails.verify.numbers import FigureKey, provided_keys
@@ -1156,6 +1156,42 @@ _CROSS_REF = re.compile(
 )
 
 
+#: the heading or ayat number a list's lead-in opens with ("(3) Jenis jasa ...", "Pasal 69\nOrang ..."): not
+#: part of what the lead-in says
+_AYAT_OPENING = re.compile(r"^(?:Pasal\s+\d+[A-Z]?\s*\n\s*)?(?:\(\s*\d+[a-z]?\s*\)\s*)?")
+
+
+def _with_list_lead_in(
+    claims: list[DraftClaim], lead: Hit, request: ComposeRequest, limit: int
+) -> list[DraftClaim]:
+    """``claims`` with the sentence opening the lead's list quoted second, when the lead is one item of a
+    list kept in its own passage ("q. jasa boga atau katering ...") and the composer was given the passage
+    holding that sentence (its ``pembuka`` or its parent ayat, which retrieval's expansion adds).  Alone the
+    item names the service and not that it is exempt: "(3) Jenis jasa yang tidak dikenai Pajak Pertambahan
+    Nilai ... sebagai berikut:" says it.  The quote is verbatim; the answer line reads the two together."""
+    if (
+        not claims
+        or not lead.lead_in
+        or not lead.chunk.parent_id
+        or claims[0].source_chunk_id != lead.chunk.id
+    ):
+        return claims
+    opening = lead.lead_in.strip()
+    opening = _AYAT_OPENING.sub("", opening, count=1)
+    said = normalize_ws(opening)
+    if not said or extract_figures(said) or any(said in normalize_ws(c.quote) for c in claims):
+        return claims  # a lead-in with figures of its own ("... Pasal 13 ayat (1) ...") is no plain opener
+    given = {h.chunk.id: h for h in (*request.hits, *request.context)}
+    for cid in (f"{lead.chunk.parent_id}/pembuka", lead.chunk.parent_id):
+        carrier = given.get(cid)
+        if carrier is None or said not in normalize_ws(carrier.chunk.text):
+            continue
+        layer: Layer = "policy" if carrier.doc.layer == "policy" else "regulation"
+        opener = DraftClaim(text=opening, quote=opening, source_chunk_id=cid, layer=layer, role="context")
+        return [claims[0], opener, *claims[1:]][:limit]
+    return claims
+
+
 def _item_label(lead: str | None) -> str | None:
     """The lead-in an item is shown under, without cross-references; None when it still holds a figure."""
     if not lead:
@@ -1666,6 +1702,7 @@ class ExtractiveComposer:
                 shown.append(norm)
                 if len(claims) >= self.max_claims:
                     break
+        claims = _with_list_lead_in(claims, lead_hit, request, self.max_claims)
         cue = 1.0 if CUE.search(lead_hit.chunk.text) else 0.8
         self_score = round(min(1.0, (0.4 + 0.6 * lead_cov) * cue), 6) if claims else 0.0
         return ComposedAnswer(tuple(claims), self_score, tuple(dict.fromkeys(notes)))

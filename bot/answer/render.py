@@ -722,10 +722,35 @@ def _amount_phrase(c: ShownClaim, question: str) -> str | None:
 _SETS_BASE = lexicon.passage_cue("sets_base")
 
 
+def _list_opener(claims: Sequence[ShownClaim], i: int) -> int | None:
+    """The index of the claim quoting the sentence that opens the list claim ``i`` is an item of (the
+    composer quotes it second, role "context": ``bot.answer.extractive._with_list_lead_in``, unless it was
+    relevant by itself), else None."""
+    own = claims[i].source.chunk_id
+    if "/" not in own.partition("#")[2]:
+        return None
+    parent = own.rsplit("/", 1)[0]
+    for j, c in enumerate(claims):
+        if j == i or c.source.chunk_id not in (parent, f"{parent}/pembuka"):
+            continue
+        if c.role == "context" or (c.role == "condition" and c.quote.rstrip().endswith(":")):
+            return j  # quoted by the composer for the item, or found relevant by itself
+    return None
+
+
 def _fact_sentence(
-    c: ShownClaim, n: int, lang: str, kind: str | None, question: str = "", as_of: dt.date | None = None
+    c: ShownClaim,
+    n: int,
+    lang: str,
+    kind: str | None,
+    question: str = "",
+    as_of: dt.date | None = None,
+    opener: tuple[str, int] | None = None,
 ) -> tuple[str, str | None]:
-    """(sentence, rate phrase) for the leading claim ``c`` cited as ``[n]``."""
+    """(sentence, rate phrase) for the leading claim ``c`` cited as ``[n]``.  ``opener``: the quote opening
+    the list ``c`` is an item of and its number; the rule's own words are then read under it ("Jenis jasa
+    yang tidak dikenai Pajak Pertambahan Nilai ...: jasa boga atau katering ..." -- the item alone names the
+    service, not that it is exempt)."""
     src = _source_name(c)
     if kind == "amount":  # "dendanya berapa?": the amount, for what the question names
         amount = _amount_phrase(c, question)
@@ -755,9 +780,13 @@ def _fact_sentence(
                 return f'Under {src}, {what} "{due}" [{n}].', None
             return f"Menurut {src}, {'jangka waktunya' if period else 'batas waktunya'} {due} [{n}].", None
     body = _statement(c, kind, question)
+    cites = f"[{n}]"
+    if opener is not None:
+        body = f"{' '.join(opener[0].split()).rstrip(' :')}: {body}"
+        cites = f"[{n}][{opener[1]}]"
     if lang == "en":
-        return f'Under {src}: "{body}" [{n}].', None
-    return f"Menurut {src}: {body} [{n}].", None
+        return f'Under {src}: "{body}" {cites}.', None
+    return f"Menurut {src}: {body} {cites}.", None
 
 
 def _premise(question: str, lead: ShownClaim, lang: str) -> str:
@@ -886,7 +915,9 @@ def answer_line(
         near = _candidates(claims, conflicts, question)
         i = next((j for j in near if _states(claims[j], kind, lang, question)), i)
     lead = claims[i]
-    sentence, _rate = _fact_sentence(lead, i + 1, lang, kind, question, as_of)
+    j = _list_opener(claims, i)
+    opener = (claims[j].quote, j + 1) if j is not None else None
+    sentence, _rate = _fact_sentence(lead, i + 1, lang, kind, question, as_of, opener)
     premise = _premise(question, lead, lang) if question else ""
     side = _bound_comparison(question, lead, i + 1, lang) if question else ""
     second = _conflict_sentence(lead, claims, conflicts, lang)

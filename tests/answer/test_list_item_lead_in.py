@@ -48,3 +48,30 @@ def test_retrieval_hands_an_item_its_lead_in(services: Any) -> None:
     found = services.retriever.search("jasa penyediaan tempat parkir PPN", flt, top_k=10).results
     item = next(h for h in found if h.chunk.id == "uu-7-2021#pasal-4/angka-1/pasal-4A/ayat-3/huruf-m")
     assert item.lead_in.startswith("(3) Jenis jasa yang tidak dikenai Pajak Pertambahan Nilai")
+
+
+def test_an_item_leads_under_the_sentence_that_opens_its_list(services: Any) -> None:
+    """The answer quotes the lead-in beside the item and its line reads them together: "jasa perhotelan"
+    alone does not say that the service is exempt from VAT."""
+    from bot.answer.pipeline import answer_question
+
+    answer = answer_question(
+        "Kami sewa hotel untuk rapat tahunan, jasa perhotelan itu kena PPN atau tidak?",
+        services.cli_principal(None),
+        services,
+        as_of=TODAY,
+    )
+    assert answer.status == "answered"
+    item, opener = answer.claims[0], answer.claims[1]
+    assert item.source.chunk_id == "uu-7-2021#pasal-4/angka-1/pasal-4A/ayat-3/huruf-l"
+    assert opener.role == "context"
+    assert opener.source.chunk_id in (
+        "uu-7-2021#pasal-4/angka-1/pasal-4A/ayat-3",
+        "uu-7-2021#pasal-4/angka-1/pasal-4A/ayat-3/pembuka",
+    )
+    assert opener.quote.startswith("Jenis jasa yang tidak dikenai Pajak Pertambahan Nilai")
+    assert answer.answer.startswith(
+        "Menurut UU 7/2021: Jenis jasa yang tidak dikenai Pajak Pertambahan Nilai yakni jasa tertentu dalam"
+        " kelompok jasa sebagai berikut: jasa perhotelan"
+    )
+    assert "[1][2]." in answer.answer
