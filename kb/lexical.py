@@ -54,6 +54,26 @@ def stem(tok: str) -> str:
     return tok
 
 
+#: an English plural by its spelling: "-ies" (companies, penalties), "-es" after a sibilant (taxes, branches,
+#: businesses), else a plain "-s" (services) -- not "-ss", "-us", "-is" (business, status, basis)
+_EN_IES = re.compile(r"(?<=[^aeiou])ies$")
+_EN_ES = re.compile(r"(?:ss|x|z|ch|sh)es$")
+_EN_S = re.compile(r"(?<![su'])(?<!i)s$")
+
+
+def english_singular(word: str) -> str:
+    """The singular an English question word is listed under ("subsidiaries" -> "subsidiary", "taxes" ->
+    "tax", "invoices" -> "invoice").  The English-to-Indonesian pairs and the topic-free words are singular,
+    and the light :func:`stem` reads "subsidiaries" as "subsidiarie", which meets nothing (session 40)."""
+    if len(word) <= 4:
+        return word
+    if _EN_IES.search(word):
+        return word[:-3] + "y"
+    if _EN_ES.search(word):
+        return word[:-2]
+    return word[:-1] if _EN_S.search(word) else word
+
+
 def _is_acronym(tok: str, question: str) -> bool:
     """An all-caps word as written in the question (SNR, NITKU): a name, the same in both languages."""
     return bool(re.search(rf"\b{re.escape(tok.upper())}\b", question)) and len(tok) >= 2
@@ -497,6 +517,11 @@ def question_concepts(
         covered.update((raw, word))
         tok = word
         if english:
+            if tok not in en_id:
+                one = english_singular(tok)
+                if one in function_words:
+                    continue  # "taxes", "companies" are as topic-free as "tax", "company"
+                tok = one if one in en_id else tok
             if tok not in en_id:
                 if _is_acronym(tok, question if question is not None else plan.text):
                     concepts.append(frozenset({(stem(tok),)}))
