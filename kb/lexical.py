@@ -378,9 +378,15 @@ def _question_word(tok: str, function_words: frozenset[str]) -> str | None:
         bare = m.group(1)
         if bare in function_words:  # "masing2" = "masing-masing"
             return None
-    if len(bare) > 6 and bare.endswith("in") and bare[-3] not in "aiueo":
+    if len(bare) > 6 and bare.endswith("in") and _CHAT_IN.search(bare):
         bare = bare[:-2]
     return bare if len(bare) >= 3 else None
+
+
+#: a word that ends in the chat verb suffix -in: after a consonant ("dikreditin"), after i/u/e/o, where no
+#: formal word ends so ("cariin", "ngajuin", "pakein"), and after "a" in a passive di- verb ("dikenain",
+#: "disediain") -- never a root's own "-ain" ("bermain", "pemain", "kain")
+_CHAT_IN = re.compile(r"(?:[^aiueo]|[iueo]|^di\w*a)in$")
 
 
 #: how far a choice's words reach: a clause ends at a punctuation mark, not at a decimal one

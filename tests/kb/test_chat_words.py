@@ -44,6 +44,9 @@ def test_chat_spellings_are_read_as_the_acts_words() -> None:
         ("PPh nya kita yg nanggung apa vendor?", "nanggung", "Pajak yang terutang ditanggung oleh pemberi"),
         ("kapan nerbitin faktur?", "nerbitin", "Faktur Pajak harus dibuat atau diterbitkan pada saat"),
         ("boleh dikreditin?", "dikreditin", "Pajak Masukan dapat dikreditkan"),
+        # -in after a vowel (session 40): a passive di- verb's "-ain" is the chat suffix, a root's is not
+        ("uang lembur dikenain PPh gak?", "dikenain", "atas penghasilan itu dikenakan Pajak Penghasilan"),
+        ("mess karyawan yg disediain kantor?", "disediain", "tempat tinggal yang disediakan pemberi kerja"),
     ],
 )
 def test_a_chat_verb_is_covered_by_the_acts_forms(message: str, word: str, passage: str) -> None:
@@ -69,3 +72,10 @@ def test_why_and_where_name_no_topic(message: str, gone: set[str]) -> None:
     words = _words(message)
     assert not gone & words
     assert words  # the topic words stay
+
+
+def test_a_root_ending_in_ain_keeps_it() -> None:
+    from kb.lexical import _question_word
+
+    assert _question_word("bermain", frozenset()) == "bermain"
+    assert _question_word("dikenain", frozenset()) == "dikena"
