@@ -386,7 +386,7 @@ def _question_word(tok: str, function_words: frozenset[str]) -> str | None:
 #: a word that ends in the chat verb suffix -in: after a consonant ("dikreditin"), after i/u/e/o, where no
 #: formal word ends so ("cariin", "ngajuin", "pakein"), and after "a" in a passive di- verb ("dikenain",
 #: "disediain") -- never a root's own "-ain" ("bermain", "pemain", "kain")
-_CHAT_IN = re.compile(r"(?:[^aiueo]|[iueo]|^di\w*a)in$")
+_CHAT_IN = re.compile(r"(?:[^a]|^di\w*a)in$")
 
 
 #: how far a choice's words reach: a clause ends at a punctuation mark, not at a decimal one

@@ -208,6 +208,12 @@ class Chunk:
         idx = max((i for i, p in enumerate(parts) if p.startswith("pasal-")), default=-1)
         return "/".join(parts[: idx + 1]) if idx >= 0 else ""
 
+    @property
+    def lead_in_id(self) -> str | None:
+        """The id of the passage opening the list this passage is an item of (its parent's ``pembuka``, as
+        the chunker names it), None outside a structure; the passage may not exist (a list-less parent)."""
+        return lead_in_id(self.parent_id) if self.parent_id else None
+
     def same_pasal(self, other: Chunk) -> bool:
         """Whether both passages belong to one Pasal of one document (neither outside a Pasal)."""
         return bool(self.pasal_key) and (self.doc_id, self.pasal_key) == (other.doc_id, other.pasal_key)
@@ -218,6 +224,11 @@ class Edge:
     src: str
     dst: str
     kind: str
+
+
+def lead_in_id(parent_id: str) -> str:
+    """The id of the passage opening the list under ``parent_id`` (kb.chunking names it ``<key>/pembuka``)."""
+    return f"{parent_id}/pembuka"
 
 
 @dataclass(frozen=True)

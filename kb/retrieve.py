@@ -395,12 +395,11 @@ class Retriever:
         Why: an item ("a. makanan ... bagi seluruh Pegawai;") states its rule only together with the sentence
         that opens the list; scored alone, the item lacks the tax and the verb the question names, and a
         neighbouring ayat that repeats them outranks the item that answers.  The lead-in belongs to the item's
-        own document (same access and dates); it only scores the item and is never shown.
+        own document (same access and dates); it scores the item and travels with its hit (``Hit.lead_in``),
+        and is quoted only from its own passage (``bot.answer.extractive._with_list_lead_in``).
         """
         wanted = {
-            cid: f"{c.parent_id}/pembuka"
-            for cid, c in chunks.items()
-            if c.parent_id and not cid.endswith("/pembuka")
+            cid: c.lead_in_id for cid, c in chunks.items() if c.lead_in_id and not cid.endswith("/pembuka")
         }
         if not wanted:
             return {}

@@ -33,7 +33,7 @@ from kb import lexical, lexicon
 from kb.amounts import spelled_formally
 from kb.dates import MONTHS, parse_indonesian_date
 from kb.lexical import EN_ONLY, Concept, coverage
-from kb.model import DocumentMeta, Hit
+from kb.model import DocumentMeta, Hit, lead_in_id
 from kb.query import (
     FRAME_WORDS,
     STOPWORDS,
@@ -1050,9 +1050,7 @@ def _case_words_in_tax(concepts: list[Concept], request: ComposeRequest) -> list
 
 
 def _own_text(hit: Hit) -> str:
-    """What a hit's relevance is judged on: the law's number and short name ("UU PPN"), location and text --
-    a list item with the sentence that opens its list, as retrieval reads it ("q. jasa boga atau katering"
-    is about PPN only through "Jenis jasa yang tidak dikenai Pajak Pertambahan Nilai ...")."""
+    """What a hit's relevance is judged on: the law's number and short name ("UU PPN"), location and text."""
     return f"{hit.doc.number}\n{hit.doc.short_title or ''}\n{hit.chunk.location}\n{hit.chunk.text}"
 
 
@@ -1176,13 +1174,12 @@ def _with_list_lead_in(
         or claims[0].source_chunk_id != lead.chunk.id
     ):
         return claims
-    opening = lead.lead_in.strip()
-    opening = _AYAT_OPENING.sub("", opening, count=1)
+    opening = _AYAT_OPENING.sub("", lead.lead_in.strip(), count=1)
     said = normalize_ws(opening)
     if not said or extract_figures(said) or any(said in normalize_ws(c.quote) for c in claims):
         return claims  # a lead-in with figures of its own ("... Pasal 13 ayat (1) ...") is no plain opener
     given = {h.chunk.id: h for h in (*request.hits, *request.context)}
-    for cid in (f"{lead.chunk.parent_id}/pembuka", lead.chunk.parent_id):
+    for cid in (lead_in_id(lead.chunk.parent_id), lead.chunk.parent_id):
         carrier = given.get(cid)
         if carrier is None or said not in normalize_ws(carrier.chunk.text):
             continue

@@ -40,6 +40,7 @@ from kb import lexicon
 from kb.amounts import message_figures
 from kb.dates import MONTHS
 from kb.lexical import question_concepts
+from kb.model import lead_in_id
 from kb.query import tokenize, understand
 
 if TYPE_CHECKING:
@@ -731,7 +732,7 @@ def _list_opener(claims: Sequence[ShownClaim], i: int) -> int | None:
         return None
     parent = own.rsplit("/", 1)[0]
     for j, c in enumerate(claims):
-        if j == i or c.source.chunk_id not in (parent, f"{parent}/pembuka"):
+        if j == i or c.source.chunk_id not in (parent, lead_in_id(parent)):
             continue
         if c.role == "context" or (c.role == "condition" and c.quote.rstrip().endswith(":")):
             return j  # quoted by the composer for the item, or found relevant by itself
