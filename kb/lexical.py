@@ -523,11 +523,10 @@ def question_concepts(
         covered.update((raw, word))
         tok = word
         if english:
-            if tok not in en_id:
-                one = english_singular(tok)
-                if one in function_words:
-                    continue  # "taxes", "companies" are as topic-free as "tax", "company"
-                tok = one if one in en_id else tok
+            one = tok if tok in en_id else english_singular(tok)
+            if one in function_words:
+                continue  # "taxes", "companies" are as topic-free as "tax", "company"
+            tok = one if one in en_id else tok
             if tok not in en_id:
                 if _is_acronym(tok, question if question is not None else plan.text):
                     concepts.append(frozenset({(stem(tok),)}))

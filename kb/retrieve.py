@@ -398,9 +398,7 @@ class Retriever:
         own document (same access and dates); it scores the item and travels with its hit (``Hit.lead_in``),
         and is quoted only from its own passage (``bot.answer.extractive._with_list_lead_in``).
         """
-        wanted = {
-            cid: c.lead_in_id for cid, c in chunks.items() if c.lead_in_id and not cid.endswith("/pembuka")
-        }
+        wanted = {cid: c.lead_in_id for cid, c in chunks.items() if c.lead_in_id and c.lead_in_id != cid}
         if not wanted:
             return {}
         found = self.store.get_chunks(sorted(set(wanted.values())))

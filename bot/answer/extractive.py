@@ -33,7 +33,7 @@ from kb import lexical, lexicon
 from kb.amounts import spelled_formally
 from kb.dates import MONTHS, parse_indonesian_date
 from kb.lexical import EN_ONLY, Concept, coverage
-from kb.model import DocumentMeta, Hit, lead_in_id
+from kb.model import DocumentMeta, Hit
 from kb.query import (
     FRAME_WORDS,
     STOPWORDS,
@@ -1154,9 +1154,14 @@ _CROSS_REF = re.compile(
 )
 
 
-#: the heading or ayat number a list's lead-in opens with ("(3) Jenis jasa ...", "Pasal 69\nOrang ..."): not
-#: part of what the lead-in says
-_AYAT_OPENING = re.compile(r"^(?:Pasal\s+\d+[A-Z]?\s*\n\s*)?(?:\(\s*\d+[a-z]?\s*\)\s*)?")
+def _without_opening(lead_in: str) -> str:
+    """A lead-in without the heading line and ayat number it opens with ("Pasal 69\nOrang ...", "(3) Jenis
+    jasa ..."): what it says, still a verbatim slice of its passage."""
+    text = lead_in.strip()
+    first, _, rest = text.partition("\n")
+    if rest.strip() and _HEADING.match(first.strip()):
+        text = rest.strip()
+    return _AYAT_MARK.sub("", text, count=1)
 
 
 def _with_list_lead_in(
@@ -1174,12 +1179,12 @@ def _with_list_lead_in(
         or claims[0].source_chunk_id != lead.chunk.id
     ):
         return claims
-    opening = _AYAT_OPENING.sub("", lead.lead_in.strip(), count=1)
+    opening = _without_opening(lead.lead_in)
     said = normalize_ws(opening)
     if not said or extract_figures(said) or any(said in normalize_ws(c.quote) for c in claims):
         return claims  # a lead-in with figures of its own ("... Pasal 13 ayat (1) ...") is no plain opener
     given = {h.chunk.id: h for h in (*request.hits, *request.context)}
-    for cid in (lead_in_id(lead.chunk.parent_id), lead.chunk.parent_id):
+    for cid in filter(None, (lead.chunk.lead_in_id, lead.chunk.parent_id)):
         carrier = given.get(cid)
         if carrier is None or said not in normalize_ws(carrier.chunk.text):
             continue

@@ -729,7 +729,8 @@ def answer_question(
     #     term exists: it is answered as of the period's end
     unknown = _unknown_terms(asked_text, plan, services, flt_asked)
     if unknown and period:
-        still = _unknown_terms(asked_text, plan, services, run.search_filter(period[1]), unknown)
+        end = run.search_filter(period[1])
+        still = [t for t in unknown if _in_no_passage(t, services.store, end)]
         if len(still) < len(unknown):
             as_of_date, period = period[1], None
             flt_asked = run.search_filter(as_of_date)
@@ -1339,27 +1340,27 @@ def _without_instructions(question: str) -> str:
     return " ".join(kept) if kept and len(kept) < len(pieces) else question
 
 
-def _unknown_terms(
-    question: str, plan: QueryPlan, services: Any, flt: SearchFilter, among: Sequence[str] | None = None
-) -> list[str]:
+def _unknown_terms(question: str, plan: QueryPlan, services: Any, flt: SearchFilter) -> list[str]:
     """Acronyms of the question's ask (:func:`kb.lexical.ask_text`) that are neither reviewed aliases nor
-    named acts and occur in no passage the reader may read (one keyword lookup each); ``among``: only these
-    (the terms already unknown on another day of the period)."""
+    named acts and occur in no passage the reader may read (one keyword lookup each)."""
     ask = ask_text(question)
     refs = {t for ref in plan.doc_refs for t in ref.replace("/", " ").split()}
     known = services.aliases.words
     companies = _entity_codes(services.store)
     out: list[str] = []
     for term in dict.fromkeys(_ACRONYM.findall(ask)):
-        if among is not None and term not in among:
-            continue
         if term in refs or term.lower() in known or term.lower() in STOPWORDS or term in not_terms():
             continue
         if term in companies:  # the company itself ("SNR terima dividen ..."): a name of the case, not a term
             continue
-        if not services.store.keyword_search(f'"{term.lower()}"', flt, 1):
+        if _in_no_passage(term, services.store, flt):
             out.append(term)
     return out
+
+
+def _in_no_passage(term: str, store: Any, flt: SearchFilter) -> bool:
+    """No passage the filter lets the reader see on its date contains ``term`` (one keyword lookup)."""
+    return not store.keyword_search(f'"{term.lower()}"', flt, 1)
 
 
 def _entity_codes(store: Any) -> frozenset[str]:
