@@ -281,6 +281,25 @@ def is_plea(ask: str) -> bool:
     return bool(words) and all(t in plea for t in words)
 
 
+def plea_spans(question: str) -> list[tuple[int, int]]:
+    """Where ``question`` writes a plea (:func:`is_plea`): the span of each such sentence.
+
+    Why: "Mohon dibantu saran atau penjelasannya Pak / Bu." opens a forum question and asks nothing, yet its
+    "penjelasan" was a search term that every elucidation ("Penjelasan ...") matched and "saran"/"dibantu"
+    pulled passages of their own into the candidates.  Only a whole plea sentence is skipped: "masukan" and
+    "informasi" elsewhere are words of the ask ("Pajak Masukan", "informasi keuangan")."""
+    spans: list[tuple[int, int]] = []
+    cursor = 0
+    for sentence in sentences(question):
+        start = question.find(sentence, cursor)
+        if start < 0:
+            continue
+        cursor = start + len(sentence)
+        if is_plea(sentence):
+            spans.append((start, cursor))
+    return spans
+
+
 @functools.lru_cache(maxsize=1)
 def _plea_words() -> tuple[frozenset[str], frozenset[str]]:
     """The words of a plea, and the words a plea may write besides them (stopwords, request formulas,

@@ -991,8 +991,11 @@ def understand(
     chat = _lexicon.default().chat_spellings
     # a name the message addresses ("pak Pri") and its leave to ask ("ijin bertanya") are no search terms,
     # nor is the tag checking what it said ("..., bener ga?"), a greeting or a company's name ("PT Maju")
+    from kb.lexical import plea_spans  # kb.lexical reads the plan this function builds
+
     skipped = [
         *dropped,
+        *plea_spans(text),
         *_lexicon.addressing_spans(text),
         *_lexicon.check_tag_spans(text),
         *_lexicon.frame_spans(text),

@@ -5,8 +5,8 @@ had to cover, so the provision that settles the question fell under the coverage
 
 from __future__ import annotations
 
-from kb.lexical import ask_text, is_plea, question_concepts
-from kb.query import understand
+from kb.lexical import ask_text, is_plea, plea_spans, question_concepts
+from kb.query import fts_query, understand
 
 PLEA = "Mohon bantuan dan arahannya ya Bu."
 ASK = "Apakah faktur pajak atas termin kedua dikurangi uang muka yg sdh dibayar sblmnya?"
@@ -39,3 +39,20 @@ def test_a_topic_word_with_nya_keeps_its_topic() -> None:
     flat = _flat("Berapa nilainya dan kapan penyerahannya dicatat?")
     assert any(s.startswith("nilai") for s in flat)
     assert any(s.startswith("penyerah") for s in flat)
+
+
+def test_a_plea_sentence_gives_no_search_terms() -> None:
+    # "penjelasan" of a plea matched every elucidation ("Penjelasan ...") in the keyword search
+    message = f"Mohon bantuan dan penjelasannya ya Bu.\nKami menjual mesin dengan dua termin. {ASK}"
+    terms = set(fts_query(understand(message)).replace('"', "").split(" OR "))
+    assert not {"bantuan", "penjelasannya", "penjelasan"} & terms
+    assert {"termin", "mesin", "dikurangi"} <= terms
+    assert plea_spans(message) == [(0, len("Mohon bantuan dan penjelasannya ya Bu."))]
+
+
+def test_a_plea_word_in_an_ask_is_searched() -> None:
+    # "masukan" is advice in a plea and the input tax in "Pajak Masukan"
+    message = "Mohon masukannya. Pajak Masukan atas mobil dinas bisa dikreditkan?"
+    terms = set(fts_query(understand(message)).replace('"', "").split(" OR "))
+    assert "masukan" in terms
+    assert "masukannya" not in terms
