@@ -603,5 +603,5 @@ def passage_cue(name: str) -> re.Pattern[str]:
     obligation, ``exception`` -- an exception to the rule, ``pays`` / ``files`` -- the duty to pay a tax or to
     file a return, ``example_opener`` / ``example_heading`` -- where a worked example starts inside prose,
     ``payee_abroad`` -- the rule for a payee abroad, ``revokes`` -- a clause revoking acts, ``sets_base`` -- a
-    tax base set as a share of the gross with no rate)."""
+    tax base set as a share of the gross with no rate, ``charges_tax`` -- a unit that charges a tax)."""
     return _named("passage_cues", default().passage_cues, name)

@@ -721,6 +721,8 @@ def _amount_phrase(c: ShownClaim, question: str) -> str | None:
 
 #: a rule that sets a tax base as a share of the gross and names no rate (``passage_cues.sets_base``)
 _SETS_BASE = lexicon.passage_cue("sets_base")
+#: a unit that charges a tax (``passage_cues.charges_tax``): a percentage it states may be read as the rate
+_CHARGES_TAX = lexicon.passage_cue("charges_tax")
 
 
 def _list_opener(claims: Sequence[ShownClaim], i: int) -> int | None:
@@ -760,7 +762,12 @@ def _fact_sentence(
                 return f'Under {src}, the amount is "{amount}" [{n}].', None
             return f"Menurut {src}, jumlahnya {amount} [{n}].", None
     if kind != "deadline":
-        rate = _rate_phrase(c, lang, question) if kind == "rate" or kind is None else None
+        # with no kind of fact asked, a percentage is "the rate" only in a unit that charges a tax, or read
+        # under the list lead-in that does, or in a table row (a rates table heads its column "Tarif"):
+        # "biaya pensiun ... sebesar 5% dari penghasilan bruto" is a deduction, "a mark-up of 5%" a price
+        charges = _CHARGES_TAX.search(f"{opener[0] if opener else ''}\n{c.quote}")
+        reads_rate = kind == "rate" or (kind is None and (bool(charges) or c.quote.lstrip().startswith("|")))
+        rate = _rate_phrase(c, lang, question) if reads_rate else None
         if rate and _SETS_BASE.search(c.quote):
             # "Dasar pengenaan ... sebesar 50% dari jumlah penghasilan bruto": a base, not a rate
             if lang == "en":
