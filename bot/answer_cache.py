@@ -51,12 +51,14 @@ with a TTL and a per-document index set.  ``dasar kb cache purge [--doc ID ...]`
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import json
 import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from bot.answer.model import (
@@ -566,13 +568,41 @@ class AnswerCache:
             }
 
 
+#: the packages whose code and data make an answer (the front ends' rendering is in ``bot`` too)
+ENGINE_PACKAGES = ("bot", "kb", "guardrails", "tools", "identity")
+_ENGINE_SUFFIXES = (".py", ".yaml", ".yml", ".json")
+
+
+@functools.lru_cache(maxsize=1)
+def engine_fingerprint() -> str:
+    """A digest of the code and word lists that make an answer (every ``.py``, ``.yaml`` and ``.json`` file of
+    :data:`ENGINE_PACKAGES`, as installed).
+
+    Why: an entry stays valid while its passages do, but an upgrade of dasar changes how the same passages
+    are read and worded ("tarifnya 5%" became the rule's own words); without this, a Redis cache kept across a
+    deployment served answers of the old code for a week, so the same question, user, date and corpus gave
+    two different answers.  Read once per process (about two megabytes)."""
+    return code_fingerprint(Path(__file__).resolve().parents[1])
+
+
+def code_fingerprint(root: Path) -> str:
+    """The digest :func:`engine_fingerprint` takes of the packages under ``root``."""
+    digest = hashlib.sha256()
+    for package in ENGINE_PACKAGES:
+        base = root / package
+        for path in sorted(base.rglob("*")):
+            if path.suffix in _ENGINE_SUFFIXES and path.is_file() and "__pycache__" not in path.parts:
+                digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
 def answer_cache_for(
     settings: Any, store: KnowledgeStore | Callable[[], KnowledgeStore], redis: Any | None = None
 ) -> AnswerCache | None:
     """The deployment's cache: None with ``DASAR_ANSWER_CACHE=false``; Redis when ``DASAR_REDIS_URL`` is set
     (``redis``: the process's client, else one is made), else the knowledge store (or a callable giving it,
-    called on first use).  The namespace is the composer, so answers of the extractive path and of an LLM
-    never share entries."""
+    called on first use).  The namespace is the composer and the code (:func:`engine_fingerprint`), so answers
+    of the extractive path and of an LLM, or of two versions of dasar, never share entries."""
     if not getattr(settings, "answer_cache", True):
         return None
     if redis is None and settings.redis_url is not None:
@@ -583,7 +613,7 @@ def answer_cache_for(
         store,
         redis=redis,
         ttl_seconds=int(getattr(settings, "answer_cache_ttl_seconds", 7 * 86400)),
-        namespace=str(getattr(settings, "composer", "")),
+        namespace=f"{getattr(settings, 'composer', '')}@{engine_fingerprint()}",
     )
 
 

@@ -482,3 +482,48 @@ def test_cli_purge_by_document_deletes_exactly_the_entries_resting_on_it(
     assert out == {"purged": "citing memo-pph26-sg-software", "entries": 1, "generation": 0}
     again = {q: _ask(svc, turn, LEAD, q, f"b{i}") for i, q in enumerate((QUESTION, UMKM_Q))}
     assert {q: _hit(r) for q, r in again.items()} == {QUESTION: False, UMKM_Q: True}
+
+
+def test_an_answer_cached_by_another_version_of_dasar_is_not_served(
+    world: Any, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Redis cache outlives a deployment: the entries the old code wrote must not answer for the new."""
+    import bot.answer_cache as answer_cache
+
+    svc, _, _ = world
+    settings = Settings(kb=svc.settings.kb, directory=DIRECTORY, redis_url=redis_url)
+
+    def deployed(version: str) -> tuple[AnswerCache, Turn]:
+        monkeypatch.setattr(answer_cache, "engine_fingerprint", lambda: version)
+        cache = answer_cache.answer_cache_for(settings, svc.store)
+        assert cache is not None and cache.redis is not None
+        cache.prefix = "test:engine:"
+        return cache, _caching_turn(svc, cache)
+
+    old_cache, old_turn = deployed("old-code")
+    assert _ask(svc, old_turn, "tax.lead@sinarnusantara.co.id", QUESTION, "t1").status == "answered"
+    assert old_cache.puts == 1
+    again_cache, again_turn = deployed("old-code")  # a restart of the same code: served
+    _ask(svc, again_turn, "tax.lead@sinarnusantara.co.id", QUESTION, "t2")
+    assert again_cache.hits == 1
+    new_cache, new_turn = deployed("new-code")  # an upgrade: answered afresh and cached apart
+    assert _ask(svc, new_turn, "tax.lead@sinarnusantara.co.id", QUESTION, "t3").status == "answered"
+    assert new_cache.hits == 0 and new_cache.misses == 1 and new_cache.puts == 1
+
+
+def test_the_code_fingerprint_follows_code_and_word_lists_only(tmp_path: Path) -> None:
+    from bot.answer_cache import code_fingerprint, engine_fingerprint
+
+    (tmp_path / "kb" / "data").mkdir(parents=True)
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "bot" / "render.py").write_text("RATE = 'tarifnya'\n")
+    (tmp_path / "kb" / "data" / "lexicon.yaml").write_text("stopwords: [yang]\n")
+    first = code_fingerprint(tmp_path)
+    (tmp_path / "bot" / "notes.txt").write_text("not code")
+    assert code_fingerprint(tmp_path) == first
+    (tmp_path / "kb" / "data" / "lexicon.yaml").write_text("stopwords: [yang, lalu]\n")
+    changed = code_fingerprint(tmp_path)
+    assert changed != first
+    (tmp_path / "bot" / "render.py").write_text("RATE = 'the rate'\n")
+    assert code_fingerprint(tmp_path) not in (first, changed)
+    assert len(engine_fingerprint()) == 16 and engine_fingerprint() == engine_fingerprint()
