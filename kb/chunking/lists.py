@@ -97,9 +97,10 @@ def _next_value(kind: str, v: str) -> str:
     return chr(ord(v[0]) + 1) * 2 if v[0] < "z" else v + v[0]
 
 
-# an item run into the previous one by OCR or layout: "... pemotongan; e. pengarang ..." (only the expected
-# next top-level letter is accepted this way)
-_ITEM_INLINE = re.compile(r"(?<=[;:,] )(?P<h>[a-z])\.[ \t]+(?=[a-z(])")
+# an item run into the previous one by OCR or layout: "... pemotongan; e. pengarang ...", also behind a page
+# number the scrape joined to the line ("... bentuk usaha lain; 2 n. jasa penyediaan tempat parkir ..."): only
+# the expected next top-level letter is accepted this way
+_ITEM_INLINE = re.compile(r"(?<=[;:,] )(?:\d{1,3}[ \t]+)?(?P<h>[a-z])\.[ \t]+(?=[a-z(])")
 # a numbered item run into the previous sentence, often behind a page number the scrape joined to the line
 # ("... kemakmuran rakyat. 3 2. Wajib Pajak adalah ..."): again only the expected next number of a lone
 # top-level list
@@ -128,7 +129,7 @@ def find_items(text: str, start: int, end: int) -> list[tuple[int, str, str]]:
         else:
             cands.append((m.start(), "p", m.group("p"), False))
     for m in _ITEM_INLINE.finditer(text, start, end):
-        cands.append((m.start(), "h", m.group("h"), True))
+        cands.append((m.start("h"), "h", m.group("h"), True))
     for m in _NUMBER_INLINE.finditer(text, start, end):
         cands.append((m.start("n"), "n", str(int(m.group("n"))), True))
     cands.sort()

@@ -388,3 +388,23 @@ def test_stray_list_markers_remain_only_where_known() -> None:
         if (folder / "text.txt").is_file()
     }
     assert {k: v for k, v in found.items() if v} == {"pp-49-2022": 3, "uu-11-2020": 2}
+
+
+def test_a_lettered_item_run_into_the_previous_one_behind_a_page_number_is_its_own() -> None:
+    # "...; 2 n. jasa ..." -- the scrape joined the page number "2" and item n to the end of item m
+    text = "a. jasa pertama;\nb. jasa oleh pemerintah; 2 c. jasa penyediaan tempat parkir;\nd. jasa lain."
+    items = find_items(text, 0, len(text))
+    assert [v for _, _, v in items] == ["a", "b", "c", "d"]
+    assert text[items[2][0] :].startswith("c. jasa penyediaan tempat parkir")
+    # a figure before a letter that is not the next item stays text ("; 2 x. ...")
+    odd = "a. satu;\nb. dua; 2 x. bukan butir;\nc. tiga."
+    assert [v for _, _, v in find_items(odd, 0, len(odd))] == ["a", "b", "c"]
+
+
+def test_vat_exempt_parking_service_restated_by_uu_hpp_is_its_own_huruf() -> None:
+    # UU HPP Pasal 4 angka 1 restates UU PPN Pasal 4A ayat (3); "... bentuk usaha lain; 2 n. jasa penyediaan
+    # tempat parkir ..." had put the parking service (huruf n) inside the government services (huruf m)
+    prefix = "pasal-4/angka-1/pasal-4A/ayat-3/huruf-"
+    huruf = {c.key.removeprefix(prefix): c for c in _doc("uu-7-2021") if c.key.startswith(prefix)}
+    assert "parkir" not in huruf["m"].text
+    assert huruf["n"].text.startswith("n. jasa penyediaan tempat parkir, meliputi jasa penyediaan")
