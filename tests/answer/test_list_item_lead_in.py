@@ -46,7 +46,7 @@ def test_the_rule_cue_of_an_item_is_read_in_its_lead_in() -> None:
 def test_retrieval_hands_an_item_its_lead_in(services: Any) -> None:
     flt = search_filter(services.cli_principal(None), TODAY)
     found = services.retriever.search("jasa penyediaan tempat parkir PPN", flt, top_k=10).results
-    item = next(h for h in found if h.chunk.id == "uu-7-2021#pasal-4/angka-1/pasal-4A/ayat-3/huruf-m")
+    item = next(h for h in found if h.chunk.id == "uu-7-2021#pasal-4/angka-1/pasal-4A/ayat-3/huruf-n")
     assert item.lead_in.startswith("(3) Jenis jasa yang tidak dikenai Pajak Pertambahan Nilai")
 
 
