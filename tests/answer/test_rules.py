@@ -159,6 +159,11 @@ def test_clarify_yaml_errors_name_the_entry() -> None:
         # money kept back from a payment is a tax question even when no tax is named
         ("Our customer deducted 2% from the invoice amount, what is that deduction for?", "in_scope"),
         ("Kenapa ada potongan dari pencairan dana toko online kita di marketplace?", "in_scope"),
+        # the topics of UU PPh's articles on taxable income name no tax word (session 41)
+        ("perusahaan rugi 2 tahun berturut2, bisa dikompensasi ke laba tahun ini?", "in_scope"),
+        ("mobil operasional disusutkan berapa tahun? penyusutannya pakai metode apa?", "in_scope"),
+        ("Can last year's fiscal loss be carried forward?", "in_scope"),
+        ("karyawan dapat natura berupa mess, dihitung sebagai penghasilan?", "in_scope"),
     ],
 )
 def test_scope_classification(question: str, kind: str) -> None:
