@@ -555,8 +555,9 @@ def question_concepts(
             alts = {(stem(tok),), *(tuple(stem(t) for t in tokenize(w)) for w in en_id[tok])}
             concepts.append(frozenset(alts))
             continue
-        # an everyday word the regulations write otherwise ("lewat" ~ "melebihi"): either covers it
-        law = law_words.get(tok) or law_words.get(raw) or ()
+        # an everyday word the regulations write otherwise ("lewat" ~ "melebihi"): either covers it, also
+        # with the enclitic ("omzetnya", "ruginya")
+        law = law_words.get(tok) or law_words.get(raw) or law_words.get(lexicon.without_enclitic(tok)) or ()
         concepts.append(frozenset({(stem(tok),), *(tuple(stem(t) for t in tokenize(w)) for w in law)}))
     return concepts
 

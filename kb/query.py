@@ -889,6 +889,10 @@ def defined_inline(text: str) -> frozenset[tuple[str, ...]]:
     return frozenset(out)
 
 
+#: a passive or active verb (di-/me-) written without a suffix of its own (-kan, -i, -an)
+_KAN_DROPPED = re.compile(r"(?:di|me)[a-z]{4,}(?<!kan)(?<![aiu]i)(?<!an)")
+
+
 def understand(
     question: str, *, aliases: AliasDictionary | None = None, catalog: Mapping[str, str] | None = None
 ) -> QueryPlan:
@@ -1013,6 +1017,10 @@ def understand(
         bare = _lexicon.without_enclitic(tok)
         if bare != tok and bare not in STOPWORDS:
             terms[bare] = None
+        # "dikompensasi", "dibayar": chat drops the verb suffix -kan the acts write ("dikompensasikan",
+        # "dibayarkan"); the index matches whole words, so the act's form is searched too
+        if _KAN_DROPPED.fullmatch(bare):
+            terms[f"{bare}kan"] = None
     for exp in expansions:
         for added in exp.added:
             terms[" ".join(_norm(added))] = None
