@@ -765,8 +765,13 @@ def _fact_sentence(
         # with no kind of fact asked, a percentage is "the rate" only in a unit that charges a tax, or read
         # under the list lead-in that does, or in a table row (a rates table heads its column "Tarif"):
         # "biaya pensiun ... sebesar 5% dari penghasilan bruto" is a deduction, "a mark-up of 5%" a price
-        charges = _CHARGES_TAX.search(f"{opener[0] if opener else ''}\n{c.quote}")
-        reads_rate = kind == "rate" or (kind is None and (bool(charges) or c.quote.lstrip().startswith("|")))
+        reads_rate = kind == "rate" or (
+            kind is None
+            and (
+                c.quote.lstrip().startswith("|")
+                or bool(_CHARGES_TAX.search(f"{opener[0] if opener else ''}\n{c.quote}"))
+            )
+        )
         rate = _rate_phrase(c, lang, question) if reads_rate else None
         if rate and _SETS_BASE.search(c.quote):
             # "Dasar pengenaan ... sebesar 50% dari jumlah penghasilan bruto": a base, not a rate
