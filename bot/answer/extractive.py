@@ -314,6 +314,54 @@ def figure_match(figures: tuple[frozenset[FigureKey], ...], text: str) -> float:
     return sum(1 for keys in figures if keys & provided) / len(figures)
 
 
+#: the words that make the figure after them a condition's bound ("nilai nominal lebih dari Rp5.000.000,00",
+#: "tidak lebih dari 183 (seratus delapan puluh tiga) hari"), each with the side of it a value must be on:
+#: kb/data/lexicon.yaml ``passage_cues.bound_*``; "up to" first: "tidak lebih dari" ends with "lebih dari" too
+BOUNDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (lexicon.passage_cue(f"bound_{side}"), side) for side in ("up_to", "above", "below")
+)
+
+
+def bound_before(text: str, start: int) -> tuple[str, str] | None:
+    """(the bound's words, its side) when the figure at ``start`` of ``text`` is a condition's bound."""
+    before = text[max(0, start - 40) : start]
+    for pattern, side in BOUNDS:
+        if m := pattern.search(before):
+            return m.group(0).strip(), side
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def question_bounds(question: str) -> tuple[tuple[frozenset[FigureKey], str], ...]:
+    """The question's rule-like figures it places on a side of a bound ("sudah lebih dari 183 hari", "omzet
+    melebihi 4,8 M"), each as its keys and side."""
+    text = spelled_formally(question, detect_language(question))
+    out = []
+    for f in extract_figures(text):
+        if f.kind in _RULE_FIGURES and (bound := bound_before(text, f.start)) is not None:
+            out.append((frozenset(f.keys), bound[1]))
+    return tuple(out)
+
+
+def bound_side(bounds: tuple[tuple[frozenset[FigureKey], str], ...], text: str) -> float:
+    """+1 per figure the question places on a side of a bound that the text bounds on the same side, -1 per
+    one it bounds on the other side, averaged.  "lebih dari 183 hari" is the resident's rule (UU PPh Pasal 2
+    ayat (3)), "tidak lebih dari 183 hari" the non-resident's (ayat (4)): both state the question's figure,
+    only one is its case."""
+    if not bounds:
+        return 0.0
+    found = [(frozenset(f.keys), bound_before(text, f.start)) for f in extract_figures(text)]
+    score, compared = 0.0, 0
+    for keys, asked in bounds:
+        sides = {b[1] for k, b in found if b is not None and keys & k}
+        if not sides:
+            continue
+        compared += 1
+        above = asked == "above"
+        score += sum(1.0 if (side == "above") == above else -1.0 for side in sides) / len(sides)
+    return score / compared if compared else 0.0
+
+
 def question_objects(question: str) -> tuple[str, ...]:
     """The objects the question names (rent of land/buildings, construction, a payee without NPWP), in the
     order the question first names them."""
@@ -1364,6 +1412,7 @@ LEAD_WEIGHTS: dict[str, float] = {
     "other_tax": -0.4,
     "object_match": 0.35,
     "figure_match": 0.35,
+    "bound_side": 0.35,
     "negated_condition": 0.35,
     "period_match": 0.25,
     "status_match": 0.35,
@@ -1420,6 +1469,8 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "object_match": object_match(objects, f"{hit.chunk.location}\n{text}") if objects else 0.0,
         # the threshold, period or rate the question quotes ("batasan 7 tahun") is stated by the rule
         "figure_match": figure_match(figures, text),
+        # the side of a bound the question is on ("lebih dari 183 hari") is the side the rule bounds
+        "bound_side": bound_side(question_bounds(question), text),
         # the case the question rules out ("bukan rumah sederhana") is not its answer; the rule that excludes
         # it too is
         "negated_condition": negated_match(negated_conditions(question), text),

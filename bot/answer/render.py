@@ -32,6 +32,7 @@ from bot.answer.extractive import (
     asked_action,
     asked_fact,
     asked_facts,
+    bound_before,
     not_rate_spans,
 )
 from bot.answer.model import ClarifyingQuestion, Conflict, ShownClaim, UnsupportedClaim, claim_heading
@@ -650,24 +651,6 @@ _AMOUNT_CLAUSE = re.compile(
 )
 
 
-#: the words that make the figure after them a condition's bound ("nilai nominal lebih dari Rp5.000.000,00"),
-#: each with the side of it an amount must be on: kb/data/lexicon.yaml ``passage_cues.bound_*``
-_BOUNDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    # "up to" first: "tidak lebih dari Rp10.000.000,00" ends with the words of "lebih dari" too
-    (lexicon.passage_cue(f"bound_{side}"), side)
-    for side in ("up_to", "above", "below")
-)
-
-
-def _bound_before(text: str, start: int) -> tuple[str, str] | None:
-    """(the bound's words, its side) when the figure at ``start`` of ``text`` is a condition's bound."""
-    before = text[max(0, start - 40) : start]
-    for pattern, side in _BOUNDS:
-        if m := pattern.search(before):
-            return m.group(0).strip(), side
-    return None
-
-
 def _bound_comparison(question: str, lead: ShownClaim, n: int, lang: str) -> str:
     """ "Nilai Rp75 juta tidak memenuhi batas "di atas Rp100.000.000" dalam aturan itu." when the question
     names one amount and the leading rule one bound on an amount: the asker wants to know which side of it
@@ -676,14 +659,14 @@ def _bound_comparison(question: str, lead: ShownClaim, n: int, lang: str) -> str
     asked = [f for f in message_figures(question) if f.kind == "amount"]
     if len({f.value for f in asked}) != 1:
         return ""
-    if any(_bound_before(question, f.start) is not None for f in asked):
+    if any(bound_before(question, f.start) is not None for f in asked):
         # "omzet sudah melebihi 4,8 miliar": the asker states a side of a bound, not a value to compare;
         # "4,8 miliar does not meet 'melebihi Rp4.800.000.000,00'" contradicted what they told us
         return ""
     x = asked[0].value
     bounds = []
     for f in message_figures(lead.quote):
-        bound = _bound_before(lead.quote, f.start) if f.kind == "amount" else None
+        bound = bound_before(lead.quote, f.start) if f.kind == "amount" else None
         if bound is not None:
             words, side = bound
             holds = x > f.value if side == "above" else x < f.value if side == "below" else x <= f.value
@@ -705,7 +688,7 @@ def _amount_phrase(c: ShownClaim, question: str) -> str | None:
     clauses = [
         m.group(0).strip()
         for m in _AMOUNT_CLAUSE.finditer(c.quote)
-        if _bound_before(c.quote, m.start()) is None
+        if bound_before(c.quote, m.start()) is None
     ]
     if not clauses:
         return None
