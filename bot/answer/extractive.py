@@ -298,11 +298,21 @@ _RULE_FIGURES = frozenset({"percent", "duration", "amount"})
 
 
 @functools.lru_cache(maxsize=256)  # asked once per candidate passage and unit of one question
-def question_figures(question: str) -> tuple[frozenset[FigureKey], ...]:
-    """The question's rule-like figures, each as the keys that back it.  Its amounts are read in their chat
+def _rule_figures(question: str) -> tuple[tuple[frozenset[FigureKey], str | None], ...]:
+    """The question's rule-like figures, each as the keys that back it and the side of a bound the question
+    places it on (:func:`bound_before`; None when it places it on none).  Its amounts are read in their chat
     forms too ("4,8 M", "15k": :func:`kb.amounts.spelled_formally`), as the act's "Rp4.800.000.000,00"."""
     text = spelled_formally(question, detect_language(question))
-    return tuple(frozenset(f.keys) for f in extract_figures(text) if f.kind in _RULE_FIGURES)
+    return tuple(
+        (frozenset(f.keys), bound[1] if (bound := bound_before(text, f.start)) is not None else None)
+        for f in extract_figures(text)
+        if f.kind in _RULE_FIGURES
+    )
+
+
+def question_figures(question: str) -> tuple[frozenset[FigureKey], ...]:
+    """The question's rule-like figures, each as the keys that back it (:func:`_rule_figures`)."""
+    return tuple(keys for keys, _ in _rule_figures(question))
 
 
 def figure_match(figures: tuple[frozenset[FigureKey], ...], text: str) -> float:
@@ -331,16 +341,10 @@ def bound_before(text: str, start: int) -> tuple[str, str] | None:
     return None
 
 
-@functools.lru_cache(maxsize=256)
 def question_bounds(question: str) -> tuple[tuple[frozenset[FigureKey], str], ...]:
     """The question's rule-like figures it places on a side of a bound ("sudah lebih dari 183 hari", "omzet
     melebihi 4,8 M"), each as its keys and side."""
-    text = spelled_formally(question, detect_language(question))
-    out = []
-    for f in extract_figures(text):
-        if f.kind in _RULE_FIGURES and (bound := bound_before(text, f.start)) is not None:
-            out.append((frozenset(f.keys), bound[1]))
-    return tuple(out)
+    return tuple((keys, side) for keys, side in _rule_figures(question) if side is not None)
 
 
 def bound_side(bounds: tuple[tuple[frozenset[FigureKey], str], ...], text: str) -> float:
