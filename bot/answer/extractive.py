@@ -1441,6 +1441,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     named_taxes = frozenset(mentioned_taxes(text)) or document_article(hit.doc) or located_article(hit)
     objects = question_objects(question)
     figures = question_figures(question)
+    bounds = question_bounds(question)
     return {
         "coverage": cov,
         "rank_prior": 1.0 / (rank + 1),
@@ -1474,7 +1475,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         # the threshold, period or rate the question quotes ("batasan 7 tahun") is stated by the rule
         "figure_match": figure_match(figures, text),
         # the side of a bound the question is on ("lebih dari 183 hari") is the side the rule bounds
-        "bound_side": bound_side(question_bounds(question), text),
+        "bound_side": bound_side(bounds, text),
         # the case the question rules out ("bukan rumah sederhana") is not its answer; the rule that excludes
         # it too is
         "negated_condition": negated_match(negated_conditions(question), text),
