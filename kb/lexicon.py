@@ -27,9 +27,12 @@ list.  Nothing else in dasar keeps word lists in code.
 * :func:`special_regime` -- the special regimes a question can name (the 0% export rate, a rate derived
   from the tax rate, the no-NPWP surcharge), question side only;
 * :func:`passage_cue` -- words that mark what a unit of a regulation states (a rate or obligation, an
-  exception).
+  exception);
+* :func:`procedures` -- the tax procedures a rule can be bound to (a correction of the return, an audit, an
+  objection), read the same way in a question and in a passage.
 
-The four pattern sections (``question_kinds``, ``question_objects``, ``special_regimes``, ``passage_cues``)
+The five pattern sections (``question_kinds``, ``question_objects``, ``special_regimes``, ``passage_cues``,
+``procedures``)
 map a name to ``patterns`` -- regular-expression alternatives joined with ``|`` in order and compiled once,
 case-insensitively -- and ``seen_in``, the eval items an entry was written while reading.
 """
@@ -80,6 +83,9 @@ class LawTopic:
     law: str  # canonical key of the base law ("UU 6/1983")
     name: str  # what users call it ("KUP")
     words: tuple[str, ...]
+    #: its Pasal that set administrative sanctions (UU KUP's 7, 8, 9, 13, 14): candidates of a question asking
+    #: the sanction, whatever tax it names
+    sanction_pasal: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -101,6 +107,7 @@ class Lexicon:
     question_objects: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     special_regimes: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     passage_cues: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
+    procedures: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     #: capitalised tokens that are never a term the knowledge base must contain (currency codes: "IDR 350
     #: million" is an amount, not a topic)
     not_terms: frozenset[str] = frozenset()
@@ -252,7 +259,12 @@ def load(path: str | Path | None = None) -> Lexicon:
             or not isinstance(t.get("name"), str)
         ):
             raise LexiconError(f"{file}: law_topics #{i + 1} needs law, name and words")
-        topics.append(LawTopic(t["law"], t["name"], tuple(_words(file, t, "words"))))
+        sanction_pasal = t.get("sanction_pasal") or []
+        if not isinstance(sanction_pasal, list) or not all(isinstance(p, str) and p for p in sanction_pasal):
+            raise LexiconError(
+                f"{file}: law_topics #{i + 1} sanction_pasal must be a list of Pasal numbers as text"
+            )
+        topics.append(LawTopic(t["law"], t["name"], tuple(_words(file, t, "words")), tuple(sanction_pasal)))
     pairs: dict[str, tuple[str, ...]] = {}
     for i, e in enumerate(data.get("en_id") or []):
         if not isinstance(e, Mapping) or not isinstance(e.get("en"), str):
@@ -284,6 +296,7 @@ def load(path: str | Path | None = None) -> Lexicon:
         question_objects=_patterns(file, data, "question_objects"),
         special_regimes=_patterns(file, data, "special_regimes"),
         passage_cues=_patterns(file, data, "passage_cues"),
+        procedures=_patterns(file, data, "procedures"),
         not_terms=frozenset(_words(file, data, "not_terms")),
         case_words=frozenset(w.lower() for w in _optional_words(file, data, "case_words")),
         focus_openers=frozenset(w.lower() for w in _optional_words(file, data, "focus_openers")),
@@ -605,3 +618,12 @@ def passage_cue(name: str) -> re.Pattern[str]:
     ``payee_abroad`` -- the rule for a payee abroad, ``revokes`` -- a clause revoking acts, ``sets_base`` -- a
     tax base set as a share of the gross with no rate, ``charges_tax`` -- a unit that charges a tax)."""
     return _named("passage_cues", default().passage_cues, name)
+
+
+def procedures() -> Mapping[str, re.Pattern[str]]:
+    """The tax procedures a rule can be bound to (``procedures.<name>``: ``correction`` -- the taxpayer
+    corrects a return, ``audit``, ``objection``, ``appeal``, ``review``, ``installment`` -- paying an
+    assessment in instalments or later, ``disclosure`` -- disclosing an incorrect return during an audit,
+    ``assessment`` -- an assessment the tax office issues (SKPKB), ``collection`` -- a warrant or seizure),
+    each as one pattern read in questions and passages alike."""
+    return default().procedures

@@ -965,6 +965,16 @@ def understand(
                 ambiguous.append(p)
             placed.append(p)
         written = placed
+    # a question asking the sanction asks a rule of the law that sets sanctions (UU KUP), whatever tax it
+    # names: that law's sanction Pasal join the candidates as hints (lexicon law_topics.sanction_pasal),
+    # unless the question writes out a Pasal of that law itself ("sanksi Pasal 9 KUP")
+    if _lexicon.question_kind("penalty").search(_lexicon.plain_question(text)):
+        end = len(text)
+        for topic in _lexicon.law_topics():
+            if not any(w.law == topic.law for w in written):
+                hints += [
+                    Provision(p, None, None, topic.law, "tax_type", end, end) for p in topic.sanction_pasal
+                ]
     merged: dict[tuple[str, str | None, str | None, str | None], Provision] = {}
     for p in sorted(
         [*written, *(h for h in hints if not any(h.start < w.end and w.start < h.end for w in written))],

@@ -486,6 +486,36 @@ def payee_abroad_unasked(question: str, text: str) -> bool:
     return bool(_PAYEE_ABROAD.search(text)) or bool(_FROM_ABROAD.search(text) and not _FROM_HOME.search(text))
 
 
+@functools.lru_cache(maxsize=256)
+def asked_procedures(question: str) -> frozenset[str]:
+    """The tax procedures (lexicon ``procedures``) the question names: "mau pembetulan" -> correction."""
+    plain = lexicon.plain_question(question)
+    return frozenset(name for name, words in lexicon.procedures().items() if words.search(plain))
+
+
+def procedure_unasked(asked: frozenset[str], text: str) -> bool:
+    """The text is bound to a tax procedure the question does not name.
+
+    Why: UU KUP sets a sanction per procedure, in the same words -- "dikenai sanksi administratif berupa bunga
+    ... dihitung sejak jatuh tempo" is the sanction for paying late (Pasal 9 ayat (2a)) and, under
+    "membetulkan sendiri Surat Pemberitahuan", the one after correcting a return (Pasal 8 ayat (2a)).  A
+    question about a late payment is not answered by the correction rule, however many words they share.  A
+    procedure the rule rules out ("sepanjang ... belum dilakukan pemeriksaan") does not bind it."""
+    return any(
+        name not in asked
+        and any(
+            not _PROCEDURE_NEGATED.search(text, max(0, m.start() - 60), m.start())
+            for m in words.finditer(text)
+        )
+        for name, words in lexicon.procedures().items()
+    )
+
+
+#: a negation (or "sebelum") a few words before a procedure's name ("belum dilakukan pemeriksaan", "sebelum
+#: Direktur Jenderal Pajak menerbitkan surat ketetapan pajak"): the rule holds outside that procedure
+_PROCEDURE_NEGATED = re.compile(r"\b(?:belum|sebelum|tidak|tanpa|bukan)\b(?:\s+\w+){0,4}\s+$", re.I)
+
+
 #: A condition the question rules out: "beli ruko, bukan rumah sederhana", "jasa selain konstruksi", "a payee
 #: other than a bank".  The words after the negation (up to a comma, a conjunction or three content words)
 #: name what the asker's case is NOT; a passage that states exactly that case (the rumah-sederhana row) is the
@@ -712,19 +742,11 @@ def period_match(period: tuple[str, bool] | None, text: str) -> float:
     return -1.0
 
 
-#: the interest a late payment costs ("telat setor PPh 23 kena bunga berapa?"): bunga of a lateness is KUP's
-#: sanction, not the interest income PPh 23 withholds on
-ASKS_LATE_INTEREST = re.compile(
-    r"\b(?:telat|terlambat|late|overdue)\b[^.?!]{0,40}?\b(?:bunga(?:nya)?|interest)\b"
-    r"|\b(?:bunga|interest)\s+(?:keterlambatan|telat|terlambat|for\s+late)\b",
-    re.I,
-)
-#: the question asks what the sanction is ("ada sanksinya?", "dendanya berapa?", "what is the penalty?");
-#: "bunga" and "kenaikan" alone are left out: in a question they are as often the object (interest paid) as
-#: the sanction, unless a lateness comes with the interest (:data:`ASKS_LATE_INTEREST`)
-ASKS_PENALTY = re.compile(
-    r"\b(?:sanksi\w*|denda\w*|penalt\w*|fines?|fined)\b|" + ASKS_LATE_INTEREST.pattern, re.I
-)
+#: the interest a late payment costs ("telat setor PPh 23 kena bunga berapa?"): kb/data/lexicon.yaml
+#: ``question_kinds.late_interest``
+ASKS_LATE_INTEREST = lexicon.question_kind("late_interest")
+#: the question asks what the sanction is ("ada sanksinya?", "dendanya berapa?"): ``question_kinds.penalty``
+ASKS_PENALTY = lexicon.question_kind("penalty")
 #: a passage that states a sanction: administrative (bunga, denda, kenaikan) or criminal
 STATES_SANCTION = re.compile(
     r"\bsanksi\b|\bdenda\b|\bdipidana\b|\bpidana\s+(?:penjara|kurungan)|\bkenaikan\s+sebesar",
@@ -745,7 +767,9 @@ def misses_asked(question: str, quotes: Sequence[str]) -> str | None:
     to a regulation the knowledge base may not hold.  ``quotes`` are the rules shown, without worked
     examples: an example's own figures ("dijual dengan harga Rp60.000.000,00") are not the rule's.  Whether a
     rate or a time limit was asked is read too loosely ("which TER category", "berapa lama jangka waktu") for
-    a hard gate; a gate on them cost seven right answers of the check half (measured 2026-12-02).
+    a hard gate; a gate on them cost seven right answers of the check half (measured 2026-12-02).  A leading
+    sanction that holds only within a procedure the question does not name (:func:`procedure_unasked`) misses
+    it too.
     """
     if ASKS_PENALTY.search(question) and not any(STATES_SANCTION.search(q) for q in quotes):
         return "sanction"
@@ -768,6 +792,11 @@ def misses_asked(question: str, quotes: Sequence[str]) -> str | None:
         # the other duty's deadline ("Penyampaian ... Surat Pemberitahuan ... paling lambat") shares every
         # other word of the question, and is another date
         return "duty"
+    if quotes and ASKS_PENALTY.search(question) and procedure_unasked(asked_procedures(question), quotes[0]):
+        # the leading sanction holds within a procedure the asker is not in ("lupa dipotong, ada sanksinya?"
+        # led by the bunga of an assessment, "dalam Surat Ketetapan Pajak Kurang Bayar"): UU KUP sets a
+        # sanction per procedure, and whether this one applies to their case is for the tax team
+        return "procedure"
     return None
 
 
@@ -1083,7 +1112,7 @@ def question_concepts(request: ComposeRequest) -> list[Concept]:
     keeping the words of a named document, from the sentences that ask (a story around the question gives
     facts, not what the answer must state)."""
     concepts = lexical.question_concepts(request.plan, request.question, keep_named_refs=True, focus_ask=True)
-    return _case_words_in_tax(concepts, request)
+    return _tax_in_sanction_law(_case_words_in_tax(concepts, request), request)
 
 
 def _case_words_in_tax(concepts: list[Concept], request: ComposeRequest) -> list[Concept]:
@@ -1099,6 +1128,33 @@ def _case_words_in_tax(concepts: list[Concept], request: ComposeRequest) -> list
         return concepts
     phrases = frozenset().union(*tax)
     return [c | phrases if any(len(p) == 1 and p[0] in case for p in c) else c for c in concepts]
+
+
+#: taxes whose administrative sanctions UU KUP sets (Bea Meterai and PBB set their own)
+_KUP_TAXES = frozenset(
+    {"PPh 21", "PPh 22", "PPh 23", "PPh 25", "PPh 26", "PPh 4(2)", "PPh Final", "PPN", "PPnBM"}
+)
+
+
+def _tax_in_sanction_law(concepts: list[Concept], request: ComposeRequest) -> list[Concept]:
+    """In a question asking the sanction for a tax ("lupa potong PPh 23, sanksinya?"), a passage of the law
+    that sets the sanctions (lexicon ``law_topics`` with ``sanction_pasal``: UU KUP) covers the tax's name.
+
+    Why: UU KUP's sanctions hold for every tax it administers and name none ("Pembayaran atau penyetoran pajak
+    ... setelah tanggal jatuh tempo ... dikenai sanksi administratif berupa bunga"); judged on the tax's name,
+    every KUP sanction missed a concept, and a passage of UU PPh that names "Pasal 23" and the word "sanksi"
+    ("Sanksi administrasi ... tidak boleh dikreditkan") answered instead.  A KUP passage is known by the act
+    its location names ("Pasal 9 ayat (2a) UU 6/1983 (...)", :func:`_own_text`)."""
+    taxes = [t for t in request.plan.tax_types if t in _KUP_TAXES]
+    if not taxes or not asks_penalty(request.question):
+        return concepts
+    laws = {
+        tuple(lexical.stem(t) for t in tokenize(topic.law))
+        for topic in lexicon.law_topics()
+        if topic.sanction_pasal
+    }
+    names = {tuple(lexical.stem(t) for t in tokenize(tt)) for tt in taxes}
+    return [c | laws if c & names else c for c in concepts]
 
 
 def _own_text(hit: Hit) -> str:
@@ -1424,6 +1480,7 @@ LEAD_WEIGHTS: dict[str, float] = {
     "sanction_fit": 0.3,
     "payee_abroad_unasked": -0.4,
     "form_instruction": -0.6,
+    "procedure_unasked": -0.3,
 }
 
 
@@ -1493,6 +1550,9 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "payee_abroad_unasked": float(payee_abroad_unasked(question, text)),
         # a form's fill-in instruction (a Lampiran's "Diisi dengan ...") leads only a question about the form
         "form_instruction": float(form_instruction(hit, question)),
+        # a rule bound to a procedure the asker is not in (the sanction after correcting a return, for a late
+        # payment); a list item is bound by the sentence opening its list
+        "procedure_unasked": float(procedure_unasked(asked_procedures(question), f"{hit.lead_in}\n{text}")),
     }
 
 

@@ -127,3 +127,42 @@ def test_the_words_that_string_asks_together_live_in_the_lexicon() -> None:
     assert all(lexicon.message_words(name) for name in lexicon.MESSAGE_WORDS)
     with pytest.raises(lexicon.LexiconError, match="unknown message_words list 'joins'"):
         lexicon.message_words("joins")
+
+
+def test_the_penalty_ask_is_data_and_leaves_interest_income_alone() -> None:
+    # one pattern for kb.query (UU KUP's sanction Pasal) and the composer (bot.answer.extractive.ASKS_PENALTY)
+    from bot.answer.extractive import ASKS_PENALTY
+
+    assert ASKS_PENALTY is lexicon.question_kind("penalty")
+    assert ASKS_PENALTY.search("telat setor PPh 23, kena bunga berapa?")
+    assert ASKS_PENALTY.search("SPT telat dilaporkan, dendanya berapa?")
+    assert not ASKS_PENALTY.search("bunga deposito kena PPh berapa?")
+
+
+def test_the_sanction_pasal_belong_to_the_law_that_sets_sanctions(tmp_path: Path) -> None:
+    topics = {t.name: t for t in lexicon.law_topics()}
+    assert topics["KUP"].sanction_pasal == ("7", "8", "9", "13", "14")
+    assert topics["PPN"].sanction_pasal == () and topics["PPh"].sanction_pasal == ()
+    data = yaml.safe_load(DEFAULT_LEXICON_PATH.read_text(encoding="utf-8"))
+    data["law_topics"][0]["sanction_pasal"] = [7, 8]
+    bad = tmp_path / "lexicon.yaml"
+    bad.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(
+        LexiconError, match=r"lexicon.yaml: law_topics #1 sanction_pasal must be a list of Pasal"
+    ):
+        load(bad)
+
+
+def test_procedures_are_read_alike_in_questions_and_passages(tmp_path: Path) -> None:
+    procedures = lexicon.procedures()
+    assert procedures["correction"].search("kami mau pembetulan SPT Masa")
+    assert procedures["correction"].search("Wajib Pajak membetulkan sendiri Surat Pemberitahuan")
+    assert procedures["audit"].search("belum dilakukan pemeriksaan") and not procedures["audit"].search(
+        "diperiksa"
+    )
+    assert procedures["assessment"].search("dapat SKPKB PPN") and not procedures["assessment"].search("STP")
+    bad = _with(tmp_path, "procedures", "objection", [])
+    with pytest.raises(
+        LexiconError, match=r"lexicon.yaml: procedures.objection.patterns must be a non-empty list"
+    ):
+        load(bad)
