@@ -10,7 +10,8 @@ list.  Nothing else in dasar keeps word lists in code.
 * :func:`generic_words` -- question words that say nothing about the topic ("tarif", "berapa", ...);
 * :func:`policy_words` -- phrases that mean the asker wants the company's internal policy;
 * :func:`law_topics` -- per base law (KUP, PPN, PPh), the words of its topics, to place a "Pasal n"
-  written without a law (:mod:`kb.query`);
+  written without a law (:mod:`kb.query`), and the Pasal that set its administrative sanctions;
+* :func:`asks_penalty` -- whether a question asks what the sanction is;
 * :func:`en_id` -- English question word -> Indonesian words used by the sources;
 * :func:`law_words` -- everyday Indonesian question word -> the words the regulations write for it ("lewat"
   -> "melebihi"), for concept coverage;
@@ -618,6 +619,12 @@ def passage_cue(name: str) -> re.Pattern[str]:
     ``payee_abroad`` -- the rule for a payee abroad, ``revokes`` -- a clause revoking acts, ``sets_base`` -- a
     tax base set as a share of the gross with no rate, ``charges_tax`` -- a unit that charges a tax)."""
     return _named("passage_cues", default().passage_cues, name)
+
+
+def asks_penalty(text: str) -> bool:
+    """The text asks what the sanction is: a sanction word (``question_kinds.penalty``: "sanksinya", "denda")
+    or the interest a lateness costs (``question_kinds.late_interest``: "telat setor, kena bunga berapa?")."""
+    return bool(question_kind("penalty").search(text) or question_kind("late_interest").search(text))
 
 
 def procedures() -> Mapping[str, re.Pattern[str]]:

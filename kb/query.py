@@ -968,7 +968,7 @@ def understand(
     # a question asking the sanction asks a rule of the law that sets sanctions (UU KUP), whatever tax it
     # names: that law's sanction Pasal join the candidates as hints (lexicon law_topics.sanction_pasal),
     # unless the question writes out a Pasal of that law itself ("sanksi Pasal 9 KUP")
-    if _lexicon.question_kind("penalty").search(_lexicon.plain_question(text)):
+    if _lexicon.asks_penalty(_lexicon.plain_question(text)):
         end = len(text)
         for topic in _lexicon.law_topics():
             if not any(w.law == topic.law for w in written):

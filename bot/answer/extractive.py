@@ -745,8 +745,6 @@ def period_match(period: tuple[str, bool] | None, text: str) -> float:
 #: the interest a late payment costs ("telat setor PPh 23 kena bunga berapa?"): kb/data/lexicon.yaml
 #: ``question_kinds.late_interest``
 ASKS_LATE_INTEREST = lexicon.question_kind("late_interest")
-#: the question asks what the sanction is ("ada sanksinya?", "dendanya berapa?"): ``question_kinds.penalty``
-ASKS_PENALTY = lexicon.question_kind("penalty")
 #: a passage that states a sanction: administrative (bunga, denda, kenaikan) or criminal
 STATES_SANCTION = re.compile(
     r"\bsanksi\b|\bdenda\b|\bdipidana\b|\bpidana\s+(?:penjara|kurungan)|\bkenaikan\s+sebesar",
@@ -771,7 +769,7 @@ def misses_asked(question: str, quotes: Sequence[str]) -> str | None:
     sanction that holds only within a procedure the question does not name (:func:`procedure_unasked`) misses
     it too.
     """
-    if ASKS_PENALTY.search(question) and not any(STATES_SANCTION.search(q) for q in quotes):
+    if lexicon.asks_penalty(question) and not any(STATES_SANCTION.search(q) for q in quotes):
         return "sanction"
     thresholds = [
         frozenset(k for k in f.keys if k[0] == "percent")
@@ -792,7 +790,7 @@ def misses_asked(question: str, quotes: Sequence[str]) -> str | None:
         # the other duty's deadline ("Penyampaian ... Surat Pemberitahuan ... paling lambat") shares every
         # other word of the question, and is another date
         return "duty"
-    if quotes and ASKS_PENALTY.search(question) and procedure_unasked(asked_procedures(question), quotes[0]):
+    if quotes and lexicon.asks_penalty(question) and procedure_unasked(asked_procedures(question), quotes[0]):
         # the leading sanction holds within a procedure the asker is not in ("lupa dipotong, ada sanksinya?"
         # led by the bunga of an assessment, "dalam Surat Ketetapan Pajak Kurang Bayar"): UU KUP sets a
         # sanction per procedure, and whether this one applies to their case is for the tax team
@@ -814,7 +812,7 @@ _ASKS_FILING = lexicon.question_kind("filing")
 
 def asks_penalty(question: str) -> bool:
     """The question asks what the sanction is ("apa sanksinya?", "dendanya berapa?", "is it fined?")."""
-    return bool(ASKS_PENALTY.search(lexicon.plain_question(question)))
+    return lexicon.asks_penalty(lexicon.plain_question(question))
 
 
 def asked_tax_act(question: str) -> str | None:

@@ -130,13 +130,10 @@ def test_the_words_that_string_asks_together_live_in_the_lexicon() -> None:
 
 
 def test_the_penalty_ask_is_data_and_leaves_interest_income_alone() -> None:
-    # one pattern for kb.query (UU KUP's sanction Pasal) and the composer (bot.answer.extractive.ASKS_PENALTY)
-    from bot.answer.extractive import ASKS_PENALTY
-
-    assert ASKS_PENALTY is lexicon.question_kind("penalty")
-    assert ASKS_PENALTY.search("telat setor PPh 23, kena bunga berapa?")
-    assert ASKS_PENALTY.search("SPT telat dilaporkan, dendanya berapa?")
-    assert not ASKS_PENALTY.search("bunga deposito kena PPh berapa?")
+    # one reading for kb.query (UU KUP's sanction Pasal) and the composer (bot.answer.extractive.asks_penalty)
+    assert lexicon.asks_penalty("telat setor PPh 23, kena bunga berapa?")
+    assert lexicon.asks_penalty("SPT telat dilaporkan, dendanya berapa?")
+    assert not lexicon.asks_penalty("bunga deposito kena PPh berapa?")
 
 
 def test_the_sanction_pasal_belong_to_the_law_that_sets_sanctions(tmp_path: Path) -> None:
