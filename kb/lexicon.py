@@ -631,6 +631,7 @@ def procedures() -> Mapping[str, re.Pattern[str]]:
     """The tax procedures a rule can be bound to (``procedures.<name>``: ``correction`` -- the taxpayer
     corrects a return, ``audit``, ``objection``, ``appeal``, ``review``, ``installment`` -- paying an
     assessment in instalments or later, ``disclosure`` -- disclosing an incorrect return during an audit,
-    ``assessment`` -- an assessment the tax office issues (SKPKB), ``collection`` -- a warrant or seizure),
+    ``assessment`` -- an assessment the tax office issues (SKPKB), ``collection`` -- a warrant or seizure,
+    ``investigation`` -- a criminal investigation),
     each as one pattern read in questions and passages alike."""
     return default().procedures

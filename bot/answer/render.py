@@ -32,6 +32,7 @@ from bot.answer.extractive import (
     asked_action,
     asked_fact,
     asked_facts,
+    asks_penalty,
     bound_before,
     not_rate_spans,
 )
@@ -706,6 +707,9 @@ def _amount_phrase(c: ShownClaim, question: str) -> str | None:
 _SETS_BASE = lexicon.passage_cue("sets_base")
 #: a unit that charges a tax (``passage_cues.charges_tax``): a percentage it states may be read as the rate
 _CHARGES_TAX = lexicon.passage_cue("charges_tax")
+#: the form an administrative sanction takes, as UU KUP writes it ("sanksi administratif berupa denda 30%")
+_SANCTION_FORM = re.compile(r"\bberupa\s+(denda|bunga|kenaikan)\b", re.I)
+_SANCTION_FORM_EN = {"denda": "a fine", "bunga": "interest", "kenaikan": "a surcharge"}
 
 
 def _list_opener(claims: Sequence[ShownClaim], i: int) -> int | None:
@@ -761,6 +765,15 @@ def _fact_sentence(
             if lang == "en":
                 return f"Under {src}, the tax base is {rate} [{n}].", rate
             return f"Menurut {src}, dasar pengenaannya {rate} [{n}].", rate
+        form = _SANCTION_FORM.search(c.quote) if rate and asks_penalty(question) else None
+        if form is not None:
+            # "dendanya berapa persen?" answered by "dikenai sanksi administratif berupa denda sebesar 30%":
+            # the percentage is the sanction, not a tax rate ("Tarif bunga per bulan ... suku bunga acuan
+            # ditambah 5%" is the rate of one, and stays "tarifnya")
+            sanction = form.group(1).lower()
+            if lang == "en":
+                return f"Under {src}, the sanction is {_SANCTION_FORM_EN[sanction]} of {rate} [{n}].", rate
+            return f"Menurut {src}, sanksinya {sanction} {rate} [{n}].", rate
         if rate:
             if lang == "en":
                 return f"Under {src}, the rate is {rate} [{n}].", rate
