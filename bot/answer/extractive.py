@@ -769,7 +769,8 @@ def misses_asked(question: str, quotes: Sequence[str]) -> str | None:
     sanction that holds only within a procedure the question does not name (:func:`procedure_unasked`) misses
     it too.
     """
-    if lexicon.asks_penalty(question) and not any(STATES_SANCTION.search(q) for q in quotes):
+    penalty = lexicon.asks_penalty(question)
+    if penalty and not any(STATES_SANCTION.search(q) for q in quotes):
         return "sanction"
     thresholds = [
         frozenset(k for k in f.keys if k[0] == "percent")
@@ -790,7 +791,7 @@ def misses_asked(question: str, quotes: Sequence[str]) -> str | None:
         # the other duty's deadline ("Penyampaian ... Surat Pemberitahuan ... paling lambat") shares every
         # other word of the question, and is another date
         return "duty"
-    if quotes and lexicon.asks_penalty(question) and procedure_unasked(asked_procedures(question), quotes[0]):
+    if penalty and quotes and procedure_unasked(asked_procedures(question), quotes[0]):
         # the leading sanction holds within a procedure the asker is not in ("lupa dipotong, ada sanksinya?"
         # led by the bunga of an assessment, "dalam Surat Ketetapan Pajak Kurang Bayar"): UU KUP sets a
         # sanction per procedure, and whether this one applies to their case is for the tax team
@@ -1497,6 +1498,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     objects = question_objects(question)
     figures = question_figures(question)
     bounds = question_bounds(question)
+    procedures = asked_procedures(question)
     return {
         "coverage": cov,
         "rank_prior": 1.0 / (rank + 1),
@@ -1550,7 +1552,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "form_instruction": float(form_instruction(hit, question)),
         # a rule bound to a procedure the asker is not in (the sanction after correcting a return, for a late
         # payment); a list item is bound by the sentence opening its list
-        "procedure_unasked": float(procedure_unasked(asked_procedures(question), f"{hit.lead_in}\n{text}")),
+        "procedure_unasked": float(procedure_unasked(procedures, f"{hit.lead_in}\n{text}")),
     }
 
 
