@@ -73,7 +73,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.answer import scope as scope_mod
-from bot.answer.extractive import figure_match, question_figures
+from bot.answer.extractive import asked_fact, figure_match, question_figures
 from bot.answer.model import (
     Answer,
     ClarifyingQuestion,
@@ -90,6 +90,7 @@ from guardrails.verify import SupportJudge
 from identity.principal import Principal
 from kb import lexicon
 from kb.lexical import (
+    EN_ONLY,
     asking_sentences,
     blank_spans,
     choice_spans,
@@ -128,6 +129,12 @@ NOTES = {
         "itu dapat diteruskan ke tim pajak.",
         "en": "Question {i} of the {n} in your message is not answered with certainty from the sources; that "
         "part can go to the tax team.",
+    },
+    "open_parts_many": {
+        "id": "Pertanyaan ke-{i} dari {n} dalam pesan Anda belum terjawab dengan pasti dari sumber; "
+        "bagian-bagian itu dapat diteruskan ke tim pajak.",
+        "en": "Questions {i} of the {n} in your message are not answered with certainty from the sources; "
+        "those parts can go to the tax team.",
     },
 }
 
@@ -251,7 +258,24 @@ def unaddressed(own: str, asked: str, answer: Answer, aliases: Any, acts: Any, l
         return answer  # "Kalau PPh 23?": nothing of its own to judge the answer by
     lead = answer.claims[0]
     if detect_language(lead.quote) != plan.language:
-        return answer  # an English policy quoted for an Indonesian ask: its words cannot be compared
+        if plan.language != "en":
+            return answer  # an English policy quoted for an Indonesian ask: its words cannot be compared
+        # an English part answered from an Indonesian act is judged on the words the lexicon also reads in
+        # Indonesian (en_id pairs: "days" ~ "hari"); a word with no Indonesian form ("strictly",
+        # "immigration") is mentioned there only as a name ("Indonesia").  A part asking only such words,
+        # naming no tax or act and no fact of a rule (a rate, a deadline), asks what no act states ("is it
+        # enforced strictly in practice?") when its lead mentions none of them
+        untranslated = concepts
+        concepts = [c for c in concepts if EN_ONLY not in c]
+        if not concepts:
+            if (
+                len(untranslated) < DECLINE_MIN
+                or named
+                or asked_fact(own)
+                or coverage(untranslated, lead.quote)
+            ):
+                return answer
+            return _declined(answer, language, lead, _concept_words(own, untranslated, lead.quote)[:3])
     covered = coverage(concepts, lead.quote)
     if covered >= ADDRESS_MIN:
         return answer
@@ -274,7 +298,11 @@ def unaddressed(own: str, asked: str, answer: Answer, aliases: Any, acts: Any, l
         # the lead states every rate or amount the part checks ("dipotong PPh 22 0,5% gk?" and "sebesar 0,5%
         # ... Pasal 22"): it answers in the act's words ("pungutan", "Pihak Lain"), not the asker's
         return answer
-    missing = _concept_words(own, concepts, lead.quote)[:3]
+    return _declined(answer, language, lead, _concept_words(own, concepts, lead.quote)[:3])
+
+
+def _declined(answer: Answer, language: str, lead: ShownClaim, missing: list[str]) -> Answer:
+    """The part's answer as "no source answers it", naming the part's words its nearest source lacks."""
     if not missing:
         return answer  # the words cannot be named: no decline the reader could check
     doc = lead.source.number or lead.source.title
@@ -703,8 +731,15 @@ def combine(parts: Sequence[str], asked: Sequence[str], answers: Sequence[Answer
     # the open parts the tax team can take (an out-of-scope part says on its own line that it is not theirs)
     for_team = [r for r in open_parts if r.answer.escalation is None or r.answer.escalation.offered]
     if answered and for_team:
-        which = (" dan " if language != "en" else " and ").join(str(r.index) for r in for_team)
-        warnings.append(_note("open_parts", language, i=which, n=len(records)))
+        open_numbers = [str(r.index) for r in for_team]
+        last = " dan " if language != "en" else " and "
+        which = (
+            last.join(open_numbers)
+            if len(open_numbers) < 3
+            else f"{', '.join(open_numbers[:-1])}{last}{open_numbers[-1]}"
+        )
+        note = "open_parts" if len(open_numbers) == 1 else "open_parts_many"
+        warnings.append(_note(note, language, i=which, n=len(records)))
     timings: dict[str, float] = {}
     for r in records:
         for k, v in r.answer.timings.items():
