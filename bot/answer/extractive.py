@@ -128,9 +128,29 @@ DEADLINE = re.compile(
 #: does not state what a deadline question asks.
 DEADLINE_VALUE = re.compile(
     rf"paling\s+(?:lama|lambat)|tanggal\s+\d{{1,2}}\b|{PERIOD_TEXT}|\bjangka\s+waktu\s+\d"
-    r"|\b(?:batas\s+waktu|due|deadline)\b[^.;|]{0,60}?\d",
+    r"|\b(?:batas\s+waktu|due|deadline)\b[^.;|]{0,60}?\d"
+    # the moment a tax falls due, stated by its event: "Bea Meterai terutang pada saat: a. Dokumen dibubuhi
+    # Tanda Tangan", "Terutangnya pajak terjadi pada saat: a. penyerahan Barang Kena Pajak" (what "kapan
+    # ... terutang?" asks; session 43)
+    r"|\bterutang(?:nya)?\b[^.;|]{0,40}?\bpada\s+saat\b",
     re.I,
 )
+#: A criminal sentence: "dipidana dengan pidana penjara paling lama 3 (tiga) tahun", "pidana kurungan paling
+#: singkat 6 (enam) bulan dan paling lama 6 (enam) tahun" (OCR writes "pidaha" and page numbers inside it).
+#: It states how long a convict is imprisoned, never a time limit an asker must keep: "kapan bea meterai
+#: terutang?" was answered "batas waktunya paling lama 3 (tiga) tahun" from UU Bea Meterai's penal Pasal 26.
+CRIMINAL_TERM = re.compile(
+    r"\bpida[nh]a\s+(?:penjara|kurungan)\b[^.;:]{0,12}?"
+    r"(?:\s*(?:dan\s+)?paling\s+(?:lama|singkat)\s+(?:\d+\s+)?\d+\s*\([a-z\s]+\)\s*(?:hari|minggu|bulan|tahun))+",
+    re.I,
+)
+
+
+def time_limits_of(text: str) -> str:
+    """``text`` with its criminal sentences blanked (same length: spans found in it are spans of ``text``)."""
+    return CRIMINAL_TERM.sub(lambda m: " " * len(m.group(0)), text)
+
+
 #: Units that never lead: elucidation padding, transitional and procedural lead-ins, headings.
 PADDING = re.compile(
     r"^\s*(?:\(\d+[a-z]?\)\s*)?(?:cukup\s+jelas\.?\s*$"
@@ -909,7 +929,7 @@ def states_fact(kind: str | None, text: str) -> bool:
     if kind == "rate":
         return states_rate(text)
     if kind == "deadline":
-        return bool(DEADLINE_VALUE.search(text))
+        return bool(DEADLINE_VALUE.search(time_limits_of(text)))
     if kind == "amount":
         return any(f.kind in ("amount", "percent") for f in extract_figures(text))
     return True
@@ -1512,8 +1532,8 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         # a term an Undang-Undang defines is defined there: the PMKs that repeat the definition word for word
         # for their own use follow the act (lex superior)
         "definition_in_act": float(definition and asks_def and hit.doc.type == "UU"),
-        "deadline_stated": float(deadline and bool(DEADLINE_VALUE.search(text))),
-        "deadline_missing": float(deadline and not DEADLINE_VALUE.search(text)),
+        "deadline_stated": float(deadline and bool(DEADLINE_VALUE.search(time_limits_of(text)))),
+        "deadline_missing": float(deadline and not DEADLINE_VALUE.search(time_limits_of(text))),
         # what the law says leads; a company document is shown as practice beside it
         "regulation": float(hit.doc.layer == "regulation"),
         # every rate it states belongs to a special regime the question does not name

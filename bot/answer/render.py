@@ -35,6 +35,7 @@ from bot.answer.extractive import (
     asks_penalty,
     bound_before,
     not_rate_spans,
+    time_limits_of,
 )
 from bot.answer.model import ClarifyingQuestion, Conflict, ShownClaim, UnsupportedClaim, claim_heading
 from guardrails.verify import extract_figures
@@ -341,9 +342,10 @@ def _fact_spans(text: str, kind: str | None, question: str) -> list[tuple[int, i
     "berapa lama"), an amount (else a percentage) for "berapa", a rate for a rate question; none for a
     question that asks no figure."""
     if kind in ("deadline", "period"):
-        found = [m.span(k) for m in _DEADLINE.finditer(text) for k in (1, 2, 3) if m.group(k)]
+        limits = time_limits_of(text)
+        found = [m.span(k) for m in _DEADLINE.finditer(limits) for k in (1, 2, 3) if m.group(k)]
         if kind == "period":
-            found += [m.span(1) for m in _PERIOD.finditer(text)]
+            found += [m.span(1) for m in _PERIOD.finditer(limits)]
         return sorted(found)
     if kind == "amount":
         return [m.span() for m in _AMOUNT_CLAUSE.finditer(text)] or _rate_spans(text, question)
@@ -632,12 +634,17 @@ def _deadline_phrase(c: ShownClaim, period: bool = False, as_of: dt.date | None 
     """The deadline the claim states; with ``period`` also a length of time, whichever comes first; of a
     sentence with dated alternatives, the one in force on ``as_of``."""
     source = _in_force_part(c.text if c.quote.strip().startswith("|") else c.quote, as_of)
-    found = [m for m in (_DEADLINE.search(source), _PERIOD.search(source) if period else None) if m]
+    limits = time_limits_of(source)
+    found = [m for m in (_DEADLINE.search(limits), _PERIOD.search(limits) if period else None) if m]
     if not found:
         return None
     m = min(found, key=lambda x: x.start())
     k = next(i for i, g in enumerate(m.groups(), start=1) if g)
     phrase = m.group(k)
+    original = source[m.start(k) : m.end(k)]
+    if phrase != original:  # it runs into a criminal sentence: end where that begins
+        cut = next(i for i, (a, b) in enumerate(zip(phrase, original, strict=True)) if a != b)
+        phrase = original[:cut].rstrip()
     if source[m.end(k) : m.end(k) + 1].isalnum():  # cut inside a word: end at the last whole word
         phrase = phrase.rsplit(" ", 1)[0]
     return _trim(phrase, 160)
