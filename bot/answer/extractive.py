@@ -251,6 +251,8 @@ _NEGATED_BEFORE = re.compile(r"(?:kecuali|selain|tidak\s+termasuk|except|other\s
 #: "berapa ...?" / "how much ...?" that asks neither a rate nor a period asks an amount ("berapa bea meterai
 #: untuk perjanjian?", "berapa PTKP ...?", "berapa denda ...?")
 ASK_AMOUNT = lexicon.question_kind("amount")
+#: "berapa juta?", "sampai berapa rupiah?": an amount asked outright, also beside a rate the question states
+ASK_AMOUNT_OUTRIGHT = lexicon.question_kind("amount_outright")
 
 
 def asked_fact(question: str) -> str | None:
@@ -261,6 +263,8 @@ def asked_fact(question: str) -> str | None:
     question = lexicon.plain_question(question)
     if ASK_DEADLINE.search(question):
         return "deadline"
+    if ASK_AMOUNT_OUTRIGHT.search(question):
+        return "amount"
     if asks_rate(question):
         return "rate"
     if ASK_AMOUNT.search(question) and not ASKS_OTHER_THAN_RATE.search(question):
