@@ -23,6 +23,7 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 from bot.answer.conflicts import mentioned_taxes
 from bot.answer.protocol import ComposedAnswer, ComposeRequest, DraftClaim, Layer, Role
@@ -388,6 +389,46 @@ def bound_side(bounds: tuple[tuple[frozenset[FigureKey], str], ...], text: str) 
         above = asked == "above"
         score += sum(1.0 if (side == "above") == above else -1.0 for side in sides) / len(sides)
     return score / compared if compared else 0.0
+
+
+#: how far from a rule's bound an amount of the case may be for the rule to decide it: "kwitansi
+#: Rp4.750.000" against "nilai nominal lebih dari Rp5.000.000,00", "gaji 6,5 juta" against "tidak lebih dari
+#: Rp10.000.000,00" (a factor of three either way; an amount a hundred times the bound is another rule's case)
+BOUND_NEAR = 3
+
+
+def question_amounts(question: str) -> tuple[Decimal, ...]:
+    """The amounts of money the question states as facts of its case without placing them at a bound
+    ("nilainya Rp 4.750.000", "gaji 6,5jt"; not "omzet melebihi 4,8 M", which :func:`bound_side` reads)."""
+    return tuple(
+        value
+        for keys, side in _rule_figures(question)
+        if side is None
+        for key in keys
+        if (value := _amount_of(key)) is not None
+    )
+
+
+def _amount_of(key: FigureKey) -> Decimal | None:
+    """The value of an amount-of-money key (("amount", value); a period's key also has its unit)."""
+    value = key[1] if len(key) > 1 else None
+    return value if key[0] == "amount" and isinstance(value, Decimal) and value > 0 else None
+
+
+def bound_near(amounts: tuple[Decimal, ...], text: str) -> float:
+    """1.0 when the text bounds an amount of money within :data:`BOUND_NEAR` of one the question states:
+    the threshold that decides the asker's case ("lebih dari Rp5.000.000,00" for a receipt of Rp4.750.000,
+    which it then does not reach)."""
+    if not amounts:
+        return 0.0
+    for f in extract_figures(text):
+        if f.kind != "amount" or bound_before(text, f.start) is None:
+            continue
+        for key in f.keys:
+            value = _amount_of(key)
+            if value is not None and any(value / BOUND_NEAR <= a <= value * BOUND_NEAR for a in amounts):
+                return 1.0
+    return 0.0
 
 
 def question_objects(question: str) -> tuple[str, ...]:
@@ -1496,6 +1537,7 @@ LEAD_WEIGHTS: dict[str, float] = {
     "object_match": 0.35,
     "figure_match": 0.35,
     "bound_side": 0.35,
+    "bound_near": 0.35,
     "negated_condition": 0.35,
     "period_match": 0.25,
     "status_match": 0.35,
@@ -1522,6 +1564,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     objects = question_objects(question)
     figures = question_figures(question)
     bounds = question_bounds(question)
+    amounts = question_amounts(question)
     procedures = asked_procedures(question)
     return {
         "coverage": cov,
@@ -1557,6 +1600,9 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "figure_match": figure_match(figures, text),
         # the side of a bound the question is on ("lebih dari 183 hari") is the side the rule bounds
         "bound_side": bound_side(bounds, text),
+        # the threshold near an amount the question states ("kwitansi Rp4.750.000", "lebih dari
+        # Rp5.000.000") decides the case, whichever side of it the amount is on
+        "bound_near": bound_near(amounts, text),
         # the case the question rules out ("bukan rumah sederhana") is not its answer; the rule that excludes
         # it too is
         "negated_condition": negated_match(negated_conditions(question), text),
@@ -1633,6 +1679,7 @@ class ExtractiveComposer:
         kind = lead_fact(question)
         objects = question_objects(question)
         figures = question_figures(question)
+        amounts = question_amounts(question)
         negated = negated_conditions(question)
         period = asked_period(question)
         statuses = asked_statuses(question)
@@ -1671,6 +1718,8 @@ class ExtractiveComposer:
                 bonus += 0.5 * coverage(concepts, u.label, hit.doc.language)
             bonus += 0.5 * unasked_regime(question, u.text)
             bonus += 0.3 * figure_match(figures, u.quote)
+            # the item whose bound decides the amount the question states ("lebih dari Rp5.000.000,00")
+            bonus += 0.3 * bound_near(amounts, u.quote)
             if u.date is not None:
                 bonus += 0.2  # the dated item in force on the as-of date (others were narrowed away)
             if is_padding(u.quote):
