@@ -33,11 +33,14 @@ are always run whole.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
+import logging
 import statistics
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -268,6 +271,35 @@ def risk_coverage(points: list[tuple[float, bool]], n_items: int) -> list[dict[s
     return rows
 
 
+class _FailureCounter(logging.Handler):
+    """Counts the composer failures the agent loop logs while an item is answered.
+
+    The agent loop turns a composer or model exception into an answer without claims (the user is told no
+    source answers, and the turn goes on): right for a served bot, but an eval that counts such an answer as
+    a decline hides the bug -- a composer that failed on every question with a period in it once read as
+    three fewer right answers.  Each row says whether its answer failed this way, and the report counts them.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.WARNING)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "agent loop failed" in record.getMessage():
+            self.count += 1
+
+
+@contextlib.contextmanager
+def _counting_failures() -> Iterator[_FailureCounter]:
+    counter = _FailureCounter()
+    source = logging.getLogger("bot.agent")
+    source.addHandler(counter)
+    try:
+        yield counter
+    finally:
+        source.removeHandler(counter)
+
+
 def run_answer_eval(
     services: Any,
     set_path: Path,
@@ -300,14 +332,17 @@ def run_answer_eval(
     decline_items = answered_decline = 0
     codes: Counter[str] = Counter()
     points: list[tuple[float, bool]] = []
+    composer_failures = 0
     for item in items:
         principal = services.cli_principal(item.user)
         outs = []
-        for _ in range(max(1, runs)):
-            t = time.perf_counter()
-            ans = answer_message(item.question, principal, services, as_of=item.as_of, mode=mode)
-            latencies.append((time.perf_counter() - t) * 1000)
-            outs.append(ans)
+        with _counting_failures() as failed:
+            for _ in range(max(1, runs)):
+                t = time.perf_counter()
+                ans = answer_message(item.question, principal, services, as_of=item.as_of, mode=mode)
+                latencies.append((time.perf_counter() - t) * 1000)
+                outs.append(ans)
+        composer_failures += failed.count > 0
         ans = outs[0]
         j = [json.dumps(a.to_json(include_timings=False), ensure_ascii=False, sort_keys=False) for a in outs]
         deterministic += all(x == j[0] for x in j)
@@ -316,6 +351,8 @@ def run_answer_eval(
         status_ok = ans.status in allowed
         per_cat[item.category].append(status_ok)
         problems: list[str] = [] if status_ok else [f"status {ans.status} not in {allowed}"]
+        if failed.count:
+            problems.append(f"the composer failed {failed.count} time(s) (see the bot.agent warnings)")
         chunks = store.get_chunks([c.source.chunk_id for c in ans.claims])
         for c in ans.claims:
             shown_total += 1
@@ -397,6 +434,7 @@ def run_answer_eval(
                 "reason": ans.escalation.reason if ans.escalation else None,
                 "ok": not problems,
                 "problems": problems,
+                "composer_failed": failed.count > 0,
                 "code": code,
                 "correct_usable": correct,
                 "gold_cited": any_gold,
@@ -472,6 +510,7 @@ def run_answer_eval(
         "must_not_cite_violations": forbidden_hits,
         "deterministic_items": deterministic,
         "determinism": round(deterministic / n, 4) if n else 1.0,
+        "composer_failures": composer_failures,
         "latency_ms": {
             "p50": round(statistics.median(latencies), 1) if latencies else 0.0,
             "p95": round(_pct(latencies, 0.95), 1),
@@ -511,6 +550,7 @@ def print_report(report: dict[str, Any], console: Any) -> None:
         "access_leaks",
         "must_not_cite_violations",
         "determinism",
+        "composer_failures",
         "latency_ms",
     ):
         console.print(f"  {key}: {report[key]}")

@@ -124,3 +124,36 @@ def test_citation_precision_any_version_counts_todays_wording_of_a_gold_provisio
     assert item["claims"][0]["doc_id"] == "uu-6-2023"
     assert report["citation_precision"] == 0.0
     assert report["citation_precision_any_version"] > 0.0
+
+
+def test_a_composer_failure_is_counted_not_hidden_as_a_decline(
+    services: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The agent loop answers a composer exception with no claims (the user hears "no source"); the eval
+    names the items it happened on, so a composer bug is not read as honest declines."""
+    from bot.answer import extractive
+    from bot.evals.answers import run_answer_eval
+
+    compose = extractive.ExtractiveComposer.compose
+
+    def failing(self: extractive.ExtractiveComposer, request: object) -> object:
+        if "meterai" in request.question:  # type: ignore[attr-defined]
+            raise ValueError("too many values to unpack")
+        return compose(self, request)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(extractive.ExtractiveComposer, "compose", failing)
+    stamp, wht = [{"doc_id": "uu-10-2020", "pasal": "5"}], [{"doc_id": "uu-36-2008", "pasal": "23"}]
+    rows = [
+        {"id": "T4", "question": "Berapa tarif bea meterai atas dokumen perjanjian?", "language": "id",
+         "as_of": "2026-06-01", "expected_status": "answered", "gold": stamp},
+        {"id": "T5", "question": "Berapa tarif PPh Pasal 23 atas jasa teknik?", "language": "id",
+         "as_of": "2026-06-01", "expected_status": "answered", "gold": wht},
+    ]  # fmt: skip
+    path = tmp_path / "two.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    report = run_answer_eval(services, path, runs=1)
+    failed, fine = report["rows"]
+    assert report["composer_failures"] == 1
+    assert failed["composer_failed"] and failed["status"] != "answered"
+    assert any("composer failed" in p for p in failed["problems"]) and not failed["ok"]
+    assert not fine["composer_failed"] and fine["status"] == "answered" and fine["ok"]
