@@ -594,7 +594,8 @@ def question_kind(name: str) -> re.Pattern[str]:
     ``other_than_rate`` (conditions, documents, procedure), ``rate_outright`` ("berapa", "what rate"),
     ``sanction``, ``deadline``, ``amount`` ("berapa ...?"), ``threshold`` ("kurang dari 75%"), ``period``
     ("berapa lama"), ``confirm`` ("..., benar kan?"), ``withholding``, ``treaty``, ``paying``, ``filing``,
-    ``when``, ``domestic_party`` (a party in Indonesia: "dalam negeri", a PT or CV) or
+    ``when``, ``english_when`` ("when is it due?", not the conjunction), ``amount_outright`` ("berapa juta?"),
+    ``domestic_party`` (a party in Indonesia: "dalam negeri", a PT or CV) or
     ``permanent_establishment``.  A name the file lacks
     raises :class:`LexiconError`."""
     return _named("question_kinds", default().question_kinds, name)

@@ -1566,6 +1566,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     bounds = question_bounds(question)
     amounts = question_amounts(question)
     procedures = asked_procedures(question)
+    states_deadline = deadline and states_fact("deadline", text)
     return {
         "coverage": cov,
         "rank_prior": 1.0 / (rank + 1),
@@ -1579,8 +1580,8 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         # a term an Undang-Undang defines is defined there: the PMKs that repeat the definition word for word
         # for their own use follow the act (lex superior)
         "definition_in_act": float(definition and asks_def and hit.doc.type == "UU"),
-        "deadline_stated": float(deadline and bool(DEADLINE_VALUE.search(time_limits_of(text)))),
-        "deadline_missing": float(deadline and not DEADLINE_VALUE.search(time_limits_of(text))),
+        "deadline_stated": float(deadline and states_deadline),
+        "deadline_missing": float(deadline and not states_deadline),
         # what the law says leads; a company document is shown as practice beside it
         "regulation": float(hit.doc.layer == "regulation"),
         # every rate it states belongs to a special regime the question does not name
