@@ -88,8 +88,8 @@ _COMMENCE_TEXT = re.compile(r"mulai berlaku pada tanggal", re.IGNORECASE)
 _DEADLINE_Q = re.compile(
     r"\b(?:kapan|paling lambat|batas waktu|jatuh tempo|tenggat|deadline|by when|berapa lama|"
     r"berapa (?:hari|bulan|tahun)|how many (?:days|months|years)|jangka waktu|how long|within)(?!\w)"
-    # English "when" and "due" as question words, not the conjunction ("pay tax when reaching the limit") or
-    # "due to": kb/data/lexicon.yaml question_kinds.english_when
+    # English "when" and "due" as question words, not the conjunction ("we withhold when we pay") or "due
+    # to": kb/data/lexicon.yaml question_kinds.english_when
     rf"|{lexicon.question_kind('english_when').pattern}",
     re.IGNORECASE,
 )

@@ -392,14 +392,14 @@ def bound_side(bounds: tuple[tuple[frozenset[FigureKey], str], ...], text: str) 
 
 
 #: how far from a rule's bound an amount of the case may be for the rule to decide it: "kwitansi
-#: Rp4.750.000" against "nilai nominal lebih dari Rp5.000.000,00", "gaji 6,5 juta" against "tidak lebih dari
+#: Rp4.600.000" against "nilai nominal lebih dari Rp5.000.000,00", "gaji 6,5 juta" against "tidak lebih dari
 #: Rp10.000.000,00" (a factor of three either way; an amount a hundred times the bound is another rule's case)
 BOUND_NEAR = 3
 
 
 def question_amounts(question: str) -> tuple[Decimal, ...]:
     """The amounts of money the question states as facts of its case without placing them at a bound
-    ("nilainya Rp 4.750.000", "gaji 6,5jt"; not "omzet melebihi 4,8 M", which :func:`bound_side` reads)."""
+    ("nilainya Rp 4.600.000", "gaji 6,5jt"; not "omzet melebihi 4,8 M", which :func:`bound_side` reads)."""
     return tuple(
         value
         for keys, side in _rule_figures(question)
@@ -417,7 +417,7 @@ def _amount_of(key: FigureKey) -> Decimal | None:
 
 def bound_near(amounts: tuple[Decimal, ...], text: str) -> float:
     """1.0 when the text bounds an amount of money within :data:`BOUND_NEAR` of one the question states:
-    the threshold that decides the asker's case ("lebih dari Rp5.000.000,00" for a receipt of Rp4.750.000,
+    the threshold that decides the asker's case ("lebih dari Rp5.000.000,00" for a receipt of Rp4.600.000,
     which it then does not reach)."""
     if not amounts:
         return 0.0
@@ -1601,7 +1601,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "figure_match": figure_match(figures, text),
         # the side of a bound the question is on ("lebih dari 183 hari") is the side the rule bounds
         "bound_side": bound_side(bounds, text),
-        # the threshold near an amount the question states ("kwitansi Rp4.750.000", "lebih dari
+        # the threshold near an amount the question states ("kwitansi Rp4.600.000", "lebih dari
         # Rp5.000.000") decides the case, whichever side of it the amount is on
         "bound_near": bound_near(amounts, text),
         # the case the question rules out ("bukan rumah sederhana") is not its answer; the rule that excludes

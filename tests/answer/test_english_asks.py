@@ -1,7 +1,7 @@
 """English asks read by their grammar, and English parts judged on what an Indonesian act can mention.
 
 - "when" asks a time only as an interrogative ("when is it due?", "when must we file"); the conjunction
-  ("I pay tax when reaching the limit") and "due to" ask none: an answer line had called a residence test
+  ("we withhold when we pay the invoice") and "due to" ask none: an answer line had called a residence test
   "the deadline".
 - A part of an English message answered from an Indonesian act is checked like an Indonesian part
   (``bot.answer.parts.unaddressed``), on the words the lexicon also reads in Indonesian; a part asking only
@@ -51,8 +51,8 @@ def test_an_interrogative_when_or_due_asks_a_deadline(question: str) -> None:
 @pytest.mark.parametrize(
     "question",
     [
-        "I have to pay income tax when reaching 183 days in Indonesia. How should I proceed?",
-        "Foreigners do not pay this tax due to an old agreement, is that right?",
+        "We withhold the tax when we pay the invoice. Which form do we use?",
+        "Our branch closed due to the merger; which rate applies to its last invoice?",
         "When we pay a vendor abroad, which documents are needed for the treaty rate?",
     ],
 )

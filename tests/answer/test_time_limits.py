@@ -1,10 +1,10 @@
 """A criminal sentence is no time limit, and the moment a tax falls due answers "kapan ... terutang?".
 
-"Kapan meterainya terutang?" was answered "batas waktunya paling lama 3 (tiga) tahun atau pidana denda ..."
-from UU Bea Meterai's penal Pasal 26: the composer read "dipidana dengan pidana penjara paling lama 3 (tiga)
-tahun" as a deadline.  The act answers in Pasal 8 ayat (1): "Bea Meterai terutang pada saat: a. Dokumen
-dibubuhi Tanda Tangan".  Questions are our own, written against the sample corpus (never taken from an eval
-set).
+"kapan meterai kontrak jadi terutang?" was answered "batas waktunya paling lama 3 (tiga) tahun atau
+pidana denda ..." from UU Bea Meterai's penal Pasal 26: the composer read "dipidana dengan pidana penjara
+paling lama 3 (tiga) tahun" as a deadline.  The act answers in Pasal 8 ayat (1): "Bea Meterai terutang pada
+saat: a. Dokumen dibubuhi Tanda Tangan".  Questions are our own, written against the sample corpus (never
+taken from an eval set).
 """
 
 from __future__ import annotations
