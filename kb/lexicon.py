@@ -72,6 +72,7 @@ MESSAGE_WORDS = (
     "choice_words",
     "choice_negations",
     "not_policy",
+    "part_labels",
 )
 
 
@@ -406,7 +407,8 @@ def message_words(name: str) -> tuple[str, ...]:
     ``greetings`` -- a greeting ("selamat siang", "pagi"); ``company_forms`` -- the legal forms a company's
     name follows ("PT", "CV"); ``choice_words`` -- the word between the answers a question offers ("atau");
     ``choice_negations`` -- a word after it that makes the ask a yes/no one ("atau tidak"); ``not_policy`` --
-    phrases in which a policy word names an activity ("training internal"), not a company document."""
+    phrases in which a policy word names an activity ("training internal"), not a company document;
+    ``part_labels`` -- the label a numbered part opens with ("Question 1 :", "Pertanyaan 2.")."""
     if name not in MESSAGE_WORDS:
         raise LexiconError(f"unknown message_words list {name!r} (known: {', '.join(MESSAGE_WORDS)})")
     return default().message_words.get(name, ())

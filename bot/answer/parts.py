@@ -236,8 +236,14 @@ def unaddressed(own: str, asked: str, answer: Answer, aliases: Any, acts: Any, l
     source answers it and is open (``no_source``) like a part nothing was found for, instead of showing
     filler.  A lead that mentions some of them stays: word matching cannot tell "telat lapor" from
     "keterlambatan SPT", and a decline there would drop a right answer.
+
+    A part escalated for low confidence is judged the same way, and a lead that mentions none of it is not
+    shown either ("Keyakinan rendah ..." above a passage about something else): the part says that no source
+    answers it, and stays escalated (the message's ticket carries the evidence its search found).
     """
-    if answer.status != "answered" or not answer.claims:
+    doubtful = answer.status == "escalated" and answer.escalation is not None
+    doubtful = doubtful and answer.escalation.reason == "low_confidence"  # type: ignore[union-attr]
+    if (answer.status != "answered" and not doubtful) or not answer.claims:
         return answer
     # read as the question-kind rules read it: "tarifnya" is the topic-free "tarif" with its -nya
     own = lexicon.plain_question(own)
@@ -275,7 +281,9 @@ def unaddressed(own: str, asked: str, answer: Answer, aliases: Any, acts: Any, l
                 or coverage(untranslated, lead.quote)
             ):
                 return answer
-            return _declined(answer, language, lead, _concept_words(own, untranslated, lead.quote)[:3])
+            return _declined(
+                answer, language, lead, _concept_words(own, untranslated, lead.quote)[:3], doubtful
+            )
     covered = coverage(concepts, lead.quote)
     if covered >= ADDRESS_MIN:
         return answer
@@ -284,7 +292,8 @@ def unaddressed(own: str, asked: str, answer: Answer, aliases: Any, acts: Any, l
         (c for c in answer.claims[1:] if c.role != "definition" and not c.is_example),
         key=lambda c: (-coverage(concepts, c.quote), -coverage(every, c.quote)),
     )
-    better = ranked[0] if PROMOTE and ranked and coverage(concepts, ranked[0].quote) >= ADDRESS_MIN else None
+    promote = PROMOTE and not doubtful  # a doubtful part's other claims are no surer than its lead
+    better = ranked[0] if promote and ranked and coverage(concepts, ranked[0].quote) >= ADDRESS_MIN else None
     if better is not None:
         claims = (better, *(c for c in answer.claims if c is not better))
         line = answer_line(claims, language, asked, answer.conflicts, as_of=answer.as_of)
@@ -298,15 +307,20 @@ def unaddressed(own: str, asked: str, answer: Answer, aliases: Any, acts: Any, l
         # the lead states every rate or amount the part checks ("dipotong PPh 22 0,5% gk?" and "sebesar 0,5%
         # ... Pasal 22"): it answers in the act's words ("pungutan", "Pihak Lain"), not the asker's
         return answer
-    return _declined(answer, language, lead, _concept_words(own, concepts, lead.quote)[:3])
+    return _declined(answer, language, lead, _concept_words(own, concepts, lead.quote)[:3], doubtful)
 
 
-def _declined(answer: Answer, language: str, lead: ShownClaim, missing: list[str]) -> Answer:
-    """The part's answer as "no source answers it", naming the part's words its nearest source lacks."""
+def _declined(
+    answer: Answer, language: str, lead: ShownClaim, missing: list[str], escalated: bool = False
+) -> Answer:
+    """The part's answer as "no source answers it", naming the part's words its nearest source lacks; an
+    ``escalated`` part keeps its status and escalation (only the passage it could not stand behind goes)."""
     if not missing:
         return answer  # the words cannot be named: no decline the reader could check
     doc = lead.source.number or lead.source.title
     line = _note("unaddressed", language, doc=doc, missing=", ".join(f'"{w}"' for w in missing))
+    if escalated:
+        return dataclasses.replace(answer, answer=line, claims=())
     return dataclasses.replace(
         answer,
         status="abstained",
@@ -508,6 +522,13 @@ def _lead_join() -> re.Pattern[str]:
     return re.compile(rf"^(?:(?:{words})\b[\s,]*)+", re.IGNORECASE)
 
 
+def _part_label() -> re.Pattern[str]:
+    """The label a numbered part opens with (lexicon ``message_words.part_labels`` and a number: "Question
+    1 :", "Pertanyaan 2.", "Q3)"); the part's words follow it."""
+    words = "|".join(re.escape(w) for w in lexicon.message_words("part_labels"))
+    return re.compile(rf"^\s*(?:{words})\.?\s*\d+\s*[:.)\-]?\s*", re.IGNORECASE)
+
+
 def joins(part: str) -> bool:
     """The part opens with a joining word or a follow-up opener ("trs kalo ...", "Terus ...", "Kalau ...")."""
     return bool(_lead_join().match(part) or _opens_follow_up().match(part))
@@ -544,7 +565,7 @@ def part_texts(
         context = list(story)
         # "trus utk kantor pusat kodenya apa?": the joining word ties the part to the one before; it names
         # nothing a passage must contain
-        text = _lead_join().sub("", part) or part
+        text = _lead_join().sub("", _part_label().sub("", part)) or part
         own = text
         before = next((j for j in range(i - 1, -1, -1) if frames[j] is not None), None)
         borrowed: list[str] = []
