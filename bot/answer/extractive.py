@@ -328,10 +328,16 @@ def _rule_figures(question: str) -> tuple[tuple[frozenset[FigureKey], str | None
     places it on (:func:`bound_before`; None when it places it on none).  Its amounts are read in their chat
     forms too ("4,8 M", "15k": :func:`kb.amounts.spelled_formally`), as the act's "Rp4.800.000.000,00"."""
     text = spelled_formally(question, detect_language(question))
+    return tuple((keys, side) for kind, keys, side in bounded_figures(text) if kind in _RULE_FIGURES)
+
+
+@functools.lru_cache(maxsize=1024)  # a passage is read by bound_side and bound_near, per hit and per unit
+def bounded_figures(text: str) -> tuple[tuple[str, frozenset[FigureKey], str | None], ...]:
+    """Every figure of ``text`` as its kind, its keys and the side of the bound it is (:func:`bound_before`;
+    None when it is no condition's bound)."""
     return tuple(
-        (frozenset(f.keys), bound[1] if (bound := bound_before(text, f.start)) is not None else None)
+        (f.kind, frozenset(f.keys), bound[1] if (bound := bound_before(text, f.start)) is not None else None)
         for f in extract_figures(text)
-        if f.kind in _RULE_FIGURES
     )
 
 
@@ -379,10 +385,10 @@ def bound_side(bounds: tuple[tuple[frozenset[FigureKey], str], ...], text: str) 
     only one is its case."""
     if not bounds:
         return 0.0
-    found = [(frozenset(f.keys), bound_before(text, f.start)) for f in extract_figures(text)]
+    found = bounded_figures(text)
     score, compared = 0.0, 0
     for keys, asked in bounds:
-        sides = {b[1] for k, b in found if b is not None and keys & k}
+        sides = {side for _, k, side in found if side is not None and keys & k}
         if not sides:
             continue
         compared += 1
@@ -421,10 +427,10 @@ def bound_near(amounts: tuple[Decimal, ...], text: str) -> float:
     which it then does not reach)."""
     if not amounts:
         return 0.0
-    for f in extract_figures(text):
-        if f.kind != "amount" or bound_before(text, f.start) is None:
+    for kind, keys, side in bounded_figures(text):
+        if kind != "amount" or side is None:
             continue
-        for key in f.keys:
+        for key in keys:
             value = _amount_of(key)
             if value is not None and any(value / BOUND_NEAR <= a <= value * BOUND_NEAR for a in amounts):
                 return 1.0

@@ -241,8 +241,11 @@ def unaddressed(own: str, asked: str, answer: Answer, aliases: Any, acts: Any, l
     shown either ("Keyakinan rendah ..." above a passage about something else): the part says that no source
     answers it, and stays escalated (the message's ticket carries the evidence its search found).
     """
-    doubtful = answer.status == "escalated" and answer.escalation is not None
-    doubtful = doubtful and answer.escalation.reason == "low_confidence"  # type: ignore[union-attr]
+    doubtful = (
+        answer.status == "escalated"
+        and answer.escalation is not None
+        and answer.escalation.reason == "low_confidence"
+    )
     if (answer.status != "answered" and not doubtful) or not answer.claims:
         return answer
     # read as the question-kind rules read it: "tarifnya" is the topic-free "tarif" with its -nya
@@ -522,6 +525,7 @@ def _lead_join() -> re.Pattern[str]:
     return re.compile(rf"^(?:(?:{words})\b[\s,]*)+", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=1)
 def _part_label() -> re.Pattern[str]:
     """The label a numbered part opens with (lexicon ``message_words.part_labels`` and a number: "Question
     1 :", "Pertanyaan 2.", "Q3)"); the part's words follow it."""
@@ -755,9 +759,9 @@ def combine(parts: Sequence[str], asked: Sequence[str], answers: Sequence[Answer
         open_numbers = [str(r.index) for r in for_team]
         last = " dan " if language != "en" else " and "
         which = (
-            last.join(open_numbers)
-            if len(open_numbers) < 3
-            else f"{', '.join(open_numbers[:-1])}{last}{open_numbers[-1]}"
+            last.join([", ".join(open_numbers[:-1]), open_numbers[-1]])
+            if open_numbers[1:]
+            else open_numbers[0]
         )
         note = "open_parts" if len(open_numbers) == 1 else "open_parts_many"
         warnings.append(_note(note, language, i=which, n=len(records)))
