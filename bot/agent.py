@@ -39,7 +39,7 @@ from strands.hooks import (
 from strands.models import Model
 from strands.types.content import ContentBlock, Message
 
-from bot.answer.protocol import ComposedAnswer, ComposeRequest, DraftClaim, Layer, Role
+from bot.answer.protocol import MODEL_FAILED, ComposedAnswer, ComposeRequest, DraftClaim, Layer, Role
 from bot.llm.extractive import STATE_AS_OF, STATE_LEDGER, STATE_REQUEST
 from identity.principal import Principal
 from kb.model import Hit
@@ -360,7 +360,7 @@ def _run_loop(
     except Exception as exc:
         logger.warning("error=%s | agent loop failed, no claims", type(exc).__name__)
         composed = ComposedAnswer(
-            claims=(), self_assessment=0.0, notes=(f"model_failed:{type(exc).__name__}",)
+            claims=(), self_assessment=0.0, notes=(f"{MODEL_FAILED}{type(exc).__name__}",)
         )
         return AgentOutcome(composed, ledger, "error", composed.notes)
     stop_reason = guards.limit_hit or str(result.stop_reason)

@@ -62,7 +62,9 @@ logger = logging.getLogger(__name__)
 #: its quotes link to (definitions, a referenced Pasal in each of its versions) can run past 20.
 CANDIDATES_PER_PART = 30
 #: Reasons for which a turn opens a ticket by itself (no_source is only offered; the user decides).
-AUTO_TICKET_REASONS = frozenset({"low_confidence", "out_of_scope", "advice", "protected_determination"})
+AUTO_TICKET_REASONS = frozenset(
+    {"low_confidence", "out_of_scope", "advice", "protected_determination", "answer_failed"}
+)
 
 _REFUSED_TEXT = {
     "id": "Pesan Anda tidak diproses karena berisi data rahasia ({kinds}). Hapus pesan tersebut dan jangan "
@@ -569,6 +571,7 @@ class Turn:
             "out_of_scope": "question outside the knowledge base's scope",
             "advice": "advice / planning request: needs the tax team's judgement",
             "protected_determination": "protected determination: only the tax team decides",
+            "answer_failed": "the answering model failed: no answer was composed or verified",
         }.get(reason, reason)
         gap = _naming_open_parts(gap, _open_parts(answer))  # what the tax team is asked to answer
         ticket_id, _created = self._file_ticket(

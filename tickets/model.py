@@ -14,7 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Reason = Literal[
-    "no_source", "low_confidence", "out_of_scope", "advice", "protected_determination", "user_request"
+    "no_source",
+    "low_confidence",
+    "out_of_scope",
+    "advice",
+    "protected_determination",
+    "user_request",
+    "answer_failed",
 ]
 #: Why dasar escalated instead of answering (stored on the ticket, counted in reports).
 REASONS: tuple[str, ...] = (
@@ -24,6 +30,7 @@ REASONS: tuple[str, ...] = (
     "advice",
     "protected_determination",
     "user_request",
+    "answer_failed",
 )
 
 Status = Literal["open", "claimed", "needs_info", "answered", "closed", "rejected"]

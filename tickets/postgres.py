@@ -33,6 +33,7 @@ from tickets.sql import (
     Tx,
     load_schema,
     migrate_outbox,
+    migrate_ticket_reasons,
     split_statements,
 )
 
@@ -149,6 +150,7 @@ class PostgresTicketStore(SqlTicketStore):
                 for stmt in split_statements(load_schema()) + _PG_EXTRA:
                     conn.execute(stmt)
                 migrate_outbox(Tx(conn.cursor(), _qmark_to_pyformat), "postgres")
+                migrate_ticket_reasons(Tx(conn.cursor(), _qmark_to_pyformat), "postgres")
         except Exception as exc:
             self._pool.close(timeout=1.0)
             if isinstance(exc, TicketError):

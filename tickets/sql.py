@@ -157,6 +157,65 @@ def migrate_outbox(tx: Tx, dialect: str) -> bool:
     return changed
 
 
+def _tickets_ddl() -> list[str]:
+    """The statements of ``schema.sql`` that create ``tickets``: the table first, then its indexes."""
+    return [
+        stmt
+        for stmt in split_statements(load_schema())
+        if "TABLE IF NOT EXISTS tickets (" in stmt or " ON tickets (" in stmt
+    ]
+
+
+def ticket_reasons_outdated(tx: Tx, dialect: str) -> bool:
+    """Whether the ``tickets`` table's CHECK refuses a reason of :data:`REASONS` (a database made before
+    the reason existed: ``answer_failed``, session 44)."""
+    if dialect == "sqlite":
+        row = tx.one("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'tickets'")
+    else:
+        row = tx.one(
+            "SELECT pg_get_constraintdef(c.oid) AS sql FROM pg_constraint c "
+            "WHERE c.conrelid = 'tickets'::regclass AND c.contype = 'c' "
+            "AND position('reason' in pg_get_constraintdef(c.oid)) > 0"
+        )
+    return row is not None and any(f"'{r}'" not in str(row["sql"]) for r in REASONS)
+
+
+def migrate_ticket_reasons(tx: Tx, dialect: str) -> bool:
+    """Let an older ``tickets`` table store every reason of :data:`REASONS`; True if anything changed.
+
+    Runs inside the schema transaction.  PostgreSQL swaps the CHECK constraint.  SQLite cannot alter a
+    CHECK, so the table is rebuilt under its own name (rows copied unchanged, indexes recreated): the caller
+    turns foreign keys off around the transaction, as SQLite's documented procedure requires, because
+    ``ticket_events`` and ``ticket_outbox`` refer to ``tickets``.
+    """
+    if not ticket_reasons_outdated(tx, dialect):
+        return False
+    if dialect == "sqlite":
+        table, *indexes = _tickets_ddl()
+        columns = {r["name"] for r in tx.all("PRAGMA table_info(tickets)")}
+        copied = ", ".join(c for c in _TICKET_COLUMNS.split(", ") if c in columns)
+        tx.execute(table.replace("TABLE IF NOT EXISTS tickets (", "TABLE tickets_new (", 1))
+        tx.execute(f"INSERT INTO tickets_new ({copied}) SELECT {copied} FROM tickets")
+        tx.execute("DROP TABLE tickets")
+        tx.execute("ALTER TABLE tickets_new RENAME TO tickets")
+        for stmt in indexes:
+            tx.execute(stmt)
+        broken = tx.all("PRAGMA foreign_key_check")
+        if broken:
+            raise StoreError(f"tickets rebuild left {len(broken)} dangling references; nothing was changed")
+    else:
+        row = tx.one(
+            "SELECT c.conname AS name FROM pg_constraint c WHERE c.conrelid = 'tickets'::regclass "
+            "AND c.contype = 'c' AND position('reason' in pg_get_constraintdef(c.oid)) > 0"
+        )
+        if row is not None:
+            tx.execute(f'ALTER TABLE tickets DROP CONSTRAINT "{row["name"]}"')
+        allowed = ", ".join(f"'{r}'" for r in REASONS)
+        tx.execute(f"ALTER TABLE tickets ADD CONSTRAINT tickets_reason_check CHECK (reason IN ({allowed}))")
+    logger.info("table=tickets | schema migrated (reasons: %s)", ", ".join(REASONS))
+    return True
+
+
 def _error_type(error: str) -> str:
     """The exception class name at the head of a stored error (logs never carry message bodies)."""
     head = error.split(":", 1)[0].strip()

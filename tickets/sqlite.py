@@ -17,7 +17,15 @@ from pathlib import Path
 
 from tickets.errors import StoreError, TicketError
 from tickets.outbox import OutboxPolicy
-from tickets.sql import Clock, IntegrityConflict, SqlTicketStore, Tx, load_schema, migrate_outbox
+from tickets.sql import (
+    Clock,
+    IntegrityConflict,
+    SqlTicketStore,
+    Tx,
+    load_schema,
+    migrate_outbox,
+    migrate_ticket_reasons,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -61,13 +69,20 @@ class SqliteTicketStore(SqlTicketStore):
             self._conn.executescript(
                 "BEGIN IMMEDIATE;\n" + load_schema() + "\n" + _SQLITE_EXTRA + "\nCOMMIT;"
             )
+            # an older table is rebuilt with its rows (SQLite alters no CHECK): foreign keys are off for that
+            # transaction, as SQLite's procedure for such changes requires, and checked before the commit
+            self._conn.execute("PRAGMA foreign_keys=OFF")
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 migrate_outbox(Tx(self._conn.cursor()), "sqlite")
+                migrate_ticket_reasons(Tx(self._conn.cursor()), "sqlite")
             except BaseException:
                 self._conn.rollback()
                 raise
-            self._conn.commit()
+            else:
+                self._conn.commit()
+            finally:
+                self._conn.execute("PRAGMA foreign_keys=ON")
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open ticket database {self.path}: {exc}") from exc
         logger.info("backend=sqlite | ticket store ready")

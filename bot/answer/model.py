@@ -34,7 +34,13 @@ from typing import Any, Literal
 Status = Literal["answered", "clarify", "abstained", "escalated", "refused"]
 STATUSES: tuple[str, ...] = ("answered", "clarify", "abstained", "escalated", "refused")
 EscalationReason = Literal[
-    "no_source", "low_confidence", "out_of_scope", "personal_data", "advice", "protected_determination"
+    "no_source",
+    "low_confidence",
+    "out_of_scope",
+    "personal_data",
+    "advice",
+    "protected_determination",
+    "answer_failed",
 ]
 
 

@@ -675,6 +675,7 @@ OPEN_WHILE_ANSWERED = frozenset({"no_source", "out_of_scope", "personal_data"})
 #: or a determination only the tax team makes must reach them (the turn opens that ticket by itself) even
 #: when an earlier part merely found no source, which is only offered
 _REASON_ORDER = {
+    "answer_failed": 0,  # a fault: nothing was verified, the tax team gets the evidence
     "advice": 0,
     "protected_determination": 0,
     "low_confidence": 1,

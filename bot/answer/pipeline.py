@@ -55,7 +55,7 @@ from bot.answer.model import (
     SourceRef,
     UnsupportedClaim,
 )
-from bot.answer.protocol import ComposedAnswer, Composer, ComposeRequest, DraftClaim
+from bot.answer.protocol import MODEL_FAILED, ComposedAnswer, Composer, ComposeRequest, DraftClaim
 from bot.answer.render import render
 from bot.law_links import is_public_statute, law_link
 from guardrails.injection import scan_injection
@@ -283,6 +283,9 @@ class _Run:
         self.lang = "id"
         self.policy_wanted = False
         self.ledger: Ledger | None = None
+        # the composer's failures this run ("model_failed:TimeoutError"): an answer without claims because the
+        # model failed is no "no source" -- the asker is told it failed and the tax team gets the evidence
+        self.failures: list[str] = []
         # where browsers reach dasar's /law/ page (DASAR_PUBLIC_URL); None: citations link the official text
         self.public_url: str | None = getattr(getattr(services, "settings", None), "public_url", None)
 
@@ -514,6 +517,7 @@ class _Run:
         self.timings["compose_ms"] = self.timings.get("compose_ms", 0.0) + (time.perf_counter() - t) * 1000
         if any(n.startswith("skipped_instruction_text") for n in composed.notes):
             self.warn(_w("injection_doc", self.lang))
+        self.failures.extend(n for n in composed.notes if n.startswith(MODEL_FAILED))
         t = time.perf_counter()
         shown, unsupported, judged = (
             self.verify(composed.claims, as_of, self._shown_ids(hits, context))
@@ -874,6 +878,12 @@ def answer_question(
                 unknowns=unknowns,
                 explain_data=explain_data,
                 headline=_broken_headline(rules, lang),
+            )
+        if run.failures:
+            # the model failed (a timeout, a refused request, a bug): nothing was verified, and "no source"
+            # would tell the asker the knowledge base is silent when it was never read to the end
+            return finish(
+                "escalated", unsupported=unsupported, reason="answer_failed", explain_data=explain_data
             )
         return finish("abstained", unsupported=unsupported, reason="no_source", explain_data=explain_data)
 

@@ -43,6 +43,11 @@ class DraftClaim:
     assumption: str | None = None
 
 
+#: the note a composer adds when its model failed ("model_failed:TimeoutError"): the answer has no claims
+#: because nothing was composed, not because no source answers (the pipeline escalates it as a fault)
+MODEL_FAILED = "model_failed:"
+
+
 @dataclass(frozen=True)
 class ComposedAnswer:
     claims: tuple[DraftClaim, ...]

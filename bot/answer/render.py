@@ -69,6 +69,11 @@ LABELS: dict[str, dict[str, str]] = {
         "id": "Saya tidak menemukan sumber untuk itu di basis pengetahuan.",
         "en": "I don't have a source for that in the knowledge base.",
     },
+    "answer_failed": {
+        "id": "Maaf, jawaban tidak dapat disusun karena gangguan teknis (bukan karena sumbernya tidak ada).",
+        "en": "Sorry, the answer could not be composed because of a technical fault "
+        "(not for lack of a source).",
+    },
     "offer": {
         "id": "Saya bisa meneruskan pertanyaan ini ke tim pajak.",
         "en": "I can pass this question to the tax team.",
@@ -1060,6 +1065,8 @@ def render(
         return headline or label("out_of_scope", language)  # a topic's own reply says why
     if status == "abstained":
         return f"{headline or label('no_source', language)} {label('offer', language)}"
+    if escalation_reason == "answer_failed":  # the turn opens the ticket and says so
+        return label("answer_failed", language)
     if escalation_reason == "advice" and headline:
         return f"{headline} {label('offer', language)}"  # the refusal names the rule the scheme would break
     if escalation_reason in ("advice", "protected_determination"):

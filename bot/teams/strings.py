@@ -17,6 +17,7 @@ REASON_LABELS: dict[str, str] = {
     "advice": "Asks for advice",
     "protected_determination": "Protected determination",
     "user_request": "Asked by the user",
+    "answer_failed": "The answering model failed",
 }
 
 STATUS_LABELS: dict[str, str] = {

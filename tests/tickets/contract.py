@@ -656,6 +656,7 @@ class TicketStoreContract:
             ("advice", 1),
             ("protected_determination", 0),
             ("user_request", 0),
+            ("answer_failed", 0),
         )
         assert rep.top_topics == (("pph 21 bonus", 2),)  # tie with "ppn impor" broken by text
         assert build_report(store, T0 + dt.timedelta(hours=8), top_n=5).top_topics == (

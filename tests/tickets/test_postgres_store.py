@@ -85,3 +85,26 @@ def test_pg_outbox_of_an_older_database_is_migrated(pg_dsn: str, clock: FakeCloc
         assert s.outbox.get("T-000001:1:tax_team").status == "uncertain"
         assert s.outbox.redrive("T-000001:1:tax_team", "ops").redriven_at == clock()
         assert s.outbox.get("T-000001:1:tax_team").redriven_at == clock()
+
+
+def test_pg_tickets_of_an_older_database_take_the_new_reason(pg_dsn: str, clock: FakeClock) -> None:
+    import psycopg
+
+    from tickets.postgres import PostgresTicketStore
+
+    with PostgresTicketStore(pg_dsn, clock=clock) as s:
+        first, _ = s.open_ticket(**open_args(1))
+    with psycopg.connect(pg_dsn, autocommit=True) as con:  # the constraint as shipped before session 44
+        con.execute("ALTER TABLE tickets DROP CONSTRAINT tickets_reason_check")
+        con.execute(
+            "ALTER TABLE tickets ADD CONSTRAINT tickets_reason_check CHECK (reason IN ('no_source', "
+            "'low_confidence', 'out_of_scope', 'advice', 'protected_determination', 'user_request'))"
+        )
+        with pytest.raises(psycopg.errors.CheckViolation):
+            con.execute("UPDATE tickets SET reason = 'answer_failed'")
+    with PostgresTicketStore(pg_dsn, clock=clock) as s:
+        assert s.get(first.id).reason == "no_source"
+        failed, created = s.open_ticket(**open_args(2, reason="answer_failed"))
+        assert created and failed.reason == "answer_failed"
+    with PostgresTicketStore(pg_dsn, clock=clock) as s:  # opening again is a no-op
+        assert s.get(failed.id).reason == "answer_failed"

@@ -111,3 +111,52 @@ def test_outbox_of_an_older_database_is_migrated(tmp_path: Path, clock: FakeCloc
         assert s.outbox.get("T-000001:1:tax_team").status == "uncertain"
         assert s.outbox.redrive("T-000001:1:tax_team", "ops").redriven_at == clock()
         assert s.outbox.get("T-000001:1:tax_team").redriven_at == clock()
+
+
+def _old_tickets_ddl() -> str:
+    """``tickets`` as shipped before a failed model was a reason of its own (session 44)."""
+    import re
+
+    from tickets.sql import _tickets_ddl
+
+    table = _tickets_ddl()[0]
+    old = re.sub(r"'user_request',\s*'answer_failed'\)", "'user_request')", table)
+    assert old != table and "answer_failed" not in old
+    return old.replace("IF NOT EXISTS tickets (", "tickets (")
+
+
+def test_tickets_of_an_older_database_take_the_new_reason(tmp_path: Path, clock: FakeClock) -> None:
+    db = tmp_path / "old.db"
+    with SqliteTicketStore(db, clock=clock) as s:
+        first, _ = s.open_ticket(**open_args(1))
+        s.claim(first.id, "tax-ana")
+    con = sqlite3.connect(db)  # rebuild tickets with the old CHECK, keeping its row (events point at it)
+    con.executescript(
+        f"PRAGMA foreign_keys=OFF; BEGIN; {_old_tickets_ddl().replace('tickets (', 't_old (', 1)}; "
+        "INSERT INTO t_old SELECT * FROM tickets; DROP TABLE tickets; ALTER TABLE t_old RENAME TO tickets; "
+        "COMMIT;"
+    )
+    con.close()
+    c2 = sqlite3.connect(db)
+    try:
+        with pytest.raises(sqlite3.IntegrityError):  # the old table really refuses the new reason
+            c2.execute("UPDATE tickets SET reason = 'answer_failed'")
+    finally:
+        c2.close()
+    with SqliteTicketStore(db, clock=clock) as s:
+        kept = s.get(first.id)
+        assert kept.assignee == "tax-ana" and kept.reason == "no_source"  # the row and its history kept
+        assert [e.kind for e in s.events(first.id)] == ["opened", "claimed"]
+        failed, created = s.open_ticket(**open_args(2, reason="answer_failed"))
+        assert created and failed.reason == "answer_failed" and failed.id == "T-000002"
+        again, created = s.open_ticket(**open_args(2, reason="answer_failed"))
+        assert not created and again.id == failed.id  # the per-thread unique index was recreated
+    con = sqlite3.connect(db)
+    try:
+        assert con.execute("PRAGMA foreign_key_check").fetchall() == []
+        names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE tbl_name = 'tickets'")}
+        assert {"tickets_by_thread", "tickets_by_status", "tickets_by_requester"} <= names
+    finally:
+        con.close()
+    with SqliteTicketStore(db, clock=clock) as s:  # opening again is a no-op
+        assert s.get("T-000002").reason == "answer_failed"
