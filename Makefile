@@ -3,12 +3,13 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup demo doctor test check bench clean teams-package
+.PHONY: setup demo doctor test check bench clean teams-package lock
 
-$(BIN)/dasar: pyproject.toml
+# Installed under constraints.txt: the exact package set the README's numbers were measured with.
+$(BIN)/dasar: pyproject.toml constraints.txt
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[all,dev]'
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[all,dev]'
 	@touch $(BIN)/dasar
 
 setup: $(BIN)/dasar
@@ -42,3 +43,14 @@ teams-package: setup
 # cache) and build output. State kept elsewhere (DASAR_HOME, XDG_DATA_HOME) is left alone.
 clean:
 	rm -rf .dasar .pytest_cache build dist *.egg-info
+
+# Re-resolves pyproject.toml's ranges in a scratch venv and pins the result in constraints.txt (newest versions
+# the registry holds). Re-run the evals after it: a dependency's new version can move a measured number.
+lock:
+	rm -rf .lock-venv
+	$(PY) -m venv .lock-venv
+	.lock-venv/bin/pip install --quiet --upgrade pip
+	.lock-venv/bin/pip install --quiet -e '.[all,dev]'
+	{ head -n 3 constraints.txt; .lock-venv/bin/pip freeze --exclude-editable; } > constraints.txt.new
+	mv constraints.txt.new constraints.txt
+	rm -rf .lock-venv
