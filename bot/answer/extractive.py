@@ -241,6 +241,11 @@ _REGIMES_IN_PASSAGE: tuple[tuple[str, re.Pattern[str]], ...] = (
         "no_npwp_surcharge",
         _SURCHARGE,
     ),
+    (
+        # the rate for dividends an individual receives (UU PPh Pasal 17 ayat (2c)), not the income rate
+        "dividend",
+        re.compile(r"\bpenghasilan\s+berupa\s+dividen\b[^.;]{0,160}?\d\s*%", re.I),
+    ),
 )
 #: (name, how a question names the regime, how a passage states its rate)
 _SPECIAL_REGIMES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
@@ -528,6 +533,7 @@ def only_unasked_regime_rates(question: str, text: str) -> bool:
 
 
 #: a party in Indonesia the question is about ("dalam negeri", a PT or CV), a party abroad, a treaty
+_ASK_IN_INDONESIA = lexicon.question_kind("works_in_indonesia")
 _ASK_DOMESTIC = lexicon.question_kind("domestic_party")
 _ASK_ABROAD = lexicon.question_object("foreign_payee")
 _ASK_TREATY = lexicon.question_kind("treaty")
@@ -548,7 +554,11 @@ def payee_abroad_unasked(question: str, text: str) -> bool:
     the exemptions of Pasal 4 ayat (3)), however many of the question's words the foreign-payee rule
     shares."""
     plain = lexicon.plain_question(question)  # chat spellings read as words: "dlm negeri" is "dalam negeri"
-    if not _ASK_DOMESTIC.search(plain) or _ASK_ABROAD.search(plain) or _ASK_TREATY.search(plain):
+    # a foreigner who works or lives in Indonesia is a party in Indonesia: "foreign" names the nationality
+    in_country = bool(_ASK_IN_INDONESIA.search(plain))
+    if not (_ASK_DOMESTIC.search(plain) or in_country) or _ASK_TREATY.search(plain):
+        return False
+    if _ASK_ABROAD.search(plain) and not in_country:
         return False
     if _ASK_PERMANENT_ESTABLISHMENT.search(plain) or "PPh 26" in mentioned_taxes(question):
         return False

@@ -168,6 +168,12 @@ W = {
         "id": "Penerima yang Anda sebut berada di luar negeri: sumber dicari juga untuk PPh Pasal 26.",
         "en": "The payee you name is abroad: the sources were searched for PPh Article 26 as well.",
     },
+    "resident": {
+        "id": "Anda bekerja atau tinggal di Indonesia: sumber dicari juga untuk aturan subjek pajak dalam "
+        "negeri.",
+        "en": "You work or live in Indonesia: the sources were searched for the resident-taxpayer rule as "
+        "well.",
+    },
     "all_parts": {
         "id": "Pesan Anda berisi {n} pertanyaan; jawaban ini dari sumber untuk pesan secara keseluruhan dan "
         "mungkin tidak menjawab setiap bagian. Tanyakan bagian yang belum terjawab secara terpisah.",
@@ -286,6 +292,9 @@ class _Run:
         # the composer's failures this run ("model_failed:TimeoutError"): an answer without claims because the
         # model failed is no "no source" -- the asker is told it failed and the tax team gets the evidence
         self.failures: list[str] = []
+        # the question's own plan when the search adds the law's words to it (the residence rule): which
+        # passage answers is judged on what the asker wrote, not on the words added for the search
+        self.asked_plan: QueryPlan | None = None
         # where browsers reach dasar's /law/ page (DASAR_PUBLIC_URL); None: citations link the official text
         self.public_url: str | None = getattr(getattr(services, "settings", None), "public_url", None)
 
@@ -498,7 +507,12 @@ class _Run:
         elif self.policy_wanted:
             hits = tuple(h for h in hits if h.doc.layer == "policy")
         request = ComposeRequest(
-            question=self.question, language=self.lang, as_of=as_of, plan=plan, hits=hits, context=context
+            question=self.question,
+            language=self.lang,
+            as_of=as_of,
+            plan=self.asked_plan or plan,
+            hits=hits,
+            context=context,
         )
         t = time.perf_counter()
         composed = self.composer.compose(request)
@@ -804,10 +818,19 @@ def answer_question(
         plan = understand(foreign, aliases=services.aliases, catalog=acts)
         run.question = foreign
         run.warn(_w("foreign_payee", lang))
-    first = run.attempt(run.question, plan, period[0] if period else as_of_date)
+    search_text = run.question
+    resident = _resident_search(asked_text, plan)
+    if resident is not None:
+        # a person working or living in Indonesia is taxed by residence (UU PPh Pasal 2 ayat (3)): the search
+        # says so in the law's words; which passage answers is still judged on the asker's words
+        run.asked_plan = plan
+        plan = understand(resident, aliases=services.aliases, catalog=acts)
+        search_text = resident
+        run.warn(_w("resident", lang))
+    first = run.attempt(search_text, plan, period[0] if period else as_of_date)
     attempts = [first]
     if period:
-        second = run.attempt(run.question, plan, period[1])
+        second = run.attempt(search_text, plan, period[1])
         lead_a = first.shown[0] if first.shown else None
         change = lead_a.source.effective_to if lead_a else None
         if lead_a and change and period[0] < change <= period[1] and second.shown:
@@ -830,7 +853,7 @@ def answer_question(
     if not any(a.shown for a in attempts):
         extra = " ".join(dict.fromkeys(t for e in plan.expansions for t in e.added))
         retry = run.attempt(
-            f"{run.question} {extra}".strip(), plan, attempts[0].as_of, relaxed=True, top_k=cfg.retry_top_k
+            f"{search_text} {extra}".strip(), plan, attempts[0].as_of, relaxed=True, top_k=cfg.retry_top_k
         )
         retry.unsupported = [*attempts[0].unsupported, *retry.unsupported]
         if retry.shown:
@@ -1063,11 +1086,41 @@ def _foreign_payee_search(question: str, plan: QueryPlan) -> str | None:
         return None
     if question_kind("treaty").search(question):
         return None  # a treaty question is about a payee abroad already, in the words its rules use
+    if question_kind("works_in_indonesia").search(question):
+        return None  # a foreigner working or living in Indonesia is taxed by residence, not as a payee abroad
     if set(plan.tax_types) - {"PPh 23"}:
         return None
     if plan.language == "en":
         return f"{question} (PPh Article 26 withholding on a non-resident)"
     return f"{question} (PPh Pasal 26 atas penghasilan wajib pajak luar negeri)"
+
+
+#: the taxes a person's residence decides (income tax); another tax named keeps the question as it is
+_RESIDENCE_TAXES = frozenset({"PPh 21", "PPh 26", "PPh"})
+
+
+def _resident_search(question: str, plan: QueryPlan) -> str | None:
+    """The search text for an income-tax question of a person who works or lives in Indonesia ("I work in
+    Indonesia on a work permit, do I pay income tax?", "WNA pakai KITAS, wajib bayar PPh?"), or None.
+
+    Whether such a person pays Indonesian income tax on what they earn, and how, turns on residence: UU PPh
+    Pasal 2 ayat (3) huruf a makes a person present more than 183 days in twelve months (or intending to
+    reside) a subjek pajak dalam negeri.  The question's words (work permit, expat, visa) are not the act's,
+    so the residence rule was never searched.  A question in the act's own terms (lexicon
+    ``question_kinds.residence_terms``) reaches it as asked; the rewrite would only add Pasal 2's other
+    ayat."""
+    if not question_kind("works_in_indonesia").search(question):
+        return None
+    if set(plan.tax_types) - _RESIDENCE_TAXES or plan.doc_refs or plan.provisions:
+        return None
+    if not question_kind("income_tax").search(question) or question_kind("residence_terms").search(question):
+        return None
+    # the act's own words, whatever the question's language (the answer keeps the asker's language)
+    resident = "subjek pajak dalam negeri, UU PPh Pasal 2 ayat (3): orang pribadi yang berada di Indonesia"
+    if _mentions_rate(question):
+        # the rate of a resident individual is UU PPh Pasal 17 ayat (1) huruf a (PPh 21 applies it to wages)
+        resident += "; tarif UU PPh Pasal 17 ayat (1) bagi Wajib Pajak orang pribadi dalam negeri"
+    return f"{question} ({resident})"
 
 
 def _mentions_rate(question: str) -> bool:

@@ -536,6 +536,39 @@ _DIVIDED_AFTER = re.compile(
 )
 
 
+#: a bracket's bound beside its rate ("sampai dengan Rp50.000.000,00 ... 5%", "di atas Rp500.000.000,00")
+_BRACKET_BOUND = re.compile(r"\b(?:sampai\s+dengan|di\s+atas)\s+Rp\s?\d", re.I)
+#: how far from its rate a bracket's bound is written (a bound and its amount in words: about 60 characters)
+_BOUND_REACH = 90
+
+
+def _layered_rates(quote: str, surfaces: list[str], lang: str) -> str | None:
+    """ "5%, 15%, 25% dan 30% menurut lapisan Penghasilan Kena Pajak" when the quote is a progressive scale
+    (three or more rates, each beside its bracket's bound), else None.
+
+    A scale has no one rate: "tarifnya 5%" for UU PPh Pasal 17 ayat (1) read as if every income were taxed at
+    the first bracket's rate.  A rate stated after the scale without a bound of its own (huruf b's 28% for a
+    company) is another subject's and is left out."""
+    layered: list[str] = []
+    last = 0
+    for surface in surfaces:
+        pos = quote.find(surface, last)
+        if pos < 0:
+            continue
+        last = pos + len(surface)
+        # the bound beside the rate, before or after it (an OCR'd table may put the rate first)
+        near = _BRACKET_BOUND.search(quote, max(0, pos - _BOUND_REACH), pos) or _BRACKET_BOUND.search(
+            quote, last, last + _BOUND_REACH
+        )
+        if near and surface not in layered:
+            layered.append(surface)
+    if len(layered) < 3:
+        return None
+    if lang == "en":
+        return f"{', '.join(layered[:-1])} and {layered[-1]} by taxable-income bracket"
+    return f"{', '.join(layered[:-1])} dan {layered[-1]} menurut lapisan Penghasilan Kena Pajak"
+
+
 def _rate_phrase(c: ShownClaim, lang: str, question: str = "") -> str | None:
     """ "2% dari jumlah bruto" from the claim's own quote (None when it states no rate).
 
@@ -567,6 +600,9 @@ def _rate_phrase(c: ShownClaim, lang: str, question: str = "") -> str | None:
         if lang == "en":
             return f"at least {rng.group(1)} and at most {rng.group(2)}"
         return f"paling rendah {rng.group(1)} dan paling tinggi {rng.group(2)}"
+    layered = _layered_rates(quote, [s for s, _ in pcts], lang)
+    if layered:
+        return layered
     rates: list[str] = []
     higher: list[str] = []
     for surface, _ in pcts:
