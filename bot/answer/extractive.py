@@ -247,6 +247,9 @@ _REGIMES_IN_PASSAGE: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(r"\bpenghasilan\s+berupa\s+dividen\b[^.;]{0,160}?\d\s*%", re.I),
     ),
 )
+#: the regimes that are another income's rate, not a condition on the asked one (a sibling ayat stating only
+#: such a rate is left out of the answer)
+_OTHER_CASES = frozenset({"dividend"})
 #: (name, how a question names the regime, how a passage states its rate)
 _SPECIAL_REGIMES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
     (name, lexicon.special_regime(name), about) for name, about in _REGIMES_IN_PASSAGE
@@ -519,14 +522,17 @@ def names_regime(question: str) -> bool:
     return any(ask.search(question) for _, ask, _ in _SPECIAL_REGIMES)
 
 
-def only_unasked_regime_rates(question: str, text: str) -> bool:
+def only_unasked_regime_rates(question: str, text: str, regimes: frozenset[str] | None = None) -> bool:
     """The text states percentages, and each of them sits inside a special regime the question does not name
     (PMK 11/2025's "10% dikali 11/12 dari tarif PPN" for a plain "berapa tarif PPN?"; the general rule's
-    Pasal, which also lists the 0% export rate, still states 11% and 12% outside it)."""
+    Pasal, which also lists the 0% export rate, still states 11% and 12% outside it).  ``regimes``: only
+    these regimes count (all when None)."""
     if not PERCENT.search(text):
         return False
     rest = text
-    for _, ask, about in _SPECIAL_REGIMES:
+    for name, ask, about in _SPECIAL_REGIMES:
+        if regimes is not None and name not in regimes:
+            continue
         if not ask.search(question):
             rest = about.sub(" ", rest)
     return rest != text and not PERCENT.search(rest)
@@ -1847,6 +1853,11 @@ class ExtractiveComposer:
                 if not _linked_ayat(lead_hit, h) and not _as_relevant(concepts, lead_hit, h):
                     # a sibling neither passage refers to, less relevant than the lead, states another rule of
                     # the Pasal (who may be appointed beside an exemption, the delegation clause)
+                    continue
+                if kind == "rate" and only_unasked_regime_rates(request.question, h.chunk.text, _OTHER_CASES):
+                    # every rate it states is another income's the question does not name (the dividend rate
+                    # of UU PPh Pasal 17 ayat (2c) beside the scale of ayat (1)): not a condition of the lead.
+                    # A surcharge for a payee without an NPWP (UU PPh Pasal 23 ayat (1a)) is one, and stays
                     continue
                 ordered.append((h, "condition"))
             else:

@@ -57,6 +57,8 @@ def test_the_dividend_rate_does_not_lead_a_plain_individual_rate_question(servic
     lead = answer.claims[0]
     assert lead.source.doc_id == "uu-7-2021" and lead.source.location.startswith("Pasal 17 ayat (1)")
     assert "dividen" not in lead.quote
+    # nor is it shown beside the scale as if it were a condition of it
+    assert not any("ayat (2c)" in c.source.location for c in answer.claims)
     assert "tarifnya 5%, 15%, 25% dan 30% menurut lapisan Penghasilan Kena Pajak" in answer.answer
 
 
