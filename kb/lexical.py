@@ -519,6 +519,7 @@ def question_concepts(
         if sum(1 for t in tokenize(ask) if t not in STOPWORDS and t not in generic and len(t) >= 3) >= 2:
             text = ask
     text = blank_spans(text, lexicon.check_tag_spans(text))  # "..., bener ga?": no topic
+    by_term: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
     for exp in plan.expansions:
         toks = [t for t in tokenize(exp.term) if t not in STOPWORDS]
         if not toks:
@@ -526,12 +527,14 @@ def question_concepts(
         covered.update(toks)
         if all(t in generic for t in toks) or all(t in ref_tokens for t in toks):
             continue  # "tarif" / the alias of a named document ("PMK 168/2023")
-        alts = {tuple(stem(t) for t in toks)}
+        term = tuple(stem(t) for t in toks)
+        # one concept per written term: an alias and a search word expanding the same words are one topic
+        alts = by_term.setdefault(term, {term})
         for added in exp.added:
             phrase = tuple(stem(t) for t in tokenize(added) if t not in STOPWORDS or t in _PHRASE_NEGATIONS)
             if phrase:
                 alts.add(phrase)
-        concepts.append(frozenset(alts))
+    concepts.extend(frozenset(alts) for alts in by_term.values())
     english = plan.language == "en"
     function_words = STOPWORDS | generic  # stopwords and topic-free words, once per question (not per token)
     law_words = lexicon.default().law_words

@@ -211,8 +211,18 @@ class Chunk:
     @property
     def lead_in_id(self) -> str | None:
         """The id of the passage opening the list this passage is an item of (its parent's ``pembuka``, as
-        the chunker names it), None outside a structure; the passage may not exist (a list-less parent)."""
-        return lead_in_id(self.parent_id) if self.parent_id else None
+        the chunker names it), None outside a structure; the passage may not exist (a list-less parent).
+
+        A part of a list item too long for one passage ("huruf-a/part-2") belongs to the item's list: its
+        lead-in is the one opening the list of its parent item ("Ketentuan lebih lanjut mengenai ...:").  A
+        part of anything else (an ayat, the lead-in itself) keeps its parent's."""
+        if not self.parent_id:
+            return None
+        parent = self.parent_id
+        item = parent.rsplit("/", 1)[-1]
+        if self.key.rsplit("/", 1)[-1].startswith("part-") and item.startswith(("huruf-", "angka-")):
+            parent = parent.rsplit("/", 1)[0]
+        return lead_in_id(parent)
 
     def same_pasal(self, other: Chunk) -> bool:
         """Whether both passages belong to one Pasal of one document (neither outside a Pasal)."""

@@ -1102,6 +1102,10 @@ def only_sanction_rates(question: str, text: str) -> bool:
 
 
 _FORM_INSTRUCTION = lexicon.passage_cue("form_instruction")
+#: a delegation clause ("Ketentuan lebih lanjut mengenai ... diatur dengan Peraturan Pemerintah"), and a
+#: question asking where a matter is regulated (which such a clause answers)
+_DELEGATION = lexicon.passage_cue("delegation")
+_ASKS_REGULATION = lexicon.question_kind("asks_regulation")
 _ASKS_FORM = lexicon.question_kind("form_filling")
 
 
@@ -1114,6 +1118,19 @@ def form_instruction(hit: Hit, question: str) -> bool:
         hit.chunk.kind == "lampiran"
         and bool(_FORM_INSTRUCTION.search(hit.chunk.text))
         and not _ASKS_FORM.search(lexicon.plain_question(question))
+    )
+
+
+def delegates(hit: Hit, question: str) -> bool:
+    """The passage is a delegation clause, or an item of its list, for a question that does not ask where the
+    matter is regulated.
+
+    Why: "Ketentuan lebih lanjut mengenai ... a. ... natura dan/atau kenikmatan ...; diatur dengan atau
+    berdasarkan Peraturan Pemerintah" (UU PPh Pasal 32C) names what a question asks and states no rule about
+    it; the rule is in the act or the regulation it delegates to."""
+    opening = f"{hit.lead_in or ''}\n{hit.chunk.text}" if hit.lead_in else hit.chunk.text
+    return bool(_DELEGATION.search(opening.lstrip())) and not _ASKS_REGULATION.search(
+        lexicon.plain_question(question)
     )
 
 
@@ -1568,6 +1585,7 @@ LEAD_WEIGHTS: dict[str, float] = {
     "payee_abroad_unasked": -0.4,
     "form_instruction": -0.6,
     "procedure_unasked": -0.3,
+    "delegation": -0.6,
 }
 
 
@@ -1646,6 +1664,9 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         # a rule bound to a procedure the asker is not in (the sanction after correcting a return, for a late
         # payment); a list item is bound by the sentence opening its list
         "procedure_unasked": float(procedure_unasked(procedures, f"{hit.lead_in}\n{text}")),
+        # a delegation clause ("Ketentuan lebih lanjut mengenai ... diatur dengan Peraturan Pemerintah") names
+        # the matter and states no rule on it, unless the question asks where the matter is regulated
+        "delegation": float(delegates(hit, question)),
     }
 
 
