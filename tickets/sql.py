@@ -166,29 +166,29 @@ def _tickets_ddl() -> list[str]:
     ]
 
 
-def ticket_reasons_outdated(tx: Tx, dialect: str) -> bool:
-    """Whether the ``tickets`` table's CHECK refuses a reason of :data:`REASONS` (a database made before
-    the reason existed: ``answer_failed``, session 44)."""
+def _reason_check(tx: Tx, dialect: str) -> Any | None:
+    """The ``tickets`` table's definition (SQLite) or its reason CHECK constraint (PostgreSQL: ``name`` and
+    ``sql``, the constraint's definition); None when there is none."""
     if dialect == "sqlite":
-        row = tx.one("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'tickets'")
-    else:
-        row = tx.one(
-            "SELECT pg_get_constraintdef(c.oid) AS sql FROM pg_constraint c "
-            "WHERE c.conrelid = 'tickets'::regclass AND c.contype = 'c' "
-            "AND position('reason' in pg_get_constraintdef(c.oid)) > 0"
-        )
-    return row is not None and any(f"'{r}'" not in str(row["sql"]) for r in REASONS)
+        return tx.one("SELECT NULL AS name, sql FROM sqlite_master WHERE type = 'table' AND name = 'tickets'")
+    return tx.one(
+        "SELECT c.conname AS name, pg_get_constraintdef(c.oid) AS sql FROM pg_constraint c "
+        "WHERE c.conrelid = 'tickets'::regclass AND c.contype = 'c' "
+        "AND position('reason' in pg_get_constraintdef(c.oid)) > 0"
+    )
 
 
 def migrate_ticket_reasons(tx: Tx, dialect: str) -> bool:
-    """Let an older ``tickets`` table store every reason of :data:`REASONS`; True if anything changed.
+    """Let an older ``tickets`` table store every reason of :data:`REASONS` (a database made before the reason
+    existed: ``answer_failed``, session 44); True if anything changed.
 
     Runs inside the schema transaction.  PostgreSQL swaps the CHECK constraint.  SQLite cannot alter a
     CHECK, so the table is rebuilt under its own name (rows copied unchanged, indexes recreated): the caller
     turns foreign keys off around the transaction, as SQLite's documented procedure requires, because
     ``ticket_events`` and ``ticket_outbox`` refer to ``tickets``.
     """
-    if not ticket_reasons_outdated(tx, dialect):
+    check = _reason_check(tx, dialect)
+    if check is None or all(f"'{r}'" in str(check["sql"]) for r in REASONS):
         return False
     if dialect == "sqlite":
         table, *indexes = _tickets_ddl()
@@ -204,12 +204,7 @@ def migrate_ticket_reasons(tx: Tx, dialect: str) -> bool:
         if broken:
             raise StoreError(f"tickets rebuild left {len(broken)} dangling references; nothing was changed")
     else:
-        row = tx.one(
-            "SELECT c.conname AS name FROM pg_constraint c WHERE c.conrelid = 'tickets'::regclass "
-            "AND c.contype = 'c' AND position('reason' in pg_get_constraintdef(c.oid)) > 0"
-        )
-        if row is not None:
-            tx.execute(f'ALTER TABLE tickets DROP CONSTRAINT "{row["name"]}"')
+        tx.execute(f'ALTER TABLE tickets DROP CONSTRAINT "{check["name"]}"')
         allowed = ", ".join(f"'{r}'" for r in REASONS)
         tx.execute(f"ALTER TABLE tickets ADD CONSTRAINT tickets_reason_check CHECK (reason IN ({allowed}))")
     logger.info("table=tickets | schema migrated (reasons: %s)", ", ".join(REASONS))

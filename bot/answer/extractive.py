@@ -1128,7 +1128,7 @@ def delegates(hit: Hit, question: str) -> bool:
     Why: "Ketentuan lebih lanjut mengenai ... a. ... natura dan/atau kenikmatan ...; diatur dengan atau
     berdasarkan Peraturan Pemerintah" (UU PPh Pasal 32C) names what a question asks and states no rule about
     it; the rule is in the act or the regulation it delegates to."""
-    opening = f"{hit.lead_in or ''}\n{hit.chunk.text}" if hit.lead_in else hit.chunk.text
+    opening = f"{hit.lead_in}\n{hit.chunk.text}" if hit.lead_in else hit.chunk.text
     return bool(_DELEGATION.search(opening.lstrip())) and not _ASKS_REGULATION.search(
         lexicon.plain_question(question)
     )
