@@ -53,6 +53,12 @@ class Metrics:
             buckets=LATENCY_BUCKETS,
             registry=r,
         )
+        self.answer_failures = Counter(
+            "dasar_answer_failures",
+            "Answers the model failed to compose (the asker is told, a ticket is opened): alert on any.",
+            ["platform"],
+            registry=r,
+        )
         self.api_errors = Counter(
             "dasar_platform_api_errors",
             "Failed chat platform API calls.",
@@ -89,6 +95,10 @@ class Metrics:
         self.turns.labels(platform=platform, status=status or "unknown").inc()
         if seconds is not None:
             self.answer_seconds.labels(platform=platform).observe(max(seconds, 0.0))
+
+    def record_answer_failed(self, platform: str) -> None:
+        """One answer the model failed to compose (reason ``answer_failed``): a fault, not a decline."""
+        self.answer_failures.labels(platform=platform).inc()
 
     def record_api_error(self, platform: str, method: str, kind: str) -> None:
         """One failed platform API call (after the SDK's retries)."""
@@ -146,6 +156,15 @@ METRICS = Metrics()
 def record_turn(platform: str, status: str, seconds: float | None = None) -> None:
     """:meth:`Metrics.record_turn` on the process's :data:`METRICS`."""
     METRICS.record_turn(platform, status, seconds)
+
+
+def record_reply(platform: str, reply: Any, seconds: float | None = None) -> None:
+    """A reply posted for a turn (a :class:`bot.messages.Reply`): its status and latency, and, when the model
+    failed to compose the answer (reason ``answer_failed``), that fault."""
+    METRICS.record_turn(platform, reply.status, seconds)
+    escalation = reply.answer.get("escalation") or {}
+    if escalation.get("reason") == "answer_failed":
+        METRICS.record_answer_failed(platform)
 
 
 def record_api_error(platform: str, method: str, kind: str) -> None:

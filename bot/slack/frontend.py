@@ -314,7 +314,7 @@ class SlackListeners:
                 is_direct=is_direct,
                 ref=ref,
             )
-            metrics.record_turn("slack", reply.status, time.monotonic() - started)
+            metrics.record_reply("slack", reply, time.monotonic() - started)
             logger.info(
                 "ref=%s, channel=%s, user_hash=%s, status=%s, direct=%s | answer posted",
                 ref,

@@ -299,7 +299,7 @@ class Answerer:
             # the card itself was refused (too large, or a client-side schema change): the same answer
             # as text, so the asker still gets the quotes and sources
             await self._deliver(reference, render_reply_text(reply), what="answer as text")
-        metrics.record_turn("teams", reply.status, time.monotonic() - received)
+        metrics.record_reply("teams", reply, time.monotonic() - received)
         if reply.private_answer is not None:
             await self._send_private(reference, activity, message.tenant, reply.private_answer)
 

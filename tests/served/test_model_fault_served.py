@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.served.conftest import served, slack_env
-from tests.served.test_slack_served import _dm, _send
+from tests.served.test_slack_served import _dm, _metrics, _send
 from tests.slack.mock_slack import MockSlackApi
 from tests.support.ports import free_port
 from tests.support.redis_server import running_redis
@@ -76,12 +76,15 @@ def test_served_slack_tells_the_asker_the_model_failed_and_opens_a_ticket(
                 ask = _dm("Berapa tarif PPh 23 atas jasa teknik?", "1772700000.000100")
                 assert _send(port, ask, "EvFault1") == 200
                 (reply,) = api.wait_for("chat.postMessage", 1, timeout=180)
+                samples = _metrics(port)
     finally:
         api.stop()
     posted = json.dumps(reply.params, ensure_ascii=False)
     assert _Failing.calls >= 1, "the served process never called the LLM endpoint"
     assert "gangguan teknis" in posted, posted[:2000]
     assert "tidak menemukan sumber" not in posted
+    # operators see the fault apart from declines and low-confidence escalations
+    assert samples[("dasar_answer_failures_total", (("platform", "slack"),))] == 1.0
     store = SqliteTicketStore(tmp_path / "tickets.sqlite")
     try:
         (ticket,) = store.list()

@@ -159,3 +159,25 @@ def test_debug_logs_of_the_slack_libraries_carry_no_message_text(caplog: pytest.
         api.stop()
         for name, level in levels.items():
             logging.getLogger(name).setLevel(level)
+
+
+def test_a_reply_the_model_failed_to_compose_is_counted_apart() -> None:
+    """A model failure escalates like low confidence does; operators must see it apart (session 44)."""
+    from bot.messages import Reply
+
+    def reply(reason: str | None) -> Reply:
+        escalation = {"reason": reason, "ticket_id": "T-000001", "offered": False} if reason else None
+        return Reply(answer={"status": "escalated", "escalation": escalation}, text="x", status="escalated")
+
+    before = _samples()
+    metrics.record_reply("teams", reply("answer_failed"), 2.0)
+    metrics.record_reply("teams", reply("low_confidence"), 1.0)
+    metrics.record_reply("teams", reply(None), 1.0)
+    after = _samples()
+
+    def delta(name: str, **labels: str) -> float:
+        return _get(after, name, **labels) - _get(before, name, **labels)
+
+    assert delta("dasar_answer_failures_total", platform="teams") == 1
+    assert delta("dasar_turns_total", platform="teams", status="escalated") == 3
+    assert delta("dasar_answer_seconds_count", platform="teams") == 3
