@@ -11,7 +11,7 @@ import datetime as dt
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 Reason = Literal[
     "no_source",
@@ -22,19 +22,12 @@ Reason = Literal[
     "user_request",
     "answer_failed",
 ]
-#: Why dasar escalated instead of answering (stored on the ticket, counted in reports).
-REASONS: tuple[str, ...] = (
-    "no_source",
-    "low_confidence",
-    "out_of_scope",
-    "advice",
-    "protected_determination",
-    "user_request",
-    "answer_failed",
-)
+#: Why dasar escalated instead of answering (stored on the ticket, counted in reports): the values of
+#: :data:`Reason`, in its order, written once
+REASONS: tuple[str, ...] = get_args(Reason)
 
 Status = Literal["open", "claimed", "needs_info", "answered", "closed", "rejected"]
-STATUSES: tuple[str, ...] = ("open", "claimed", "needs_info", "answered", "closed", "rejected")
+STATUSES: tuple[str, ...] = get_args(Status)
 #: Statuses in which a thread's ticket is still being worked on; at most one such ticket per thread.
 ACTIVE_STATUSES: tuple[str, ...] = ("open", "claimed", "needs_info")
 

@@ -274,10 +274,12 @@ def risk_coverage(points: list[tuple[float, bool]], n_items: int) -> list[dict[s
 class _FailureCounter(logging.Handler):
     """Counts the composer failures the agent loop logs while an item is answered.
 
-    The agent loop turns a composer or model exception into an answer without claims (the user is told no
-    source answers, and the turn goes on): right for a served bot, but an eval that counts such an answer as
-    a decline hides the bug -- a composer that failed on every question with a period in it once read as
-    three fewer right answers.  Each row says whether its answer failed this way, and the report counts them.
+    The agent loop turns a composer or model exception into an answer without claims, and the pipeline then
+    escalates it as ``answer_failed`` -- unless a later attempt of the same message (the corrective retry, a
+    part answered alone) composed an answer, which then hides the failure.  Before session 44 every such
+    answer read as an honest "no source": a composer that failed on every question with a period in it once
+    showed as three fewer right answers.  Counting every failure the loop logs catches the hidden ones too;
+    each row says whether its answer failed this way, and the report counts them.
     """
 
     def __init__(self) -> None:

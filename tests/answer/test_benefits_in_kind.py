@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
+
 from bot.answer.extractive import delegates
 from bot.answer.pipeline import answer_question
 from kb.lexical import question_concepts
@@ -58,43 +60,26 @@ def _item(key: str, text: str, parent_key: str) -> Hit:
     return Hit(chunk, ACT, 1.0, ("bm25",), lead_in=DELEGATION_OPENING)
 
 
-def test_a_part_of_a_long_list_item_takes_the_lists_lead_in() -> None:
-    part = sample_chunk(
-        "uu-9-2030",
-        "pasal-40/huruf-a/part-2",
-        "j. dana ...",
-        location="Pasal 40 huruf a",
-        seq=4,
-        parent_key="pasal-40/huruf-a",
-    )
-    assert part.lead_in_id == "uu-9-2030#pasal-40/pembuka"
-    item = sample_chunk(
-        "uu-9-2030",
-        "pasal-40/huruf-a",
-        "a. natura ...",
-        location="Pasal 40 huruf a",
-        seq=3,
-        parent_key="pasal-40",
-    )
-    assert item.lead_in_id == "uu-9-2030#pasal-40/pembuka"
-    ayat_part = sample_chunk(
-        "uu-9-2030",
-        "pasal-41/ayat-1/part-2",
-        "... bagian kedua",
-        location="Pasal 41 ayat (1)",
-        seq=9,
-        parent_key="pasal-41/ayat-1",
-    )
-    assert ayat_part.lead_in_id == "uu-9-2030#pasal-41/ayat-1/pembuka"  # an ayat's part: the ayat's list
-    opening_part = sample_chunk(
-        "uu-9-2030",
-        "pasal-42/pembuka/part-3",
-        "... lanjutan pembuka",
-        location="Pasal 42",
-        seq=12,
-        parent_key="pasal-42/pembuka",
-    )
-    assert opening_part.lead_in_id == "uu-9-2030#pasal-42/pembuka/pembuka"  # never the opening it is part of
+@pytest.mark.parametrize(
+    ("key", "parent_key", "lead_in"),
+    [
+        (
+            "pasal-40/huruf-a/part-2",
+            "pasal-40/huruf-a",
+            "pasal-40/pembuka",
+        ),  # a part of a list item: its list
+        ("pasal-40/huruf-a", "pasal-40", "pasal-40/pembuka"),  # the item itself
+        (
+            "pasal-41/ayat-1/part-2",
+            "pasal-41/ayat-1",
+            "pasal-41/ayat-1/pembuka",
+        ),  # an ayat's part: the ayat's
+        ("pasal-42/pembuka/part-3", "pasal-42/pembuka", "pasal-42/pembuka/pembuka"),  # never its own opening
+    ],
+)
+def test_a_part_of_a_long_list_item_takes_the_lists_lead_in(key: str, parent_key: str, lead_in: str) -> None:
+    passage = sample_chunk("uu-9-2030", key, "...", location="Pasal 40", seq=4, parent_key=parent_key)
+    assert passage.lead_in_id == f"uu-9-2030#{lead_in}"
 
 
 def test_a_delegation_item_is_marked_unless_the_question_asks_where_it_is_regulated() -> None:

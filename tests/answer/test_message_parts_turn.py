@@ -14,12 +14,10 @@ import pytest
 from bot.answer.parts import answer_message
 from bot.answer.pipeline import answer_question
 from bot.answer_cache import AnswerCache
-from bot.audit import MemoryAuditLog
-from bot.history import MemoryHistory
 from bot.messages import InboundMessage
 from bot.turn import Turn
 from tests.answer.test_message_parts import NO_NPWP, NOT_IN_KB, RATE
-from tickets.sqlite import SqliteTicketStore
+from tests.support.turns import ticketed_turn
 from tools.ledger import Ledger
 
 AP_CLERK = "U04APCLRK1"  # ap, finance; SNR (corpus/directory.yaml)
@@ -28,17 +26,8 @@ TODAY = dt.date(2026, 6, 1)
 
 @pytest.fixture
 def turn(services: Any, tmp_path: Path) -> Iterator[Turn]:
-    store = SqliteTicketStore(tmp_path / "tickets.sqlite")
-    t = Turn(
-        services,
-        resolver=services.resolver(),
-        tickets=store,
-        history=MemoryHistory(),
-        audit=MemoryAuditLog(),
-        today=lambda: TODAY,
-    )
-    yield t
-    store.shutdown()
+    with ticketed_turn(services, tmp_path / "tickets.sqlite", today=TODAY) as t:
+        yield t
 
 
 def _dm(text: str, thread: str = "1772700000.000100") -> InboundMessage:

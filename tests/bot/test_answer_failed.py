@@ -15,12 +15,10 @@ import pytest
 
 from bot.agent import AgentComposer
 from bot.answer.pipeline import answer_question
-from bot.audit import MemoryAuditLog
-from bot.history import MemoryHistory
 from bot.llm.scripted import ScriptedModel
-from bot.messages import InboundMessage
 from bot.turn import Turn
-from tickets.sqlite import SqliteTicketStore
+from tests.bot.test_turn import _msg
+from tests.support.turns import ticketed_turn
 
 ASK = "Berapa tarif PPh Pasal 23 atas jasa teknik?"
 CLERK = "ap.clerk@sinarnusantara.co.id"
@@ -48,36 +46,14 @@ def test_the_same_question_with_a_working_model_is_no_fault(services) -> None:
 
 @pytest.fixture
 def failing_turn(services, tmp_path: Path):
-    store = SqliteTicketStore(tmp_path / "tickets.sqlite")
-    turn = Turn(
-        services,
-        resolver=services.resolver(),
-        tickets=store,
-        history=MemoryHistory(),
-        audit=MemoryAuditLog(),
-        composer_factory=_failing,
-        today=lambda: dt.date(2026, 11, 30),
-    )
-    yield turn
-    store.shutdown()
-
-
-def _msg(services, text: str) -> InboundMessage:
-    entry = services.directory.lookup_email(CLERK)
-    assert entry is not None
-    return InboundMessage(
-        platform="slack",
-        tenant="T0SINAR01",
-        user_id=entry.slack_id,
-        channel="D0DM0001",
-        thread_id="1700000000.000900",
-        message_id="m1",
-        text=text,
-    )
+    with ticketed_turn(
+        services, tmp_path / "tickets.sqlite", today=dt.date(2026, 11, 30), composer_factory=_failing
+    ) as turn:
+        yield turn
 
 
 def test_the_turn_opens_a_ticket_with_the_evidence_found(services, failing_turn: Turn) -> None:
-    reply = failing_turn.handle(_msg(services, ASK))
+    reply = failing_turn.handle(_msg(services, CLERK, ASK, thread="1700000000.000900"))
     assert reply.status == "escalated"
     assert reply.answer["escalation"]["reason"] == "answer_failed"
     assert reply.ticket_id is not None and reply.ticket_id in reply.text

@@ -16,6 +16,7 @@ from bot.audit import MemoryAuditLog
 from bot.history import MemoryHistory
 from bot.messages import InboundMessage
 from bot.turn import Turn
+from tests.support.turns import ticketed_turn
 from tickets.sqlite import SqliteTicketStore
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,17 +33,8 @@ def _slack_id(services, email: str) -> str:
 
 @pytest.fixture
 def turn(services, tmp_path: Path):
-    store = SqliteTicketStore(tmp_path / "tickets.sqlite")
-    t = Turn(
-        services,
-        resolver=services.resolver(),
-        tickets=store,
-        history=MemoryHistory(),
-        audit=MemoryAuditLog(),
-        today=lambda: dt.date(2026, 11, 30),
-    )
-    yield t
-    store.shutdown()
+    with ticketed_turn(services, tmp_path / "tickets.sqlite", today=dt.date(2026, 11, 30)) as t:
+        yield t
 
 
 def _msg(
@@ -225,24 +217,16 @@ def test_the_model_only_ever_sees_masked_text(services, tmp_path: Path) -> None:
         models.append(model)
         return AgentComposer(model)
 
-    store = SqliteTicketStore(tmp_path / "tickets.sqlite")
-    t = Turn(
-        services,
-        resolver=services.resolver(),
-        tickets=store,
-        history=MemoryHistory(),
-        audit=MemoryAuditLog(),
-        composer_factory=factory,
-        today=lambda: dt.date(2026, 11, 30),
-    )
-    t.handle(
-        _msg(
-            services,
-            "ap.clerk@sinarnusantara.co.id",
-            f"Vendor NIK {NIK} email {EMAIL} NPWP {NPWP}: berapa tarif PPh 23 jasa teknik?",
+    with ticketed_turn(
+        services, tmp_path / "tickets.sqlite", today=dt.date(2026, 11, 30), composer_factory=factory
+    ) as t:
+        t.handle(
+            _msg(
+                services,
+                "ap.clerk@sinarnusantara.co.id",
+                f"Vendor NIK {NIK} email {EMAIL} NPWP {NPWP}: berapa tarif PPh 23 jasa teknik?",
+            )
         )
-    )
-    store.shutdown()
     assert models and models[0].calls
     shown = json.dumps([c.messages for m in models for c in m.calls], ensure_ascii=False)
     for raw in (NIK, EMAIL, NPWP):

@@ -19,7 +19,7 @@ from bot.settings import Settings
 from bot.turn import Turn
 from bot.wiring import Services
 from tests.served.conftest import SAMPLE_DIRECTORY, served_kb  # noqa: F401 (fixture)
-from tickets.sqlite import SqliteTicketStore
+from tests.support.turns import ticketed_turn
 
 AP_CLERK = "U04APCLRK1"  # ap, finance; SNR (corpus/directory.yaml)
 TAX_LEAD = "U04TAXLD3Q"  # tax-team, finance; SNR, SNL
@@ -43,17 +43,8 @@ def services(served_kb: Path, tmp_path: Path) -> Services:  # noqa: F811
 
 @pytest.fixture
 def turn(services: Services, tmp_path: Path):
-    store = SqliteTicketStore(tmp_path / "tickets.sqlite")
-    t = Turn(
-        services,
-        resolver=services.resolver(),
-        tickets=store,
-        history=MemoryHistory(),
-        audit=MemoryAuditLog(),
-        today=lambda: dt.date(2026, 11, 30),
-    )
-    yield t
-    store.shutdown()
+    with ticketed_turn(services, tmp_path / "tickets.sqlite", today=dt.date(2026, 11, 30)) as t:
+        yield t
 
 
 def _msg(

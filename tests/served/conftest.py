@@ -16,6 +16,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -158,3 +159,23 @@ def served(args: list[str], env: dict[str, str], port: int, log: Path) -> Iterat
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def served_slack(tmp_path: Path, kb: Path, **extra: str) -> Iterator[tuple[int, Any, str]]:
+    """``dasar serve slack`` (HTTP mode, log in ``tmp_path/slack.log``) with a real redis-server and the
+    stand-in Slack API: ``(port, api, redis_url)``; ``extra`` adds ``DASAR_*`` settings."""
+    from tests.slack.mock_slack import MockSlackApi
+    from tests.support.ports import free_port
+    from tests.support.redis_server import running_redis
+
+    api = MockSlackApi(members={})
+    slack_url = api.start()
+    port = free_port()
+    try:
+        with running_redis() as redis_url:
+            env = slack_env(tmp_path, kb, slack_url, DASAR_REDIS_URL=redis_url, **extra)
+            with served(["serve", "slack", "--port", str(port)], env, port, tmp_path / "slack.log"):
+                yield port, api, redis_url
+    finally:
+        api.stop()

@@ -16,11 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.served.conftest import served, slack_env
+from tests.served.conftest import served_slack
 from tests.served.test_slack_served import _dm, _metrics, _send
-from tests.slack.mock_slack import MockSlackApi
-from tests.support.ports import free_port
-from tests.support.redis_server import running_redis
 
 
 class _Failing(http.server.BaseHTTPRequestHandler):
@@ -57,28 +54,13 @@ def test_served_slack_tells_the_asker_the_model_failed_and_opens_a_ticket(
 ) -> None:
     from tickets.sqlite import SqliteTicketStore
 
-    api = MockSlackApi(members={})
-    slack_url = api.start()
-    port = free_port()
     _Failing.calls = 0
-    try:
-        with running_redis() as redis_url:
-            env = slack_env(
-                tmp_path,
-                served_kb,
-                slack_url,
-                DASAR_REDIS_URL=redis_url,
-                DASAR_COMPOSER="openai",
-                DASAR_LLM_BASE_URL=failing_llm,
-                DASAR_LLM_MODEL="stand-in",
-            )
-            with served(["serve", "slack", "--port", str(port)], env, port, tmp_path / "slack.log"):
-                ask = _dm("Berapa tarif PPh 23 atas jasa teknik?", "1772700000.000100")
-                assert _send(port, ask, "EvFault1") == 200
-                (reply,) = api.wait_for("chat.postMessage", 1, timeout=180)
-                samples = _metrics(port)
-    finally:
-        api.stop()
+    llm = {"DASAR_COMPOSER": "openai", "DASAR_LLM_BASE_URL": failing_llm, "DASAR_LLM_MODEL": "stand-in"}
+    with served_slack(tmp_path, served_kb, **llm) as (port, api, _redis_url):
+        ask = _dm("Berapa tarif PPh 23 atas jasa teknik?", "1772700000.000100")
+        assert _send(port, ask, "EvFault1") == 200
+        (reply,) = api.wait_for("chat.postMessage", 1, timeout=180)
+        samples = _metrics(port)
     posted = json.dumps(reply.params, ensure_ascii=False)
     assert _Failing.calls >= 1, "the served process never called the LLM endpoint"
     assert "gangguan teknis" in posted, posted[:2000]

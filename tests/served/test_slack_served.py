@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.served.conftest import post_slack, served, slack_env
+from tests.served.conftest import post_slack, served, served_slack, slack_env
 from tests.served.test_teams_served import PPN_QUOTE
 from tests.slack.mock_slack import MockSlackApi, event_body
 from tests.support.ports import free_port
@@ -36,32 +36,18 @@ def test_served_slack_answers_a_dm_with_a_quote_and_dedupes_through_redis(
 ) -> None:
     import redis
 
-    api = MockSlackApi(members={})
-    slack_url = api.start()
-    port = free_port()
-    try:
-        with running_redis() as redis_url:
-            env = slack_env(
-                tmp_path,
-                served_kb,
-                slack_url,
-                DASAR_REDIS_URL=redis_url,
-            )
-            with served(["serve", "slack", "--port", str(port)], env, port, tmp_path / "slack.log"):
-                first = _dm("Berapa tarif PPN yang berlaku sejak 1 April 2022?", "1772600000.000100")
-                assert _send(port, first, "EvServed1") == 200
-                (reply,) = api.wait_for("chat.postMessage", 1, timeout=120)
-                # Slack retries the same delivery: the process must not answer twice
-                assert _send(port, first, "EvServed1", retry=1) == 200
-                second = _dm("Berapa tarif PPh 23 atas jasa?", "1772600001.000100")
-                assert _send(port, second, "EvServed2") == 200
-                posts = api.wait_for("chat.postMessage", 2, timeout=120)
-                keys = [
-                    k.decode() if isinstance(k, bytes) else str(k)
-                    for k in redis.Redis.from_url(redis_url).keys("*")
-                ]
-    finally:
-        api.stop()
+    with served_slack(tmp_path, served_kb) as (port, api, redis_url):
+        first = _dm("Berapa tarif PPN yang berlaku sejak 1 April 2022?", "1772600000.000100")
+        assert _send(port, first, "EvServed1") == 200
+        (reply,) = api.wait_for("chat.postMessage", 1, timeout=120)
+        # Slack retries the same delivery: the process must not answer twice
+        assert _send(port, first, "EvServed1", retry=1) == 200
+        second = _dm("Berapa tarif PPh 23 atas jasa?", "1772600001.000100")
+        assert _send(port, second, "EvServed2") == 200
+        posts = api.wait_for("chat.postMessage", 2, timeout=120)
+        keys = [
+            k.decode() if isinstance(k, bytes) else str(k) for k in redis.Redis.from_url(redis_url).keys("*")
+        ]
     assert reply.params["channel"] == DM
     assert PPN_QUOTE in json.dumps(reply.params, ensure_ascii=False)
     first_replies = [p for p in posts if PPN_QUOTE in json.dumps(p.params, ensure_ascii=False)]
