@@ -6,6 +6,9 @@ Three input shapes are accepted:
 * PDF with a text layer and a sidecar ``<name>.meta.yaml`` holding the canonical fields;
 * the sample-corpus folder layout ``<id>/text.txt + metadata.json`` (+ optional ``source.md``).
 
+A regulation's text loses its page furniture here (:mod:`kb.pages`: page numbers, copy numbers, running
+heads, catchwords), whatever shape it came in: that text is what is chunked and stored.
+
 Loading is pure: nothing is written here, so a bad file can never leave half a document behind.
 
 YAML is read defensively (:func:`load_yaml_fields`): the event stream is scanned first, in time linear in
@@ -16,6 +19,7 @@ deeper than :data:`MAX_YAML_DEPTH` is refused too (the constructor recurses).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Iterable, Iterator
@@ -27,7 +31,8 @@ import yaml
 
 from kb.errors import ExtractionError, IngestError, MetadataError, short_text
 from kb.metadata import meta_from_corpus, meta_from_fields
-from kb.model import DocumentMeta
+from kb.model import REGULATION_TYPES, DocumentMeta
+from kb.pages import remove_page_furniture
 
 TEXT_SUFFIXES = (".md", ".markdown", ".txt")
 #: Deepest nesting of lists/mappings accepted in front matter or a sidecar (metadata needs 2).
@@ -102,10 +107,22 @@ def _classify(path: Path) -> Candidate | None:
 def load(candidate: Candidate) -> SourceDocument:
     """Load one candidate or raise an ``IngestError`` naming the file and field."""
     if candidate.kind == "corpus":
-        return _load_corpus(candidate.path)
-    if candidate.kind == "pdf":
-        return _load_pdf(candidate.path)
-    return _load_text(candidate.path)
+        doc = _load_corpus(candidate.path)
+    elif candidate.kind == "pdf":
+        doc = _load_pdf(candidate.path)
+    else:
+        doc = _load_text(candidate.path)
+    return _without_page_furniture(doc)
+
+
+def _without_page_furniture(doc: SourceDocument) -> SourceDocument:
+    """A printed regulation's page numbers, running heads and catchwords are not its text (kb.pages)."""
+    if doc.meta.type not in REGULATION_TYPES:
+        return doc
+    cleaned = remove_page_furniture(doc.text)
+    if cleaned.text == doc.text or not cleaned.text.strip():
+        return doc
+    return dataclasses.replace(doc, text=cleaned.text)
 
 
 def _digest(*parts: bytes) -> str:

@@ -1,7 +1,7 @@
 """Conservative, deterministic repair of OCR noise in the ``ocr_noisy`` regulation texts.
 
 Only ``corpus/regulations/<id>/text.txt`` of documents whose metadata says ``"ocr_noisy": true`` is
-changed; ``source.md`` is never touched.  Four rules, each applied only when the evidence is unambiguous:
+changed; ``source.md`` is never touched.  Five rules, each applied only when the evidence is unambiguous:
 
 ``word``
     A token that is not in the vocabulary of the *clean* corpus texts (documents without ``ocr_noisy``) is
@@ -20,6 +20,12 @@ changed; ``source.md`` is never touched.  Four rules, each applied only when the
     ``Pasal 6O`` / ``Pasal L7`` / ``Pasal 2l``: letters read for digits (O/o -> 0, L/l/I -> 1) in a Pasal
     number that contains a digit (Roman ``Pasal II`` is never touched), when the corrected Pasal is a heading
     of this document or of a clean document.
+``columns``
+    A line that starts with a run of ayat markers OCR read apart from their text (the markers stood in a
+    column beside the ayat): ``(3) (3a) (41 (s) (6) (7t Keberatan harus diajukan ... . Dalam hal ... .``.  The
+    run is rewritten as one marker before each sentence (``(3) Keberatan ... (3a) Dalam hal ...``) only when
+    the markers, read with OCR confusions, are consecutive ayat numbers and the text after them has exactly
+    as many sentences as there are markers; the line stays one line.
 ``amount``
     A Rupiah amount or percentage followed by its spelled-out words (``(empat miliar delapan ratus juta
     rupiah)``, ``(nol koma lima persen)``): the numeral is mapped (O/o -> 0, l/I/i/L -> 1, a -> 4, S/s -> 5,
@@ -57,7 +63,7 @@ STEP = (
     "with letters read for digits, Rp/percent numerals confirmed by their spelled-out words; every change "
     "in ocr_repairs.tsv"
 )
-RULES = ("word", "ayat", "pasal", "amount")
+RULES = ("word", "ayat", "pasal", "amount", "columns")
 TSV_HEADER = "line\tbefore\tafter\trule\n"
 
 WORD_RE = re.compile(r"[A-Za-z]+")
@@ -494,6 +500,82 @@ def repair_amounts(lines: list[str]) -> list[Change]:
     return changes
 
 
+# ------------------------------------------------------------------------------------------------ columns
+
+#: a line starting with two or more ayat markers before any text: "(3) (3a) (41 (s) (6) (7t Keberatan ..."
+COLUMN_RUN_RE = re.compile(r"^(?P<run>(?:\([0-9OolISsT]{1,2}[a-z]?[\)\]1lt]?[ \t]+){2,})(?P<rest>[A-Z].*)$")
+COLUMN_MARKER_RE = re.compile(r"\((?P<inner>[0-9OolISsT]{1,2}[a-z]?)(?P<close>[\)\]1lt]?)")
+COLUMN_DIGITS = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "S": "5", "s": "5", "T": "7"})
+SENTENCE_END_RE = re.compile(r"(?<=\.)[ \t]+(?=[A-Z])")
+AYAT_VALUE_RE = re.compile(r"(\d{1,2})([a-z]?)")
+
+
+def _ayat_readings(inner: str, close: str) -> list[tuple[int, str]]:
+    """What a column marker can be: as read (letters for digits mapped), or with its last character taken
+    for the closing bracket OCR misread ("(41" is "(4)", "(7t" is "(7)")."""
+    texts = [inner]
+    if not close and len(inner) > 1:
+        texts.append(inner[:-1])
+    out: list[tuple[int, str]] = []
+    for t in texts:
+        digits = len(t) - (1 if t[-1].isalpha() and t[-1].islower() and t[-1] not in "los" else 0)
+        m = AYAT_VALUE_RE.fullmatch(t[:digits].translate(COLUMN_DIGITS) + t[digits:])
+        if m:
+            out.append((int(m.group(1)), m.group(2)))
+    return out
+
+
+def _next_ayat(cur: tuple[int, str]) -> set[tuple[int, str]]:
+    n, letter = cur
+    return {(n + 1, ""), (n, chr(ord(letter) + 1) if letter else "a")}
+
+
+PREVIOUS_AYAT_RE = re.compile(r"(?:^|(?<=[.;:] ))\((\d{1,2}[a-z]?)\)[ \t]+(?=[A-Z])")
+PASAL_LINE_RE = re.compile(r"^[ \t]*Pasal[ \t]+\d{1,3}[A-Z]?[ \t]*$")
+
+
+def _previous_ayat(lines: list[str], i: int, look: int = 40) -> tuple[int, str] | None:
+    """The last ayat marker before line ``i`` in its Pasal (None after its heading or when none is near)."""
+    for j in range(i - 1, max(-1, i - 1 - look), -1):
+        if PASAL_LINE_RE.match(lines[j]):
+            return None
+        found = PREVIOUS_AYAT_RE.findall(lines[j])
+        if found:
+            m = AYAT_VALUE_RE.fullmatch(found[-1])
+            return (int(m.group(1)), m.group(2)) if m else None
+    return None
+
+
+def repair_columns(lines: list[str]) -> list[Change]:
+    changes: list[Change] = []
+    for i, line in enumerate(lines):
+        m = COLUMN_RUN_RE.match(line)
+        if m is None or m.group("rest").startswith("Pasal "):
+            continue
+        markers = [(c.group("inner"), c.group("close")) for c in COLUMN_MARKER_RE.finditer(m.group("run"))]
+        first = [r for r in _ayat_readings(*markers[0]) if markers[0][1] == ")"]
+        if len(first) != 1:
+            continue
+        before = _previous_ayat(lines, i)
+        if first[0] not in (_next_ayat(before) if before else {(1, "")}):
+            continue  # the run must continue the Pasal's ayat (an OCR'd "(6e)" for "(6g)" does not)
+        values = [first[0]]
+        for inner, close in markers[1:]:
+            fits = [r for r in _ayat_readings(inner, close) if r in _next_ayat(values[-1])]
+            if len(fits) != 1:
+                break
+            values.append(fits[0])
+        sentences = SENTENCE_END_RE.split(m.group("rest").rstrip())
+        if len(values) != len(markers) or len(sentences) != len(values):
+            continue
+        marked = zip(values, sentences, strict=True)
+        after = " ".join(f"({n}{letter}) {sentence}" for (n, letter), sentence in marked)
+        if after != line:
+            changes.append(Change(i + 1, line, after, "columns"))
+            lines[i] = after
+    return changes
+
+
 # ------------------------------------------------------------------------------------------------ driver
 
 
@@ -507,6 +589,7 @@ def repair_text(
         round_changes = repair_words(lines, vocab, floor)
         round_changes += repair_pasal(lines, vocab)
         round_changes += repair_ayat(lines)
+        round_changes += repair_columns(lines)
         round_changes += repair_amounts(lines)
         if not round_changes:
             break

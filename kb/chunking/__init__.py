@@ -18,10 +18,11 @@ from kb.chunking.internal import INTERNAL_TYPES, chunk_internal
 from kb.chunking.regulation import chunk_regulation
 from kb.model import REGULATION_TYPES, DocumentMeta, ParsedChunk
 
-#: Bumped whenever the chunkers cut the same text differently.  A stored document whose chunks were made by
+#: Bumped whenever the chunkers cut the same text differently, or the loader hands them another text for the
+#: same source (12: page furniture removed, kb.pages).  A stored document whose chunks were made by
 #: another version is re-derived on the next ingest even though its content hash is unchanged, so an upgrade
 #: never leaves a knowledge base with stale structure (same version number: the source did not change).
-CHUNKER_VERSION = "11"
+CHUNKER_VERSION = "12"
 
 __all__ = [
     "CHUNKER_VERSION",

@@ -217,6 +217,41 @@ def test_percentage_matching_its_words_is_repaired_and_a_mismatch_left() -> None
 # ------------------------------------------------------------------------------------------- idempotence
 
 
+# ------------------------------------------------------------------------------------------ column markers
+
+
+def test_ayat_markers_read_in_a_column_are_put_before_their_sentences() -> None:
+    # the layout of UU HPP's restated UU KUP Pasal 25: six markers, then six ayat run together
+    text = (
+        "Pasal 25\n(1) Wajib Pajak dapat mengajukan keberatan.\n(2) Keberatan diajukan secara tertulis.\n"
+        "(3) (3a) (41 (s) Keberatan harus diajukan dalam jangka waktu 3 (tiga) bulan. Dalam hal keberatan "
+        "diajukan, pajak dilunasi dahulu. Keberatan yang lain tidak dipertimbangkan. Dihapus.\nPasal 26"
+    )
+    new, changes = ocr.repair_text(text, vocab())
+    assert new.split("\n")[3] == (
+        "(3) Keberatan harus diajukan dalam jangka waktu 3 (tiga) bulan. (3a) Dalam hal keberatan diajukan, "
+        "pajak dilunasi dahulu. (4) Keberatan yang lain tidak dipertimbangkan. (5) Dihapus."
+    )
+    assert [(c.line, c.rule) for c in changes] == [(4, "columns")]
+    assert new.count("\n") == text.count("\n")  # still one line: the logged line numbers stay true
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # three markers, two sentences: which ayat a sentence is cannot be told
+        "(3) (4) (5) Keberatan harus diajukan dalam 3 (tiga) bulan. Keberatan lain tidak dipertimbangkan.",
+        # the run does not continue the Pasal's ayat (2): an OCR'd "(6e)" for a later ayat
+        "(6e) (7) Dalam hal kewajiban tidak dilaksanakan, diterbitkan ketetapan. Besarnya ditetapkan.",
+        # markers that are not consecutive
+        "(3) (5) Keberatan harus diajukan dalam 3 (tiga) bulan. Keberatan lain tidak dipertimbangkan.",
+    ],
+)
+def test_a_column_of_markers_that_cannot_be_matched_to_sentences_is_left_alone(line: str) -> None:
+    text = f"Pasal 25\n(1) Wajib Pajak dapat mengajukan keberatan.\n(2) Keberatan tertulis.\n{line}\nPasal 26"
+    assert ocr.repair_text(text, vocab())[0] == text
+
+
 def test_repair_is_idempotent() -> None:
     text = (
         "Pasal 61 (U Wajib Pqiak dengan peredaran bmto melebihi Rpa.80O.O0O.O0O,OO (empat miliar delapan "
@@ -254,7 +289,7 @@ def test_cli_dry_run_writes_nothing_and_a_real_run_logs_every_change_once(
     regs = _corpus(tmp_path)
     noisy = regs / "noisy-1"
     assert ocr.main(["--regulations", str(regs), "--dry-run"]) == 0
-    assert "noisy-1: 2 changes (word=2 ayat=0 pasal=0 amount=0)" in capsys.readouterr().out
+    assert "noisy-1: 2 changes (word=2 ayat=0 pasal=0 amount=0 columns=0)" in capsys.readouterr().out
     assert (noisy / "text.txt").read_text(encoding="utf-8") == "Pasal 60\nWajib Pqiak temtang.\n"
     assert not (noisy / "ocr_repairs.tsv").exists()
 
