@@ -699,6 +699,14 @@ _PPH_ARTICLE = re.compile(
     re.I,
 )
 
+# the English names of the withholding taxes by article, without "PPh": "Article 23 withholding", "article 21
+# tax", "Article 4(2) final tax" (the dictionary lists "article 23 withholding tax", not the shorter forms)
+_ARTICLE_TAX = re.compile(
+    r"\barticle\s*(?P<pasal>21|22|23|25|26|4)(?:\s*\(\s*(?P<ayat>2)\s*\))?\s+(?:final\s+)?"
+    r"(?:withholding|income\s+tax|tax)\b",
+    re.I,
+)
+
 
 @dataclass(frozen=True)
 class _Anchor:
@@ -915,8 +923,14 @@ def understand(
     found_types: dict[str, None] = {}
     tax_anchors: list[_Anchor] = []
     hints: list[Provision] = []
-    for m in _PPH_ARTICLE.finditer(text):
-        pasal, ayat = m.group("pasal"), m.group("ayat") or m.group("ayat2")
+    named = list(_PPH_ARTICLE.finditer(text))
+    named += [
+        m
+        for m in _ARTICLE_TAX.finditer(text)
+        if not any(m.start() < n.end() and n.start() < m.end() for n in named)
+    ]
+    for m in named:
+        pasal, ayat = m.group("pasal"), m.group("ayat") or m.groupdict().get("ayat2")
         tax_anchors.append(_Anchor(m.start(), m.end(), UU_PPH, False))
         if pasal in ("21", "22", "23", "25", "26"):
             found_types[f"PPh {pasal}"] = None

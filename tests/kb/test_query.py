@@ -629,3 +629,23 @@ def test_a_term_the_dictionary_places_in_a_provision_hints_that_provision(tmp_pa
     plan = understand("PTKP setahun berapa?", aliases=AliasDictionary.load(path))
     hints = [p for p in plan.provisions if p.origin == "tax_type"]
     assert [(p.pasal, p.ayat, p.law) for p in hints] == [("7", "1", "UU 7/1983")]
+
+
+@pytest.mark.parametrize(
+    ("question", "tax_type"),
+    [
+        ("Is a consultant's fee subject to Article 23 withholding?", "PPh 23"),
+        ("Do we deduct article 21 tax from an intern's allowance?", "PPh 21"),
+        ("Is the rent of a warehouse under Article 4(2) final tax?", "PPh 4(2)"),
+    ],
+)
+def test_an_english_article_name_without_pph_is_its_tax_type(question: str, tax_type: str) -> None:
+    """ "Article 23 withholding" is PPh 23 as surely as "PPh Pasal 23" (the dictionary held only the long form
+    "article 23 withholding tax"), so its "Article 23" is UU PPh's."""
+    plan = understand(question)
+    assert plan.tax_types == (tax_type,)
+    assert all(p.law == "UU 7/1983" for p in plan.provisions)
+
+
+def test_an_article_of_another_law_is_not_a_withholding_tax() -> None:
+    assert "PPh 23" not in understand("Does Article 23 of the stamp duty law apply to receipts?").tax_types
