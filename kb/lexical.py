@@ -54,6 +54,61 @@ def stem(tok: str) -> str:
     return tok
 
 
+_VOWELS = frozenset("aeiou")
+
+
+def _active_form(root: str) -> str:
+    """The meN- (active) form of a verb root: the nasal takes the root's first sound ("aju" -> "mengaju",
+    "potong" -> "memotong", "setor" -> "menyetor", "terbit" -> "menerbit", "kredit" -> "mengkredit")."""
+    first, second = root[0], root[1:2]
+    vowel_next = second in _VOWELS
+    if root.startswith("per"):
+        return "mem" + root  # "diperhitungkan" -> "memperhitungkan"
+    if first in _VOWELS or first in "gh":
+        return "meng" + root
+    if first == "k":
+        return "meng" + (root[1:] if vowel_next else root)
+    if first == "p":
+        return "mem" + (root[1:] if vowel_next else root)
+    if first in "bfv":
+        return "mem" + root
+    if first == "t":
+        return "men" + (root[1:] if vowel_next else root)
+    if first == "s" and vowel_next:
+        return "meny" + root[1:]
+    if first in "dcjz":
+        return "men" + root
+    return "me" + root
+
+
+def _active_roots(form: str) -> tuple[str, ...]:
+    """The roots a meN- form can come from ("mengaju" -> "aju" or "kaju": the nasal may replace a k)."""
+    for prefix, dropped in (("meny", "s"), ("meng", "k"), ("mem", "p"), ("men", "t")):
+        if form.startswith(prefix):
+            rest = form[len(prefix) :]
+            if prefix == "meny":
+                return (dropped + rest,)
+            return (rest, dropped + rest) if rest[:1] in _VOWELS else (rest,)
+    return (form[2:],) if form.startswith("me") else ()
+
+
+def voice_partners(tok: str) -> tuple[tuple[str], ...]:
+    """The other voice of a -kan verb, as stems: "mengajukan" ~ "diajukan", "disampaikan" ~ "menyampaikan".
+
+    The acts state a rule in the passive ("Keberatan harus diajukan dalam jangka waktu 3 (tiga) bulan") that
+    askers write in the active ("batas waktu mengajukan keberatan"), and the other way round; the same verb
+    in the other voice is the same topic.  Only -kan verbs, whose prefix is surely a verb's ("menteri" or
+    "direktur" is not); a partner that is no word of the acts matches nothing."""
+    if not tok.endswith("kan") or len(tok) < 8:
+        return ()
+    base = tok[:-3]
+    if base.startswith("di") and len(base) >= 5:
+        return ((stem(_active_form(base[2:]) + "kan"),),)
+    if base.startswith("me"):
+        return tuple((stem("di" + root + "kan"),) for root in _active_roots(base) if len(root) >= 3)
+    return ()
+
+
 #: an English plural by its spelling: "-ies" (companies, penalties), "-es" after a sibilant (taxes, branches,
 #: businesses), else a plain "-s" (services) -- not "-ss", "-us", "-is" (business, status, basis)
 _EN_IES = re.compile(r"(?<=[^aeiou])ies$")
@@ -561,7 +616,8 @@ def question_concepts(
         # an everyday word the regulations write otherwise ("lewat" ~ "melebihi"): either covers it, also
         # with the enclitic ("omzetnya", "ruginya")
         law = law_words.get(tok) or law_words.get(raw) or law_words.get(lexicon.without_enclitic(tok)) or ()
-        concepts.append(frozenset({(stem(tok),), *(tuple(stem(t) for t in tokenize(w)) for w in law)}))
+        forms = {(stem(tok),), *voice_partners(tok), *(tuple(stem(t) for t in tokenize(w)) for w in law)}
+        concepts.append(frozenset(forms))
     return concepts
 
 

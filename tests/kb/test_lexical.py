@@ -189,3 +189,19 @@ def test_a_tag_checking_what_was_said_is_no_concept_but_a_mistake_asked_about_is
     assert "right" not in words("Rent of a warehouse is withheld at 2 percent, right?")
     # "salah" is what this one asks about: no tag closes its clause
     assert "salah" in words("Faktur yang NPWP pembelinya salah tidak bisa diganti?")
+
+
+def test_a_verb_in_the_other_voice_covers_the_same_concept() -> None:
+    # the act's passive ("harus diajukan") answers an asker's active ("mengajukan"), and the other way round
+    rule = "Keberatan harus diajukan dalam jangka waktu 3 (tiga) bulan sejak tanggal dikirim surat ketetapan."
+    assert evidence(Concepts.of(understand("batas waktu mengajukan keberatan")), rule)[0] == 1.0
+    asked = Concepts.of(understand("kapan laporan didaftarkan?"))
+    assert evidence(asked, "Pemotong wajib mendaftarkan laporan tersebut")[0] == 1.0
+
+
+def test_the_other_voice_of_a_word_that_is_no_verb_is_not_made_up() -> None:
+    from kb.lexical import voice_partners
+
+    assert voice_partners("menteri") == () and voice_partners("direktur") == ()
+    assert voice_partners("diperhitungkan") == (("memperhitung",),)
+    assert voice_partners("menyampaikan") == (("disampai",),)
