@@ -101,3 +101,17 @@ def test_a_scale_is_read_whichever_side_of_its_rate_a_bound_is_written() -> None
     )
     two = "sampai dengan Rp4.800.000.000,00 0,5% dan di atas Rp4.800.000.000,00 22%"
     assert _layered_rates(two, ["0,5%", "22%"], "id") is None  # two rates are no scale
+
+
+def test_services_in_a_story_pasted_below_do_not_make_it_a_service_payment(services) -> None:
+    # the worker's own income tax is asked; "services" is only in the text the asker quoted underneath
+    message = (
+        "Does someone who works in Indonesia on a work permit pay income tax, and what is the rate? "
+        "I read that foreigners are exempt, see the note below.\n\nCity levy\n\n"
+        "The city levy paid for services the city gave to foreign residents. It was abolished in 1998."
+    )
+    answer = _ask(services, message, dt.date(2010, 2, 1))
+    assert answer.status == "answered"
+    assert not answer.clarifying_questions
+    lead = answer.claims[0]
+    assert lead.source.doc_id == "uu-36-2008" and lead.source.location.startswith("Pasal 17 ayat (1)")
