@@ -83,7 +83,7 @@ from bot.answer.model import (
     ShownClaim,
     UnsupportedClaim,
 )
-from bot.answer.pipeline import PipelineConfig, W, answer_question, known_acts
+from bot.answer.pipeline import PipelineConfig, W, answer_question, known_acts, resident_search
 from bot.answer.protocol import Composer
 from bot.answer.render import answer_line, part_question
 from guardrails.verify import SupportJudge
@@ -265,6 +265,11 @@ def unaddressed(own: str, asked: str, answer: Answer, aliases: Any, acts: Any, l
     ]
     if not concepts:
         return answer  # "Kalau PPh 23?": nothing of its own to judge the answer by
+    if resident_search(own, plan) is not None:
+        # a person working in Indonesia asks in words the act does not use ("work permit", "expat"): the part
+        # was searched in the act's residence terms (UU PPh Pasal 2 ayat (3)), which is why its lead shares
+        # none of the asker's words
+        return answer
     lead = answer.claims[0]
     if detect_language(lead.quote) != plan.language:
         if plan.language != "en":
@@ -593,7 +598,9 @@ def part_texts(
             frames.append(text)
             told, told_topic = story_text, story_topic
             bare_join = bool(story) and not any(topics) and not story_topic and joins(part)
-            if before is not None and ((not story and refers_back(part)) or bare_join):
+            # a story that names no topic (a text the asker pasted below the question) tells no case either:
+            # "if yes, what's the percentage?" points back to the ask before it
+            if before is not None and (((not story or not story_topic) and refers_back(part)) or bare_join):
                 # "Jika PKP menjual inventaris kantor bekas, bagaimana perlakuannya? Apakah penjualan
                 # tersebut wajib dibuatkan faktur?": the ask before, told as the case, says what "tersebut"
                 # is.  A message that tells its case in a story of its own gives every part that case

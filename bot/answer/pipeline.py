@@ -819,7 +819,7 @@ def answer_question(
         run.question = foreign
         run.warn(_w("foreign_payee", lang))
     search_text = run.question
-    resident = _resident_search(asked_text, plan)
+    resident = resident_search(asked_text, plan)
     if resident is not None:
         # a person working or living in Indonesia is taxed by residence (UU PPh Pasal 2 ayat (3)): the search
         # says so in the law's words; which passage answers is still judged on the asker's words
@@ -1099,7 +1099,7 @@ def _foreign_payee_search(question: str, plan: QueryPlan) -> str | None:
 _RESIDENCE_TAXES = frozenset({"PPh 21", "PPh 26", "PPh"})
 
 
-def _resident_search(question: str, plan: QueryPlan) -> str | None:
+def resident_search(question: str, plan: QueryPlan) -> str | None:
     """The search text for an income-tax question of a person who works or lives in Indonesia ("I work in
     Indonesia on a work permit, do I pay income tax?", "WNA pakai KITAS, wajib bayar PPh?"), or None.
 
