@@ -445,6 +445,30 @@ def bound_near(amounts: tuple[Decimal, ...], text: str) -> float:
     return 0.0
 
 
+PERSON_PARTY = lexicon.question_kind("person_party")
+ENTITY_PARTY = lexicon.question_kind("entity_party")
+#: a list item about one kind of taxpayer: "a. orang pribadi yang ...", "d. badan yang tidak didirikan ..."
+_ITEM_PARTY = {
+    "person": re.compile(r"\s*(?:[a-z]\.\s*)?(?:orang\s+pribadi|warga\s+negara)\b", re.I),
+    "entity": re.compile(r"\s*(?:[a-z]\.\s*)?badan\b", re.I),
+}
+
+
+def asked_party(question: str) -> str | None:
+    """``person`` or ``entity``: the kind of taxpayer the question is about, when it names only one kind."""
+    person, entity = bool(PERSON_PARTY.search(question)), bool(ENTITY_PARTY.search(question))
+    if person == entity:
+        return None
+    return "person" if person else "entity"
+
+
+def other_party(party: str | None, quote: str) -> float:
+    """1 when the quote is a list item about the other kind of taxpayer than the one asked about."""
+    if party is None:
+        return 0.0
+    return float(bool(_ITEM_PARTY["entity" if party == "person" else "person"].match(quote)))
+
+
 def question_objects(question: str) -> tuple[str, ...]:
     """The objects the question names (rent of land/buildings, construction, a payee without NPWP), in the
     order the question first names them."""
@@ -1730,6 +1754,7 @@ class ExtractiveComposer:
         action = asked_action(question, concepts)
         act = asked_tax_act(question)
         sanction = sanction_ask(question)
+        party = asked_party(question)
         labelled = any(u.label for u in clean)
         for i, u in enumerate(clean):
             own = affirmed_text(question, u.text)
@@ -1761,6 +1786,8 @@ class ExtractiveComposer:
                 # same table whose other cells share the question's words
                 bonus += 0.5 * coverage(concepts, u.label, hit.doc.language)
             bonus += 0.5 * unasked_regime(question, u.text)
+            # the item for the other kind of taxpayer ("d. badan ..." for a worker's question) is not theirs
+            bonus -= 0.5 * other_party(party, u.quote)
             bonus += 0.3 * figure_match(figures, u.quote)
             # the item whose bound decides the amount the question states ("lebih dari Rp5.000.000,00")
             bonus += 0.3 * bound_near(amounts, u.quote)
