@@ -27,7 +27,7 @@ _PAGE_NUMBER_LINE = re.compile(rf"^\s*{_PAGE_NUMBER.pattern}\s*$")
 #: the State Secretariat's copy number of a certified copy (salinan): "SK No 171633 A", "SK No 171,636 A"
 _COPY_NUMBER_LINE = re.compile(r"^\s*SK\s*No\.?\s*[\dOlI][\dOlI.,\s]*[A-Z]?\s*\.?\s*$")
 #: the Ministry of Finance's legal-information watermark, printed on every page of a PMK or PP copy
-_WATERMARK = re.compile(r"[ \t]*\b(?:www\.)?jdih\.kemenkeu\.go\.id\b[ \t]*")
+_WATERMARK = re.compile(r"[ \t]*\b(?:www\.)?jdih\.kemenkeu\.go\.id\b")
 #: the running head's words; OCR misreads them ("REPUELIK", "TNDONESTA", "FRESIDEN")
 _HEAD_WORDS = ("PRESIDEN", "REPUBLIK", "INDONESIA")
 #: a catchword's ellipsis: "...", ". . .", ". ..", "…"
@@ -41,7 +41,7 @@ _MAX_BLOCK = 12
 
 @dataclass(frozen=True)
 class Cleaned:
-    """A text without its page furniture, and how much was removed (for the ingest report and tests)."""
+    """A text without its page furniture, and how much of each kind was removed."""
 
     text: str
     furniture_lines: int
@@ -169,10 +169,8 @@ def remove_page_furniture(text: str) -> Cleaned:
                 if not line.strip():
                     continue
         kept.append(line)
-    cleaned = "\n".join(kept)
-    cleaned, watermarks = _WATERMARK.subn(" ", cleaned)
-    if watermarks:
-        cleaned = re.sub(r"(?m)^ (?=\S)| (?=\n)|(?<=\S) (?= )", "", cleaned)
+    # the watermark goes with the blanks before it; the text around it keeps its own spacing
+    cleaned, watermarks = _WATERMARK.subn("", "\n".join(kept))
     return Cleaned(cleaned, furniture, catchwords, watermarks)
 
 
