@@ -32,9 +32,11 @@ _WATERMARK = re.compile(r"[ \t]*\b(?:www\.)?jdih\.kemenkeu\.go\.id\b")
 _HEAD_WORDS = ("PRESIDEN", "REPUBLIK", "INDONESIA")
 #: a catchword's ellipsis: "...", ". . .", ". ..", "…"
 _ELLIPSIS = re.compile(r"(?:\.\s?){2}\.|…")
+_ENDS_IN_ELLIPSIS = re.compile(rf"(?:{_ELLIPSIS.pattern})\s*$")
 _CATCHWORD_LINE = re.compile(rf"^(?P<lead>.*?)(?P<cw>\S(?:.{{0,60}}?\S)?)\s*(?:{_ELLIPSIS.pattern})\s*$")
 #: an ellipsis inside a line, where a page break fell in a text whose lines were joined ("Ayat (8)… Ayat (8)")
 _INNER_ELLIPSIS = re.compile(r"(?:…|\.\.\.)[ \t]+(?=\S)")
+_SPACE = re.compile(r"\s")
 #: at most this many furniture lines in one page break (a head, a copy number, a page number, blank lines)
 _MAX_BLOCK = 12
 
@@ -85,6 +87,13 @@ def _starts_with(following: str, catchword: str) -> bool:
     return len(cw) >= 2 and _comparable(following[: len(catchword) * 2 + 20]).startswith(cw)
 
 
+def _repeated_tail(words: str, following: str) -> int | None:
+    """Where the shortest tail of ``words`` (from a word start) begins whose words begin ``following``: the
+    catchword, printed before the page break and again after it; None when no tail does."""
+    starts = [0] + [i + 1 for i, ch in enumerate(words) if ch.isspace()]
+    return next((s for s in reversed(starts) if _starts_with(following, words[s:])), None)
+
+
 def _catchword_end(line: str, following: str) -> int | None:
     """Where the catchword at the end of ``line`` starts (with a page number before it), or None.
 
@@ -92,19 +101,15 @@ def _catchword_end(line: str, following: str) -> int | None:
     m = _CATCHWORD_LINE.match(line)
     if m is None:
         return None
-    lead, cw = m.group("lead"), m.group("cw")
-    # the catchword is the shortest tail whose words begin the next page: try every word start
-    starts = [0] + [i + 1 for i, ch in enumerate(cw) if ch.isspace()]
-    for s in reversed(starts):
-        if _starts_with(following, cw[s:]):
-            cut = len(lead) + s
-            head = line[:cut]
-            # "... negara. 6 27. Pemeriksaan...": the page number printed before the catchword goes too
-            number = re.search(r"\s\d{1,3}\s+$", head)
-            if number:
-                cut = number.start()
-            return len(line[:cut].rstrip())
-    return None
+    tail = _repeated_tail(m.group("cw"), following)
+    if tail is None:
+        return None
+    cut = len(m.group("lead")) + tail
+    # "... negara. 6 27. Pemeriksaan...": the page number printed before the catchword goes too
+    number = re.search(r"\s\d{1,3}\s+$", line[:cut])
+    if number:
+        cut = number.start()
+    return len(line[:cut].rstrip())
 
 
 def _inner_catchwords(line: str) -> tuple[str, int]:
@@ -115,21 +120,17 @@ def _inner_catchwords(line: str) -> tuple[str, int]:
         m = _INNER_ELLIPSIS.search(line, pos)
         if m is None:
             return line, removed
-        before, after = line[max(0, m.start() - 62) : m.start()], line[m.end() :]
-        starts = [i + 1 for i, ch in enumerate(before) if ch.isspace()]
-        if m.start() <= 62:
-            starts.insert(0, 0)
-        cut = None
-        for s in reversed(starts):
-            if _starts_with(after, before[s:]):
-                cut = m.start() - len(before) + s
-                break
-        if cut is None:
+        start = max(0, m.start() - 62)
+        if start:  # a window cut inside the line starts at its first whole word
+            space = _SPACE.search(line, start, m.start())
+            start = space.end() if space else m.start()
+        tail = _repeated_tail(line[start : m.start()], line[m.end() :])
+        if tail is None:
             pos = m.end()
             continue
-        line = line[:cut] + after
+        line = line[: start + tail] + line[m.end() :]
         removed += 1
-        pos = cut
+        pos = start + tail
 
 
 def remove_page_furniture(text: str) -> Cleaned:
@@ -160,7 +161,8 @@ def remove_page_furniture(text: str) -> Cleaned:
             continue
         line, inner = _inner_catchwords(line)
         catchwords += inner
-        following = _next_text(lines, drop, i)
+        # the text after the break is gathered only for a line ending like a catchword (a few per document)
+        following = _next_text(lines, drop, i) if _ENDS_IN_ELLIPSIS.search(line) else ""
         if following:
             end = _catchword_end(line, following)
             if end is not None:

@@ -23,7 +23,7 @@ import yaml
 
 from bot.answer.errors import AnswerConfigError
 from bot.answer.model import ClarifyingQuestion
-from kb.lexicon import formal_spelling, no_subject_words
+from kb.lexicon import LexiconError, formal_spelling, no_subject_words, question_kind
 
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / "kb" / "data" / "clarify.yaml"
 _TOPIC_KEYS = {
@@ -31,6 +31,7 @@ _TOPIC_KEYS = {
     "description",
     "triggers",
     "unless",
+    "unless_kinds",
     "slots",
     "reviewed_by",
     "reviewed_on",
@@ -154,6 +155,17 @@ def _slot(path: str, topic: str, raw: Any) -> Slot:
     )
 
 
+def _lexicon_kinds(path: str, entry: str, names: Any) -> tuple[re.Pattern[str], ...]:
+    """``unless_kinds``: question kinds of the reviewed lexicon (kb/data/lexicon.yaml ``question_kinds``), so
+    a word list several topics share is written once."""
+    if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+        raise AnswerConfigError(path, "unless_kinds must be a list of lexicon question kinds", entry=entry)
+    try:
+        return tuple(question_kind(n) for n in names)
+    except LexiconError as exc:
+        raise AnswerConfigError(path, f"unless_kinds: {exc}", entry=entry) from exc
+
+
 def parse_topics(data: Any, path: str = "clarify.yaml") -> tuple[Topic, ...]:
     """Validate the YAML structure and compile every pattern (errors name file and entry)."""
     if not isinstance(data, Mapping) or not isinstance(data.get("topics"), list):
@@ -182,12 +194,13 @@ def parse_topics(data: Any, path: str = "clarify.yaml") -> tuple[Topic, ...]:
         slots = tuple(_slot(path, tid, s) for s in raw.get("slots") or [])
         if not any(s.blocking for s in slots):
             raise AnswerConfigError(path, "a topic needs at least one blocking slot", entry=tid)
+        unless = compile_patterns(path, tid, raw.get("unless") or [], "unless") if raw.get("unless") else ()
         topics.append(
             Topic(
                 tid,
                 str(raw.get("description", "")),
                 groups,
-                compile_patterns(path, tid, raw.get("unless") or [], "unless") if raw.get("unless") else (),
+                (*unless, *_lexicon_kinds(path, tid, raw.get("unless_kinds") or [])),
                 slots,
                 bool(raw.get("requires_no_subject", False)),
                 bool(raw.get("personal", False)),

@@ -100,6 +100,17 @@ def test_clarify_yaml_errors_name_the_entry() -> None:
         parse_topics(bad, "clarify.yaml")
     with pytest.raises(AnswerConfigError, match="must be reviewed"):
         parse_topics({"topics": [{"id": "t2", "triggers": [["x"]], "slots": []}]}, "clarify.yaml")
+    slot = {"id": "s", "blocking": True, "question": {"id": "?", "en": "?"}, "filled_by": "date"}
+    unknown_kind = {
+        "id": "t3",
+        "triggers": [["x"]],
+        "unless_kinds": ["no_such_kind"],
+        "slots": [slot],
+        "reviewed_by": "x",
+        "reviewed_on": "2026-01-01",
+    }
+    with pytest.raises(AnswerConfigError, match=r"entry 't3'.*unless_kinds.*no_such_kind"):
+        parse_topics({"topics": [unknown_kind]}, "clarify.yaml")
     assert [t.id for t in load_topics()][:4] == [
         "personal_computation",
         "construction_rate",
