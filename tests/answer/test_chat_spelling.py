@@ -37,6 +37,7 @@ def test_chat_spelling_answers_like_the_formal_spelling(
 
 def test_chat_function_words_are_stopwords_but_tax_acronyms_are_not() -> None:
     assert {"yg", "brp", "utk", "udh", "ga", "sih", "min", "msh", "jg", "hrs"} <= STOPWORDS
+    assert {"gk", "tp", "lg", "jd", "blh", "kpn", "tlg", "mhn"} <= STOPWORDS  # session 46
     assert "spt" not in STOPWORDS  # "SPT" is the tax return, not the chat spelling of "seperti"
 
 
@@ -46,5 +47,6 @@ def test_formal_spelling_writes_out_chat_spellings_as_whole_words() -> None:
     assert formal_spelling("Gmn klo vendor ga punya NPWP, pph brp?") == (
         "bagaimana kalau vendor tidak punya NPWP, pph berapa?"
     )
+    assert formal_spelling("pjk krywn gk dipotong, tp kpn?") == "pajak karyawan tidak dipotong, tapi kapan?"
     # inside a word nothing changes ("gaji" is not "ga" + "ji")
     assert formal_spelling("gaji karyawan") == "gaji karyawan"

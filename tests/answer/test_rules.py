@@ -38,6 +38,9 @@ PPN7 = (
         ("paling lambat kapan sih? khawatir terlambat", "deadline_without_subject"),
         ("tarifnya brp?", "rate_without_subject"),
         ("transfer ke orang pribadi 3 juta, dipotong pph berapa?", "payment_to_individual"),
+        # the asker's own computation without its figures
+        ("gaji saya dipotong pph berapa ya?", "personal_computation"),
+        ("How much income tax do I owe this year?", "personal_computation"),
     ],
 )
 def test_ambiguous_questions_block(question: str, topic: str) -> None:
@@ -64,6 +67,12 @@ def test_ambiguous_questions_block(question: str, topic: str) -> None:
         "Jasa dari perusahaan luar negeri tanpa BUT dipotong berapa persen?",
         "Which rate is withheld on services bought from a foreign vendor?",
         "withholding rate for consulting services from a non-resident with no PE?",
+        # a rate the asker writes, a turnover in billions, a third party's case: no salary or PTKP to ask for
+        "usaha saya sdh bayar pph final 0,5%, brp lama boleh dipakai?",
+        "Tarifnya pph saya 2% itu sudah benar berapa?",
+        "omzet usaha saya 2,1 M, pph nya berapa?",
+        "klien saya toko kecil, pph nya dihitung berapa?",
+        "How much tax does my client owe on its dividends?",
     ],
 )
 def test_specific_questions_are_not_clarified(question: str) -> None:
@@ -148,6 +157,9 @@ def test_clarify_yaml_errors_name_the_entry() -> None:
         ("Boleh ga kita minta vendor mundurin tanggal faktur ke bulan lalu?", "advice"),
         ("Can we ask the supplier to backdate the invoice to December?", "advice"),
         ("gmn caranya biar vendor ga kena potong PPh 23?", "advice"),
+        # the same request in another chat spelling of "tidak" (session 46: "gk" slipped through)
+        ("gmn caranya biar vendor gk kena potong PPh 23?", "advice"),
+        ("gmn caranya biar gk dipotong pph?", "advice"),
         ("Should we set up a company in the Netherlands so the royalties get the treaty rate?", "advice"),
         (
             "Kalau bayar bunga lewat anak usaha di Singapura biar dapat tarif P3B yang lebih rendah, aman?",
