@@ -12,7 +12,7 @@ Order of operations, always inside ``kb``:
    phrases it covers, ``kb.lexical``); a learned model (``kb.rank``, logistic regression fitted on the
    tuning half of our eval sets) turns that into the probability that the passage answers, which is the
    score; ties break by chunk id;
-4. at most ``per_doc`` chunks per document;
+4. at most ``per_doc`` chunks per document (a definition the question does not ask for is not counted);
 5. the visibility of every result is re-checked, then expanded to parent Pasal, used definitions and
    referenced ayat within a budget.
 
@@ -270,7 +270,10 @@ class Retriever:
             ):
                 capped.append(hit)
                 continue
-            per_doc[chunk.doc_id] += 1
+            # a definition the question does not ask for takes no place of its document's rules: it is a
+            # help to read them, and the answer adds the definitions its lead uses anyway
+            if not (chunk.kind == "definition" and not feats.get("definition", 0.0)):
+                per_doc[chunk.doc_id] += 1
             results.append(hit)
             if len(results) >= top_k:
                 break

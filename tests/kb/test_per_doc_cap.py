@@ -30,3 +30,16 @@ def test_other_questions_keep_the_cap(services: Any) -> None:
     first = [h.chunk.doc_id for h in result.results]
     assert len(set(first)) > 2
     assert max(Counter(first[:6]).values()) <= 2, first  # two per document while others remain
+
+
+def test_an_unasked_definition_takes_no_place_of_its_documents_rules(services: Any) -> None:
+    # PMK 168/2023's definitions ("Pasal 1 angka 2") had taken one of its two places, and the rule for a
+    # non-employee's fee (Pasal 5 ayat (1)) waited behind the cap (session 46)
+    flt = search_filter(services.cli_principal(None), dt.date(2026, 6, 1))
+    result = services.retriever.search("Is a freelance translator's fee subject to PPh 21?", flt, top_k=10)
+    ids = [h.chunk.id for h in result.results]
+    assert "pmk-168-2023#pasal-5/ayat-1" in ids, ids
+    rules = [
+        h for h in result.results[:6] if h.chunk.doc_id == "pmk-168-2023" and h.chunk.kind != "definition"
+    ]
+    assert len(rules) <= 2, ids  # the cap still holds for the document's rules
