@@ -1,7 +1,8 @@
 """Conservative, deterministic repair of OCR noise in the ``ocr_noisy`` regulation texts.
 
 Only ``corpus/regulations/<id>/text.txt`` of documents whose metadata says ``"ocr_noisy": true`` is
-changed; ``source.md`` is never touched.  Five rules, each applied only when the evidence is unambiguous:
+changed, except by the ``split`` rule (every text); ``source.md`` is never touched.  Six rules, each
+applied only when the evidence is unambiguous:
 
 ``word``
     A token that is not in the vocabulary of the *clean* corpus texts (documents without ``ocr_noisy``) is
@@ -31,6 +32,15 @@ changed; ``source.md`` is never touched.  Five rules, each applied only when the
     rupiah)``, ``(nol koma lima persen)``): the numeral is mapped (O/o -> 0, l/I/i/L -> 1, a -> 4, S/s -> 5,
     B -> 8, Z/z -> 2) and rewritten in the standard form (``Rp4.800.000.000,00``) only if its value equals
     the value of the words.
+
+``split``
+    A word the PDF text layer split in two (``s ebesar``, ``be rupa``, ``Men teri``), in *every* regulation
+    text, not only the OCR'd ones (the born-digital PMK 51/2025 and 54/2025 hold over a hundred each). The
+    pieces are joined when the joined word is a word of the clean texts, occurs at least ``SPLIT_FLOOR``
+    times in at least ``SPLIT_DOCS`` documents and ``SPLIT_RATIO`` times as often as the pair written apart
+    ("di luar" is two words), the first piece has at most four letters, one of the pieces is hardly a word
+    of its own (fewer than ``SPLIT_FLOOR`` occurrences outside such pairs), and the pair is not one the acts
+    write apart (``APART``: "batu bara", "olah raga").
 
 Every change is logged in ``corpus/regulations/<id>/ocr_repairs.tsv`` (line, before, after, rule) and
 counted in ``metadata.json`` (``normalisation.steps`` / ``normalisation.counts`` / ``sizes.text_chars``).
@@ -63,7 +73,33 @@ STEP = (
     "with letters read for digits, Rp/percent numerals confirmed by their spelled-out words; every change "
     "in ocr_repairs.tsv"
 )
-RULES = ("word", "ayat", "pasal", "amount", "columns")
+RULES = ("word", "ayat", "pasal", "amount", "columns", "split")
+SPLIT_STEP = (
+    "split-word repair (scripts/ocr_repair.py rule split): a word the PDF text layer split in two joined "
+    "when the joined word is a corpus word and the pieces are not; every change in ocr_repairs.tsv"
+)
+#: the joined word must occur this often, in this many documents; a second piece this frequent alone is a word
+SPLIT_FLOOR = 5
+SPLIT_DOCS = 3
+#: ... and be written whole at least this many times as often as apart
+SPLIT_RATIO = 3
+#: pairs the acts write apart although the joined form is a word too (read from the corpus texts)
+APART = frozenset(
+    {
+        ("batu", "bara"),
+        ("olah", "raga"),
+        ("non", "migas"),
+        ("di", "mana"),
+        ("mana", "pun"),
+        ("apa", "pun"),
+        ("di", "sini"),
+        ("di", "samping"),
+        ("bea", "siswa"),
+    }
+)
+#: a first piece of one to four letters, a space, a lower-case rest (not after a letter, hyphen or slash)
+#: (the rest is looked ahead, not consumed: in "atas ke giatan" the pair "atas ke" must not hide "ke giatan")
+SPLIT_PAIR_RE = re.compile(r"(?<![A-Za-z\-/])([A-Za-z]{1,4}) (?=([a-z]{2,})(?![A-Za-z]))")
 TSV_HEADER = "line\tbefore\tafter\trule\n"
 
 WORD_RE = re.compile(r"[A-Za-z]+")
@@ -579,6 +615,69 @@ def repair_columns(lines: list[str]) -> list[Change]:
 # ------------------------------------------------------------------------------------------------ driver
 
 
+@dataclass(frozen=True)
+class SplitEvidence:
+    """Corpus counts the ``split`` rule decides on (every regulation text, lower-cased words)."""
+
+    freq: Counter[str]
+    docs: Counter[str]  # in how many documents each word occurs
+    pairs: Counter[tuple[str, str]]  # candidate pairs as written apart
+    as_first: Counter[str]  # occurrences of a word as the first piece of a candidate pair
+    as_rest: Counter[str]  # ... as the second piece
+    clean: frozenset[str]  # words of the texts that are not ocr_noisy
+
+    @classmethod
+    def of(cls, texts: Iterable[tuple[str, bool]]) -> SplitEvidence:
+        freq: Counter[str] = Counter()
+        docs: Counter[str] = Counter()
+        pairs: Counter[tuple[str, str]] = Counter()
+        clean: set[str] = set()
+        for text, noisy in texts:
+            words = [w.lower() for w in WORD_RE.findall(text)]
+            freq.update(words)
+            docs.update(set(words))
+            if not noisy:
+                clean.update(words)
+            pairs.update((m.group(1).lower(), m.group(2)) for m in SPLIT_PAIR_RE.finditer(text))
+        as_first: Counter[str] = Counter()
+        as_rest: Counter[str] = Counter()
+        for (first, rest), n in pairs.items():
+            as_first[first] += n
+            as_rest[rest] += n
+        return cls(freq, docs, pairs, as_first, as_rest, frozenset(clean))
+
+    def joins(self, first: str, rest: str) -> bool:
+        low = first.lower()
+        joined = low + rest
+        if len(joined) < MIN_WORD_LEN + 1 or (low, rest) in APART or joined not in self.clean:
+            return False
+        if self.freq[joined] < SPLIT_FLOOR or self.docs[joined] < SPLIT_DOCS:
+            return False
+        # a split is an accident: the word is written whole far more often ("di luar" is written apart 245
+        # times, "diluar" a dozen: two words, not a split)
+        if self.freq[joined] < SPLIT_RATIO * self.pairs[(low, rest)]:
+            return False
+        # "ke giatan" (giatan is no word of its own), "kep ada" (kep is none); not two words
+        return (
+            self.freq[rest] - self.as_rest[rest] < SPLIT_FLOOR
+            or self.freq[low] - self.as_first[low] < SPLIT_FLOOR
+        )
+
+
+def repair_splits(lines: list[str], evidence: SplitEvidence) -> list[Change]:
+    changes: list[Change] = []
+    for i, line in enumerate(lines):
+
+        def sub(m: re.Match[str], i: int = i) -> str:
+            if not evidence.joins(m.group(1), m.group(2)):
+                return m.group(0)
+            changes.append(Change(i + 1, f"{m.group(1)} {m.group(2)}", m.group(1) + m.group(2), "split"))
+            return m.group(1)  # the space goes; the rest stays where it is
+
+        lines[i] = SPLIT_PAIR_RE.sub(sub, line)
+    return changes
+
+
 def repair_text(
     text: str, vocab: Vocabulary, floor: int = 3, max_rounds: int = 5
 ) -> tuple[str, list[Change]]:
@@ -632,13 +731,16 @@ def write_outputs(folder: Path, text: str, changes: list[Change]) -> None:
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
     norm = meta.setdefault("normalisation", {})
     steps = norm.setdefault("steps", [])
-    if STEP not in steps:
-        steps.append(STEP)
+    rules = {c.rule for c in changes}
+    for step, applies in ((STEP, bool(rules - {"split"})), (SPLIT_STEP, "split" in rules)):
+        if applies and step not in steps:
+            steps.append(step)
     counts = norm.setdefault("counts", {})
     by_rule = Counter(c.rule for c in changes)
     for rule in RULES:
         key = f"ocr_repair_{rule}"
-        counts[key] = counts.get(key, 0) + by_rule[rule]
+        if by_rule[rule] or key in counts:
+            counts[key] = counts.get(key, 0) + by_rule[rule]
     meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     refresh_sizes(folder)
 
@@ -659,6 +761,23 @@ def refresh_sizes(folder: Path) -> None:
     meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
 
 
+def refresh_index(regulations: Path) -> None:
+    """Bring ``text_chars`` of ``index.json`` (the corpus's list of regulations) up to date with each
+    text.txt; writes only when an entry differs."""
+    path = regulations / "index.json"
+    if not path.is_file():
+        return
+    index = json.loads(path.read_text(encoding="utf-8"))
+    changed = False
+    for entry in index:
+        text = regulations / entry["id"] / "text.txt"
+        if text.is_file() and entry.get("text_chars") != len(chars := text.read_text(encoding="utf-8")):
+            entry["text_chars"] = len(chars)
+            changed = True
+    if changed:
+        path.write_text(json.dumps(index, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dry-run", action="store_true", help="print counts and sample changes, write nothing")
@@ -669,15 +788,23 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     vocab = build_vocabulary(args.regulations)
-    folders = sorted(p for p in args.regulations.iterdir() if (p / "text.txt").is_file() and is_noisy(p))
+    folders = sorted(p for p in args.regulations.iterdir() if (p / "text.txt").is_file())
+    evidence = SplitEvidence.of(((p / "text.txt").read_text(encoding="utf-8"), is_noisy(p)) for p in folders)
     if args.doc:
         unknown = set(args.doc) - {p.name for p in folders}
         if unknown:
-            ap.error(f"not an ocr_noisy document: {', '.join(sorted(unknown))}")
+            ap.error(f"no regulation text for: {', '.join(sorted(unknown))}")
         folders = [p for p in folders if p.name in args.doc]
     for folder in folders:
         text = (folder / "text.txt").read_text(encoding="utf-8")
-        new, changes = repair_text(text, vocab, args.floor)
+        # the OCR rules only where the text was OCR'd; split words wherever a PDF text layer split them
+        new, changes = repair_text(text, vocab, args.floor) if is_noisy(folder) else (text, [])
+        lines = new.split("\n")
+        splits = repair_splits(lines, evidence)
+        if splits:
+            new, changes = "\n".join(lines), sorted([*changes, *splits], key=lambda c: c.line)
+        if not changes and not is_noisy(folder):
+            continue
         by_rule = Counter(c.rule for c in changes)
         counts = " ".join(f"{r}={by_rule[r]}" for r in RULES)
         print(
@@ -692,6 +819,8 @@ def main(argv: list[str] | None = None) -> int:
             write_outputs(folder, new, changes)
         else:
             refresh_sizes(folder)
+    if not args.dry_run:
+        refresh_index(args.regulations)
     return 0
 
 

@@ -289,7 +289,7 @@ def test_cli_dry_run_writes_nothing_and_a_real_run_logs_every_change_once(
     regs = _corpus(tmp_path)
     noisy = regs / "noisy-1"
     assert ocr.main(["--regulations", str(regs), "--dry-run"]) == 0
-    assert "noisy-1: 2 changes (word=2 ayat=0 pasal=0 amount=0 columns=0)" in capsys.readouterr().out
+    assert "noisy-1: 2 changes (word=2 ayat=0 pasal=0 amount=0 columns=0 split=0)" in capsys.readouterr().out
     assert (noisy / "text.txt").read_text(encoding="utf-8") == "Pasal 60\nWajib Pqiak temtang.\n"
     assert not (noisy / "ocr_repairs.tsv").exists()
 
@@ -310,6 +310,100 @@ def test_cli_dry_run_writes_nothing_and_a_real_run_logs_every_change_once(
     assert (regs / "clean-1" / "text.txt").read_text(encoding="utf-8") == CLEAN
 
 
-def test_cli_rejects_a_document_that_is_not_ocr_noisy(tmp_path: Path) -> None:
+def test_cli_rejects_a_document_it_has_no_text_for(tmp_path: Path) -> None:
     with pytest.raises(SystemExit):
-        ocr.main(["--regulations", str(_corpus(tmp_path)), "--doc", "clean-1"])
+        ocr.main(["--regulations", str(_corpus(tmp_path)), "--doc", "no-such-doc"])
+
+
+# ------------------------------------------------------------------------------------------ split words
+
+#: three documents that write "sebesar", "kegiatan" and "batubara" whole
+SPLIT_DOCS = [
+    "Tarif sebesar 2%. Kegiatan usaha. Tarif sebesar 5% atas kegiatan batubara dan olahraga.",
+    "Pajak sebesar 10% atas kegiatan. Kegiatan lain sebesar 1%. batubara olahraga",
+    "Imbalan sebesar 15% bagi kegiatan batubara, olahraga, batubara, olahraga, batubara, olahraga.",
+]
+
+
+def _split_evidence(*extra: str) -> Any:
+    return ocr.SplitEvidence.of([(t, False) for t in (*SPLIT_DOCS, *extra)])
+
+
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
+        ("dikenai tarif s ebesar 2%", "dikenai tarif sebesar 2%"),  # "ebesar" is no word
+        ("Ke giatan usaha", "Kegiatan usaha"),  # the first piece's case is kept
+        ("tarif seb esar 2%", "tarif sebesar 2%"),
+    ],
+)
+def test_a_word_the_pdf_split_is_joined(text: str, fixed: str) -> None:
+    lines = [text]
+    changes = ocr.repair_splits(lines, _split_evidence())
+    assert lines == [fixed]
+    assert [(c.line, c.after, c.rule) for c in changes] == [
+        (1, fixed.split()[fixed.split().index(c.after)], "split") for c in changes
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "tambang batu bara",  # written apart by the acts (APART), though "batubara" is a corpus word
+        "kegiatan olah raga",
+        "tarif s ebesarnya",  # "sebesarnya" is no corpus word
+        "atas kegiatan usaha",  # two words, no pair to join
+    ],
+)
+def test_words_written_apart_are_left_alone(text: str) -> None:
+    lines = [text]
+    assert ocr.repair_splits(lines, _split_evidence()) == []
+    assert lines == [text]
+
+
+def test_two_words_written_apart_more_often_than_together_are_left_alone() -> None:
+    # "di luar" is two words although the acts once in a while write "diluar": a split is an accident, rarer
+    # than the whole word
+    evidence = _split_evidence(*["diluar kegiatan di luar negeri di luar usaha di luar pajak"] * 6)
+    lines = ["berada di luar negeri"]
+    assert ocr.repair_splits(lines, evidence) == [] and lines == ["berada di luar negeri"]
+
+
+def test_a_joined_word_too_rare_in_the_corpus_is_not_made() -> None:
+    # "tarifnya" occurs in one document only: no evidence it is the word the pieces belong to
+    evidence = _split_evidence("tarifnya tarifnya tarifnya tarifnya tarifnya tarifnya")
+    lines = ["dan tar ifnya"]
+    assert ocr.repair_splits(lines, evidence) == [] and lines == ["dan tar ifnya"]
+
+
+def test_cli_joins_split_words_in_a_text_that_is_not_ocr_noisy(tmp_path: Path) -> None:
+    regs = _corpus(tmp_path)
+    for i, text in enumerate(SPLIT_DOCS):
+        folder = regs / f"clean-{i + 2}"
+        folder.mkdir()
+        (folder / "text.txt").write_text(text, encoding="utf-8")
+        meta = {
+            "id": folder.name,
+            "quality": {"ocr_noisy": False},
+            "normalisation": {"steps": [], "counts": {}},
+        }
+        (folder / "metadata.json").write_text(json.dumps(meta), encoding="utf-8")
+    split = regs / "clean-9"
+    split.mkdir()
+    (split / "text.txt").write_text("Pasal 3\nTarif s ebesar 2% atas ke giatan.\n", encoding="utf-8")
+    (split / "metadata.json").write_text(
+        json.dumps({"id": "clean-9", "quality": {}, "normalisation": {"steps": [], "counts": {}}}),
+        encoding="utf-8",
+    )
+    (regs / "index.json").write_text(json.dumps([{"id": "clean-9", "text_chars": 0}]), encoding="utf-8")
+    assert ocr.main(["--regulations", str(regs), "--doc", "clean-9"]) == 0
+    assert (split / "text.txt").read_text(encoding="utf-8") == "Pasal 3\nTarif sebesar 2% atas kegiatan.\n"
+    index = json.loads((regs / "index.json").read_text(encoding="utf-8"))
+    assert index == [{"id": "clean-9", "text_chars": len("Pasal 3\nTarif sebesar 2% atas kegiatan.\n")}]
+    tsv = (split / "ocr_repairs.tsv").read_text(encoding="utf-8")
+    assert tsv == "line\tbefore\tafter\trule\n2\ts ebesar\tsebesar\tsplit\n2\tke giatan\tkegiatan\tsplit\n"
+    meta = json.loads((split / "metadata.json").read_text(encoding="utf-8"))
+    assert meta["normalisation"]["steps"] == [ocr.SPLIT_STEP]
+    assert meta["normalisation"]["counts"] == {"ocr_repair_split": 2}
+    # the clean document's words were not touched by the OCR rules
+    assert (regs / "clean-1" / "text.txt").read_text(encoding="utf-8") == CLEAN
