@@ -40,7 +40,9 @@ applied only when the evidence is unambiguous:
     times in at least ``SPLIT_DOCS`` documents and ``SPLIT_RATIO`` times as often as the pair written apart
     ("di luar" is two words), the first piece has at most four letters, one of the pieces is hardly a word
     of its own (fewer than ``SPLIT_FLOOR`` occurrences outside such pairs), and the pair is not one the acts
-    write apart (``APART``: "batu bara", "olah raga").
+    write apart (``APART``: "batu bara", "olah raga"). A compound whose hyphen was spaced from its first part
+    ("perundang -undangan", "barang -barang") is closed up in a text that does so at least
+    ``SPACED_HYPHEN_FLOOR`` times.
 
 Every change is logged in ``corpus/regulations/<id>/ocr_repairs.tsv`` (line, before, after, rule) and
 counted in ``metadata.json`` (``normalisation.steps`` / ``normalisation.counts`` / ``sizes.text_chars``).
@@ -100,6 +102,11 @@ APART = frozenset(
 #: a first piece of one to four letters, a space, a lower-case rest (not after a letter, hyphen or slash)
 #: (the rest is looked ahead, not consumed: in "atas ke giatan" the pair "atas ke" must not hide "ke giatan")
 SPLIT_PAIR_RE = re.compile(r"(?<![A-Za-z\-/])([A-Za-z]{1,4}) (?=([a-z]{2,})(?![A-Za-z]))")
+#: a compound whose hyphen the PDF text layer spaced from its first part ("perundang -undangan")
+SPACED_HYPHEN_RE = re.compile(r"(?<![A-Za-z])([A-Za-z]{2,}) -([A-Za-z]{2,})(?![A-Za-z])")
+#: ... closed up only in a text where that is the layer's habit: a lone " -" in an OCR'd act is a stray mark
+#: ("dikurangi -dengan"), which closing up would make a word of
+SPACED_HYPHEN_FLOOR = 5
 TSV_HEADER = "line\tbefore\tafter\trule\n"
 
 WORD_RE = re.compile(r"[A-Za-z]+")
@@ -666,6 +673,7 @@ class SplitEvidence:
 
 def repair_splits(lines: list[str], evidence: SplitEvidence) -> list[Change]:
     changes: list[Change] = []
+    spaced_hyphens = sum(len(SPACED_HYPHEN_RE.findall(line)) for line in lines) >= SPACED_HYPHEN_FLOOR
     for i, line in enumerate(lines):
 
         def sub(m: re.Match[str], i: int = i) -> str:
@@ -674,7 +682,13 @@ def repair_splits(lines: list[str], evidence: SplitEvidence) -> list[Change]:
             changes.append(Change(i + 1, f"{m.group(1)} {m.group(2)}", m.group(1) + m.group(2), "split"))
             return m.group(1)  # the space goes; the rest stays where it is
 
-        lines[i] = SPLIT_PAIR_RE.sub(sub, line)
+        def hyphen(m: re.Match[str], i: int = i) -> str:
+            changes.append(Change(i + 1, m.group(0), f"{m.group(1)}-{m.group(2)}", "split"))
+            return f"{m.group(1)}-{m.group(2)}"
+
+        line = SPLIT_PAIR_RE.sub(sub, line)
+        lines[i] = SPACED_HYPHEN_RE.sub(hyphen, line) if spaced_hyphens else line
+    changes.sort(key=lambda c: c.line)
     return changes
 
 

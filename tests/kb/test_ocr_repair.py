@@ -369,6 +369,24 @@ def test_two_words_written_apart_more_often_than_together_are_left_alone() -> No
     assert ocr.repair_splits(lines, evidence) == [] and lines == ["berada di luar negeri"]
 
 
+def test_a_hyphen_spaced_from_its_compound_is_closed_up_where_that_is_the_texts_habit() -> None:
+    lines = ["peraturan perundang -undangan", "barang -barang dan lain -lain", "rata -rata, masing -masing"]
+    changes = ocr.repair_splits(lines, _split_evidence())
+    assert lines == [
+        "peraturan perundang-undangan",
+        "barang-barang dan lain-lain",
+        "rata-rata, masing-masing",
+    ]
+    assert [(c.line, c.before, c.after) for c in changes][:2] == [
+        (1, "perundang -undangan", "perundang-undangan"),
+        (2, "barang -barang", "barang-barang"),
+    ]
+    # a lone spaced hyphen is a stray mark of an OCR'd act, not a compound: left alone
+    stray = ["penghasilan bruto dikurangi -dengan bagian penghasilan"]
+    assert ocr.repair_splits(stray, _split_evidence()) == []
+    assert stray == ["penghasilan bruto dikurangi -dengan bagian penghasilan"]
+
+
 def test_a_joined_word_too_rare_in_the_corpus_is_not_made() -> None:
     # "tarifnya" occurs in one document only: no evidence it is the word the pieces belong to
     evidence = _split_evidence("tarifnya tarifnya tarifnya tarifnya tarifnya tarifnya")
