@@ -715,11 +715,27 @@ def is_noisy(folder: Path) -> bool:
     return bool(meta.get("quality", {}).get("ocr_noisy"))
 
 
-def build_vocabulary(regulations: Path = REGULATIONS) -> Vocabulary:
+@dataclass(frozen=True)
+class RegulationText:
+    """One regulation folder's text and OCR flag, read once per run (every rule and both vocabularies use
+    them)."""
+
+    folder: Path
+    text: str
+    noisy: bool
+
+
+def read_texts(regulations: Path = REGULATIONS) -> list[RegulationText]:
+    folders = sorted(p for p in regulations.iterdir() if (p / "text.txt").is_file())
+    return [RegulationText(p, (p / "text.txt").read_text(encoding="utf-8"), is_noisy(p)) for p in folders]
+
+
+def build_vocabulary(texts: Iterable[RegulationText]) -> Vocabulary:
+    """The vocabulary of the clean (not OCR'd) texts."""
     vocab = Vocabulary()
-    for folder in sorted(p for p in regulations.iterdir() if (p / "text.txt").is_file()):
-        if not is_noisy(folder):
-            vocab.add_text((folder / "text.txt").read_text(encoding="utf-8"))
+    for reg in texts:
+        if not reg.noisy:
+            vocab.add_text(reg.text)
     vocab.finish()
     return vocab
 
@@ -801,23 +817,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--regulations", type=Path, default=REGULATIONS, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
 
-    vocab = build_vocabulary(args.regulations)
-    folders = sorted(p for p in args.regulations.iterdir() if (p / "text.txt").is_file())
-    evidence = SplitEvidence.of(((p / "text.txt").read_text(encoding="utf-8"), is_noisy(p)) for p in folders)
+    texts = read_texts(args.regulations)
+    vocab = build_vocabulary(texts)
+    evidence = SplitEvidence.of((reg.text, reg.noisy) for reg in texts)
     if args.doc:
-        unknown = set(args.doc) - {p.name for p in folders}
+        unknown = set(args.doc) - {reg.folder.name for reg in texts}
         if unknown:
             ap.error(f"no regulation text for: {', '.join(sorted(unknown))}")
-        folders = [p for p in folders if p.name in args.doc]
-    for folder in folders:
-        text = (folder / "text.txt").read_text(encoding="utf-8")
+        texts = [reg for reg in texts if reg.folder.name in args.doc]
+    for reg in texts:
+        folder, text = reg.folder, reg.text
         # the OCR rules only where the text was OCR'd; split words wherever a PDF text layer split them
-        new, changes = repair_text(text, vocab, args.floor) if is_noisy(folder) else (text, [])
+        new, changes = repair_text(text, vocab, args.floor) if reg.noisy else (text, [])
         lines = new.split("\n")
         splits = repair_splits(lines, evidence)
         if splits:
             new, changes = "\n".join(lines), sorted([*changes, *splits], key=lambda c: c.line)
-        if not changes and not is_noisy(folder):
+        if not changes and not reg.noisy:
             continue
         by_rule = Counter(c.rule for c in changes)
         counts = " ".join(f"{r}={by_rule[r]}" for r in RULES)
