@@ -22,7 +22,7 @@ from kb.model import REGULATION_TYPES, DocumentMeta, ParsedChunk
 #: same source (12: page furniture removed, kb.pages).  A stored document whose chunks were made by
 #: another version is re-derived on the next ingest even though its content hash is unchanged, so an upgrade
 #: never leaves a knowledge base with stale structure (same version number: the source did not change).
-CHUNKER_VERSION = "12"
+CHUNKER_VERSION = "13"
 
 __all__ = [
     "CHUNKER_VERSION",

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kb.chunking.lists import HEADING_RESIDUE, ayat_value, find_ayat, find_items
-from kb.chunking.textspan import looks_like_example, pack, squash, trim
+from kb.chunking.textspan import AnnexSections, looks_like_example, pack, squash, trim
 from kb.dates import MONTHS
 from kb.model import AmendTarget, DocumentMeta, ParsedChunk, Reference
 from kb.refs import canonical_key, find_doc_refs, find_provision_refs, key_from_doc_id
@@ -344,6 +344,7 @@ class _Builder:
         deleted: bool = False,
         amend_pasal: str | None = None,
         amend_law: str | None = None,
+        example: bool | None = None,
     ) -> str | None:
         s, e = trim(self.text, start, end)
         if s >= e:
@@ -379,7 +380,13 @@ class _Builder:
                 huruf=huruf,
                 heading_path=heading_path or (ctx.heading_path if ctx else ()),
                 indexed=indexed,
-                is_example=looks_like_example(t) if kind not in ("preamble", "closing") else False,
+                is_example=(
+                    example
+                    if example is not None
+                    else looks_like_example(t)
+                    if kind not in ("preamble", "closing")
+                    else False
+                ),
                 defines=defines,
                 references=refs,
                 amends=amends,
@@ -392,6 +399,10 @@ class _Builder:
         s, e = trim(self.text, start, end)
         if s >= e:
             return None
+        # an annex part is an example by the lettered section it lies in, not by a "Contoh" in its title
+        annex = AnnexSections.of(self.text, s, e) if kind == "lampiran" else None
+        if annex is not None:
+            kw["example"] = annex.is_example(s, e)
         if e - s <= LEAF_MAX and "table" not in kind:
             parts = pack(self.text, s, e, LEAF_MAX)
             if not any(tbl for _, _, tbl in parts):
@@ -404,6 +415,8 @@ class _Builder:
         kw.pop("parent_key", None)
         example = False
         for i, (ps, pe, tbl) in enumerate(parts, 1):
+            if annex is not None:
+                kw["example"] = annex.is_example(ps, pe)
             k = self.add(
                 f"{node}/part-{i}", "table" if tbl else kind, location, ps, pe, parent_key=node, **kw
             )

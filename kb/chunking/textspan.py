@@ -8,6 +8,7 @@ discipline in one place.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 #: Soft target for a packed part; a part only exceeds it when a single unsplittable piece does.
 PACK_TARGET = 1500
@@ -44,6 +45,103 @@ def example_start(chunk_text: str) -> int | None:
     if m is None:
         return None
     return m.start() + (1 if chunk_text[m.start() : m.start() + 1] == "\n" else 0)
+
+
+# a top-level section of an annex: "A. CONTOH PENGHITUNGAN ...", "B. DAFTAR IMPOR ...", "D. FORMAT
+# FORMULIR DGT" (a capital letter, a dot, a heading in capitals; an amending annex's "A. Tetap." is none)
+_ANNEX_SECTION = re.compile(r"^[ \t]*[A-Z]\.[ \t]+(?=[A-Z]{3,}\b)([^\n]*)", re.MULTILINE)
+# a filled-in form inside a form section is a worked example: "III. Contoh Pengisian Kertas Kerja ..."
+_FILLED_FORM = re.compile(
+    r"^[ \t]*(?:(?:[IVX]+|\d+)\.[ \t]*)?Contoh[ \t]+(?:Pengisian|Penghitungan)\b",
+    re.MULTILINE | re.IGNORECASE,
+)
+# a sub-heading of a form section: "I. Contoh Format Kertas Kerja ...", "II. Contoh Format Bukti ..."
+_SUB_HEADING = re.compile(r"^[ \t]*[IVX]+\.[ \t]+\S", re.MULTILINE)
+
+
+def _caps(line: str) -> bool:
+    letters = [ch for ch in line if ch.isalpha()]
+    return len(letters) >= 3 and sum(ch.isupper() for ch in letters) >= 0.8 * len(letters)
+
+
+@dataclass(frozen=True)
+class AnnexSections:
+    """The lettered sections of an annex, each a rule, a worked example or a form template.
+
+    An annex mixes what the act rules (the KLU table of who gets a facility, the list of import rates)
+    with worked examples ("B. CONTOH PENGHITUNGAN ...") and form templates ("A. CONTOH FORMAT SURAT
+    ...").  Whether a part of it is an example is decided by the section it lies in, not by the word
+    "Contoh" anywhere in it: the annex title "KODE KLASIFIKASI ... DAN CONTOH PENGHITUNGAN" names both
+    sections and makes neither an example.
+    """
+
+    text: str
+    start: int
+    end: int
+    #: (section start, section end, kind) with kind "title", "rule", "example" or "form"
+    sections: tuple[tuple[int, int, str], ...]
+
+    @classmethod
+    def of(cls, text: str, start: int, end: int) -> AnnexSections:
+        heads = [
+            (m.start(), cls._kind(m.group(1)))
+            for m in _ANNEX_SECTION.finditer(text, start, end)
+            if _caps(m.group(1))
+        ]
+        if not heads:
+            return cls(text, start, end, ())
+        bounds = [(start, "title"), *heads]
+        sections: list[tuple[int, int, str]] = []
+        for i, (s, kind) in enumerate(bounds):
+            e = bounds[i + 1][0] if i + 1 < len(bounds) else end
+            sections.extend(cls._filled_forms(text, s, e) if kind == "form" else [(s, e, kind)])
+        return cls(text, start, end, tuple(sec for sec in sections if sec[0] < sec[1]))
+
+    @staticmethod
+    def _filled_forms(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
+        """A form section cut at its sub-headings; "II. Contoh Pengisian ..." is an example up to the next."""
+        cuts = sorted(
+            {m.start() for m in _SUB_HEADING.finditer(text, start, end)}
+            | {m.start() for m in _FILLED_FORM.finditer(text, start, end)}
+        )
+        bounds = [start, *(c for c in cuts if c > start)]
+        out = []
+        for i, s in enumerate(bounds):
+            e = bounds[i + 1] if i + 1 < len(bounds) else end
+            out.append((s, e, "example" if _FILLED_FORM.match(text, s, e) else "form"))
+        return out
+
+    @staticmethod
+    def _kind(heading: str) -> str:
+        words = _WS.sub(" ", heading).strip().upper()
+        if words.startswith(("CONTOH FORMAT", "FORMAT")):
+            return "form"
+        return "example" if words.startswith("CONTOH") else "rule"
+
+    def is_example(self, start: int, end: int) -> bool:
+        """Whether the part ``[start, end)`` of the annex is a worked example.
+
+        The kind holding most of the part's characters decides: an example section's part is one (a form
+        section's "Contoh Pengisian ..." sub-section, a filled-in form, is one), a form template's is not, a
+        rule section's only where it has an example of its own ("Contoh:").  An annex without lettered
+        sections falls back to the part's own text.
+        """
+        if not self.sections:
+            return looks_like_example(self.text[start:end])
+        share: dict[str, int] = {}
+        for s, e, kind in self.sections:
+            overlap = min(e, end) - max(s, start)
+            if overlap > 0:
+                share[kind] = share.get(kind, 0) + overlap
+        if not share:
+            return False
+        kind = max(sorted(share), key=lambda k: share[k])
+        if kind == "example":
+            return True
+        if kind == "rule":
+            own = "".join(self.text[max(s, start) : min(e, end)] for s, e, k in self.sections if k == "rule")
+            return looks_like_example(own)
+        return False
 
 
 def _lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
