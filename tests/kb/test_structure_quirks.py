@@ -408,3 +408,16 @@ def test_vat_exempt_parking_service_restated_by_uu_hpp_is_its_own_huruf() -> Non
     huruf = {c.key.removeprefix(prefix): c for c in _doc("uu-7-2021") if c.key.startswith(prefix)}
     assert "parkir" not in huruf["m"].text
     assert huruf["n"].text.startswith("n. jasa penyediaan tempat parkir, meliputi jasa penyediaan")
+
+
+def test_land_transfer_rates_are_ayat_1_of_pp_34_2016_pasal_2() -> None:
+    # OCR had read Pasal 2's marker "(1)" beside huruf b ("(1) b. 1% b. 1% (satu persen) ..."), so the opening
+    # sentence and huruf a (2,5%) stood outside ayat (1); repaired by hand (rule "structure" in ocr_repairs.tsv)
+    chunks = {c.key: c for c in _doc("pp-34-2016")}
+    ayat = chunks["pasal-2/ayat-1"]
+    assert ayat.location == "Pasal 2 ayat (1)"
+    assert ayat.text.startswith("(1) Besarnya Pajak Penghasilan dari pengalihan hak atas tanah")
+    assert "a. 2,5% (dua koma lima persen) dari jumlah bruto" in ayat.text
+    assert "b. 1% (satu persen)" in ayat.text and "b. 1% b. 1%" not in ayat.text
+    assert "c. 0% (nol persen)" in ayat.text
+    assert "pasal-2/pembuka" not in chunks
