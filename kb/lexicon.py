@@ -552,6 +552,8 @@ def without_enclitic(word: str) -> str:
 
 #: a word ending in -nya; :func:`without_enclitic` decides whether the ending is the enclitic
 _ENDS_NYA = re.compile(r"\b[^\W\d_]+nya\b", re.I)
+#: the enclitic written after a hyphen, as chat writes it after an abbreviation ("PPh-nya", "DPP-nya")
+_HYPHEN_NYA = re.compile(r"\b([^\W_]+)-nya\b", re.I)
 
 
 def _detach_nya(m: re.Match[str]) -> str:
@@ -563,9 +565,10 @@ def _detach_nya(m: re.Match[str]) -> str:
 def plain_question(text: str) -> str:
     """``text`` as the question-kind rules (kb/data/lexicon.yaml ``question_kinds``) are written: chat
     spellings written out (:func:`formal_spelling`) and the enclitic -nya detached ("tarifnya brp?" ->
-    "tarif nya berapa?").  The rules say ``tarif`` and ``berapa`` as whole words; without this "tarifnya
-    brp?" asked no rate and "brp lama" no period, so the lead was not required to state either."""
-    return _ENDS_NYA.sub(_detach_nya, formal_spelling(text))
+    "tarif nya berapa?", "PPh-nya berapa?" -> "PPh nya berapa?").  The rules say ``tarif`` and ``berapa``
+    as whole words; without this "tarifnya brp?" asked no rate and "brp lama" no period, so the lead was not
+    required to state either."""
+    return _ENDS_NYA.sub(_detach_nya, _HYPHEN_NYA.sub(r"\1 nya", formal_spelling(text)))
 
 
 def en_id() -> dict[str, tuple[str, ...]]:

@@ -28,6 +28,19 @@ def test_plain_question_writes_out_chat_spellings_and_detaches_nya() -> None:
     assert plain_question("hanya punya NPWP") == "hanya punya NPWP"  # -nya needs three letters before it
 
 
+def test_plain_question_detaches_nya_written_after_a_hyphen() -> None:
+    # chat writes the enclitic after an abbreviation with a hyphen: "PPN-nya" is "PPN nya"
+    assert plain_question("sewa alat, PPN-nya brp?") == "sewa alat, PPN nya berapa?"
+    assert plain_question("NPWP-nya sudah ada") == "NPWP nya sudah ada"
+    assert plain_question("masing-masing pihak") == "masing-masing pihak"  # a reduplication is no enclitic
+
+
+def test_a_rate_asked_as_tax_hyphen_nya_berapa_is_a_rate_question() -> None:
+    # "PPh-nya berapa?" asked no rate: "\bpph\b ... (nya)? berapa" never met the hyphen
+    assert asks_rate("jual gudang ke PT lain, PPh-nya berapa?")
+    assert asked_fact("jual gudang ke PT lain, PPh-nya berapa?") == "rate"
+
+
 def test_a_rate_asked_with_tarifnya_brp_is_a_rate_question() -> None:
     # "\btarif\b" did not match "tarifnya", "\bberapa\b" not "brp": the lead was not required to state a rate
     assert asks_rate("sewa gudang, tarifnya brp?")

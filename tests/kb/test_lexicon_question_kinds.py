@@ -63,7 +63,7 @@ def test_every_entry_says_where_it_came_from() -> None:
     for section in ("question_kinds", "question_objects", "special_regimes"):
         for name, entry in data[section].items():
             assert isinstance(entry["seen_in"], list), f"{section}.{name}"
-    assert data["question_kinds"]["rate"]["seen_in"] == ["a108"]
+    assert data["question_kinds"]["rate"]["seen_in"] == ["a108", "FR025"]
     assert data["question_objects"]["paid_to_bank"]["seen_in"] == ["a006"]
 
 
