@@ -411,8 +411,9 @@ def test_vat_exempt_parking_service_restated_by_uu_hpp_is_its_own_huruf() -> Non
 
 
 def test_land_transfer_rates_are_ayat_1_of_pp_34_2016_pasal_2() -> None:
-    # OCR had read Pasal 2's marker "(1)" beside huruf b ("(1) b. 1% b. 1% (satu persen) ..."), so the opening
-    # sentence and huruf a (2,5%) stood outside ayat (1); repaired by hand (rule "structure" in ocr_repairs.tsv)
+    # OCR had read Pasal 2's marker "(1)" beside huruf b ("(1) b. 1% b. 1% (satu persen) ..."), so the
+    # opening sentence and huruf a (2,5%) stood outside ayat (1); repaired by hand (rule "structure" in
+    # ocr_repairs.tsv)
     chunks = {c.key: c for c in _doc("pp-34-2016")}
     ayat = chunks["pasal-2/ayat-1"]
     assert ayat.location == "Pasal 2 ayat (1)"
