@@ -511,7 +511,14 @@ _RATE_OBJECTS: dict[str, re.Pattern[str]] = {
 }
 
 
-def unstated_object_rate(question: str, lead_quote: str) -> str | None:
+#: UU PPh's Pasal 23 (its own text or a later law's restatement of it): a withholding credited against the
+#: year's tax, never a final tax
+_PPH23_LOCATION = re.compile(r"^Pasal 23\b.*?\bUU 7/1983\b")
+#: the question asks for a final income tax ("PPh final jasa konstruksi", "final ga?")
+_ASKS_FINAL = re.compile(r"\bfinal\b", re.IGNORECASE)
+
+
+def unstated_object_rate(question: str, lead_quote: str, lead_source: str = "") -> str | None:
     """The income object whose rate the question asks ("tarif PPh final persewaan tanah berapa persen?",
     "jasa konstruksi brp persen?") when the leading quote does not state a rate for it, else None.
 
@@ -522,12 +529,19 @@ def unstated_object_rate(question: str, lead_quote: str) -> str | None:
 
     Kept apart from :func:`misses_asked` on purpose: a fact missing there escalates with the quotes shown
     under a doubt, and here those quotes state another object's rate (PP 34/2016's 2,5% for a transfer),
-    which a reader would take for the answer; the pipeline declines without them instead."""
+    which a reader would take for the answer; the pipeline declines without them instead.  ``lead_source``
+    is the lead's location and document number ("Pasal 23 ayat (1) UU 7/1983 (...) UU 36/2008"): a final
+    tax asked for and UU PPh Pasal 23 leading is another regime's rate however literally it names the
+    object."""
     if not asks_rate(question):
         return None
     named = [name for name in question_objects(question) if name in _RATE_OBJECTS]
     if not named:
         return None
+    if _ASKS_FINAL.search(question) and _PPH23_LOCATION.search(lead_source):
+        # the PPh 23 list names "jasa konstruksi" beside its 2%, but the final tax asked for is set by the
+        # object's own rule (UU PPh Pasal 4 ayat (2)); Pasal 23's withholding is never final
+        return named[0]
     if states_rate(lead_quote) and _mentions(_RATE_OBJECTS[named[0]], lead_quote) == 1:
         return None
     return named[0]

@@ -914,7 +914,8 @@ def answer_question(
     #     that the leading quote does not state: the rates found are other objects' (the transfer of land,
     #     the PPh 23 list); a later claim that names the object beside another rate ("0,5% ... bagian dari
     #     pelunasan PPh final atas persewaan") does not state the asked rate either
-    unstated = unstated_object_rate(answered_question, shown[0].quote)
+    lead_source = f"{shown[0].source.location} {shown[0].source.number}"
+    unstated = unstated_object_rate(answered_question, shown[0].quote, lead_source)
     if unstated is not None and verdict.kind == "in_scope":
         label = _OBJECT_LABELS[unstated][0 if lang == "id" else 1]
         headline = _w("object_rate_not_found", lang, n=label, d=as_of_date.isoformat())

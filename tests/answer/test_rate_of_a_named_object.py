@@ -48,6 +48,22 @@ def test_only_a_quote_stating_a_rate_for_the_object_answers_it() -> None:
     assert unstated_object_rate("Tarif PPh final jasa konstruksi berapa persen?", building) is None
 
 
+def test_the_pph_23_list_naming_construction_is_not_its_final_rate() -> None:
+    # UU PPh Pasal 23 ayat (1) huruf c lists "jasa konstruksi" beside its 2% withholding, which is credited
+    # against the year's tax: a question asking the *final* tax on construction is not answered by it
+    from bot.answer.extractive import unstated_object_rate
+
+    pph23 = "c. sebesar 2% (dua persen) dari jumlah bruto atas: ... jasa teknik, jasa konstruksi, jasa lain"
+    restated = "Pasal 23 ayat (1) UU 7/1983 (Pasal I angka 18 UU 36/2008) UU 36/2008"
+    final = "Tarif PPh final jasa konstruksi untuk kontraktor kecil berapa persen?"
+    assert unstated_object_rate(final, pph23, restated) == "construction"
+    assert unstated_object_rate(final, pph23, "Pasal 23 ayat (1) UU 7/1983") == "construction"
+    # the same list answers a question that does not ask for a final tax, and another act's Pasal 23 is not
+    # UU PPh's
+    assert unstated_object_rate("PPh 23 jasa konstruksi berapa persen?", pph23, restated) is None
+    assert unstated_object_rate(final, pph23, "Pasal 23 ayat (1) PP 99/2099") is None
+
+
 def test_the_rent_rate_is_not_answered_with_the_transfer_rate(services: Any) -> None:
     answer = answer_question(
         "Kami menyewakan sebidang tanah kosong kepada koperasi. "
