@@ -599,6 +599,8 @@ def question_concepts(
             continue
         covered.update((raw, word))
         tok = word
+        if any((stem(tok),) in c for c in concepts):
+            continue  # a word an alias already expands to is that alias's topic ("VAT (PPN)" is one topic)
         if english:
             one = tok if tok in en_id else english_singular(tok)
             if one in function_words:

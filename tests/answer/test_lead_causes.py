@@ -23,6 +23,19 @@ def _words(question: str) -> set[str]:
 # -- the kind of fact asked reads chat spellings and the enclitic -nya ------------------------------------
 
 
+def test_a_tax_named_twice_by_alias_and_acronym_is_one_topic() -> None:
+    # "VAT (PPN)": the alias VAT already expands to "PPN"; the acronym written beside it was a second concept
+    # that only a passage writing the acronym covers, so UU PPN's own "Tarif Pajak Pertambahan Nilai ..."
+    # covered half the question and a PMK whose short title says "PPN" covered all of it
+    concepts = _concepts("Which VAT (PPN) rate do we print on our invoices?")
+    tax = [c for c in concepts if ("ppn",) in c]
+    assert len(tax) == 1 and ("vat",) in tax[0]
+    rule = "Tarif Pajak Pertambahan Nilai yaitu sebesar 12% (dua belas persen)"
+    assert coverage(concepts, rule, "id") == coverage(
+        _concepts("Which VAT rate do we print on our invoices?"), rule, "id"
+    )
+
+
 def test_plain_question_writes_out_chat_spellings_and_detaches_nya() -> None:
     assert plain_question("pph final tarifnya brp?") == "pph final tarif nya berapa?"
     assert plain_question("hanya punya NPWP") == "hanya punya NPWP"  # -nya needs three letters before it
