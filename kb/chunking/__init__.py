@@ -18,8 +18,9 @@ from kb.chunking.internal import INTERNAL_TYPES, chunk_internal
 from kb.chunking.regulation import chunk_regulation
 from kb.model import REGULATION_TYPES, DocumentMeta, ParsedChunk
 
-#: Bumped whenever the chunkers cut the same text differently, or the loader hands them another text for the
-#: same source (12: page furniture removed, kb.pages).  A stored document whose chunks were made by
+#: Bumped whenever the chunkers cut or mark the same text differently, or the loader hands them another text
+#: for the same source (12: page furniture removed, kb.pages; 13: an annex part is an example by its lettered
+#: section, textspan.AnnexSections).  A stored document whose chunks were made by
 #: another version is re-derived on the next ingest even though its content hash is unchanged, so an upgrade
 #: never leaves a knowledge base with stale structure (same version number: the source did not change).
 CHUNKER_VERSION = "13"

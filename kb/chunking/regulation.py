@@ -366,6 +366,8 @@ class _Builder:
                 deleted=deleted,
             )
         refs = _references(t, pasal, law, skip_heading=kind in ("pasal", "penjelasan")) if indexed else ()
+        if example is None:
+            example = looks_like_example(t) if kind not in ("preamble", "closing") else False
         self.chunks.append(
             ParsedChunk(
                 key=key,
@@ -380,13 +382,7 @@ class _Builder:
                 huruf=huruf,
                 heading_path=heading_path or (ctx.heading_path if ctx else ()),
                 indexed=indexed,
-                is_example=(
-                    example
-                    if example is not None
-                    else looks_like_example(t)
-                    if kind not in ("preamble", "closing")
-                    else False
-                ),
+                is_example=example,
                 defines=defines,
                 references=refs,
                 amends=amends,

@@ -76,8 +76,6 @@ class AnnexSections:
     """
 
     text: str
-    start: int
-    end: int
     #: (section start, section end, kind) with kind "title", "rule", "example" or "form"
     sections: tuple[tuple[int, int, str], ...]
 
@@ -89,13 +87,13 @@ class AnnexSections:
             if _caps(m.group(1))
         ]
         if not heads:
-            return cls(text, start, end, ())
+            return cls(text, ())
         bounds = [(start, "title"), *heads]
         sections: list[tuple[int, int, str]] = []
         for i, (s, kind) in enumerate(bounds):
             e = bounds[i + 1][0] if i + 1 < len(bounds) else end
             sections.extend(cls._filled_forms(text, s, e) if kind == "form" else [(s, e, kind)])
-        return cls(text, start, end, tuple(sec for sec in sections if sec[0] < sec[1]))
+        return cls(text, tuple(sec for sec in sections if sec[0] < sec[1]))
 
     @staticmethod
     def _filled_forms(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
