@@ -595,7 +595,8 @@ def _named(section: str, patterns: Mapping[str, re.Pattern[str]], name: str) -> 
 
 
 def question_kind(name: str) -> re.Pattern[str]:
-    """What a question asks, compiled from ``question_kinds.<name>``: ``rate`` (it names a rate),
+    """What a question asks, compiled from ``question_kinds.<name>``: ``rate`` (it names a rate; its
+    ``tax_then_berapa`` alternative, "PPh 22 berapa?", is also kb.retrieve's rate intent),
     ``other_than_rate`` (conditions, documents, procedure), ``rate_outright`` ("berapa", "what rate"),
     ``sanction``, ``deadline``, ``amount`` ("berapa ...?"), ``threshold`` ("kurang dari 75%"), ``period``
     ("berapa lama"), ``confirm`` ("..., benar kan?"), ``withholding``, ``treaty``, ``paying``, ``filing``,

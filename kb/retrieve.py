@@ -71,8 +71,8 @@ _COMMENCE_Q = re.compile(
 _RATE_Q = re.compile(
     r"\b(?:tarif|rates?|berapa\s*(?:persen|%)|persentase|percentage|besarnya|how much)(?!\w)"
     # a tax named and then "berapa" ("PPh 22 berapa?", "ppn nya berapa?"): chat asks the rate this way
-    r"|\b(?:pph|ppn|ppnbm)\b(?:\s+(?:pasal|psl))?(?:\s*\d+(?:\s*\(\d\))?)?(?:\s+nya)?\s+berapa\b"
-    r"(?!\s+(?:lama|hari|bulan|tahun|kali))",  # "berapa lama / hari" asks a period
+    + "|"
+    + lexicon.question_kind("tax_then_berapa").pattern,
     re.IGNORECASE,
 )
 #: a passage that *states* a rate: "sebesar 11%", "sebesar: a. 2,5%", "at a rate of 2%", or a table cell

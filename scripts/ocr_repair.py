@@ -62,7 +62,7 @@ import json
 import re
 import sys
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -688,8 +688,7 @@ def repair_splits(lines: list[str], evidence: SplitEvidence) -> list[Change]:
 
         line = SPLIT_PAIR_RE.sub(sub, line)
         lines[i] = SPACED_HYPHEN_RE.sub(hyphen, line) if spaced_hyphens else line
-    changes.sort(key=lambda c: c.line)
-    return changes
+    return changes  # in line order: the lines are read in order
 
 
 def repair_text(
@@ -791,18 +790,19 @@ def refresh_sizes(folder: Path) -> None:
     meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
 
 
-def refresh_index(regulations: Path) -> None:
+def refresh_index(regulations: Path, text_chars: Mapping[str, int]) -> None:
     """Bring ``text_chars`` of ``index.json`` (the corpus's list of regulations) up to date with each
-    text.txt; writes only when an entry differs."""
+    text.txt's length (``text_chars``: document id -> characters, as this run leaves the texts); writes only
+    when an entry differs."""
     path = regulations / "index.json"
     if not path.is_file():
         return
     index = json.loads(path.read_text(encoding="utf-8"))
     changed = False
     for entry in index:
-        text = regulations / entry["id"] / "text.txt"
-        if text.is_file() and entry.get("text_chars") != len(chars := text.read_text(encoding="utf-8")):
-            entry["text_chars"] = len(chars)
+        chars = text_chars.get(entry["id"])
+        if chars is not None and entry.get("text_chars") != chars:
+            entry["text_chars"] = chars
             changed = True
     if changed:
         path.write_text(json.dumps(index, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
@@ -818,6 +818,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     texts = read_texts(args.regulations)
+    text_chars = {reg.folder.name: len(reg.text) for reg in texts}  # as this run leaves them
     vocab = build_vocabulary(texts)
     evidence = SplitEvidence.of((reg.text, reg.noisy) for reg in texts)
     if args.doc:
@@ -847,10 +848,11 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {c.line}\t{c.before!r} -> {c.after!r}\t{c.rule}")
         elif changes:
             write_outputs(folder, new, changes)
+            text_chars[folder.name] = len(new)
         else:
             refresh_sizes(folder)
     if not args.dry_run:
-        refresh_index(args.regulations)
+        refresh_index(args.regulations, text_chars)
     return 0
 
 

@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 from kb.chunking import chunk_document
 from kb.chunking.textspan import AnnexSections
 from kb.model import DocumentMeta, ParsedChunk
-
-CORPUS = Path(__file__).resolve().parents[2] / "corpus" / "regulations"
+from tests.kb.corpus_acts import chunks
 
 
 def _corpus_annex(doc_id: str) -> list[ParsedChunk]:
-    md = json.loads((CORPUS / doc_id / "metadata.json").read_text(encoding="utf-8"))
-    meta = DocumentMeta(id=md["id"], title=md["title"], number=str(md["number"]), type=md["type"])
-    text = (CORPUS / doc_id / "text.txt").read_text(encoding="utf-8")
-    return [c for c in chunk_document(text, meta) if c.key.startswith("lampiran/part-")]
+    return [c for c in chunks(doc_id) if c.key.startswith("lampiran/part-")]
 
 
 _ROW = "55110 Hotel bintang lima yang melayani tamu menginap\n"
