@@ -149,6 +149,11 @@ SUBSTITUTIONS: tuple[tuple[str, str], ...] = (
     ("i", "j"),
     ("j", "i"),
     ("r", "i"),
+    ("5r", "y"),
+    ("sr", "y"),
+    ("jr", "y"),
+    ("lr", "u"),
+    ("ll", "u"),
 )
 JUNK_TAIL = "l1"
 TRIGRAM_FLOOR = 2  # a trigram seen in fewer clean words than this marks a token as misread

@@ -32,6 +32,7 @@ CLEAN = (
     "Pasal 60\n(1) Pajak terutang dibayar bagi Tuan yang berupa usaha.\n"
     "Pasal 61\n(1) Tuan membayar pajak bruto bagi usaha lambat.\n"
     "Pasal 17\nLembaga lambat terutang bruto Tuan Wajib berupa lambat.\n"
+    "Pasal 18\nPenyusutan harta dihitung. Penyusutan bruto dan penyusutan terutang.\n"
 )
 
 
@@ -57,6 +58,13 @@ def vocab(text: str = CLEAN) -> Any:
         ("Wqiib", "Wajib"),
         ("T\\ran", "Tuan"),
         ("larnbat", "lambat"),
+        # "y" read as "5r" / "Sr" / "Jr", "u" as "lr" / "Lr" / "ll" (UU HPP's "Pen5rusutan", "merLrpakan")
+        ("pen5rusutan", "penyusutan"),
+        ("PenSrusutan", "Penyusutan"),
+        ("penJrusutan", "penyusutan"),
+        ("terlrtang", "terutang"),
+        ("brLrto", "bruto"),
+        ("brllto", "bruto"),
     ],
 )
 def test_misread_word_with_one_candidate_is_repaired_keeping_its_case(noisy: str, fixed: str) -> None:

@@ -422,3 +422,35 @@ def test_land_transfer_rates_are_ayat_1_of_pp_34_2016_pasal_2() -> None:
     assert "b. 1% (satu persen)" in ayat.text and "b. 1% b. 1%" not in ayat.text
     assert "c. 0% (nol persen)" in ayat.text
     assert "pasal-2/pembuka" not in chunks
+
+
+def test_late_invoice_fine_is_ayat_4_of_kup_pasal_14_restated_by_uu_hpp() -> None:
+    # OCR had read the marker "(4)" as "(41" at the end of ayat (1) huruf h angka 3 ("... kepada Wajib Pajak;
+    # atau (41 Terhadap pengusaha ..."), so the 1% fine on a late or missing tax invoice was quoted as part of
+    # ayat (1); repaired by hand (rule "structure" in ocr_repairs.tsv)
+    chunks = {c.key: c for c in _doc("uu-7-2021")}
+    prefix = "pasal-2/angka-4/pasal-14/"
+    ayat = chunks[prefix + "ayat-4"]
+    assert ayat.location.startswith("Pasal 14 ayat (4)")
+    assert ayat.text.startswith(
+        "(4) Terhadap pengusaha atau Pengusaha Kena Pajak sebagaimana dimaksud pada ayat"
+    )
+    assert "denda sebesar 1% (satu persen) dari Dasar Pengenaan Pajak" in ayat.text
+    assert "Terhadap pengusaha" not in chunks[prefix + "ayat-1"].text
+    assert "Pasal 27 ayat (5d) dapat diterbitkan" in chunks[prefix + "ayat-5c"].text
+
+
+def test_ayat_markers_ocr_read_as_n1_at_the_end_of_a_list_item_are_their_own_ayat() -> None:
+    # "... oleh pihak yang memanfaatkannya. REPTIEUK INDONESIA (71 Pemanfaataa ..." (PP 44/2022 Pasal 23) and
+    # "e. sumber lain yang sah dan tidak mengikat (21 Atas penerimaan ..." (PP 55/2022 Pasal 17), repaired by
+    # hand: the later ayat had been quoted as part of the list item before it
+    pp44 = {c.key: c for c in _doc("pp-44-2022")}
+    assert pp44["pasal-23/ayat-7"].text.startswith(
+        "(7) Pemanfaataa Barang Kena Pajak Tidak Berwujud dari luar"
+    )
+    assert "(71" not in pp44["pasal-23/ayat-6"].text and "Pemanfaataa" not in pp44["pasal-23/ayat-6"].text
+    pp55 = {c.key: c for c in _doc("pp-55-2022")}
+    assert pp55["pasal-17/ayat-2"].text.startswith(
+        "(2) Atas penerimaan Badan Pengelola Keuangan Haji yang berupa"
+    )
+    assert "Atas penerimaan" not in pp55["pasal-17/ayat-1"].text
