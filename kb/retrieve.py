@@ -99,6 +99,8 @@ _DEADLINE_TEXT = re.compile(
     r"\d+\s*\([a-z ]+\)\s*(?:hari|bulan|tahun))",
     re.IGNORECASE,
 )
+#: the words that make a period a limit ("paling lama", "paling lambat", "batas waktu")
+_STATED_LIMIT = re.compile(r"\bpaling\s+(?:lama|lambat)\b|\bbatas\s+waktu\b", re.IGNORECASE)
 #: a passage that states a time limit with its figure ("paling lama 7 (tujuh) Tahun Pajak", "tanggal 15"):
 #: "dalam jangka waktu tertentu" names a period without stating it
 _TIME_FIGURE = re.compile(
@@ -108,6 +110,16 @@ _TIME_FIGURE = re.compile(
 #: dimaksud dalam Pasal 2 ayat (1) adalah 1% (satu persen)")
 _PERCENT = re.compile(r"\d+(?:[.,]\d+)?\s?%")
 _AYAT_NUM = re.compile(r"\d+")
+#: an ayat that names its subject only by its sibling: "(2) Tarif Pajak Penghasilan yang bersifat final
+#: sebagaimana dimaksud pada ayat (1) sebesar 0,5%" (not "ayat (1) Undang-Undang ...", another act's)
+_SIBLING_AYAT = re.compile(
+    r"\bsebagaimana\s+dimaksud\s+(?:pada|dalam)\s+ayat\s*\((\d{1,2}[a-z]?)\)(?!\s*(?:Pasal|Undang|Peraturan))",
+    re.IGNORECASE,
+)
+#: ... written in the sentence's opening (its subject), not in a condition further on
+_SIBLING_AYAT_WITHIN = 160
+#: an amount in Rupiah: with a percentage or a time limit, the figure such an ayat states for its sibling
+_RUPIAH = re.compile(r"\bRp\s?\d")
 
 
 @dataclass(frozen=True)
@@ -405,10 +417,15 @@ class Retriever:
         and is quoted only from its own passage (``bot.answer.extractive._with_list_lead_in``).
         """
         wanted = {cid: c.lead_in_id for cid, c in chunks.items() if c.lead_in_id and c.lead_in_id != cid}
-        if not wanted:
+        siblings = {cid: ref for cid, c in chunks.items() if (ref := _sibling_ayat(c))}
+        if not wanted and not siblings:
             return {}
-        found = self.store.get_chunks(sorted(set(wanted.values())))
-        return {cid: found[lead].text for cid, lead in wanted.items() if lead in found}
+        found = self.store.get_chunks(sorted({*wanted.values(), *siblings.values()}))
+        leads = {cid: found[lead].text for cid, lead in wanted.items() if lead in found}
+        # an ayat naming its subject by its sibling ("Tarif ... sebagaimana dimaksud pada ayat (1) sebesar
+        # 0,5%") is read with that ayat: alone it lacks what the rate is for ("peredaran bruto tertentu")
+        leads.update({c: found[ref].text for c, ref in siblings.items() if ref in found and c not in leads})
+        return leads
 
     def _route(self, plan: QueryPlan, intent: _Intent, flt: SearchFilter, origin: str = "text") -> list[str]:
         """Chunks a query names outright: "UU PPN Pasal 7" -> every visible version of that provision.
@@ -464,7 +481,13 @@ class Retriever:
         best = results[at]
         if figure.search(best.chunk.text):
             return results
-        targets = [best.chunk.id, *([best.chunk.parent_id] if best.chunk.parent_id else [])]
+        # ... or to the ayat it is read with ("Tarif ... ayat (1) sebesar 0,5%": "jangka waktu tertentu
+        # sebagaimana dimaksud dalam Pasal 56 ayat (1) ... 7 (tujuh) Tahun Pajak" answers how long)
+        targets = [
+            best.chunk.id,
+            *([best.chunk.parent_id] if best.chunk.parent_id else []),
+            *filter(None, [_sibling_ayat(best.chunk)]),
+        ]
         edges = self.store.edges_to(targets, ["references"])
         shown = {h.chunk.id for h in results}
         wanted = sorted({e.src for e in edges} - shown)
@@ -485,7 +508,18 @@ class Retriever:
         ]
         if not found:
             return results
-        found.sort(key=lambda c: (c.doc_id != best.chunk.doc_id, c.doc_id, c.seq, c.id))
+        # a time limit is written as one ("paling lama 7 (tujuh) Tahun Pajak"); "Rp4.800.000.000,00 dalam 1
+        # (satu) Tahun Pajak" names a period, not a limit
+        limit_first = figure is _TIME_FIGURE
+        found.sort(
+            key=lambda c: (
+                c.doc_id != best.chunk.doc_id,
+                limit_first and not _STATED_LIMIT.search(c.text),
+                c.doc_id,
+                c.seq,
+                c.id,
+            )
+        )
         ref = found[0]
         hit = Hit(ref, docs[ref.doc_id], best.score, ("graph:referrer",))
         return [*results[: at + 1], hit, *results[at + 1 :]][: max(top_k, at + 2)]
@@ -655,3 +689,22 @@ def hit_json(hit: Hit) -> dict[str, Any]:
         "is_example": c.is_example,
         "url": d.source_url,
     }
+
+
+def _sibling_ayat(chunk: Chunk) -> str | None:
+    """The id of the ayat of the same Pasal that ``chunk`` (an ayat stating a figure: a rate, an amount, a
+    time limit) names its subject by, if it does."""
+    if chunk.kind != "ayat" or not chunk.parent_id or not chunk.ayat:
+        return None
+    # an exception or a condition ("Pemotongan ... ayat (1) tidak dilakukan atas ...") says what it is about
+    if not (_PERCENT.search(chunk.text) or _TIME_FIGURE.search(chunk.text) or _RUPIAH.search(chunk.text)):
+        return None
+    m = _SIBLING_AYAT.search(chunk.text[:_SIBLING_AYAT_WITHIN])
+    parent = chunk.parent_id
+    if (
+        m is None
+        or m.group(1) == chunk.ayat
+        or not parent.rpartition("#")[2].rsplit("/", 1)[-1].startswith("pasal-")
+    ):
+        return None
+    return f"{parent}/ayat-{m.group(1)}"

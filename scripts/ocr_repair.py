@@ -15,8 +15,10 @@ applied only when the evidence is unambiguous:
 ``ayat``
     Ayat markers misread as ``(21``, ``(U``, ``(l)``, ``(a)``: an ayat heading is rewritten only when the
     previous marker of the same Pasal is n-1 (or the Pasal heading, for n = 1) and the next one is n+1 (or
-    the end of the Pasal); a reference ``ayat (21`` / ``ayat (U`` becomes ``ayat (2)`` / ``ayat (1)`` only
-    when the document has no ayat heading (21) / (11) that it could mean instead.
+    the end of the Pasal), a misread neighbour counting by what it may stand for; a heading OCR ran into the
+    previous sentence (``... jangka waktu tertentu. {21 Tarif ...``) is also put onto its own line; a
+    reference ``ayat (21`` / ``ayat (U`` becomes ``ayat (2)`` / ``ayat (1)`` only when the document has no
+    ayat heading (21) / (11) that it could mean instead.
 ``pasal``
     ``Pasal 6O`` / ``Pasal L7`` / ``Pasal 2l``: letters read for digits (O/o -> 0, L/l/I -> 1) in a Pasal
     number that contains a digit (Roman ``Pasal II`` is never touched), when the corrected Pasal is a heading
@@ -377,28 +379,29 @@ def repair_ayat(lines: list[str]) -> list[Change]:
         well_formed = text.startswith("(") and inner.endswith(")") and inner[:-1].isdigit()
         if well_formed:
             continue
-        if start > 0 and not re.search(r"\bPasal \d+[A-Z]? $", lines[i][:start]):
-            # mid-line (after a sentence end) it only serves as a neighbour: repaired, it moves where the
-            # chunker splits the paragraph (PP 55/2022 Pasal 56 "{21 Tarif ... 0,5%" would leave its Pasal's
-            # ayat (1) chunk and the UMKM-rate question would stop finding it)
-            continue
+        # mid-line (after a sentence end, not after its Pasal heading) the heading OCR ran into the previous
+        # sentence goes onto its own line: PP 55/2022 Pasal 56 "... jangka waktu tertentu. {21 Tarif ... 0,5%"
+        # was quoted as ayat (1), which states no rate
+        mid_line = start > 0 and not re.search(r"\bPasal \d+[A-Z]? $", lines[i][:start])
         prev = events[k - 1] if k > 0 else None
         nxt = events[k + 1] if k + 1 < len(events) else None
 
-        def valid(ev: tuple[str, int, int, int, str] | None) -> int | None:
+        def could_be(ev: tuple[str, int, int, int, str] | None) -> tuple[int, ...]:
+            """The numbers a neighbouring marker may stand for: its own for a well-formed one, its readings for
+            a misread one (two misread neighbours confirm each other: "Pasal 22 (l) ... . {21 ... (3)")."""
             if ev is None or ev[0] != "ayat":
-                return None
-            t = lines[ev[1]][ev[2] : ev[3]]
-            if t.startswith("(") and ev[4].endswith(")") and ev[4][:-1].isdigit():
-                return int(ev[4][:-1])
-            return None
+                return ()
+            return _marker_values(ev[4])
 
         for n in values:
-            prev_ok = (n == 1 and prev is not None and prev[0] == "pasal") or valid(prev) == n - 1
+            prev_ok = (n == 1 and prev is not None and prev[0] == "pasal") or n - 1 in could_be(prev)
             ends_pasal = nxt is None or nxt[0] == "pasal"
-            next_ok = valid(nxt) == n + 1 or (ends_pasal and n > 1)  # a lone "(1)" needs a (2) after it
+            next_ok = n + 1 in could_be(nxt) or (ends_pasal and n > 1)  # a lone "(1)" needs a (2) after it
             if prev_ok and next_ok:
-                edits.append((i, start, end, f"({n})"))
+                if mid_line:
+                    edits.append((i, start - 1, end, f"\n({n})"))
+                else:
+                    edits.append((i, start, end, f"({n})"))
                 break
     for i, start, end, rep in sorted(edits, reverse=True):
         before = lines[i][start:end]
@@ -706,6 +709,7 @@ def repair_text(
         round_changes = repair_words(lines, vocab, floor)
         round_changes += repair_pasal(lines, vocab)
         round_changes += repair_ayat(lines)
+        lines[:] = "\n".join(lines).split("\n")  # an ayat heading moved onto its own line
         round_changes += repair_columns(lines)
         round_changes += repair_amounts(lines)
         if not round_changes:
@@ -749,7 +753,7 @@ def unknown_tokens(text: str, vocab: Vocabulary) -> int:
 
 
 def _tsv_cell(s: str) -> str:
-    return s.replace("\\", "\\\\").replace("\t", "\\t")
+    return s.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
 
 
 def write_outputs(folder: Path, text: str, changes: list[Change]) -> None:

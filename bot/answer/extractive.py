@@ -1166,7 +1166,8 @@ def delegates(hit: Hit, question: str) -> bool:
     Why: "Ketentuan lebih lanjut mengenai ... a. ... natura dan/atau kenikmatan ...; diatur dengan atau
     berdasarkan Peraturan Pemerintah" (UU PPh Pasal 32C) names what a question asks and states no rule about
     it; the rule is in the act or the regulation it delegates to."""
-    opening = f"{hit.lead_in}\n{hit.chunk.text}" if hit.lead_in else hit.chunk.text
+    lead_in = _item_lead_in(hit)
+    opening = f"{lead_in}\n{hit.chunk.text}" if lead_in else hit.chunk.text
     return bool(_DELEGATION.search(opening.lstrip())) and not _ASKS_REGULATION.search(
         lexicon.plain_question(question)
     )
@@ -1296,6 +1297,13 @@ def _tax_in_sanction_law(concepts: list[Concept], request: ComposeRequest) -> li
     }
     names = {tuple(lexical.stem(t) for t in tokenize(tt)) for tt in taxes}
     return [c | laws if c & names else c for c in concepts]
+
+
+def _item_lead_in(hit: Hit) -> str:
+    """The sentence opening the list ``hit`` is an item of: what the item states is read with it.  An ayat's
+    lead-in is the sibling ayat it names its subject by (kb.retrieve): what the ayat is *about*, for its
+    relevance, not what it states or delegates."""
+    return hit.lead_in if hit.chunk.kind != "ayat" else ""
 
 
 def _own_text(hit: Hit) -> str:
@@ -1648,7 +1656,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     return {
         "coverage": cov,
         "rank_prior": 1.0 / (rank + 1),
-        "cue": float(bool(CUE.search(text) or (hit.lead_in and CUE.search(hit.lead_in)))),
+        "cue": float(bool(CUE.search(text) or CUE.search(_item_lead_in(hit)))),
         "rate_percent": float(rate_q and states_rate(text)),
         "named_doc": float(bool(named & {base, hit.chunk.doc_id})),
         "penjelasan": float(hit.chunk.kind == "penjelasan"),
@@ -1701,7 +1709,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "form_instruction": float(form_instruction(hit, question)),
         # a rule bound to a procedure the asker is not in (the sanction after correcting a return, for a late
         # payment); a list item is bound by the sentence opening its list
-        "procedure_unasked": float(procedure_unasked(procedures, f"{hit.lead_in}\n{text}")),
+        "procedure_unasked": float(procedure_unasked(procedures, f"{_item_lead_in(hit)}\n{text}")),
         # a delegation clause ("Ketentuan lebih lanjut mengenai ... diatur dengan Peraturan Pemerintah") names
         # the matter and states no rule on it, unless the question asks where the matter is regulated
         "delegation": float(delegates(hit, question)),
@@ -1734,7 +1742,12 @@ class ExtractiveComposer:
     def _relevant(self, hit: Hit, concepts: list[Concept]) -> float:
         named = any(v in ("routed",) for v in hit.via)
         # the law's short name counts: a passage of "UU PPN" covers a question's "undang-undang PPN"
-        cov = coverage(concepts, _own_text(hit), hit.doc.language)
+        # an ayat naming its subject by its sibling is about what that ayat says too (kb.retrieve reads
+        # "(2) Tarif ... sebagaimana dimaksud pada ayat (1) sebesar 0,5%" with ayat (1))
+        own = _own_text(hit)
+        if hit.lead_in and hit.chunk.kind == "ayat":
+            own = f"{own}\n{hit.lead_in}"
+        cov = coverage(concepts, own, hit.doc.language)
         return max(cov, 0.5 if named and cov > 0 else 0.0) if concepts else (1.0 if named else 0.0)
 
     def _pick_units(

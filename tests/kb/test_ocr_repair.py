@@ -138,10 +138,32 @@ def test_ayat_heading_without_confirming_neighbours_is_left_alone() -> None:
     assert ocr.repair_text(text, vocab())[0] == text  # (a) between (1) and (3); a lone (1) with no (2)
 
 
-def test_mid_line_ayat_marker_is_a_neighbour_but_is_not_repaired() -> None:
-    # repairing "{21" in the middle of a line would move the chunker's ayat split (PP 55/2022 Pasal 56)
+def test_mid_line_ayat_heading_confirmed_by_its_sequence_goes_onto_its_own_line() -> None:
+    # PP 55/2022 Pasal 56: "... jangka waktu tertentu. {21 Tarif ... 0,5%" was quoted as ayat (1)
     text = "Pasal 56\n(1) Atas penghasilan tertentu. {21 Tarif sebesar 0,5%.\n(3) Tidak termasuk.\nPasal 57"
+    new, changes = ocr.repair_text(text, vocab())
+    assert (
+        new
+        == "Pasal 56\n(1) Atas penghasilan tertentu.\n(2) Tarif sebesar 0,5%.\n(3) Tidak termasuk.\nPasal 57"
+    )
+    assert [(c.line, c.before, c.after, c.rule) for c in changes] == [(2, " {21", "\n(2)", "ayat")]
+    assert ocr.repair_text(new, vocab())[0] == new
+
+
+def test_two_misread_ayat_headings_in_a_row_confirm_each_other() -> None:
+    # PP 55/2022 Pasal 22: "Pasal 22 (l) Amortisasi ... . {21 Amortisasi ..." then "(3)"
+    text = "Pasal 22 (l) Amortisasi harta. {21 Amortisasi dimulai.\n(3) Apabila harta.\nPasal 23"
+    assert ocr.repair_text(text, vocab())[0] == (
+        "Pasal 22 (1) Amortisasi harta.\n(2) Amortisasi dimulai.\n(3) Apabila harta.\nPasal 23"
+    )
+
+
+def test_mid_line_ayat_marker_out_of_sequence_is_left_alone() -> None:
+    text = "Pasal 56\n(1) Atas penghasilan tertentu. {31 Tarif sebesar 0,5%.\n(3) Tidak termasuk.\nPasal 57"
     assert ocr.repair_text(text, vocab())[0] == text
+
+
+def test_a_well_formed_mid_line_marker_confirms_the_misread_one_after_the_pasal_heading() -> None:
     text = "Pasal 39 (U Penjualan saham. (2) Atas penjualan.\nPasal 40"
     assert ocr.repair_text(text, vocab())[0] == "Pasal 39 (1) Penjualan saham. (2) Atas penjualan.\nPasal 40"
 
