@@ -388,7 +388,7 @@ def repair_ayat(lines: list[str]) -> list[Change]:
 
         def could_be(ev: tuple[str, int, int, int, str] | None) -> tuple[int, ...]:
             """The numbers a neighbouring marker may stand for: its own for a well-formed one, its readings
-            for a misread one (two misread neighbours confirm each other: "Pasal 22 (l) ... . {21 ... (3)")."""
+            for a misread one (two misread neighbours confirm each other: "Pasal 22 (l) . {21 ... (3)")."""
             if ev is None or ev[0] != "ayat":
                 return ()
             return _marker_values(ev[4])
