@@ -251,5 +251,6 @@ class Hit:
     via: tuple[str, ...] = field(default=())  # "bm25", "dense", "alias", "graph:parent", ...
     #: the sentence that opens the list this passage is an item of ("(3) Jenis jasa yang tidak dikenai Pajak
     #: Pertambahan Nilai ... sebagai berikut:"), from the same document; "" for any other passage.  What the
-    #: item says is read with it; it is never quoted as the item
+    #: item says is read with it; it is never quoted as the item.  For an ayat stating a figure that names its
+    #: subject by a sibling ("Tarif ... sebagaimana dimaksud pada ayat (1) sebesar 0,5%"), that sibling's text
     lead_in: str = ""

@@ -161,7 +161,8 @@ class CandidatePool:
     via: dict[str, list[str]]
     explain: dict[str, Any]
     intent: _Intent
-    #: the lead-in of each candidate that is a list item (:meth:`Retriever._lead_ins`)
+    #: the lead-in of each candidate that is a list item, or the sibling ayat an ayat names its subject by
+    #: (:meth:`Retriever._lead_ins`)
     lead_ins: dict[str, str] = field(default_factory=dict)
 
 
