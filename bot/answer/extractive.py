@@ -1709,7 +1709,9 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "form_instruction": float(form_instruction(hit, question)),
         # a rule bound to a procedure the asker is not in (the sanction after correcting a return, for a late
         # payment); a list item is bound by the sentence opening its list
-        "procedure_unasked": float(procedure_unasked(procedures, f"{_item_lead_in(hit)}\n{text}")),
+        # the procedure a rule holds in is read with its lead-in, a sibling ayat's too ("Tarif bunga ...
+        # sebagaimana dimaksud pada ayat (3b)" holds within an assessment)
+        "procedure_unasked": float(procedure_unasked(procedures, f"{hit.lead_in}\n{text}")),
         # a delegation clause ("Ketentuan lebih lanjut mengenai ... diatur dengan Peraturan Pemerintah") names
         # the matter and states no rule on it, unless the question asks where the matter is regulated
         "delegation": float(delegates(hit, question)),

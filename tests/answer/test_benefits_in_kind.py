@@ -56,7 +56,9 @@ def test_a_benefits_question_is_not_led_by_a_delegation_clause(services) -> None
 
 
 def _item(key: str, text: str, parent_key: str) -> Hit:
-    chunk = sample_chunk("uu-9-2030", key, text, location="Pasal 40 huruf a", seq=3, parent_key=parent_key)
+    chunk = sample_chunk(
+        "uu-9-2030", key, text, kind="huruf", location="Pasal 40 huruf a", seq=3, parent_key=parent_key
+    )
     return Hit(chunk, ACT, 1.0, ("bm25",), lead_in=DELEGATION_OPENING)
 
 
