@@ -701,11 +701,7 @@ def _sibling_ayat(chunk: Chunk) -> str | None:
     if not (_PERCENT.search(chunk.text) or _TIME_FIGURE.search(chunk.text) or _RUPIAH.search(chunk.text)):
         return None
     m = _SIBLING_AYAT.search(chunk.text[:_SIBLING_AYAT_WITHIN])
-    parent = chunk.parent_id
-    if (
-        m is None
-        or m.group(1) == chunk.ayat
-        or not parent.rpartition("#")[2].rsplit("/", 1)[-1].startswith("pasal-")
-    ):
-        return None
-    return f"{parent}/ayat-{m.group(1)}"
+    pasal = f"{chunk.doc_id}#{chunk.pasal_key}"
+    if m is None or m.group(1) == chunk.ayat or chunk.parent_id != pasal:
+        return None  # not a sibling's number, or not an ayat directly under its Pasal
+    return f"{pasal}/ayat-{m.group(1)}"

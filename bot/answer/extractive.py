@@ -1300,10 +1300,14 @@ def _tax_in_sanction_law(concepts: list[Concept], request: ComposeRequest) -> li
 
 
 def _item_lead_in(hit: Hit) -> str:
-    """The sentence opening the list ``hit`` is an item of: what the item states is read with it.  An ayat's
-    lead-in is the sibling ayat it names its subject by (kb.retrieve): what the ayat is *about*, for its
-    relevance, not what it states or delegates."""
+    """The sentence opening the list ``hit`` is an item of: what the item states is read with it."""
     return hit.lead_in if hit.chunk.kind != "ayat" else ""
+
+
+def _sibling_lead_in(hit: Hit) -> str:
+    """The sibling ayat an ayat names its subject by (kb.retrieve carries it as the ayat's lead-in): what the
+    ayat is *about*, for its relevance, not what it states or delegates."""
+    return hit.lead_in if hit.chunk.kind == "ayat" else ""
 
 
 def _own_text(hit: Hit) -> str:
@@ -1708,9 +1712,8 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         # a form's fill-in instruction (a Lampiran's "Diisi dengan ...") leads only a question about the form
         "form_instruction": float(form_instruction(hit, question)),
         # a rule bound to a procedure the asker is not in (the sanction after correcting a return, for a late
-        # payment); a list item is bound by the sentence opening its list
-        # the procedure a rule holds in is read with its lead-in, a sibling ayat's too ("Tarif bunga ...
-        # sebagaimana dimaksud pada ayat (3b)" holds within an assessment)
+        # payment); a list item is bound by the sentence opening its list, an ayat by the sibling it names
+        # ("Tarif bunga ... sebagaimana dimaksud pada ayat (3b)" holds within an assessment)
         "procedure_unasked": float(procedure_unasked(procedures, f"{hit.lead_in}\n{text}")),
         # a delegation clause ("Ketentuan lebih lanjut mengenai ... diatur dengan Peraturan Pemerintah") names
         # the matter and states no rule on it, unless the question asks where the matter is regulated
@@ -1744,12 +1747,9 @@ class ExtractiveComposer:
     def _relevant(self, hit: Hit, concepts: list[Concept]) -> float:
         named = any(v in ("routed",) for v in hit.via)
         # the law's short name counts: a passage of "UU PPN" covers a question's "undang-undang PPN"
-        # an ayat naming its subject by its sibling is about what that ayat says too (kb.retrieve reads
-        # "(2) Tarif ... sebagaimana dimaksud pada ayat (1) sebesar 0,5%" with ayat (1))
-        own = _own_text(hit)
-        if hit.lead_in and hit.chunk.kind == "ayat":
-            own = f"{own}\n{hit.lead_in}"
-        cov = coverage(concepts, own, hit.doc.language)
+        # an ayat naming its subject by its sibling is about what that ayat says too ("(2) Tarif ...
+        # sebagaimana dimaksud pada ayat (1) sebesar 0,5%")
+        cov = coverage(concepts, f"{_own_text(hit)}\n{_sibling_lead_in(hit)}", hit.doc.language)
         return max(cov, 0.5 if named and cov > 0 else 0.0) if concepts else (1.0 if named else 0.0)
 
     def _pick_units(
