@@ -72,7 +72,10 @@ _RATE_Q = re.compile(
     r"\b(?:tarif|rates?|berapa\s*(?:persen|%)|persentase|percentage|besarnya|how much)(?!\w)"
     # a tax named and then "berapa" ("PPh 22 berapa?", "ppn nya berapa?"): chat asks the rate this way
     + "|"
-    + lexicon.question_kind("tax_then_berapa").pattern,
+    + lexicon.question_kind("tax_then_berapa").pattern
+    # ... or "berapa" and then the tax ("Berapa PPh kalau kami menjual ruko?")
+    + "|"
+    + lexicon.question_kind("berapa_then_tax").pattern,
     re.IGNORECASE,
 )
 #: a passage that *states* a rate: "sebesar 11%", "sebesar: a. 2,5%", "at a rate of 2%", or a table cell
