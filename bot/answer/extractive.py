@@ -1173,6 +1173,37 @@ def delegates(hit: Hit, question: str) -> bool:
     )
 
 
+#: "Pada saat Peraturan Menteri ini mulai berlaku: a. Peraturan Menteri Keuangan Nomor ... tentang ...; ...
+#: dicabut dan dinyatakan tidak berlaku": the opening of a transitional clause (closing provisions)
+_TRANSITIONAL_OPENING = re.compile(
+    r"pada\s+saat\s+(?:undang-undang|peraturan|[a-z ]{0,40})\s*ini\s+mulai\s+berlaku\s*[,:]", re.I
+)
+#: a list item naming an act by its title ("a. Peraturan Menteri Keuangan Nomor 250/PMK.03/2008 tentang ...")
+_ACT_TITLE_ITEM = re.compile(
+    r"^\s*(?:[a-z]\.|\d{1,2}\.)\s+(?:Peraturan|Undang-Undang|Keputusan|Surat\s+Edaran)\b.{0,160}?\bNomor\b",
+    re.S,
+)
+ASKS_VALIDITY = lexicon.question_kind("asks_validity")
+REVOKES = lexicon.passage_cue("revokes")
+
+
+def revocation_clause(hit: Hit, question: str) -> bool:
+    """The closing clause that revokes acts or keeps them in force, for a question not asking whether a rule
+    still holds.  Its items are other acts' titles, so they share a question's words ("Besarnya Biaya Jabatan
+    atau Biaya Pensiun ...") and state no rule on them: they never lead an answer about that matter (issue 12
+    item 4, "Pada saat Peraturan Pemerintah ini mulai berlaku:"; session 49, a probe of our own about the
+    pension-cost deduction was answered with PMK 168/2023 Pasal 24)."""
+    if ASKS_VALIDITY.search(question):
+        return False
+    text = _own_text(hit)
+    opening = _TRANSITIONAL_OPENING.search(text[:240]) or _TRANSITIONAL_OPENING.search(_item_lead_in(hit))
+    if not opening:
+        return False
+    return bool(
+        REVOKES.search(text) or _ACT_TITLE_ITEM.search(text) or _ACT_TITLE_ITEM.search(text[opening.end() :])
+    )
+
+
 def is_padding(text: str) -> bool:
     """Never a leading claim: "Cukup jelas.", transitional lead-ins, amendment formulae, examples."""
     return bool(PADDING.search(text) or EXAMPLE_TEXT.search(text) or HYPOTHETICAL_PARTY.search(text))
@@ -1680,7 +1711,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "only_sanction_rate": float(rate_q and only_sanction_rates(question, text)),
         # a worked example (or a passage naming "PT A") illustrates the rule; never first
         "illustrates": float(_illustrates(hit)),
-        "padding": float(is_padding(text)),
+        "padding": float(is_padding(text) or revocation_clause(hit, question)),
         # an amnesty or transitional window that closed before the date asked about
         "window_closed": float(window_closed(text, request.as_of, hit.doc.effective_from)),
         # a rule about another tax (PPh 26 honoraria for a PPh 23 question)

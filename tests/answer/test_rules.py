@@ -187,6 +187,8 @@ def test_clarify_yaml_errors_name_the_entry() -> None:
         ("mobil operasional disusutkan berapa tahun? penyusutannya pakai metode apa?", "in_scope"),
         ("Can last year's fiscal loss be carried forward?", "in_scope"),
         ("karyawan dapat natura berupa mess, dihitung sebagai penghasilan?", "in_scope"),
+        # "WP" is how staff write Wajib Pajak (session 49)
+        ("orang asing yang menetap setengah tahun di sini jadi WP sini ga?", "in_scope"),
     ],
 )
 def test_scope_classification(question: str, kind: str) -> None:
