@@ -216,6 +216,9 @@ _OBJECTS_IN_PASSAGE: tuple[tuple[str, re.Pattern[str]], ...] = (
     # a company by its legal form: "Wajib Pajak badan berbentuk perseroan terbatas"
     ("limited_company", re.compile(r"perseroan\s+terbatas", re.I)),
     ("partnership", re.compile(r"persekutuan\s+komanditer|\bfirma\b", re.I)),
+    # an income by its kind: the rule naming it ("a. dividen;", "royalti atau imbalan sehubungan dengan ...")
+    ("dividend", re.compile(r"\bdividen", re.I)),
+    ("royalty", re.compile(r"\broyalti", re.I)),
 )
 #: (name, how a question names the object, how a passage is about it)
 QUESTION_OBJECTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
