@@ -1018,6 +1018,8 @@ def states_asked(question: str, kind: str | None, text: str) -> bool:
     sanction: what the leading quote must contain."""
     if not states_fact(kind, text):
         return False
+    if kind == "deadline" and other_unit_only(asked_unit(question), text):
+        return False
     if not asks_penalty(question):
         return True
     if not STATES_SANCTION.search(text):
@@ -1026,6 +1028,37 @@ def states_asked(question: str, kind: str | None, text: str) -> bool:
     return not ASKS_LATE_INTEREST.search(lexicon.plain_question(question)) or bool(
         re.search(r"\bbunga\b", text, re.I)
     )
+
+
+#: "berapa hari/bulan/tahun", "how many days/months/years": the unit the asked time limit is counted in
+_ASKED_UNIT = re.compile(r"\b(?:berapa|brp|how\s+many)\s+(hari|bulan|tahun|days?|months?|years?)\b", re.I)
+_UNIT_NAMES = {
+    "day": "hari",
+    "days": "hari",
+    "month": "bulan",
+    "months": "bulan",
+    "year": "tahun",
+    "years": "tahun",
+}
+#: a duration an act writes with its unit: "10 (sepuluh) tahun", "3 (tiga) bulan", "183 hari"
+_DURATION = re.compile(r"\b\d+\s*(?:\([a-z ]+\)\s*)?(hari|bulan|tahun)\b", re.I)
+
+
+def asked_unit(question: str) -> str | None:
+    """The unit a "how many days / months / years" question counts in (``hari``, ``bulan``, ``tahun``)."""
+    m = _ASKED_UNIT.search(lexicon.plain_question(question))
+    return _UNIT_NAMES.get(m.group(1).lower(), m.group(1).lower()) if m else None
+
+
+def other_unit_only(unit: str | None, text: str) -> bool:
+    """Every duration the text states is in another unit than the one asked, and it names no date: "10
+    (sepuluh) tahun" does not answer "berapa hari?" (session 49: the 10-year bookkeeping rule answered a probe
+    of our own about the days of presence that make a resident, a one-month payment term one about the years
+    within which an assessment may be issued)."""
+    if unit is None:
+        return False
+    units = {m.group(1).lower() for m in _DURATION.finditer(time_limits_of(text))}
+    return bool(units) and unit not in units and not re.search(r"\btanggal\s+\d", text, re.I)
 
 
 #: the figures that can state how much something is (dates and Pasal/ayat numbers cannot)
@@ -1690,7 +1723,9 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     bounds = question_bounds(question)
     amounts = question_amounts(question)
     procedures = asked_procedures(question)
-    states_deadline = deadline and states_fact("deadline", text)
+    states_deadline = (
+        deadline and states_fact("deadline", text) and not other_unit_only(asked_unit(question), text)
+    )
     return {
         "coverage": cov,
         "rank_prior": 1.0 / (rank + 1),
