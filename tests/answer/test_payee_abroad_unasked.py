@@ -81,3 +81,18 @@ def test_a_rule_only_about_income_from_abroad_does_not_lead_a_domestic_dividend_
     assert not payee_abroad_unasked(
         "PT kami terima dividen dari anak usaha di luar negeri, kena PPh?", foreign
     )
+
+
+def test_the_tax_on_work_done_by_a_person_abroad_is_a_payee_abroad_rule() -> None:
+    # a PMK's definition of the PPh 26 on work names "wajib pajak orang pribadi luar negeri", not the act's
+    # "Wajib Pajak luar negeri selain bentuk usaha tetap" (session 49, an expatriate's probe of our own)
+    from bot.answer.extractive import payee_abroad_unasked
+
+    definition = (
+        "3. Pajak Penghasilan Pasal 26 Sehubungan dengan Pekerjaan adalah pajak atas gaji dan honorarium "
+        "sehubungan dengan pekerjaan yang dilakukan oleh wajib pajak orang pribadi luar negeri."
+    )
+    assert payee_abroad_unasked("As an expat employed in Bali, is my pay taxed here?", definition)
+    assert not payee_abroad_unasked(
+        "Our consultant in Japan invoices us monthly; what tax applies?", definition
+    )
