@@ -1030,24 +1030,21 @@ def states_asked(question: str, kind: str | None, text: str) -> bool:
     )
 
 
-#: "berapa hari/bulan/tahun", "how many days/months/years": the unit the asked time limit is counted in
-_ASKED_UNIT = re.compile(r"\b(?:berapa|brp|how\s+many)\s+(hari|bulan|tahun|days?|months?|years?)\b", re.I)
-_UNIT_NAMES = {
-    "day": "hari",
-    "days": "hari",
-    "month": "bulan",
-    "months": "bulan",
-    "year": "tahun",
-    "years": "tahun",
-}
+#: "berapa hari/bulan/tahun", "how many days/months/years" (kb/data/lexicon.yaml ``question_kinds.time_unit``)
+_ASKED_UNIT = lexicon.question_kind("time_unit")
 #: a duration an act writes with its unit: "10 (sepuluh) tahun", "3 (tiga) bulan", "183 hari"
 _DURATION = re.compile(r"\b\d+\s*(?:\([a-z ]+\)\s*)?(hari|bulan|tahun)\b", re.I)
+_DATE_NAMED = re.compile(r"\btanggal\s+\d", re.I)
 
 
 def asked_unit(question: str) -> str | None:
-    """The unit a "how many days / months / years" question counts in (``hari``, ``bulan``, ``tahun``)."""
+    """The unit a "how many days / months / years" question counts in (``hari``, ``bulan``, ``tahun``); an
+    English unit is read through the lexicon's English-to-Indonesian pairs."""
     m = _ASKED_UNIT.search(lexicon.plain_question(question))
-    return _UNIT_NAMES.get(m.group(1).lower(), m.group(1).lower()) if m else None
+    if not m:
+        return None
+    unit = m.group(1).lower()
+    return (lexicon.default().en_id.get(unit) or (unit,))[0]
 
 
 def other_unit_only(unit: str | None, text: str) -> bool:
@@ -1058,7 +1055,7 @@ def other_unit_only(unit: str | None, text: str) -> bool:
     if unit is None:
         return False
     units = {m.group(1).lower() for m in _DURATION.finditer(time_limits_of(text))}
-    return bool(units) and unit not in units and not re.search(r"\btanggal\s+\d", text, re.I)
+    return bool(units) and unit not in units and not _DATE_NAMED.search(text)
 
 
 #: the figures that can state how much something is (dates and Pasal/ayat numbers cannot)
