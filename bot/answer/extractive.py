@@ -342,6 +342,20 @@ def _rule_figures(question: str) -> tuple[tuple[frozenset[FigureKey], str | None
     return tuple((keys, side) for kind, keys, side in bounded_figures(text) if kind in _RULE_FIGURES)
 
 
+#: the question asks a limit (kb/data/lexicon.yaml ``question_kinds.asks_limit``): a bound is then the answer
+ASKS_LIMIT = lexicon.question_kind("asks_limit")
+
+
+def sets_amount(text: str) -> bool:
+    """The text states a rupiah amount that is no condition's bound: "tarif tetap sebesar Rp10.000,00" sets
+    one, "nilai nominal lebih dari Rp5.000.000,00" bounds a case (session 49, a stamp-duty probe of our own
+    was led by the bound)."""
+    figures = [(keys, side) for kind, keys, side in bounded_figures(text) if kind == "amount"]
+    bounds = frozenset().union(*(keys for keys, side in figures if side is not None))
+    # the words after a figure ("(lima juta rupiah)") name the same amount: a bound too
+    return any(side is None and not (keys & bounds) for keys, side in figures)
+
+
 @functools.lru_cache(maxsize=1024)  # a passage is read by bound_side and bound_near, per hit and per unit
 def bounded_figures(text: str) -> tuple[tuple[str, frozenset[FigureKey], str | None], ...]:
     """Every figure of ``text`` as its kind, its keys and the side of the bound it is (:func:`bound_before`;
@@ -1680,6 +1694,8 @@ LEAD_WEIGHTS: dict[str, float] = {
     "definition_in_act": 0.3,
     "deadline_stated": 0.3,
     "deadline_missing": -0.2,
+    "amount_stated": 0.3,
+    "amount_missing": -0.2,
     "regulation": 0.15,
     "only_unasked_regime": -0.3,
     "only_sanction_rate": -0.3,
@@ -1723,6 +1739,8 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     states_deadline = (
         deadline and states_fact("deadline", text) and not other_unit_only(asked_unit(question), text)
     )
+    amount_q = lead_fact(question) == "amount" and not ASKS_LIMIT.search(lexicon.plain_question(question))
+    states_amount = amount_q and sets_amount(text)
     return {
         "coverage": cov,
         "rank_prior": 1.0 / (rank + 1),
@@ -1738,6 +1756,10 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "definition_in_act": float(definition and asks_def and hit.doc.type == "UU"),
         "deadline_stated": float(deadline and states_deadline),
         "deadline_missing": float(deadline and not states_deadline),
+        # an amount question ("bea meterai berapa rupiah?") is answered by the rule setting an amount, not by
+        # one naming an amount only as a condition's bound ("nilai nominal lebih dari Rp5.000.000,00")
+        "amount_stated": float(amount_q and states_amount),
+        "amount_missing": float(amount_q and not states_amount),
         # what the law says leads; a company document is shown as practice beside it
         "regulation": float(hit.doc.layer == "regulation"),
         # every rate it states belongs to a special regime the question does not name
