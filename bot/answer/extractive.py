@@ -153,9 +153,11 @@ def time_limits_of(text: str) -> str:
 
 
 #: Units that never lead: elucidation padding, transitional and procedural lead-ins, headings.
+#: the opening of a transitional clause: "Pada saat Peraturan Menteri ini mulai berlaku"
+TRANSITIONAL = r"pada\s+saat\s+(?:undang-undang|peraturan|[a-z ]{0,40})\s*ini\s+mulai\s+berlaku\s*"
 PADDING = re.compile(
     r"^\s*(?:\(\d+[a-z]?\)\s*)?(?:cukup\s+jelas\.?\s*$"
-    r"|pada\s+saat\s+(?:undang-undang|peraturan|[a-z ]{0,40})\s*ini\s+mulai\s+berlaku\s*[,:]?\s*$"
+    rf"|{TRANSITIONAL}[,:]?\s*$"
     r"|ketentuan\s+(?:dalam\s+)?pasal\s+[^.]{0,80}\s+diubah(?:\s+sehingga)?\s+berbunyi\s+sebagai\s+berikut\s*:?\s*$"
     r"|di\s*antara\s+pasal\s+[^.]{0,80}disisipkan)",
     re.I,
@@ -1222,9 +1224,7 @@ def delegates(hit: Hit, question: str) -> bool:
 
 #: "Pada saat Peraturan Menteri ini mulai berlaku: a. Peraturan Menteri Keuangan Nomor ... tentang ...; ...
 #: dicabut dan dinyatakan tidak berlaku": the opening of a transitional clause (closing provisions)
-_TRANSITIONAL_OPENING = re.compile(
-    r"pada\s+saat\s+(?:undang-undang|peraturan|[a-z ]{0,40})\s*ini\s+mulai\s+berlaku\s*[,:]", re.I
-)
+_TRANSITIONAL_OPENING = re.compile(rf"{TRANSITIONAL}[,:]", re.I)
 #: a list item naming an act by its title ("a. Peraturan Menteri Keuangan Nomor 250/PMK.03/2008 tentang ...")
 _ACT_TITLE_ITEM = re.compile(
     r"^\s*(?:[a-z]\.|\d{1,2}\.)\s+(?:Peraturan|Undang-Undang|Keputusan|Surat\s+Edaran)\b.{0,160}?\bNomor\b",
@@ -1243,12 +1243,12 @@ def revocation_clause(hit: Hit, question: str) -> bool:
     if ASKS_VALIDITY.search(question):
         return False
     text = _own_text(hit)
-    opening = _TRANSITIONAL_OPENING.search(text[:240]) or _TRANSITIONAL_OPENING.search(_item_lead_in(hit))
-    if not opening:
+    in_text = _TRANSITIONAL_OPENING.search(text[:240])
+    if not in_text and not _TRANSITIONAL_OPENING.search(_item_lead_in(hit)):
         return False
-    return bool(
-        REVOKES.search(text) or _ACT_TITLE_ITEM.search(text) or _ACT_TITLE_ITEM.search(text[opening.end() :])
-    )
+    # the items follow the opening, or (a list item read with its lead-in) are the text itself
+    items = text[in_text.end() :] if in_text else text
+    return bool(REVOKES.search(text) or _ACT_TITLE_ITEM.search(items))
 
 
 def is_padding(text: str) -> bool:
@@ -1727,7 +1727,8 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     base = hit.chunk.base_doc
     definition = hit.chunk.kind == "definition"
     asks_def = asks_definition(question)
-    deadline = lead_fact(question) == "deadline"
+    fact = lead_fact(question)
+    deadline = fact == "deadline"
     rate_q = asks_rate(question)
     asked_taxes = asked_tax_names(question)
     named_taxes = frozenset(mentioned_taxes(text)) or document_article(hit.doc) or located_article(hit)
@@ -1739,7 +1740,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     states_deadline = (
         deadline and states_fact("deadline", text) and not other_unit_only(asked_unit(question), text)
     )
-    amount_q = lead_fact(question) == "amount" and not ASKS_LIMIT.search(lexicon.plain_question(question))
+    amount_q = fact == "amount" and not ASKS_LIMIT.search(lexicon.plain_question(question))
     states_amount = amount_q and sets_amount(text)
     return {
         "coverage": cov,
