@@ -328,8 +328,9 @@ class Retriever:
             match = fts_query(plan)
             term = defined_term(plan.text) if match else None
             if term:  # the act's own "<term> adalah" leads a definitions list whose entries share its words
-                for defined in _defined_forms(term, plan):
-                    match = f'{match} OR "{defined} adalah"'
+                for defined in defined_forms(term, plan):
+                    quoted = defined.replace('"', '""')
+                    match = f'{match} OR "{quoted} adalah"'
             explain["match"] = match
             found = self.store.keyword_search(match, flt, depth)
             ranked["bm25"], raw["bm25"] = [cid for cid, _ in found], dict(found)
@@ -606,7 +607,7 @@ class _Intent:
         )
 
 
-def _defined_forms(term: str, plan: QueryPlan) -> list[str]:
+def defined_forms(term: str, plan: QueryPlan) -> list[str]:
     """The phrases an act defines ``term`` by: the term itself and, for a staff acronym the alias dictionary
     expands ("DPP" -> "dasar pengenaan pajak"), each of its several-word long forms: the act writes
     "Dasar Pengenaan Pajak adalah ...", never "DPP adalah"."""
@@ -614,7 +615,7 @@ def _defined_forms(term: str, plan: QueryPlan) -> list[str]:
     for e in plan.expansions:
         if e.term.lower() == term:
             forms += [a.lower() for a in e.added if " " in a and a.lower() not in forms]
-    return [f.replace('"', '""') for f in forms]
+    return forms
 
 
 def is_general_elucidation(chunk: Chunk) -> bool:

@@ -32,6 +32,7 @@ from guardrails.verify import extract_figures, normalize_ws
 from guardrails.verify.numbers import FigureKey, provided_keys
 from kb import lexical, lexicon
 from kb.amounts import spelled_formally
+from kb.chunking.regulation import defined_terms
 from kb.dates import MONTHS, parse_indonesian_date
 from kb.lexical import EN_ONLY, Concept, coverage
 from kb.model import DocumentMeta, Hit
@@ -41,11 +42,12 @@ from kb.query import (
     UU_PPH,
     article_tax_type,
     asks_definition,
+    defined_term,
     detect_language,
     tokenize,
 )
 from kb.refs import key_from_doc_id
-from kb.retrieve import is_general_elucidation
+from kb.retrieve import defined_forms, is_general_elucidation
 
 #: Words that make a unit state a rate or an obligation (lead candidates): kb/data/lexicon.yaml
 #: ``passage_cues.rule``.
@@ -1488,7 +1490,8 @@ def _clean(text: str) -> str:
 #: the label carries no number its item's quote lacks (the number gate) and still says whose rule it is
 _CROSS_REF = re.compile(
     r"\s*,?\s*(?:sebagaimana|yang)\s+dimaksud\s+(?:dalam|pada)\s+(?:Pasal\s+\d+[A-Z]?\s*)?"
-    r"(?:ayat\s*\(\s*\d+[a-z]?\s*\)\s*)?(?:huruf\s+[a-z]\b\s*)?(?:angka\s+\d+\s*)?,?",
+    r"(?:ayat\s*\(\s*\d+[a-z]?\s*\)\s*)?(?:huruf\s+[a-z]\b(?:\s*,?\s*(?:dan\s+|atau\s+)?huruf\s+[a-z]\b)*\s*)?"
+    r"(?:angka\s+\d+\s*)?,?",
     re.I,
 )
 
@@ -1692,6 +1695,7 @@ LEAD_WEIGHTS: dict[str, float] = {
     "definition_asked": 0.4,
     "definition_unasked": -0.1,
     "definition_in_act": 0.3,
+    "term_defined": 0.5,
     "deadline_stated": 0.3,
     "deadline_missing": -0.2,
     "amount_stated": 0.3,
@@ -1727,6 +1731,8 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     base = hit.chunk.base_doc
     definition = hit.chunk.kind == "definition"
     asks_def = asks_definition(question)
+    term_forms = asked_term_forms(request) if asks_def else []
+    other_term = definition and defines_other_term(term_forms, text)
     fact = lead_fact(question)
     deadline = fact == "deadline"
     rate_q = asks_rate(question)
@@ -1750,11 +1756,15 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "named_doc": float(bool(named & {base, hit.chunk.doc_id})),
         "penjelasan": float(hit.chunk.kind == "penjelasan"),
         # a rule with an obligation cue outranks a definition, unless the question asks what a term means
-        "definition_asked": float(definition and asks_def),
+        "definition_asked": float(definition and asks_def and not other_term),
         "definition_unasked": float(definition and not asks_def),
         # a term an Undang-Undang defines is defined there: the PMKs that repeat the definition word for word
         # for their own use follow the act (lex superior)
-        "definition_in_act": float(definition and asks_def and hit.doc.type == "UU"),
+        "definition_in_act": float(definition and asks_def and not other_term and hit.doc.type == "UU"),
+        # the passage whose head is the asked term ("Bentuk usaha tetap adalah ..."), an ayat as much as
+        # a Pasal 1 item, not a definition of another term that names it in passing ("Badan adalah ... dan
+        # bentuk usaha tetap")
+        "term_defined": float(defines_asked_term(term_forms, text)),
         "deadline_stated": float(deadline and states_deadline),
         "deadline_missing": float(deadline and not states_deadline),
         # an amount question ("bea meterai berapa rupiah?") is answered by the rule setting an amount, not by
@@ -1808,6 +1818,43 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         # the matter and states no rule on it, unless the question asks where the matter is regulated
         "delegation": float(delegates(hit, question)),
     }
+
+
+#: the word after a definition's head: "adalah" or "ialah" define; "merupakan" ("Bentuk usaha tetap merupakan
+#: subjek pajak ...") classifies
+_DEFINES_HEAD = re.compile(r"\s*,?\s+(?:adalah|ialah|yang\s+selanjutnya)\b")
+_AYAT_OPENING = re.compile(r"^\s*\(\d{1,2}[a-z]?\)\s*(?:yang\s+dimaksud\s+dengan\s+)?", re.IGNORECASE)
+
+
+def asked_term_forms(request: ComposeRequest) -> list[list[str]]:
+    """The words of the term a definition question asks about and of each long form the alias dictionary
+    gives it ("BUT" -> "bentuk usaha tetap"): the act defines the long form."""
+    term = defined_term(request.question)
+    if not term:
+        return []
+    return [tokenize(form) for form in defined_forms(term, request.plan)]
+
+
+def defines_asked_term(forms: list[list[str]], text: str) -> bool:
+    """Whether ``text`` is the definition of the asked term (``forms``, :func:`asked_term_forms`): its head
+    (before "adalah", after an ayat number or "Yang dimaksud dengan") is that term, word for word."""
+    body = _AYAT_OPENING.sub("", text, count=1)
+    heads = defined_terms(body) if forms else ()
+    return any(
+        tokenize(head) in forms and re.search(re.escape(head) + _DEFINES_HEAD.pattern, body, re.IGNORECASE)
+        for head in heads
+    )
+
+
+def defines_other_term(forms: list[list[str]], text: str) -> bool:
+    """Whether ``text`` defines another term and names the asked one only in its body ("Badan adalah ...
+    koperasi, ... dan bentuk usaha tetap" for "apa itu bentuk usaha tetap?").  A head that cannot be read, or
+    an asked term the body does not write out (an abbreviation, a synonym), is not judged."""
+    heads = defined_terms(_AYAT_OPENING.sub("", text, count=1)) if forms else ()
+    if not heads or any(set(form) <= set(tokenize(head)) for form in forms for head in heads):
+        return False
+    body = normalize_ws(text).lower()
+    return any(re.search(rf"\b{re.escape(' '.join(form))}\b", body) for form in forms if form)
 
 
 def _other_case_rate(quote: str, concepts: list[Concept], language: str | None) -> bool:
