@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from kb import lexicon
 from kb.dates import MONTHS
-from kb.query import FRAME_WORDS, STOPWORDS, QueryPlan, tokenize
+from kb.query import FRAME_WORDS, STOPWORDS, QueryPlan, english_bases, tokenize
 
 _PHRASE_CAP = 3
 
@@ -603,6 +603,7 @@ def question_concepts(
             continue  # a word an alias already expands to is that alias's topic ("VAT (PPN)" is one topic)
         if english:
             one = tok if tok in en_id else english_singular(tok)
+            one = one if one in en_id else next((b for b in english_bases(one) if b in en_id), one)
             if one in function_words:
                 continue  # "taxes", "companies" are as topic-free as "tax", "company"
             tok = one if one in en_id else tok

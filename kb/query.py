@@ -373,6 +373,10 @@ class AliasDictionary:
             hit: AliasMatch | None = None
             for n in range(min(self._max_len, len(toks) - i), 0, -1):
                 found = self._index.get(tuple(t for t, _, _ in toks[i : i + n]))
+                if found is None and n == 1:  # "exported": the dictionary lists "export"
+                    found = next(
+                        filter(None, (self._index.get((b,)) for b in english_bases(toks[i][0]))), None
+                    )
                 if found is None:
                     continue
                 entry, term = found
@@ -460,6 +464,27 @@ def _parse_entry(path: str, index: int, item: Any) -> AliasEntry:
 
 
 _GLUED = re.compile(r"(pph|pasal|psl|pmk|pp|uu|wht)(\d+)")
+
+
+def english_bases(word: str) -> tuple[str, ...]:
+    """The base forms an inflected English word may come from, most likely first: "exported" -> "export",
+    "invoiced" -> "invoice", "paying" -> "pay", "levied" -> "levy", "submitted" -> "submit".  The word lists
+    (aliases, English-to-Indonesian pairs) hold base forms; a question writes "goods exported abroad".  Only
+    for a word of six letters or more ending in -ed or -ing; a reader looks the forms up and keeps what it
+    lists, so a non-word among them meets nothing."""
+    if len(word) < 6 or not (word.isascii() and word.isalpha()):
+        return ()
+    if word.endswith("ied"):
+        return (word[:-3] + "y",)
+    if word.endswith("ed"):
+        stem_, forms = word[:-2], [word[:-2], word[:-1]]
+    elif word.endswith("ing"):
+        stem_, forms = word[:-3], [word[:-3], word[:-3] + "e"]
+    else:
+        return ()
+    if len(stem_) >= 3 and stem_[-1] == stem_[-2]:
+        forms.append(stem_[:-1])  # "submitted" -> "submit"
+    return tuple(forms)
 
 
 def _match_tokens(text: str) -> list[tuple[str, int, int]]:
