@@ -348,6 +348,9 @@ def _rule_figures(question: str) -> tuple[tuple[frozenset[FigureKey], str | None
 
 #: the question asks a limit (kb/data/lexicon.yaml ``question_kinds.asks_limit``): a bound is then the answer
 ASKS_LIMIT = lexicon.question_kind("asks_limit")
+#: a question asking who owes or pays a levy, and a rule naming that party ("terutang oleh pihak yang ...")
+ASKS_LIABLE = lexicon.question_kind("asks_liable")
+NAMES_LIABLE = lexicon.passage_cue("names_liable")
 
 
 def sets_amount(text: str) -> bool:
@@ -1700,6 +1703,7 @@ LEAD_WEIGHTS: dict[str, float] = {
     "deadline_missing": -0.2,
     "amount_stated": 0.3,
     "amount_missing": -0.2,
+    "liable_stated": 0.35,
     "regulation": 0.15,
     "only_unasked_regime": -0.3,
     "only_sanction_rate": -0.3,
@@ -1746,7 +1750,9 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     states_deadline = (
         deadline and states_fact("deadline", text) and not other_unit_only(asked_unit(question), text)
     )
-    amount_q = fact == "amount" and not ASKS_LIMIT.search(lexicon.plain_question(question))
+    plain = lexicon.plain_question(question)
+    amount_q = fact == "amount" and not ASKS_LIMIT.search(plain)
+    asks_liable = bool(ASKS_LIABLE.search(plain))
     states_amount = amount_q and sets_amount(text)
     return {
         "coverage": cov,
@@ -1771,6 +1777,9 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         # one naming an amount only as a condition's bound ("nilai nominal lebih dari Rp5.000.000,00")
         "amount_stated": float(amount_q and states_amount),
         "amount_missing": float(amount_q and not states_amount),
+        # a question asking who owes or pays ("siapa yang nanggung bea meterai?") is answered by the rule
+        # naming the party the levy is owed by, not by the collector's duties or the document list
+        "liable_stated": float(asks_liable and bool(NAMES_LIABLE.search(text))),
         # what the law says leads; a company document is shown as practice beside it
         "regulation": float(hit.doc.layer == "regulation"),
         # every rate it states belongs to a special regime the question does not name
