@@ -1256,6 +1256,18 @@ def revocation_clause(hit: Hit, question: str) -> bool:
     return bool(REVOKES.search(text) or _ACT_TITLE_ITEM.search(items))
 
 
+def transitional_clause(hit: Hit, question: str) -> bool:
+    """A transitional provision ("Pada saat Peraturan Pemerintah ini mulai berlaku, atas: a. ... berlaku
+    ketentuan sebagaimana dimaksud dalam Pasal 31"), for a question not asking whether or since when a rule
+    holds: it settles the cases caught between the old rule and the new one and states the rule itself
+    elsewhere.  (Session 50: a probe of our own asking when VAT on a service falls due was answered with PP
+    49/2022's transitional Pasal 35 instead of UU PPN Pasal 11.)"""
+    if ASKS_VALIDITY.search(question):
+        return False
+    opening = _TRANSITIONAL_OPENING.search(_own_text(hit)[:240])
+    return bool(opening or _TRANSITIONAL_OPENING.search(_item_lead_in(hit)))
+
+
 def is_padding(text: str) -> bool:
     """Never a leading claim: "Cukup jelas.", transitional lead-ins, amendment formulae, examples."""
     return bool(PADDING.search(text) or EXAMPLE_TEXT.search(text) or HYPOTHETICAL_PARTY.search(text))
@@ -1709,6 +1721,7 @@ LEAD_WEIGHTS: dict[str, float] = {
     "only_sanction_rate": -0.3,
     "illustrates": -0.6,
     "padding": -1.0,
+    "transitional": -0.3,
     "window_closed": -1.0,
     "other_tax": -0.4,
     "object_match": 0.35,
@@ -1789,6 +1802,9 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         # a worked example (or a passage naming "PT A") illustrates the rule; never first
         "illustrates": float(_illustrates(hit)),
         "padding": float(is_padding(text) or revocation_clause(hit, question)),
+        # a transitional provision settles the cases caught between two rules; it leads only a question
+        # asking whether or since when a rule holds
+        "transitional": float(transitional_clause(hit, question)),
         # an amnesty or transitional window that closed before the date asked about
         "window_closed": float(window_closed(text, request.as_of, hit.doc.effective_from)),
         # a rule about another tax (PPh 26 honoraria for a PPh 23 question)
