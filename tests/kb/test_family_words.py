@@ -1,0 +1,47 @@
+"""Parents and children are "keluarga sedarah dalam garis keturunan lurus satu derajat" in the tax acts.
+
+A gift between them is no income (UU PPh Pasal 4 ayat (3) huruf a angka 2; PMK 168/2023 Pasal 7 huruf e lists
+it among the receipts no PPh 21 is withheld on), but no act writes "orang tua" there, so a question about a
+gift from parents was answered with the rule joining a minor's income to the parents' (UU PPh Pasal 8 ayat
+(4), which does write "orang tua").  Since session 50 "orang tua" is searched as "keluarga sedarah" too
+(``search_words``).  Messages are our own.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from bot.answer.pipeline import answer_question
+from kb import lexicon
+from kb.lexical import coverage, question_concepts
+from kb.query import understand
+
+TODAY = dt.date(2026, 12, 5)
+#: the shape of UU PPh Pasal 4 ayat (3) huruf a angka 2 (own words, shortened)
+GIFT_RULE = "2. harta hibahan yang diterima oleh keluarga sedarah dalam garis keturunan lurus satu derajat;"
+
+
+def test_parents_are_searched_as_the_blood_relatives_the_act_names() -> None:
+    assert "keluarga sedarah" in lexicon.search_words()["orang tua"]
+
+
+def test_the_gift_rule_covers_a_question_naming_parents() -> None:
+    question = "Hibah dari orang tua untuk anak, kena PPh?"
+    concepts = question_concepts(understand(question), question)
+    (parents,) = [c for c in concepts if ("orang", "tua") in c]
+    assert coverage([parents], GIFT_RULE, "id") == 1.0
+    assert coverage(concepts, GIFT_RULE, "id") == 0.5  # the gift and the parents, not the child or the tax
+
+
+def test_a_gift_from_parents_is_answered_with_the_blood_relatives_exclusion(services: Any) -> None:
+    answer = answer_question(
+        "hibah dari orang tua ke anak kena PPh?", services.cli_principal(None), services, as_of=TODAY
+    )
+    assert answer.status == "answered"
+    lead = answer.claims[0]
+    assert (
+        "harta hibahan yang diterima oleh keluarga sedarah dalam garis keturunan lurus satu derajat"
+        in lead.quote
+    )
+    assert "digabung dengan penghasilan orang tuanya" not in answer.answer
