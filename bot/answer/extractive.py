@@ -66,12 +66,14 @@ PERCENT = re.compile(r"\d+(?:[.,]\d+)?\s*%")
 #: a rate stated as a fixed amount ("tarif tetap sebesar Rp10.000,00": Bea Meterai; see :func:`states_rate`)
 _RATE_AMOUNT = re.compile(r"\btarif\b[^.;]{0,60}?\bRp\s?\d", re.I)
 #: a percentage that is a threshold, a share or a formula's term, not a rate: listed shares "paling
-#: sedikit 40% (empat puluh persen)", dividends invested "lebih dari 30% (tiga puluh persen) dari jumlah
+#: sedikit 40% (empat puluh persen)" or "paling rendah 40%" (PP 55/2022 Pasal 65; "tarifnya 40%" answered a
+#: probe of our own in session 50), dividends invested "lebih dari 30% (tiga puluh persen) dari jumlah
 #: laba setelah pajak", a reduction ("3% lebih rendah dari tarif"), the rate of a customs duty ("dikenakan
 #: tarif bea masuk sebesar 0%"), not the tax asked about, or a price formula ("T/(100%+T)").  An outside
 #: tester got "tarifnya 40%" for a dividend question and "tarifnya 0%" for PPh 22 on imports.
 NOT_A_RATE = re.compile(
-    r"(?:paling\s+sedikit|sekurang-kurangnya|lebih\s+dari|kurang\s+dari|melebihi|minimal|at\s+least|more\s+than"
+    r"(?:paling\s+sedikit|paling\s+rendah|sekurang-kurangnya|lebih\s+dari|kurang\s+dari|melebihi|minimal|at\s+least"
+    r"|more\s+than"
     r"|less\s+than|exceeding)\s+(?:sebesar\s+)?(?P<threshold>\d+(?:[.,]\d+)?\s*%)"
     r"|(?P<share>\d+(?:[.,]\d+)?\s*%)(?:\s*\([a-z\s]+\))?\s+(?:dari\s+)?(?:jumlah\s+)?(?:keseluruhan\s+)?"
     r"(?:saham|modal\s+disetor|laba\s+setelah|hak\s+suara)"

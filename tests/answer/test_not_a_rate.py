@@ -27,6 +27,11 @@ from bot.answer.pipeline import answer_question
             False,
         ),
         ("diinvestasikan lebih dari 30% (tiga puluh persen) dari jumlah laba setelah pajak", False),
+        # PP 55/2022 Pasal 65 writes the listed share "paling rendah" (session 50)
+        (
+            "saham yang disetor diperdagangkan pada bursa efek paling rendah 40% (empat puluh persen)",
+            False,
+        ),
         ("dapat memperoleh tarif sebesar 3% (tiga persen) lebih rendah dari tarif", False),
         ("a. dikenakan tarif bea masuk sebesar 0% (nol persen); atau", False),
         # a term of a formula for the tax inside a price is no rate ("tarifnya 100%" was read from it)
@@ -53,3 +58,9 @@ def test_the_stamp_duty_rate_is_not_its_sanction(services: Any) -> None:
     line = _line(services, "tarif bea meterai berapa?")
     assert "Rp10.000" in line
     assert "100%" not in line
+
+
+def test_the_listed_company_rate_is_not_its_share_threshold(services: Any) -> None:
+    # a probe of our own (session 50) was told "tarifnya 40%" from PP 55/2022 Pasal 65 ayat (1) huruf b
+    line = _line(services, "tarif PPh badan untuk perusahaan terbuka di bursa?")
+    assert "tarifnya 40%" not in line and "rate is 40%" not in line
