@@ -42,8 +42,10 @@ from bot.answer.extractive import (
     example_narrative,
     misses_asked,
     names_regime,
+    payee_abroad_unasked,
     question_concepts,
     states_fact,
+    states_rate,
     unstated_object_rate,
 )
 from bot.answer.model import (
@@ -107,6 +109,12 @@ W = {
         "id": "Tidak ada sumber yang berlaku per {d} yang menyatakan tarif untuk {n}; kutipan yang ditemukan "
         "mengatur objek lain.",
         "en": "No source in force on {d} states the rate for {n}; the passages found govern other objects.",
+    },
+    "abroad_rate_only": {
+        "id": "Tidak ada sumber yang berlaku per {d} yang menyatakan tarif untuk penerima di Indonesia; "
+        "tarif yang ditemukan berlaku bagi Wajib Pajak luar negeri (PPh 26).",
+        "en": "No source in force on {d} states the rate for a payee in Indonesia; the rate found applies to "
+        "payees abroad (PPh 26).",
     },
     "term_not_found": {
         "id": 'Istilah "{n}" tidak muncul di sumber yang berlaku per {d} yang dapat Anda baca.',
@@ -919,6 +927,26 @@ def answer_question(
     if unstated is not None and verdict.kind == "in_scope":
         label = _OBJECT_LABELS[unstated][0 if lang == "id" else 1]
         headline = _w("object_rate_not_found", lang, n=label, d=as_of_date.isoformat())
+        return finish(
+            "abstained",
+            unsupported=unsupported,
+            reason="no_source",
+            explain_data=explain_data,
+            headline=headline,
+        )
+
+    # 7c. a rate asked about a party in Indonesia (a domestic vendor, a PT), led by the rule for a payee
+    #     abroad (PPh 26): the rate it states is another party's, which a reader would take for the answer
+    #     (session 50: a probe of our own on technical services by a domestic vendor was told "the rate is
+    #     20%")
+    lead_text = f"{shown[0].text}\n{shown[0].quote}"
+    if (
+        verdict.kind == "in_scope"
+        and RATE_QUESTION.search(answered_question)
+        and states_rate(shown[0].quote)
+        and payee_abroad_unasked(answered_question, lead_text)
+    ):
+        headline = _w("abroad_rate_only", lang, d=as_of_date.isoformat())
         return finish(
             "abstained",
             unsupported=unsupported,
