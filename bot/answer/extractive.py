@@ -1751,7 +1751,8 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     definition = hit.chunk.kind == "definition"
     asks_def = asks_definition(question)
     term_forms = asked_term_forms(request) if asks_def else []
-    other_term = definition and defines_other_term(term_forms, text)
+    read = definition_heads(text) if term_forms else (text, text, ())
+    other_term = definition and defines_other_term(term_forms, read)
     fact = lead_fact(question)
     deadline = fact == "deadline"
     rate_q = asks_rate(question)
@@ -1785,7 +1786,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         # the passage whose head is the asked term ("Bentuk usaha tetap adalah ..."), an ayat as much as
         # a Pasal 1 item, not a definition of another term that names it in passing ("Badan adalah ... dan
         # bentuk usaha tetap")
-        "term_defined": float(defines_asked_term(term_forms, text)),
+        "term_defined": float(defines_asked_term(term_forms, read)),
         "deadline_stated": float(deadline and states_deadline),
         "deadline_missing": float(deadline and not states_deadline),
         # an amount question ("bea meterai berapa rupiah?") is answered by the rule setting an amount, not by
@@ -1862,23 +1863,30 @@ def asked_term_forms(request: ComposeRequest) -> list[list[str]]:
     return [tokenize(form) for form in defined_forms(term, request.plan)]
 
 
-def defines_asked_term(forms: list[list[str]], text: str) -> bool:
-    """Whether ``text`` is the definition of the asked term (``forms``, :func:`asked_term_forms`): its head
-    (before "adalah", after an ayat number or "Yang dimaksud dengan") is that term, word for word."""
+def definition_heads(text: str) -> tuple[str, str, tuple[str, ...]]:
+    """A passage read as a definition: its body without the ayat number or "Yang dimaksud dengan", and the
+    terms at its head (``kb.chunking.regulation.defined_terms``), read once for both checks below."""
     body = _AYAT_OPENING.sub("", text, count=1)
-    heads = defined_terms(body) if forms else ()
-    return any(
+    return text, body, defined_terms(body)
+
+
+def defines_asked_term(forms: list[list[str]], read: tuple[str, str, tuple[str, ...]]) -> bool:
+    """Whether the passage (:func:`definition_heads`) is the definition of the asked term (``forms``,
+    :func:`asked_term_forms`): its head (before "adalah") is that term, word for word."""
+    _, body, heads = read
+    return bool(forms) and any(
         tokenize(head) in forms and re.search(re.escape(head) + _DEFINES_HEAD.pattern, body, re.IGNORECASE)
         for head in heads
     )
 
 
-def defines_other_term(forms: list[list[str]], text: str) -> bool:
-    """Whether ``text`` defines another term and names the asked one only in its body ("Badan adalah ...
-    koperasi, ... dan bentuk usaha tetap" for "apa itu bentuk usaha tetap?").  A head that cannot be read, or
-    an asked term the body does not write out (an abbreviation, a synonym), is not judged."""
-    heads = defined_terms(_AYAT_OPENING.sub("", text, count=1)) if forms else ()
-    if not heads or any(set(form) <= set(tokenize(head)) for form in forms for head in heads):
+def defines_other_term(forms: list[list[str]], read: tuple[str, str, tuple[str, ...]]) -> bool:
+    """Whether the passage (:func:`definition_heads`) defines another term and names the asked one only in its
+    body ("Badan adalah ... koperasi, ... dan bentuk usaha tetap" for "apa itu bentuk usaha tetap?").  A head
+    that cannot be read, or an asked term the body does not write out (an abbreviation, a synonym), is not
+    judged."""
+    text, _, heads = read
+    if not forms or not heads or any(set(form) <= set(tokenize(head)) for form in forms for head in heads):
         return False
     body = normalize_ws(text).lower()
     return any(re.search(rf"\b{re.escape(' '.join(form))}\b", body) for form in forms if form)

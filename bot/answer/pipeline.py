@@ -922,37 +922,31 @@ def answer_question(
     #     that the leading quote does not state: the rates found are other objects' (the transfer of land,
     #     the PPh 23 list); a later claim that names the object beside another rate ("0,5% ... bagian dari
     #     pelunasan PPh final atas persewaan") does not state the asked rate either
-    lead_source = f"{shown[0].source.location} {shown[0].source.number}"
-    unstated = unstated_object_rate(answered_question, shown[0].quote, lead_source)
-    if unstated is not None and verdict.kind == "in_scope":
-        label = _OBJECT_LABELS[unstated][0 if lang == "id" else 1]
-        headline = _w("object_rate_not_found", lang, n=label, d=as_of_date.isoformat())
-        return finish(
-            "abstained",
-            unsupported=unsupported,
-            reason="no_source",
-            explain_data=explain_data,
-            headline=headline,
-        )
-
     # 7c. a rate asked about a party in Indonesia (a domestic vendor, a PT), led by the rule for a payee
     #     abroad (PPh 26): the rate it states is another party's, which a reader would take for the answer
     #     (session 50: a probe of our own on technical services by a domestic vendor was told "the rate is
     #     20%")
-    lead_text = f"{shown[0].text}\n{shown[0].quote}"
-    if (
+    # Either way the best the knowledge base holds does not state the asked rate, and saying so is the answer.
+    lead_source = f"{shown[0].source.location} {shown[0].source.number}"
+    unstated = unstated_object_rate(answered_question, shown[0].quote, lead_source)
+    other_rate: str | None = None
+    if verdict.kind == "in_scope" and unstated is not None:
+        label = _OBJECT_LABELS[unstated][0 if lang == "id" else 1]
+        other_rate = _w("object_rate_not_found", lang, n=label, d=as_of_date.isoformat())
+    elif (
         verdict.kind == "in_scope"
         and RATE_QUESTION.search(answered_question)
         and states_rate(shown[0].quote)
-        and payee_abroad_unasked(answered_question, lead_text)
+        and payee_abroad_unasked(answered_question, f"{shown[0].text}\n{shown[0].quote}")
     ):
-        headline = _w("abroad_rate_only", lang, d=as_of_date.isoformat())
+        other_rate = _w("abroad_rate_only", lang, d=as_of_date.isoformat())
+    if other_rate is not None:
         return finish(
             "abstained",
             unsupported=unsupported,
             reason="no_source",
             explain_data=explain_data,
-            headline=headline,
+            headline=other_rate,
         )
 
     broken: list[ShownClaim] = []

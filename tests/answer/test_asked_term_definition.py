@@ -21,6 +21,7 @@ from bot.answer.extractive import (
     asked_term_forms,
     defines_asked_term,
     defines_other_term,
+    definition_heads,
 )
 from bot.answer.pipeline import answer_question
 from bot.answer.protocol import ComposeRequest
@@ -64,14 +65,16 @@ def _hits() -> tuple[Hit, ...]:
 def test_the_head_of_a_definition_says_which_term_it_defines() -> None:
     forms = asked_term_forms(_request("apa itu bentuk usaha tetap?"))
     assert ["bentuk", "usaha", "tetap"] in forms
-    assert defines_asked_term(forms, OWN)
-    assert defines_asked_term(forms, "(5) Yang dimaksud dengan bentuk usaha tetap adalah bentuk usaha ...")
-    assert not defines_asked_term(forms, OTHER)
-    assert not defines_asked_term(forms, CLASSIFIES)
-    assert defines_other_term(forms, OTHER)
-    assert not defines_other_term(forms, OWN)
+    assert defines_asked_term(forms, definition_heads(OWN))
+    assert defines_asked_term(
+        forms, definition_heads("(5) Yang dimaksud dengan bentuk usaha tetap adalah bentuk usaha ...")
+    )
+    assert not defines_asked_term(forms, definition_heads(OTHER))
+    assert not defines_asked_term(forms, definition_heads(CLASSIFIES))
+    assert defines_other_term(forms, definition_heads(OTHER))
+    assert not defines_other_term(forms, definition_heads(OWN))
     # a definition that does not write the asked term out is not judged
-    assert not defines_other_term(forms, "7. Masa Pajak adalah jangka waktu satu bulan kalender.")
+    assert not defines_other_term(forms, definition_heads("7. Masa Pajak adalah jangka waktu satu bulan."))
 
 
 def test_a_question_that_asks_no_definition_has_no_asked_term() -> None:
