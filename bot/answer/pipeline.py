@@ -39,6 +39,7 @@ from bot.answer.errors import ComposerError
 from bot.answer.extractive import (
     RATE_QUESTION,
     asked_fact,
+    asked_tax_act,
     example_narrative,
     misses_asked,
     names_regime,
@@ -46,6 +47,7 @@ from bot.answer.extractive import (
     question_concepts,
     states_fact,
     states_rate,
+    tax_act_match,
     unstated_object_rate,
 )
 from bot.answer.model import (
@@ -115,6 +117,18 @@ W = {
         "tarif yang ditemukan berlaku bagi Wajib Pajak luar negeri (PPh 26).",
         "en": "No source in force on {d} states the rate for a payee in Indonesia; the rate found applies to "
         "payees abroad (PPh 26).",
+    },
+    "other_duty_deadline_pay": {
+        "id": "Tidak ada sumber yang berlaku per {d} yang menyatakan batas waktu penyetoran; batas waktu "
+        "yang ditemukan adalah untuk penyampaian SPT.",
+        "en": "No source in force on {d} states the deadline for paying; the deadline found is for filing "
+        "the return.",
+    },
+    "other_duty_deadline_file": {
+        "id": "Tidak ada sumber yang berlaku per {d} yang menyatakan batas waktu penyampaian SPT; batas "
+        "waktu yang ditemukan adalah untuk penyetoran.",
+        "en": "No source in force on {d} states the deadline for filing the return; the deadline found is "
+        "for paying.",
     },
     "term_not_found": {
         "id": 'Istilah "{n}" tidak muncul di sumber yang berlaku per {d} yang dapat Anda baca.',
@@ -926,27 +940,34 @@ def answer_question(
     #     abroad (PPh 26): the rate it states is another party's, which a reader would take for the answer
     #     (session 50: a probe of our own on technical services by a domestic vendor was told "the rate is
     #     20%")
-    # Either way the best the knowledge base holds does not state the asked rate, and saying so is the answer.
+    # 7d. a deadline asked for one duty (paying, filing) led by the deadline of the other: the day found is
+    #     not the asked one (session 50: "kapan batas setor PPh 21 bulanan?" was answered with the PMK
+    #     10/2025 rule on filing the SPT Masa late)
+    # Each time the best the knowledge base holds does not state the asked fact; saying so is the answer.
     lead_source = f"{shown[0].source.location} {shown[0].source.number}"
     unstated = unstated_object_rate(answered_question, shown[0].quote, lead_source)
-    other_rate: str | None = None
+    not_stated: str | None = None
     if verdict.kind == "in_scope" and unstated is not None:
         label = _OBJECT_LABELS[unstated][0 if lang == "id" else 1]
-        other_rate = _w("object_rate_not_found", lang, n=label, d=as_of_date.isoformat())
+        not_stated = _w("object_rate_not_found", lang, n=label, d=as_of_date.isoformat())
     elif (
         verdict.kind == "in_scope"
         and RATE_QUESTION.search(answered_question)
         and states_rate(shown[0].quote)
         and payee_abroad_unasked(answered_question, f"{shown[0].text}\n{shown[0].quote}")
     ):
-        other_rate = _w("abroad_rate_only", lang, d=as_of_date.isoformat())
-    if other_rate is not None:
+        not_stated = _w("abroad_rate_only", lang, d=as_of_date.isoformat())
+    elif verdict.kind == "in_scope" and asked_fact(answered_question) == "deadline":
+        duty = asked_tax_act(answered_question)
+        if duty is not None and tax_act_match(duty, f"{shown[0].text}\n{shown[0].quote}") < 0:
+            not_stated = _w(f"other_duty_deadline_{duty}", lang, d=as_of_date.isoformat())
+    if not_stated is not None:
         return finish(
             "abstained",
             unsupported=unsupported,
             reason="no_source",
             explain_data=explain_data,
-            headline=other_rate,
+            headline=not_stated,
         )
 
     broken: list[ShownClaim] = []

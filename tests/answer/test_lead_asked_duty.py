@@ -13,6 +13,7 @@ written for the test:
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from bot.answer.extractive import (
     ExtractiveComposer,
@@ -22,6 +23,7 @@ from bot.answer.extractive import (
     states_asked,
     tax_act_match,
 )
+from bot.answer.pipeline import answer_question
 from bot.answer.protocol import ComposeRequest
 from kb.model import Chunk, DocumentMeta, Hit
 from kb.query import understand
@@ -250,3 +252,29 @@ def test_wajib_describing_a_thing_is_no_rule_cue() -> None:
     )
     lead = _lead("Iuran dana pensiun pegawai boleh dibebankan sebagai biaya?", pasal)
     assert lead.startswith("a. iuran untuk dana pensiun")
+
+
+def test_a_paying_deadline_led_by_a_filing_rule_is_declined_with_why(services: Any) -> None:
+    # session 50: a probe of our own asking when the monthly PPh 21 is to be paid was answered with PMK
+    # 10/2025's rule on filing the SPT Masa late; the day it states is not the asked one
+    answer = answer_question(
+        "kapan batas setor PPh 21 bulanan?",
+        services.cli_principal(None),
+        services,
+        as_of=dt.date(2026, 12, 5),
+    )
+    assert answer.status == "abstained"
+    assert answer.escalation is not None and answer.escalation.reason == "no_source"
+    assert "batas waktu penyetoran" in answer.answer and "untuk penyampaian SPT" in answer.answer
+    assert answer.claims == ()
+
+
+def test_a_filing_deadline_led_by_the_filing_rule_stays_answered(services: Any) -> None:
+    answer = answer_question(
+        "SPT masa PPN dilaporkan paling lambat kapan?",
+        services.cli_principal(None),
+        services,
+        as_of=dt.date(2026, 12, 5),
+    )
+    assert answer.status == "answered"
+    assert "akhir bulan berikutnya" in answer.claims[0].quote
