@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import NamedTuple
 
 from bot.answer.conflicts import mentioned_taxes
 from bot.answer.protocol import ComposedAnswer, ComposeRequest, DraftClaim, Layer, Role
@@ -1241,33 +1242,53 @@ ASKS_VALIDITY = lexicon.question_kind("asks_validity")
 REVOKES = lexicon.passage_cue("revokes")
 
 
-def revocation_clause(hit: Hit, question: str) -> bool:
-    """The closing clause that revokes acts or keeps them in force, for a question not asking whether a rule
-    still holds.  Its items are other acts' titles, so they share a question's words ("Besarnya Biaya Jabatan
-    atau Biaya Pensiun ...") and state no rule on them: they never lead an answer about that matter (issue 12
-    item 4, "Pada saat Peraturan Pemerintah ini mulai berlaku:"; session 49, a probe of our own about the
-    pension-cost deduction was answered with PMK 168/2023 Pasal 24)."""
+@dataclass(frozen=True)
+class TransitionalClause:
+    """A passage opening "Pada saat ... ini mulai berlaku" (or a list item under that opening): its own text
+    and where its items start in it (after the opening, or at 0 when the opening is the item's lead-in)."""
+
+    text: str
+    items_at: int
+
+    def revokes_acts(self) -> bool:
+        """Its items are acts it revokes or keeps in force ("a. Peraturan Menteri Keuangan Nomor ... tentang
+        ...; ... dicabut dan dinyatakan tidak berlaku")."""
+        return bool(REVOKES.search(self.text) or _ACT_TITLE_ITEM.search(self.text[self.items_at :]))
+
+
+def transitional_opening(hit: Hit, question: str) -> TransitionalClause | None:
+    """The hit read as a transitional provision, for a question not asking whether or since when a rule
+    holds; None when it is none or the question asks that.
+
+    Such a provision settles the cases caught between the old rule and the new one ("Pada saat Peraturan
+    Pemerintah ini mulai berlaku, atas: a. ... berlaku ketentuan sebagaimana dimaksud dalam Pasal 31") and
+    states the rule itself elsewhere (session 50: a probe of our own asking when VAT on a service falls due
+    was answered with PP 49/2022's transitional Pasal 35 instead of UU PPN Pasal 11). One that revokes acts is
+    padding (:meth:`TransitionalClause.revokes_acts`): its items are other acts' titles, which share a
+    question's words ("Besarnya Biaya Jabatan atau Biaya Pensiun ...") and state no rule on them (issue 12
+    item 4; session 49, a pension-cost probe was answered with PMK 168/2023 Pasal 24)."""
     if ASKS_VALIDITY.search(question):
-        return False
+        return None
     text = _own_text(hit)
     in_text = _TRANSITIONAL_OPENING.search(text[:240])
-    if not in_text and not _TRANSITIONAL_OPENING.search(_item_lead_in(hit)):
-        return False
-    # the items follow the opening, or (a list item read with its lead-in) are the text itself
-    items = text[in_text.end() :] if in_text else text
-    return bool(REVOKES.search(text) or _ACT_TITLE_ITEM.search(items))
+    if in_text:
+        return TransitionalClause(text, in_text.end())
+    if _TRANSITIONAL_OPENING.search(_item_lead_in(hit)):
+        return TransitionalClause(text, 0)
+    return None
+
+
+def revocation_clause(hit: Hit, question: str) -> bool:
+    """The closing clause that revokes acts or keeps them in force, for a question not asking whether a rule
+    still holds (:func:`transitional_opening`)."""
+    clause = transitional_opening(hit, question)
+    return clause is not None and clause.revokes_acts()
 
 
 def transitional_clause(hit: Hit, question: str) -> bool:
-    """A transitional provision ("Pada saat Peraturan Pemerintah ini mulai berlaku, atas: a. ... berlaku
-    ketentuan sebagaimana dimaksud dalam Pasal 31"), for a question not asking whether or since when a rule
-    holds: it settles the cases caught between the old rule and the new one and states the rule itself
-    elsewhere.  (Session 50: a probe of our own asking when VAT on a service falls due was answered with PP
-    49/2022's transitional Pasal 35 instead of UU PPN Pasal 11.)"""
-    if ASKS_VALIDITY.search(question):
-        return False
-    opening = _TRANSITIONAL_OPENING.search(_own_text(hit)[:240])
-    return bool(opening or _TRANSITIONAL_OPENING.search(_item_lead_in(hit)))
+    """A transitional provision, for a question not asking whether or since when a rule holds
+    (:func:`transitional_opening`)."""
+    return transitional_opening(hit, question) is not None
 
 
 def is_padding(text: str) -> bool:
@@ -1751,9 +1772,10 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     definition = hit.chunk.kind == "definition"
     asks_def = asks_definition(question)
     term_forms = asked_term_forms(request) if asks_def else []
-    read = definition_heads(text) if term_forms else (text, text, ())
+    read = definition_heads(text) if term_forms else DefinitionRead(text, text, ())
     other_term = definition and defines_other_term(term_forms, read)
     fact = lead_fact(question)
+    closing = transitional_opening(hit, question)
     deadline = fact == "deadline"
     rate_q = asks_rate(question)
     asked_taxes = asked_tax_names(question)
@@ -1804,10 +1826,10 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "only_sanction_rate": float(rate_q and only_sanction_rates(question, text)),
         # a worked example (or a passage naming "PT A") illustrates the rule; never first
         "illustrates": float(_illustrates(hit)),
-        "padding": float(is_padding(text) or revocation_clause(hit, question)),
+        "padding": float(is_padding(text) or (closing is not None and closing.revokes_acts())),
         # a transitional provision settles the cases caught between two rules; it leads only a question
         # asking whether or since when a rule holds
-        "transitional": float(transitional_clause(hit, question)),
+        "transitional": float(closing is not None),
         # an amnesty or transitional window that closed before the date asked about
         "window_closed": float(window_closed(text, request.as_of, hit.doc.effective_from)),
         # a rule about another tax (PPh 26 honoraria for a PPh 23 question)
@@ -1863,32 +1885,41 @@ def asked_term_forms(request: ComposeRequest) -> list[list[str]]:
     return [tokenize(form) for form in defined_forms(term, request.plan)]
 
 
-def definition_heads(text: str) -> tuple[str, str, tuple[str, ...]]:
-    """A passage read as a definition: its body without the ayat number or "Yang dimaksud dengan", and the
-    terms at its head (``kb.chunking.regulation.defined_terms``), read once for both checks below."""
+class DefinitionRead(NamedTuple):
+    """A passage read as a definition, once for :func:`defines_asked_term` and :func:`defines_other_term`."""
+
+    #: the passage as stored
+    text: str
+    #: the passage without its ayat number or "Yang dimaksud dengan"
+    body: str
+    #: the terms at the body's head (``kb.chunking.regulation.defined_terms``)
+    heads: tuple[str, ...]
+
+
+def definition_heads(text: str) -> DefinitionRead:
+    """``text`` read as a definition (:class:`DefinitionRead`)."""
     body = _AYAT_OPENING.sub("", text, count=1)
-    return text, body, defined_terms(body)
+    return DefinitionRead(text, body, defined_terms(body))
 
 
-def defines_asked_term(forms: list[list[str]], read: tuple[str, str, tuple[str, ...]]) -> bool:
-    """Whether the passage (:func:`definition_heads`) is the definition of the asked term (``forms``,
-    :func:`asked_term_forms`): its head (before "adalah") is that term, word for word."""
-    _, body, heads = read
+def defines_asked_term(forms: list[list[str]], read: DefinitionRead) -> bool:
+    """Whether the passage is the definition of the asked term (``forms``, :func:`asked_term_forms`): its head
+    (before "adalah") is that term, word for word."""
     return bool(forms) and any(
-        tokenize(head) in forms and re.search(re.escape(head) + _DEFINES_HEAD.pattern, body, re.IGNORECASE)
-        for head in heads
+        tokenize(head) in forms
+        and re.search(re.escape(head) + _DEFINES_HEAD.pattern, read.body, re.IGNORECASE)
+        for head in read.heads
     )
 
 
-def defines_other_term(forms: list[list[str]], read: tuple[str, str, tuple[str, ...]]) -> bool:
-    """Whether the passage (:func:`definition_heads`) defines another term and names the asked one only in its
-    body ("Badan adalah ... koperasi, ... dan bentuk usaha tetap" for "apa itu bentuk usaha tetap?").  A head
-    that cannot be read, or an asked term the body does not write out (an abbreviation, a synonym), is not
-    judged."""
-    text, _, heads = read
+def defines_other_term(forms: list[list[str]], read: DefinitionRead) -> bool:
+    """Whether the passage defines another term and names the asked one only in its body ("Badan adalah ...
+    koperasi, ... dan bentuk usaha tetap" for "apa itu bentuk usaha tetap?").  A head that cannot be read, or
+    an asked term the body does not write out (an abbreviation, a synonym), is not judged."""
+    heads = read.heads
     if not forms or not heads or any(set(form) <= set(tokenize(head)) for form in forms for head in heads):
         return False
-    body = normalize_ws(text).lower()
+    body = normalize_ws(read.text).lower()
     return any(re.search(rf"\b{re.escape(' '.join(form))}\b", body) for form in forms if form)
 
 

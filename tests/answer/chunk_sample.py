@@ -1,11 +1,33 @@
 """Hand-made passages for the lead-selection tests: one builder instead of a ``Chunk(...)`` literal per file.
 
 Only what a test varies is an argument; the rest is a plain, current, indexed ayat of a made-up act.
+:func:`compose_request` and :func:`lead_chunk_id` put such passages before the extractive composer.
 """
 
 from __future__ import annotations
 
-from kb.model import Chunk
+import datetime as dt
+from collections.abc import Sequence
+
+from bot.answer.extractive import ExtractiveComposer
+from bot.answer.protocol import ComposeRequest
+from kb.model import Chunk, Hit
+from kb.query import understand
+
+#: the date the lead-selection tests ask on
+TODAY = dt.date(2026, 12, 5)
+
+
+def compose_request(question: str, hits: Sequence[Hit] = (), *, as_of: dt.date = TODAY) -> ComposeRequest:
+    """What the pipeline hands the composer for ``question`` over ``hits`` (in their ranked order)."""
+    return ComposeRequest(question, "id", as_of, understand(question), tuple(hits))
+
+
+def lead_chunk_id(question: str, hits: Sequence[Hit], *, as_of: dt.date = TODAY) -> str:
+    """The passage the extractive composer leads the answer with."""
+    return (
+        ExtractiveComposer().compose(compose_request(question, hits, as_of=as_of)).claims[0].source_chunk_id
+    )
 
 
 def sample_chunk(

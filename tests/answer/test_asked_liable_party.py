@@ -10,17 +10,13 @@ and left out: it made one answer of the blind set wrong. Messages and passages a
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
-from bot.answer.extractive import ASKS_LIABLE, NAMES_LIABLE, ExtractiveComposer
+from bot.answer.extractive import ASKS_LIABLE, NAMES_LIABLE
 from bot.answer.pipeline import answer_question
-from bot.answer.protocol import ComposeRequest
 from kb.model import DocumentMeta, Hit
-from kb.query import understand
-from tests.answer.chunk_sample import sample_chunk
+from tests.answer.chunk_sample import TODAY, lead_chunk_id, sample_chunk
 
-TODAY = dt.date(2026, 12, 5)
 DOC = DocumentMeta(id="uu-99-2030", title="Undang-Undang Uji Bea", number="UU 99/2030", type="UU")
 
 COLLECTOR = "(1) Pemungut Bea Uji wajib memungut Bea Uji yang terutang atas Dokumen dari Pihak Yang Terutang."
@@ -39,8 +35,7 @@ def _hits() -> tuple[Hit, ...]:
 
 
 def _lead(question: str) -> str:
-    request = ComposeRequest(question, "id", TODAY, understand(question), _hits())
-    return ExtractiveComposer().compose(request).claims[0].source_chunk_id
+    return lead_chunk_id(question, _hits())
 
 
 def test_questions_asking_who_owes_or_pays() -> None:

@@ -11,7 +11,6 @@ our own.
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from bot.answer import scope
@@ -24,12 +23,9 @@ from bot.answer.extractive import (
     definition_heads,
 )
 from bot.answer.pipeline import answer_question
-from bot.answer.protocol import ComposeRequest
 from kb.model import DocumentMeta, Hit
-from kb.query import understand
-from tests.answer.chunk_sample import sample_chunk
+from tests.answer.chunk_sample import TODAY, compose_request, sample_chunk
 
-TODAY = dt.date(2026, 12, 5)
 DOC = DocumentMeta(id="uu-99-2030", title="Undang-Undang Uji", number="UU 99/2030", type="UU")
 
 #: a Pasal 1 item defining another term, naming the asked one in its list
@@ -38,10 +34,6 @@ OTHER = "3. Badan adalah sekumpulan orang, yaitu perseroan, koperasi, yayasan, d
 OWN = "(5) Bentuk usaha tetap adalah bentuk usaha yang dipakai oleh badan luar negeri untuk berusaha di sini."
 #: an ayat that classifies the term ("merupakan") without saying what it is
 CLASSIFIES = "(1a) Bentuk usaha tetap merupakan subjek pajak yang diperlakukan sama dengan badan."
-
-
-def _request(question: str, hits: tuple[Hit, ...] = ()) -> ComposeRequest:
-    return ComposeRequest(question, "id", TODAY, understand(question), hits)
 
 
 def _hits() -> tuple[Hit, ...]:
@@ -63,7 +55,7 @@ def _hits() -> tuple[Hit, ...]:
 
 
 def test_the_head_of_a_definition_says_which_term_it_defines() -> None:
-    forms = asked_term_forms(_request("apa itu bentuk usaha tetap?"))
+    forms = asked_term_forms(compose_request("apa itu bentuk usaha tetap?"))
     assert ["bentuk", "usaha", "tetap"] in forms
     assert defines_asked_term(forms, definition_heads(OWN))
     assert defines_asked_term(
@@ -78,11 +70,11 @@ def test_the_head_of_a_definition_says_which_term_it_defines() -> None:
 
 
 def test_a_question_that_asks_no_definition_has_no_asked_term() -> None:
-    assert asked_term_forms(_request("berapa tarif PPh bentuk usaha tetap?")) == []
+    assert asked_term_forms(compose_request("berapa tarif PPh bentuk usaha tetap?")) == []
 
 
 def test_the_ayat_defining_the_asked_term_leads_not_another_terms_definition() -> None:
-    request = _request("apa itu bentuk usaha tetap?", _hits())
+    request = compose_request("apa itu bentuk usaha tetap?", _hits())
     lead = ExtractiveComposer().compose(request).claims[0]
     assert lead.source_chunk_id == "uu-99-2030#pasal-2/ayat-5"
     assert "Bentuk usaha tetap adalah bentuk usaha" in lead.quote

@@ -9,17 +9,13 @@ asking whether or since when a rule holds. Acts and messages are our own.
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
-from bot.answer.extractive import ExtractiveComposer, transitional_clause
+from bot.answer.extractive import transitional_clause
 from bot.answer.pipeline import answer_question
-from bot.answer.protocol import ComposeRequest
 from kb.model import DocumentMeta, Hit
-from kb.query import understand
-from tests.answer.chunk_sample import sample_chunk
+from tests.answer.chunk_sample import TODAY, lead_chunk_id, sample_chunk
 
-TODAY = dt.date(2026, 12, 5)
 DOC = DocumentMeta(id="pp-99-2030", title="Peraturan Pemerintah Uji", number="PP 99/2030", type="PP")
 
 TRANSITION = (
@@ -41,8 +37,7 @@ def _hits() -> tuple[Hit, ...]:
 
 
 def _lead(question: str) -> str:
-    request = ComposeRequest(question, "id", TODAY, understand(question), _hits())
-    return ExtractiveComposer().compose(request).claims[0].source_chunk_id
+    return lead_chunk_id(question, _hits())
 
 
 def test_the_rule_leads_a_question_about_when_the_tax_falls_due() -> None:
