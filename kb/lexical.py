@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from kb import lexicon
 from kb.dates import MONTHS
-from kb.query import FRAME_WORDS, STOPWORDS, QueryPlan, english_bases, tokenize
+from kb.query import FRAME_WORDS, SEARCH_WORD_SOURCE, STOPWORDS, QueryPlan, english_bases, tokenize
 
 _PHRASE_CAP = 3
 
@@ -580,11 +580,14 @@ def question_concepts(
         if not toks:
             continue
         covered.update(toks)
-        if all(t in generic for t in toks) or all(t in ref_tokens for t in toks):
+        # a search word written in generic words ("tarif pajak perusahaan") names its thing ("wajib pajak
+        # badan") by the phrase; its words alone cover nothing
+        named_by_phrase = exp.source.startswith(SEARCH_WORD_SOURCE) and all(t in generic for t in toks)
+        if (all(t in generic for t in toks) and not named_by_phrase) or all(t in ref_tokens for t in toks):
             continue  # "tarif" / the alias of a named document ("PMK 168/2023")
         term = tuple(stem(t) for t in toks)
         # one concept per written term: an alias and a search word expanding the same words are one topic
-        alts = by_term.setdefault(term, {term})
+        alts = by_term.setdefault(term, set() if named_by_phrase else {term})
         for added in exp.added:
             phrase = tuple(stem(t) for t in tokenize(added) if t not in STOPWORDS or t in _PHRASE_NEGATIONS)
             if phrase:

@@ -1102,6 +1102,10 @@ def understand(
     return plan
 
 
+#: the source prefix of an expansion read from the lexicon's ``search_words``
+SEARCH_WORD_SOURCE = "lexicon.yaml:search_words:"
+
+
 def _search_word_expansions(text: str) -> list[Expansion]:
     """Expansions for the everyday phrases the law names otherwise (``search_words`` of the lexicon).
 
@@ -1128,7 +1132,7 @@ def _search_word_expansions(text: str) -> list[Expansion]:
                 if key not in seen:
                     seen.add(key)
                     surface = text[spans[i][1] : spans[i + n - 1][2]]
-                    out.append(Expansion(surface, table[key], f"lexicon.yaml:search_words:{key}"))
+                    out.append(Expansion(surface, table[key], f"{SEARCH_WORD_SOURCE}{key}"))
                 i += n
                 break
         else:
