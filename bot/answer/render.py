@@ -210,6 +210,8 @@ _DEADLINE = re.compile(
 #: a period in weeks, months or years, up to its clause's first comma ("dalam jangka waktu 3 (tiga) bulan
 #: sejak ...", "disimpan selama 10 (sepuluh) tahun"): what "berapa lama" / "how long" asks, not "kapan"
 _PERIOD = re.compile(rf"({PERIOD_OF.format(units='minggu|bulan|tahun')}[^;.:|,]{{0,70}})", re.I)
+#: a bare length in a flattened table row ("4 tahun 8 tahun 16 tahun"), by its number and unit
+_TABLE_PERIOD = re.compile(r"\b(\d+)\s+(minggu|bulan|tahun)\b(?!\s*\()", re.I)
 #: the question asks how long, not when (kb/data/lexicon.yaml question_kinds.period)
 _ASKS_PERIOD = lexicon.question_kind("period")
 _BASE_EN = {
@@ -676,6 +678,11 @@ def _deadline_phrase(c: ShownClaim, period: bool = False, as_of: dt.date | None 
     sentence with dated alternatives, the one in force on ``as_of``."""
     source = _in_force_part(c.text if c.quote.strip().startswith("|") else c.quote, as_of)
     limits = time_limits_of(source)
+    if period and len(set(_TABLE_PERIOD.findall(source))) >= 3:
+        # a table of lengths ("Kelompok 1 Kelompok 2 ... 4 tahun 8 tahun 16 tahun 20 tahun"): which one the
+        # question's row has is not read here, and the first spelled-out length elsewhere in the quote
+        # ("melebihi 20 (dua puluh) tahun") was told as the answer (session 51, a probe of our own)
+        return None
     found = [m for m in (_DEADLINE.search(limits), _PERIOD.search(limits) if period else None) if m]
     if not found:
         return None
