@@ -354,6 +354,9 @@ ASKS_LIMIT = lexicon.question_kind("asks_limit")
 #: a question asking who owes or pays a levy, and a rule naming that party ("terutang oleh pihak yang ...")
 ASKS_LIABLE = lexicon.question_kind("asks_liable")
 NAMES_LIABLE = lexicon.passage_cue("names_liable")
+#: a question asking what is not taxed or exempt, and a rule excluding from a levy ("tidak dikenakan atas")
+ASKS_EXEMPTION = lexicon.question_kind("asks_exemption")
+STATES_EXEMPTION = lexicon.passage_cue("states_exemption")
 
 
 def sets_amount(text: str) -> bool:
@@ -1739,6 +1742,7 @@ LEAD_WEIGHTS: dict[str, float] = {
     "amount_stated": 0.3,
     "amount_missing": -0.2,
     "liable_stated": 0.35,
+    "exemption_stated": 0.35,
     "regulation": 0.15,
     "only_unasked_regime": -0.3,
     "only_sanction_rate": -0.3,
@@ -1818,6 +1822,13 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         # a question asking who owes or pays ("siapa yang nanggung bea meterai?") is answered by the rule
         # naming the party the levy is owed by, not by the collector's duties or the document list
         "liable_stated": float(asks_liable and bool(NAMES_LIABLE.search(text))),
+        # a question asking what is exempt ("dokumen yang tidak kena bea meterai apa saja?") is answered by
+        # the rule that excludes ("Bea Meterai tidak dikenakan atas Dokumen yang berupa:"), read with its
+        # list's lead-in, not by the rule that charges or collects
+        "exemption_stated": float(
+            bool(ASKS_EXEMPTION.search(plain))
+            and bool(STATES_EXEMPTION.search(f"{_item_lead_in(hit)}\n{text}"))
+        ),
         # what the law says leads; a company document is shown as practice beside it
         "regulation": float(hit.doc.layer == "regulation"),
         # every rate it states belongs to a special regime the question does not name
