@@ -580,10 +580,11 @@ def question_concepts(
         if not toks:
             continue
         covered.update(toks)
+        generic_only = all(t in generic for t in toks)
         # a search word written in generic words ("tarif pajak perusahaan") names its thing ("wajib pajak
         # badan") by the phrase; its words alone cover nothing
-        named_by_phrase = exp.source.startswith(SEARCH_WORD_SOURCE) and all(t in generic for t in toks)
-        if (all(t in generic for t in toks) and not named_by_phrase) or all(t in ref_tokens for t in toks):
+        named_by_phrase = generic_only and exp.source.startswith(SEARCH_WORD_SOURCE)
+        if (generic_only and not named_by_phrase) or all(t in ref_tokens for t in toks):
             continue  # "tarif" / the alias of a named document ("PMK 168/2023")
         term = tuple(stem(t) for t in toks)
         # one concept per written term: an alias and a search word expanding the same words are one topic
@@ -635,8 +636,9 @@ def _passage(text: str) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
 
 @functools.lru_cache(maxsize=4096)
 def _numbered(text: str) -> frozenset[tuple[str, str]]:
-    """The (stem, number) pairs of the text: each number with the word it counts ("Pasal 23", "PPh 21")."""
-    return frozenset((stem(a), b) for a, b in itertools.pairwise(tokenize(text)) if b[:1].isdigit())
+    """The (stem, number) pairs of the text: each number with the word it counts ("Pasal 23", "PPh 21"),
+    from the adjacent pairs :func:`_passage` already read."""
+    return frozenset((stem(a), b) for a, b in _passage(text)[1] if b[:1].isdigit())
 
 
 def _has(s: str, stems: frozenset[str]) -> bool:
