@@ -202,6 +202,8 @@ _OBJECTS_IN_PASSAGE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("construction", re.compile(r"konstruksi", re.I)),
     # a lottery prize: a final tax of UU PPh Pasal 4 ayat (2) huruf b, set by its own rule
     ("lottery_prize", re.compile(r"hadiah\s+undian", re.I)),
+    # severance pay: taxed finally at the rates of its own regulation (UU PPh Pasal 21 delegates them)
+    ("severance", re.compile(r"pesangon", re.I)),
     (
         "no_npwp",
         re.compile(
@@ -541,6 +543,7 @@ _RATE_OBJECTS: dict[str, re.Pattern[str]] = {
     ),
     "construction": dict(_OBJECTS_IN_PASSAGE)["construction"],
     "lottery_prize": dict(_OBJECTS_IN_PASSAGE)["lottery_prize"],
+    "severance": dict(_OBJECTS_IN_PASSAGE)["severance"],
 }
 
 

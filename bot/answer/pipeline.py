@@ -214,6 +214,7 @@ _OBJECT_LABELS: dict[str, tuple[str, str]] = {
     "land_building_rent": ("sewa tanah dan/atau bangunan", "the rent of land or buildings"),
     "construction": ("jasa konstruksi", "construction services"),
     "lottery_prize": ("hadiah undian", "lottery prizes"),
+    "severance": ("uang pesangon", "severance pay"),
 }
 
 
