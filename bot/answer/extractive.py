@@ -531,19 +531,22 @@ def _mentions(about: re.Pattern[str], text: str) -> int:
 
 
 #: How a passage states the rule of an income object whose rate its own regulation sets (PPh final
-#: Pasal 4 ayat (2): rent of land or buildings, construction services).  Stricter than
-#: :data:`_OBJECTS_IN_PASSAGE`: the transfer of "tanah dan/atau bangunan" is another object than its rent,
-#: and the rent of any asset ("sewa dan penghasilan lain sehubungan dengan penggunaan harta", PPh 23) is not
-#: the rent of land or buildings.
+#: Pasal 4 ayat (2): rent of land or buildings, construction services, lottery prizes; severance pay, whose
+#: rates UU PPh Pasal 21 leaves to a regulation).  The others are read as :data:`_OBJECTS_IN_PASSAGE` reads
+#: them; the rent is stricter than there: the transfer of "tanah dan/atau bangunan" is another object than
+#: its rent, and the rent of any asset ("sewa dan penghasilan lain sehubungan dengan penggunaan harta", PPh
+#: 23) is not the rent of land or buildings.
 _RATE_OBJECTS: dict[str, re.Pattern[str]] = {
     "land_building_rent": re.compile(
         r"\b(?:sewa|persewaan|menyewakan|disewakan)\s+(?:\w+\s+){0,3}(?:tanah|bangunan)"
         r"|\brent(?:al)?\s+of\s+(?:\w+\s+){0,2}(?:land|buildings?)",
         re.I,
     ),
-    "construction": dict(_OBJECTS_IN_PASSAGE)["construction"],
-    "lottery_prize": dict(_OBJECTS_IN_PASSAGE)["lottery_prize"],
-    "severance": dict(_OBJECTS_IN_PASSAGE)["severance"],
+    **{
+        name: about
+        for name, about in _OBJECTS_IN_PASSAGE
+        if name in ("construction", "lottery_prize", "severance")
+    },
 }
 
 

@@ -209,7 +209,8 @@ W = {
 }
 
 
-#: how the answer names an income object whose rate no source states (Indonesian, English)
+#: how the answer names an income object whose rate no source states (Indonesian, English); one per object of
+#: ``bot.answer.extractive._RATE_OBJECTS``
 _OBJECT_LABELS: dict[str, tuple[str, str]] = {
     "land_building_rent": ("sewa tanah dan/atau bangunan", "the rent of land or buildings"),
     "construction": ("jasa konstruksi", "construction services"),
@@ -934,35 +935,11 @@ def answer_question(
             )
         return finish("abstained", unsupported=unsupported, reason="no_source", explain_data=explain_data)
 
-    # 7b. a rate asked for an income object with its own rule (rent of land or buildings, construction)
-    #     that the leading quote does not state: the rates found are other objects' (the transfer of land,
-    #     the PPh 23 list); a later claim that names the object beside another rate ("0,5% ... bagian dari
-    #     pelunasan PPh final atas persewaan") does not state the asked rate either
-    # 7c. a rate asked about a party in Indonesia (a domestic vendor, a PT), led by the rule for a payee
-    #     abroad (PPh 26): the rate it states is another party's, which a reader would take for the answer
-    #     (session 50: a probe of our own on technical services by a domestic vendor was told "the rate is
-    #     20%")
-    # 7d. a deadline asked for one duty (paying, filing) led by the deadline of the other: the day found is
-    #     not the asked one (session 50: "kapan batas setor PPh 21 bulanan?" was answered with the PMK
-    #     10/2025 rule on filing the SPT Masa late)
-    # Each time the best the knowledge base holds does not state the asked fact; saying so is the answer.
-    lead_source = f"{shown[0].source.location} {shown[0].source.number}"
-    unstated = unstated_object_rate(answered_question, shown[0].quote, lead_source)
-    not_stated: str | None = None
-    if verdict.kind == "in_scope" and unstated is not None:
-        label = _OBJECT_LABELS[unstated][0 if lang == "id" else 1]
-        not_stated = _w("object_rate_not_found", lang, n=label, d=as_of_date.isoformat())
-    elif (
-        verdict.kind == "in_scope"
-        and RATE_QUESTION.search(answered_question)
-        and states_rate(shown[0].quote)
-        and payee_abroad_unasked(answered_question, f"{shown[0].text}\n{shown[0].quote}")
-    ):
-        not_stated = _w("abroad_rate_only", lang, d=as_of_date.isoformat())
-    elif verdict.kind == "in_scope" and asked_fact(answered_question) == "deadline":
-        duty = asked_tax_act(answered_question)
-        if duty is not None and tax_act_match(duty, f"{shown[0].text}\n{shown[0].quote}") < 0:
-            not_stated = _w(f"other_duty_deadline_{duty}", lang, d=as_of_date.isoformat())
+    # 7b-7d. the best the knowledge base holds does not state the asked fact: saying so is the answer
+    #     (:func:`_unstated_fact`)
+    not_stated = (
+        _unstated_fact(answered_question, shown[0], lang, as_of_date) if verdict.kind == "in_scope" else None
+    )
     if not_stated is not None:
         return finish(
             "abstained",
@@ -1055,6 +1032,38 @@ def answer_question(
         explain_data=explain_data,
         headline=_broken_headline(shown[: len(broken)], lang) if reason == "advice" else None,
     )
+
+
+def _unstated_fact(question: str, lead: ShownClaim, lang: str, as_of: dt.date) -> str | None:
+    """Why the leading claim does not answer ``question`` although it shares its words, as the decline's
+    message; None when it may answer.
+
+    7b. a rate asked for an income object with its own rule (rent of land or buildings, construction, a
+        lottery prize, severance pay) that the leading quote does not state: the rates found are other
+        objects' (the transfer of land, the PPh 23 list); a later claim that names the object beside another
+        rate ("0,5% ... bagian dari pelunasan PPh final atas persewaan") does not state the asked rate either
+    7c. a rate asked about a party in Indonesia (a domestic vendor, a PT), led by the rule for a payee abroad
+        (PPh 26): the rate it states is another party's, which a reader would take for the answer (session
+        50: a probe of our own on technical services by a domestic vendor was told "the rate is 20%")
+    7d. a deadline asked for one duty (paying, filing) led by the deadline of the other: the day found is not
+        the asked one (session 50: "kapan batas setor PPh 21 bulanan?" was answered with the PMK 10/2025
+        rule on filing the SPT Masa late)
+    """
+    day = as_of.isoformat()
+    lead_text = f"{lead.text}\n{lead.quote}"
+    unstated = unstated_object_rate(question, lead.quote, f"{lead.source.location} {lead.source.number}")
+    if unstated is not None:
+        return _w("object_rate_not_found", lang, n=_OBJECT_LABELS[unstated][0 if lang == "id" else 1], d=day)
+    if (
+        RATE_QUESTION.search(question)
+        and states_rate(lead.quote)
+        and payee_abroad_unasked(question, lead_text)
+    ):
+        return _w("abroad_rate_only", lang, d=day)
+    duty = asked_tax_act(question) if asked_fact(question) == "deadline" else None
+    if duty is not None and tax_act_match(duty, lead_text) < 0:
+        return _w(f"other_duty_deadline_{duty}", lang, d=day)
+    return None
 
 
 def named_family(named: Sequence[DocumentMeta], docs: Mapping[str, DocumentMeta]) -> frozenset[str]:

@@ -15,9 +15,8 @@ from typing import Any
 import pytest
 
 from bot.answer.extractive import lead_features
-from bot.answer.pipeline import answer_question
 from kb.model import DocumentMeta, Hit
-from tests.answer.chunk_sample import TODAY, compose_request, lead_chunk_id, sample_chunk
+from tests.answer.chunk_sample import anonymous_answer, compose_request, lead_chunk_id, sample_chunk
 
 DOC = DocumentMeta(id="uu-99-2030", title="Undang-Undang Bea Uji", number="UU 99/2030", type="UU")
 COLLECTS = "(1) Pemungut Bea Uji wajib memungut Bea Uji yang terutang atas Dokumen tertentu."
@@ -49,9 +48,7 @@ def test_the_feature_needs_both_the_ask_and_the_exclusion() -> None:
 
 
 def test_the_stamp_duty_exclusions_answer(services: Any) -> None:
-    answer = answer_question(
-        "dokumen yang tidak kena bea meterai apa saja?", services.cli_principal(None), services, as_of=TODAY
-    )
+    answer = anonymous_answer(services, "dokumen yang tidak kena bea meterai apa saja?")
     assert answer.status == "answered"
     assert answer.claims[0].source.chunk_id.startswith("uu-10-2020#pasal-7")
     assert "Bea Meterai tidak dikenakan atas Dokumen" in answer.claims[0].quote

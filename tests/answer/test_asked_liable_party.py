@@ -13,9 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.answer.extractive import ASKS_LIABLE, NAMES_LIABLE
-from bot.answer.pipeline import answer_question
 from kb.model import DocumentMeta, Hit
-from tests.answer.chunk_sample import TODAY, lead_chunk_id, sample_chunk
+from tests.answer.chunk_sample import anonymous_answer, lead_chunk_id, sample_chunk
 
 DOC = DocumentMeta(id="uu-99-2030", title="Undang-Undang Uji Bea", number="UU 99/2030", type="UU")
 
@@ -64,12 +63,7 @@ def test_the_owed_by_rule_leads_a_question_asking_who_and_not_another() -> None:
 
 
 def test_who_owes_the_stamp_duty_on_a_receipt_is_answered_from_pasal_9(services: Any) -> None:
-    answer = answer_question(
-        "bea meterai kwitansi pembayaran terutang oleh siapa?",
-        services.cli_principal(None),
-        services,
-        as_of=TODAY,
-    )
+    answer = anonymous_answer(services, "bea meterai kwitansi pembayaran terutang oleh siapa?")
     assert answer.status == "answered"
     lead = answer.claims[0]
     assert lead.source.chunk_id == "uu-10-2020#pasal-9"

@@ -22,9 +22,8 @@ from bot.answer.extractive import (
     defines_other_term,
     definition_heads,
 )
-from bot.answer.pipeline import answer_question
 from kb.model import DocumentMeta, Hit
-from tests.answer.chunk_sample import TODAY, compose_request, sample_chunk
+from tests.answer.chunk_sample import anonymous_answer, compose_request, sample_chunk
 
 DOC = DocumentMeta(id="uu-99-2030", title="Undang-Undang Uji", number="UU 99/2030", type="UU")
 
@@ -93,9 +92,7 @@ def test_the_subjects_and_objects_of_income_tax_are_in_scope_by_name() -> None:
 
 
 def test_the_permanent_establishment_question_is_answered_from_uu_pph_pasal_2_ayat_5(services: Any) -> None:
-    answer = answer_question(
-        "apa itu bentuk usaha tetap?", services.cli_principal(None), services, as_of=TODAY
-    )
+    answer = anonymous_answer(services, "apa itu bentuk usaha tetap?")
     assert answer.status == "answered"
     lead = answer.claims[0]
     assert lead.source.chunk_id == "uu-6-2023#lampiran/pasal-111/angka-1/pasal-2/ayat-5"

@@ -9,18 +9,16 @@ of generic words names its thing by the expansion alone.  Messages are our own.
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 import pytest
 
 from bot.answer.clarify import check
-from bot.answer.pipeline import answer_question
 from kb import lexicon
 from kb.lexical import coverage, question_concepts
 from kb.query import understand
+from tests.answer.chunk_sample import anonymous_answer
 
-TODAY = dt.date(2026, 12, 5)
 #: the shape of UU PPh Pasal 17 ayat (1) huruf b (own words, shortened)
 CORPORATE_RATE = "b. Wajib Pajak badan dalam negeri dan bentuk usaha tetap sebesar 22%."
 #: a passage that shares only the generic words
@@ -60,6 +58,6 @@ def test_companies_name_the_income_tax_asked() -> None:
     "question", ["tarif pajak perusahaan berapa?", "What is the income tax rate for companies?"]
 )
 def test_a_company_rate_question_is_answered_with_the_corporate_rate(services: Any, question: str) -> None:
-    answer = answer_question(question, services.cli_principal(None), services, as_of=TODAY)
+    answer = anonymous_answer(services, question)
     assert answer.status == "answered"
     assert "22%" in answer.claims[0].quote

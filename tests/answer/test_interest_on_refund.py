@@ -9,14 +9,11 @@ question has one topic for it, not two, and its English names are searched. Mess
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
-from bot.answer.pipeline import answer_question
 from kb.lexical import question_concepts
 from kb.query import fts_query, understand
-
-TODAY = dt.date(2026, 12, 5)
+from tests.answer.chunk_sample import anonymous_answer
 
 
 def test_the_refund_interest_is_one_topic_with_its_english_names() -> None:
@@ -28,9 +25,7 @@ def test_the_refund_interest_is_one_topic_with_its_english_names() -> None:
 
 
 def test_the_refund_interest_question_is_answered_from_uu_kup_pasal_11(services: Any) -> None:
-    answer = answer_question(
-        "imbalan bunga atas restitusi berapa persen?", services.cli_principal(None), services, as_of=TODAY
-    )
+    answer = anonymous_answer(services, "imbalan bunga atas restitusi berapa persen?")
     assert answer.status == "answered"
     lead = answer.claims[0]
     assert lead.source.location.startswith("Pasal 11 ayat (3) UU 6/1983")

@@ -23,11 +23,10 @@ from bot.answer.extractive import (
     states_asked,
     tax_act_match,
 )
-from bot.answer.pipeline import answer_question
 from bot.answer.protocol import ComposeRequest
 from kb.model import Chunk, DocumentMeta, Hit
 from kb.query import understand
-from tests.answer.chunk_sample import sample_chunk
+from tests.answer.chunk_sample import anonymous_answer, sample_chunk
 
 TODAY = dt.date(2026, 12, 2)
 DOC = DocumentMeta(id="uu-98-2031", title="Undang-Undang Uji", number="UU 98/2031", type="UU")
@@ -257,12 +256,7 @@ def test_wajib_describing_a_thing_is_no_rule_cue() -> None:
 def test_a_paying_deadline_led_by_a_filing_rule_is_declined_with_why(services: Any) -> None:
     # session 50: a probe of our own asking when the monthly PPh 21 is to be paid was answered with PMK
     # 10/2025's rule on filing the SPT Masa late; the day it states is not the asked one
-    answer = answer_question(
-        "kapan batas setor PPh 21 bulanan?",
-        services.cli_principal(None),
-        services,
-        as_of=dt.date(2026, 12, 5),
-    )
+    answer = anonymous_answer(services, "kapan batas setor PPh 21 bulanan?")
     assert answer.status == "abstained"
     assert answer.escalation is not None and answer.escalation.reason == "no_source"
     assert "batas waktu penyetoran" in answer.answer and "untuk penyampaian SPT" in answer.answer
@@ -270,11 +264,6 @@ def test_a_paying_deadline_led_by_a_filing_rule_is_declined_with_why(services: A
 
 
 def test_a_filing_deadline_led_by_the_filing_rule_stays_answered(services: Any) -> None:
-    answer = answer_question(
-        "SPT masa PPN dilaporkan paling lambat kapan?",
-        services.cli_principal(None),
-        services,
-        as_of=dt.date(2026, 12, 5),
-    )
+    answer = anonymous_answer(services, "SPT masa PPN dilaporkan paling lambat kapan?")
     assert answer.status == "answered"
     assert "akhir bulan berikutnya" in answer.claims[0].quote

@@ -14,8 +14,7 @@ from typing import Any
 import pytest
 
 from bot.answer.extractive import unstated_object_rate
-from bot.answer.pipeline import answer_question
-from tests.answer.chunk_sample import TODAY
+from tests.answer.chunk_sample import anonymous_answer
 
 #: the shape of UU PPh Pasal 23 ayat (1) huruf a (own words, shortened)
 PPH23_PRIZES = "a. sebesar 15% (lima belas persen) dari jumlah bruto atas: 2. hadiah dan penghargaan;"
@@ -35,13 +34,13 @@ def test_the_prize_rate_is_unstated_by_another_objects_rate() -> None:
     ],
 )
 def test_a_prize_rate_question_is_declined_with_why(services: Any, question: str, label: str) -> None:
-    answer = answer_question(question, services.cli_principal(None), services, as_of=TODAY)
+    answer = anonymous_answer(services, question)
     assert answer.status == "abstained"
     assert label in answer.answer
     assert "15%" not in answer.answer
 
 
 def test_whether_a_prize_is_taxed_is_still_answered(services: Any) -> None:
-    answer = answer_question("hadiah undian kena pajak?", services.cli_principal(None), services, as_of=TODAY)
+    answer = anonymous_answer(services, "hadiah undian kena pajak?")
     assert answer.status == "answered"
     assert "hadiah undian" in answer.claims[0].quote

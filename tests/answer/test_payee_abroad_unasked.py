@@ -4,11 +4,10 @@ not led by that rule however many words it shares with it."""
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from bot.answer.extractive import LEAD_WEIGHTS, payee_abroad_unasked
-from bot.answer.pipeline import answer_question
+from tests.answer.chunk_sample import anonymous_answer
 
 #: the subject clause of a foreign-payee withholding rule, in the law's words (UU PPh Pasal 26 ayat (1))
 ABROAD = (
@@ -105,11 +104,8 @@ def test_the_tax_on_work_done_by_a_person_abroad_is_a_payee_abroad_rule() -> Non
 def test_a_domestic_rate_question_led_only_by_the_payee_abroad_rate_is_declined(services: Any) -> None:
     # session 50: a probe of our own about technical services by a domestic vendor was told "the rate is 20%"
     # from PMK 168/2023's PPh 26 rule; the rate it found is another party's, and saying so is the answer
-    answer = answer_question(
-        "what is the withholding rate for technical services by a domestic vendor?",
-        services.cli_principal(None),
-        services,
-        as_of=dt.date(2026, 12, 5),
+    answer = anonymous_answer(
+        services, "what is the withholding rate for technical services by a domestic vendor?"
     )
     assert answer.status == "abstained"
     assert answer.escalation is not None and answer.escalation.reason == "no_source"
@@ -118,11 +114,6 @@ def test_a_domestic_rate_question_led_only_by_the_payee_abroad_rate_is_declined(
 
 
 def test_a_rate_question_naming_a_payee_abroad_keeps_the_payee_abroad_rate(services: Any) -> None:
-    answer = answer_question(
-        "berapa tarif pajak dividen dari PT ke pemegang saham di Singapura?",
-        services.cli_principal(None),
-        services,
-        as_of=dt.date(2026, 12, 5),
-    )
+    answer = anonymous_answer(services, "berapa tarif pajak dividen dari PT ke pemegang saham di Singapura?")
     assert answer.status == "answered"
     assert "20%" in answer.claims[0].quote

@@ -11,9 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.answer.extractive import unstated_object_rate
-from bot.answer.pipeline import answer_question
 from bot.answer.scope import classify
-from tests.answer.chunk_sample import TODAY
+from tests.answer.chunk_sample import anonymous_answer
 
 #: the shape of UU PPh Pasal 21 ayat (5a) (own words, shortened)
 SURCHARGE = (
@@ -28,9 +27,7 @@ def test_the_severance_rate_is_unstated_by_another_rule() -> None:
 
 
 def test_a_severance_rate_question_is_declined_with_why(services: Any) -> None:
-    answer = answer_question(
-        "pph 21 atas pesangon tarifnya?", services.cli_principal(None), services, as_of=TODAY
-    )
+    answer = anonymous_answer(services, "pph 21 atas pesangon tarifnya?")
     assert answer.status == "abstained"
     assert "uang pesangon" in answer.answer
     assert "20%" not in answer.answer

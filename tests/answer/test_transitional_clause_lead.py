@@ -12,9 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.answer.extractive import transitional_clause
-from bot.answer.pipeline import answer_question
 from kb.model import DocumentMeta, Hit
-from tests.answer.chunk_sample import TODAY, lead_chunk_id, sample_chunk
+from tests.answer.chunk_sample import anonymous_answer, lead_chunk_id, sample_chunk
 
 DOC = DocumentMeta(id="pp-99-2030", title="Peraturan Pemerintah Uji", number="PP 99/2030", type="PP")
 
@@ -52,9 +51,7 @@ def test_the_transitional_clause_is_one_unless_the_question_asks_whether_a_rule_
 
 
 def test_vat_on_a_service_falls_due_by_uu_ppn_pasal_11(services: Any) -> None:
-    answer = answer_question(
-        "PPN terutang saat kapan untuk penyerahan jasa?", services.cli_principal(None), services, as_of=TODAY
-    )
+    answer = anonymous_answer(services, "PPN terutang saat kapan untuk penyerahan jasa?")
     assert answer.status == "answered"
     assert answer.claims[0].source.chunk_id == "uu-42-2009#pasal-I/angka-12/pasal-11"
     assert any(c.quote == "c. penyerahan Jasa Kena Pajak;" for c in answer.claims)

@@ -9,15 +9,13 @@ gift from parents was answered with the rule joining a minor's income to the par
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
-from bot.answer.pipeline import answer_question
 from kb import lexicon
 from kb.lexical import coverage, question_concepts
 from kb.query import understand
+from tests.answer.chunk_sample import anonymous_answer
 
-TODAY = dt.date(2026, 12, 5)
 #: the shape of UU PPh Pasal 4 ayat (3) huruf a angka 2 (own words, shortened)
 GIFT_RULE = "2. harta hibahan yang diterima oleh keluarga sedarah dalam garis keturunan lurus satu derajat;"
 
@@ -35,9 +33,7 @@ def test_the_gift_rule_covers_a_question_naming_parents() -> None:
 
 
 def test_a_gift_from_parents_is_answered_with_the_blood_relatives_exclusion(services: Any) -> None:
-    answer = answer_question(
-        "hibah dari orang tua ke anak kena PPh?", services.cli_principal(None), services, as_of=TODAY
-    )
+    answer = anonymous_answer(services, "hibah dari orang tua ke anak kena PPh?")
     assert answer.status == "answered"
     lead = answer.claims[0]
     assert (
