@@ -88,6 +88,9 @@ class LawTopic:
     #: its Pasal that set administrative sanctions (UU KUP's 7, 8, 9, 13, 14): candidates of a question asking
     #: the sanction, whatever tax it names
     sanction_pasal: tuple[str, ...] = ()
+    #: its Pasal that sets the tax's general rate (UU PPN's 7): a candidate of a question asking the rate of
+    #: the tax the topic is named after, whatever it is charged on ("ppn impor berapa?")
+    rate_pasal: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -261,12 +264,15 @@ def load(path: str | Path | None = None) -> Lexicon:
             or not isinstance(t.get("name"), str)
         ):
             raise LexiconError(f"{file}: law_topics #{i + 1} needs law, name and words")
-        sanction_pasal = t.get("sanction_pasal") or []
-        if not isinstance(sanction_pasal, list) or not all(isinstance(p, str) and p for p in sanction_pasal):
-            raise LexiconError(
-                f"{file}: law_topics #{i + 1} sanction_pasal must be a list of Pasal numbers as text"
-            )
-        topics.append(LawTopic(t["law"], t["name"], tuple(_words(file, t, "words")), tuple(sanction_pasal)))
+        pasal_lists = {}
+        for key in ("sanction_pasal", "rate_pasal"):
+            listed = t.get(key) or []
+            if not isinstance(listed, list) or not all(isinstance(p, str) and p for p in listed):
+                raise LexiconError(
+                    f"{file}: law_topics #{i + 1} {key} must be a list of Pasal numbers as text"
+                )
+            pasal_lists[key] = tuple(listed)
+        topics.append(LawTopic(t["law"], t["name"], tuple(_words(file, t, "words")), **pasal_lists))
     pairs: dict[str, tuple[str, ...]] = {}
     for i, e in enumerate(data.get("en_id") or []):
         if not isinstance(e, Mapping) or not isinstance(e.get("en"), str):

@@ -805,6 +805,8 @@ _DEFINITION_Q = re.compile(
 #: words that ask for a definition, not what it is about: a definition has no "dimaksud" in it, while every
 #: rule that cites another says "sebagaimana dimaksud" (kept out of topic coverage in retrieval and answers)
 FRAME_WORDS = _lexicon.frame_words()
+#: a question naming a rate (lexicon ``question_kinds.rate``): the tax's rate Pasal joins its hints
+_RATE_ASKED = _lexicon.question_kind("rate")
 
 
 _TERM_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*")
@@ -1014,6 +1016,15 @@ def understand(
                 hints += [
                     Provision(p, None, None, topic.law, "tax_type", end, end) for p in topic.sanction_pasal
                 ]
+    # a question asking a tax's rate asks the Pasal setting it (lexicon law_topics.rate_pasal), whatever the
+    # tax is charged on: it joins the candidates as a hint, unless a Pasal of that law is written out
+    if _RATE_ASKED.search(_lexicon.plain_question(text)):
+        end = len(text)
+        for topic in _lexicon.law_topics():
+            if not topic.rate_pasal or topic.name not in found_types:
+                continue
+            if not any(w.law == topic.law for w in written):
+                hints += [Provision(p, None, None, topic.law, "rate", end, end) for p in topic.rate_pasal]
     merged: dict[tuple[str, str | None, str | None, str | None], Provision] = {}
     for p in sorted(
         [*written, *(h for h in hints if not any(h.start < w.end and w.start < h.end for w in written))],

@@ -298,6 +298,7 @@ class Retriever:
         results.extend(capped[: max(0, top_k - len(results))])
         context: list[Hit] = []
         if mode in ("hybrid", "deterministic"):
+            results = _with_rate_rule(results, pool, [cid for _, cid in scored if cid in visible], top_k)
             results = self._with_referrer(results, pool.intent, flt, docs, top_k)
             context = self._expand(results, flt, docs)
         explain["returned"] = len(results)
@@ -572,6 +573,42 @@ def _in_force(chunk: Chunk, as_of: dt.date) -> bool:
     """The chunk's wording applies on ``as_of`` (its window is ``[valid_from, valid_to)``)."""
     started = not chunk.valid_from or chunk.valid_from <= as_of
     return started and not (chunk.valid_to and as_of >= chunk.valid_to)
+
+
+def _with_rate_rule(results: list[Hit], pool: CandidatePool, ranked: list[str], top_k: int) -> list[Hit]:
+    """The Pasal setting the asked tax's rate, placed right after the best rule when no rule leading the
+    results states a rate.
+
+    Why: UU PPN Pasal 7 states the rate (11%, 12%) without naming what the tax is charged on, so "ppn impor
+    barang berapa ya?" ranks the import exemptions first and the rate Pasal (a hint of the question,
+    :func:`kb.query.understand`, ``origin="rate"``) below the list.  Only when the best rule among the first
+    two hits states no percentage: a rule that states one (a special regime's "1,1% dari Harga Jual")
+    answers itself, and the composer still decides what leads.  Candidates are the pool's, already filtered
+    to the reader and the date; the best-ranked passage of that Pasal stating a rate joins (it takes the
+    last place).
+    """
+    rate_pasal = [(p, law_docs) for p, law_docs in pool.intent.provision_docs if p.origin == "rate"]
+    if not pool.intent.rate or not rate_pasal:
+        return results
+    rules = [i for i, h in enumerate(results[:2]) if h.chunk.kind != "penjelasan" and not h.chunk.is_example]
+    if not rules or any(_PERCENT.search(results[i].chunk.text) for i in rules):
+        return results
+    shown = {h.chunk.id for h in results}
+    for cid in ranked:
+        chunk = pool.chunks[cid]
+        if cid in shown or chunk.kind in ("penjelasan", "preamble", "closing") or chunk.is_example:
+            continue
+        if not any(
+            chunk.pasal == p.pasal and (chunk.base_doc in law_docs or chunk.doc_id in law_docs)
+            for p, law_docs in rate_pasal
+        ):
+            continue
+        if not _RATE_TEXT.search(chunk.text):
+            continue
+        at = rules[0]
+        hit = Hit(chunk, pool.docs[chunk.doc_id], results[at].score, (*pool.via[cid], "graph:rate_rule"))
+        return [*results[: at + 1], hit, *results[at + 1 :]][: max(top_k, at + 2)]
+    return results
 
 
 @dataclass(frozen=True)

@@ -204,6 +204,11 @@ _OBJECTS_IN_PASSAGE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("lottery_prize", re.compile(r"hadiah\s+undian", re.I)),
     # severance pay: taxed finally at the rates of its own regulation (UU PPh Pasal 21 delegates them)
     ("severance", re.compile(r"pesangon", re.I)),
+    # a tax treaty (P3B): the rate for a payee abroad that each treaty sets
+    (
+        "treaty_rate",
+        re.compile(r"persetujuan\s+penghindaran\s+pajak\s+berganda|\bP3B\b|\btax\s+treaty", re.I),
+    ),
     (
         "no_npwp",
         re.compile(
@@ -547,7 +552,17 @@ _RATE_OBJECTS: dict[str, re.Pattern[str]] = {
         for name, about in _OBJECTS_IN_PASSAGE
         if name in ("construction", "lottery_prize", "severance")
     },
+    # a treaty's rate is stated with the treaty it belongs to ("P3B Indonesia-Jepang", "the tax treaty between
+    # Indonesia and Japan"); "sesuai dengan tarif berdasarkan persetujuan penghindaran pajak berganda" (PP
+    # 9/2021 Pasal 3) or a worked example's "Negara X" names no partner and states no treaty's rate
+    "treaty_rate": re.compile(
+        r"(?i:persetujuan\s+penghindaran\s+pajak\s+berganda|\bP3B\b|tax\s+treaty)\s+(?i:antara\s+)?"
+        r"(?i:Republik\s+)?Indonesia\s*(?:-|(?i:dan|dengan|and))\s*(?!Negara\s+[A-Z]\b)[A-Z][a-z]+"
+    ),
 }
+#: objects whose rate 7b declines only when the question asks its value ("berapa", "what rate", a figure to
+#: confirm): "bisa pakai tarif P3B?" asks whether a treaty may be used, which PMK 112/2025 answers
+_VALUE_ASKED_OBJECTS = frozenset({"treaty_rate"})
 
 
 #: UU PPh's Pasal 23 (its own text or a later law's restatement of it): a withholding credited against the
@@ -555,6 +570,19 @@ _RATE_OBJECTS: dict[str, re.Pattern[str]] = {
 _PPH23_LOCATION = re.compile(r"^Pasal 23\b.*?\bUU 7/1983\b")
 #: the question asks for a final income tax ("PPh final jasa konstruksi", "final ga?")
 _ASKS_FINAL = re.compile(r"\bfinal\b", re.IGNORECASE)
+
+
+#: the question asks a rate's figure or asks to confirm one (lexicon ``question_kinds.rate_value``)
+_ASKS_RATE_VALUE = lexicon.question_kind("rate_value")
+#: the question names income tax itself (kb/data/lexicon.yaml ``question_kinds.income_tax_named``)
+_NAMES_INCOME_TAX = lexicon.question_kind("income_tax_named")
+
+
+def _asks_value(question: str) -> bool:
+    """The question asks a rate's figure ("berapa", "what rate", "how much") or asks to confirm one ("caps
+    royalties at 10%, can you confirm?"); a figure it only names ("can we apply the 10% treaty rate?") asks
+    whether the rate may be used."""
+    return bool(_ASKS_RATE_VALUE.search(lexicon.plain_question(question)))
 
 
 def unstated_object_rate(question: str, lead_quote: str, lead_source: str = "") -> str | None:
@@ -574,7 +602,12 @@ def unstated_object_rate(question: str, lead_quote: str, lead_source: str = "") 
     object."""
     if not asks_rate(question):
         return None
+    taxes = asked_tax_names(question)
+    if taxes and not any(t.startswith("PPh") for t in taxes) and not _NAMES_INCOME_TAX.search(question):
+        return None  # the PPN or stamp duty charged on the object, whose rate is its tax's general one
     named = [name for name in question_objects(question) if name in _RATE_OBJECTS]
+    if named and named[0] in _VALUE_ASKED_OBJECTS and not _asks_value(question):
+        named = named[1:]
     if not named:
         return None
     if _ASKS_FINAL.search(question) and _PPH23_LOCATION.search(lead_source):

@@ -107,6 +107,12 @@ W = {
         "id": "{n} tidak ditemukan di basis pengetahuan / not found in the knowledge base.",
         "en": "{n} not found in the knowledge base.",
     },
+    "object_rate_not_found_treaty_rate": {
+        "id": "Tarif menurut P3B (tax treaty) ditetapkan oleh perjanjian dengan masing-masing negara mitra; "
+        "tidak ada sumber yang berlaku per {d} yang memuat tarif perjanjian tersebut.",
+        "en": "A tax treaty's rate is set by the treaty with each partner country; no source in force on {d} "
+        "holds that treaty's rates.",
+    },
     "object_rate_not_found": {
         "id": "Tidak ada sumber yang berlaku per {d} yang menyatakan tarif untuk {n}; kutipan yang ditemukan "
         "mengatur objek lain.",
@@ -216,6 +222,7 @@ _OBJECT_LABELS: dict[str, tuple[str, str]] = {
     "construction": ("jasa konstruksi", "construction services"),
     "lottery_prize": ("hadiah undian", "lottery prizes"),
     "severance": ("uang pesangon", "severance pay"),
+    "treaty_rate": ("P3B (tax treaty) dengan negara mitra", "a tax treaty with the partner country"),
 }
 
 
@@ -1053,7 +1060,9 @@ def _unstated_fact(question: str, lead: ShownClaim, lang: str, as_of: dt.date) -
     lead_text = f"{lead.text}\n{lead.quote}"
     unstated = unstated_object_rate(question, lead.quote, f"{lead.source.location} {lead.source.number}")
     if unstated is not None:
-        return _w("object_rate_not_found", lang, n=_OBJECT_LABELS[unstated][0 if lang == "id" else 1], d=day)
+        key = f"object_rate_not_found_{unstated}"
+        key = key if key in W else "object_rate_not_found"
+        return _w(key, lang, n=_OBJECT_LABELS[unstated][0 if lang == "id" else 1], d=day)
     if (
         RATE_QUESTION.search(question)
         and states_rate(lead.quote)
