@@ -112,6 +112,9 @@ _TIME_FIGURE = re.compile(
 #: a percentage: what a rule that refers to the best hit states its rate with ("Besarnya tarif ... sebagaimana
 #: dimaksud dalam Pasal 2 ayat (1) adalah 1% (satu persen)")
 _PERCENT = re.compile(r"\d+(?:[.,]\d+)?\s?%")
+#: ... or a rate stated as a fixed amount: "dikenai Bea Meterai dengan tarif tetap sebesar Rp10.000,00" (UU
+#: Bea Meterai Pasal 5, which names the documents of Pasal 3 by reference)
+_RATE_FIGURE = re.compile(r"\d+(?:[.,]\d+)?\s?%|\btarif\b[^.;]{0,60}?\bRp\s?\d", re.IGNORECASE)
 _AYAT_NUM = re.compile(r"\d+")
 #: an ayat that names its subject only by its sibling: "(2) Tarif Pajak Penghasilan yang bersifat final
 #: sebagaimana dimaksud pada ayat (1) sebesar 0,5%" (not "ayat (1) Undang-Undang ...", another act's)
@@ -477,7 +480,7 @@ class Retriever:
         referrers first, then by document and position; only rules visible to the asker and in force on the
         question's date.
         """
-        figure = _TIME_FIGURE if intent.deadline else _PERCENT if intent.rate else None
+        figure = _TIME_FIGURE if intent.deadline else _RATE_FIGURE if intent.rate else None
         rules = [
             i for i, h in enumerate(results[:2]) if h.chunk.kind != "penjelasan" and not h.chunk.is_example
         ]

@@ -1473,6 +1473,43 @@ def _sibling_lead_in(hit: Hit) -> str:
     return hit.lead_in if hit.chunk.kind == "ayat" else ""
 
 
+#: a rule naming its subject by another Pasal of its own act, in its opening: "Dokumen sebagaimana dimaksud
+#: dalam Pasal 3 dikenai Bea Meterai dengan tarif tetap sebesar Rp10.000,00" (not "Pasal 3 Undang-Undang ...",
+#: another act's)
+_SUBJECT_BY_PASAL = re.compile(
+    r"^(?:Pasal\s+\d+[A-Z]?\s+)?(?:\(\d+[a-z]?\)\s*)?[^.;:]{0,80}?\bsebagaimana\s+dimaksud\s+dalam\s+"
+    r"Pasal\s+(\d+[A-Z]?)\b(?!\s+(?:ayat\s*\(\w+\)\s*)?(?:huruf\s+\w\s+)?(?:Undang|Peraturan|UU\b|PP\b))"
+)
+
+
+def _referent_texts(hits: Sequence[Hit], kind: str | None) -> dict[str, str]:
+    """For each hit that states the kind of fact asked (``kind``: a rate or a deadline) and names its
+    subject by another Pasal of its act (:data:`_SUBJECT_BY_PASAL`), the text of that Pasal's passages among
+    ``hits``: what the rule is about, for its relevance.  UU Bea Meterai Pasal 5
+    states the rate of "Dokumen sebagaimana dimaksud dalam Pasal 3"; a question on the stamp duty of a
+    contract names the document, which only Pasal 3 lists (session 52, a probe of our own: "tarif bea meterai
+    untuk kontrak berapa?" was answered with Pasal 3's futures contracts, the rate left out as irrelevant)."""
+    by_pasal: dict[tuple[str, str], list[str]] = {}
+    for h in hits:
+        if h.chunk.pasal and h.chunk.kind != "penjelasan":
+            by_pasal.setdefault((h.chunk.doc_id, h.chunk.pasal), []).append(h.chunk.text)
+    out: dict[str, str] = {}
+    if kind not in ("rate", "deadline"):
+        # a rule is read with its referent only for the rate or time limit it states of it; an amount asked
+        # ("kuitansi di atas berapa?") may be a bound of the referent itself, not the referrer's figure
+        return out
+    for h in hits:
+        if not states_fact(kind, h.chunk.text):
+            continue
+        m = _SUBJECT_BY_PASAL.search(h.chunk.text)
+        if m is None or h.chunk.kind == "penjelasan" or m.group(1) == h.chunk.pasal:
+            continue
+        texts = by_pasal.get((h.chunk.doc_id, m.group(1)))
+        if texts:
+            out[h.chunk.id] = "\n".join(texts)
+    return out
+
+
 def _own_text(hit: Hit) -> str:
     """What a hit's relevance is judged on: the law's number and short name ("UU PPN"), location and text."""
     return f"{hit.doc.number}\n{hit.doc.short_title or ''}\n{hit.chunk.location}\n{hit.chunk.text}"
@@ -1999,12 +2036,14 @@ class ExtractiveComposer:
 
     # -- selection ---------------------------------------------------------------------------
 
-    def _relevant(self, hit: Hit, concepts: list[Concept]) -> float:
+    def _relevant(self, hit: Hit, concepts: list[Concept], referent: str = "") -> float:
         named = any(v in ("routed",) for v in hit.via)
         # the law's short name counts: a passage of "UU PPN" covers a question's "undang-undang PPN"
         # an ayat naming its subject by its sibling is about what that ayat says too ("(2) Tarif ...
-        # sebagaimana dimaksud pada ayat (1) sebesar 0,5%")
-        cov = coverage(concepts, f"{_own_text(hit)}\n{_sibling_lead_in(hit)}", hit.doc.language)
+        # sebagaimana dimaksud pada ayat (1) sebesar 0,5%"), and so is a rule naming its subject by
+        # another Pasal among the hits (``referent``, :func:`_referent_texts`)
+        own = f"{_own_text(hit)}\n{_sibling_lead_in(hit)}\n{referent}"
+        cov = coverage(concepts, own, hit.doc.language)
         return max(cov, 0.5 if named and cov > 0 else 0.0) if concepts else (1.0 if named else 0.0)
 
     def _pick_units(
@@ -2110,7 +2149,8 @@ class ExtractiveComposer:
         usable = [
             h for h in request.hits if h.chunk.kind not in SKIP_KINDS and not is_general_elucidation(h.chunk)
         ]
-        scored = [(h, self._relevant(h, concepts)) for h in usable]
+        referents = _referent_texts(usable, lead_fact(request.question))
+        scored = [(h, self._relevant(h, concepts, referents.get(h.chunk.id, ""))) for h in usable]
         best = max((c for _, c in scored), default=0.0)
         floor = max(self.min_coverage, RELATIVE_COVERAGE * best)
         return [(h, c) for h, c in scored if c >= floor]
