@@ -204,6 +204,13 @@ _OBJECTS_IN_PASSAGE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("lottery_prize", re.compile(r"hadiah\s+undian", re.I)),
     # severance pay: taxed finally at the rates of its own regulation (UU PPh Pasal 21 delegates them)
     ("severance", re.compile(r"pesangon", re.I)),
+    # interest on deposits and savings, and share sales on the stock exchange: final taxes of UU PPh Pasal 4
+    # ayat (2) whose rates their own regulations set
+    (
+        "deposit_interest",
+        re.compile(r"bunga\s+deposito|dari\s+deposito|bunga\s+tabungan|deposit\s+interest", re.I),
+    ),
+    ("stock_exchange_sale", re.compile(r"saham\b[^.;]{0,60}?\bbursa\b|\bstock\s+exchange\b", re.I)),
     # a tax treaty (P3B): the rate for a payee abroad that each treaty sets
     (
         "treaty_rate",
@@ -550,7 +557,7 @@ _RATE_OBJECTS: dict[str, re.Pattern[str]] = {
     **{
         name: about
         for name, about in _OBJECTS_IN_PASSAGE
-        if name in ("construction", "lottery_prize", "severance")
+        if name in ("construction", "lottery_prize", "severance", "deposit_interest", "stock_exchange_sale")
     },
     # a treaty's rate is stated with the treaty it belongs to ("P3B Indonesia-Jepang", "the tax treaty between
     # Indonesia and Japan"); "sesuai dengan tarif berdasarkan persetujuan penghindaran pajak berganda" (PP

@@ -222,6 +222,8 @@ _OBJECT_LABELS: dict[str, tuple[str, str]] = {
     "construction": ("jasa konstruksi", "construction services"),
     "lottery_prize": ("hadiah undian", "lottery prizes"),
     "severance": ("uang pesangon", "severance pay"),
+    "deposit_interest": ("bunga deposito dan tabungan", "interest on deposits and savings"),
+    "stock_exchange_sale": ("penjualan saham di bursa", "sales of shares on the stock exchange"),
     "treaty_rate": ("P3B (tax treaty) dengan negara mitra", "a tax treaty with the partner country"),
 }
 
