@@ -70,3 +70,19 @@ def test_what_counts_as_a_question_about_a_form() -> None:
     # a sheet of paper ("per lembar") or completing a deal is no form to fill in (review, session 29)
     assert not _ASKS_FORM.search("Bea meterai per lembar kuitansi berapa?")
     assert not _ASKS_FORM.search("Once we complete the transaction, when is VAT due?")
+
+
+def test_the_english_guidance_of_a_form_is_a_fill_in_instruction() -> None:
+    # the DGT form's English guidance (PMK 112/2025 Lampiran) answered a probe of our own on withholding for
+    # equipment rent (session 52)
+    from bot.answer.extractive import _FORM_INSTRUCTION
+
+    assert _FORM_INSTRUCTION.search(
+        "4. For a non-individual other than those mentioned in no. 2, complete PART I and PART II on page 1."
+    )
+    assert _FORM_INSTRUCTION.search(
+        "Guidance: 1. This form is to be completed by a person claiming benefits."
+    )
+    assert not _FORM_INSTRUCTION.search(
+        "The withholding is completed by the payer before the end of the month."
+    )
