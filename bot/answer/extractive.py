@@ -1089,6 +1089,16 @@ def lead_fact(question: str) -> str | None:
     return None if kind == "deadline" and asks_penalty(question) else kind
 
 
+#: a sanction named as a condition of another act, with no measure of its own: "c. Wajib Pajak dikenai sanksi
+#: administratif berupa denda dan/atau bunga;" (UU KUP Pasal 14 ayat (1): when a tax collection letter may be
+#: issued) states no sanction for the breach asked; ayat (4) does ("denda sebesar 1% ... dari Dasar Pengenaan
+#: Pajak").  Session 52, a probe of our own: "apa sanksi kalau tidak membuat faktur pajak?" was led by huruf c
+_UNMEASURED_SANCTION = re.compile(
+    r"^\s*(?:[a-z]\.\s+)?(?:Wajib\s+Pajak\s+)?dikenai\s+sanksi\s+administratif\s+berupa\s+denda\s+dan/atau\s+bunga\s*[;.]?\s*$",
+    re.I,
+)
+
+
 def states_asked(question: str, kind: str | None, text: str) -> bool:
     """The text states the kind of fact asked (:func:`states_fact`) and, when a sanction is asked, a
     sanction: what the leading quote must contain."""
@@ -1098,7 +1108,7 @@ def states_asked(question: str, kind: str | None, text: str) -> bool:
         return False
     if not asks_penalty(question):
         return True
-    if not STATES_SANCTION.search(text):
+    if not STATES_SANCTION.search(text) or _UNMEASURED_SANCTION.search(text):
         return False
     # the interest asked is a sanction stated as interest: a 75% "kenaikan" is another sanction
     return not ASKS_LATE_INTEREST.search(lexicon.plain_question(question)) or bool(

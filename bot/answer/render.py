@@ -815,12 +815,14 @@ def _fact_sentence(
             )
         )
         rate = _rate_phrase(c, lang, question) if reads_rate else None
-        if rate and _SETS_BASE.search(c.quote):
+        form = _SANCTION_FORM.search(c.quote) if rate and asks_penalty(question) else None
+        if rate and form is None and _SETS_BASE.search(c.quote):
+            # (a sanction measured on the base, "denda sebesar 1% ... dari Dasar Pengenaan Pajak", is the
+            # sanction: read below)
             # "Dasar pengenaan ... sebesar 50% dari jumlah penghasilan bruto": a base, not a rate
             if lang == "en":
                 return f"Under {src}, the tax base is {rate} [{n}].", rate
             return f"Menurut {src}, dasar pengenaannya {rate} [{n}].", rate
-        form = _SANCTION_FORM.search(c.quote) if rate and asks_penalty(question) else None
         if form is not None:
             # "dendanya berapa persen?" answered by "dikenai sanksi administratif berupa denda sebesar 30%":
             # the percentage is the sanction, not a tax rate ("Tarif bunga per bulan ... suku bunga acuan
