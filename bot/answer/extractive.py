@@ -1499,6 +1499,15 @@ _SUBJECT_BY_PASAL = re.compile(
 )
 
 
+def _states_for(hit: Hit, referent: Hit, kind: str | None) -> bool:
+    """``hit`` names its subject by ``referent``'s Pasal (:data:`_SUBJECT_BY_PASAL`) and states the rate or
+    time limit asked (``kind``) for it."""
+    if kind not in ("rate", "deadline") or hit.chunk.doc_id != referent.chunk.doc_id:
+        return False
+    m = _SUBJECT_BY_PASAL.search(hit.chunk.text)
+    return m is not None and m.group(1) == referent.chunk.pasal and states_fact(kind, hit.chunk.text)
+
+
 def _referent_texts(hits: Sequence[Hit], kind: str | None) -> dict[str, str]:
     """For each hit that states the kind of fact asked (``kind``: a rate or a deadline) and names its
     subject by another Pasal of its act (:data:`_SUBJECT_BY_PASAL`), the text of that Pasal's passages among
@@ -2206,14 +2215,21 @@ class ExtractiveComposer:
         kind = lead_fact(request.question)
         asked_taxes = asked_tax_names(request.question)
         lead_pos = 0
-        top = self._lead_score(scored[0][0], scored[0][1][0], scored[0][1][1], request)
+        top_hit = scored[0][1][0]
+        top = self._lead_score(scored[0][0], top_hit, scored[0][1][1], request)
         for pos, (rank, (h, c)) in enumerate(scored[:6]):
             # the lead quotes the provision that states what was asked, with the fact in the quote; only
-            # a close runner-up that is a rule (not an elucidation or an example) may replace the top hit
+            # a close runner-up that is a rule (not an elucidation or an example) may replace the top hit --
+            # or the rule stating the asked rate or time limit of the top hit's Pasal by reference ("Dokumen
+            # sebagaimana dimaksud dalam Pasal 3 dikenai ... tarif tetap sebesar Rp10.000,00"), however much
+            # better the top hit matches the case's own figures
             if pos and (
                 h.chunk.kind == "penjelasan"
                 or h.chunk.is_example
-                or self._lead_score(rank, h, c, request) < top - LEAD_MARGIN
+                or (
+                    self._lead_score(rank, h, c, request) < top - LEAD_MARGIN
+                    and not _states_for(h, top_hit, kind)
+                )
             ):
                 continue
             units = picked(h)

@@ -78,3 +78,22 @@ def test_a_bound_asked_stays_with_the_listing_pasal(services: Any) -> None:
     lead = answer.claims[0]
     assert (lead.source.doc_id, lead.source.location) == ("uu-10-2020", "Pasal 3")
     assert "Rp5.000.000,00" in lead.quote
+
+
+def test_the_rate_by_reference_leads_over_a_better_match_of_the_case(services: Any) -> None:
+    # the listing Pasal matches the question's own bound ("above Rp5 million") far better, but states no rate;
+    # the Pasal stating the rate of its documents leads (session 52, a probe of our own)
+    answer = anonymous_answer(services, "How much is the stamp duty on a receipt above Rp5 million?")
+    lead = answer.claims[0]
+    assert (lead.source.doc_id, lead.source.location) == ("uu-10-2020", "Pasal 5")
+    assert "Rp10.000,00" in lead.quote
+
+
+def test_states_for_needs_the_referents_pasal_and_the_asked_fact() -> None:
+    from bot.answer.extractive import _states_for
+
+    listing, rate, other = _hits(LIST, RATE, OTHER_ACT)
+    assert _states_for(rate, listing, "rate")
+    assert not _states_for(rate, listing, "amount")
+    assert not _states_for(other, listing, "rate")
+    assert not _states_for(listing, rate, "rate")
