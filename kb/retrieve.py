@@ -481,9 +481,7 @@ class Retriever:
         question's date.
         """
         figure = _TIME_FIGURE if intent.deadline else _RATE_FIGURE if intent.rate else None
-        rules = [
-            i for i, h in enumerate(results[:2]) if h.chunk.kind != "penjelasan" and not h.chunk.is_example
-        ]
+        rules = _leading_rules(results)
         if figure is None or not rules:
             return results
         at = rules[0]
@@ -578,6 +576,12 @@ def _in_force(chunk: Chunk, as_of: dt.date) -> bool:
     return started and not (chunk.valid_to and as_of >= chunk.valid_to)
 
 
+def _leading_rules(results: list[Hit]) -> list[int]:
+    """Positions of the rules among the first two hits (an elucidation or a worked example is no rule): the
+    best answer the search found, which the graph steps read a figure from."""
+    return [i for i, h in enumerate(results[:2]) if h.chunk.kind != "penjelasan" and not h.chunk.is_example]
+
+
 def _with_rate_rule(results: list[Hit], pool: CandidatePool, ranked: list[str], top_k: int) -> list[Hit]:
     """The Pasal setting the asked tax's rate, placed right after the best rule when no rule leading the
     results states a rate.
@@ -593,7 +597,7 @@ def _with_rate_rule(results: list[Hit], pool: CandidatePool, ranked: list[str], 
     rate_pasal = [(p, law_docs) for p, law_docs in pool.intent.provision_docs if p.origin == "rate"]
     if not pool.intent.rate or not rate_pasal:
         return results
-    rules = [i for i, h in enumerate(results[:2]) if h.chunk.kind != "penjelasan" and not h.chunk.is_example]
+    rules = _leading_rules(results)
     if not rules or any(_PERCENT.search(results[i].chunk.text) for i in rules):
         return results
     shown = {h.chunk.id for h in results}

@@ -1094,7 +1094,8 @@ def lead_fact(question: str) -> str | None:
 #: issued) states no sanction for the breach asked; ayat (4) does ("denda sebesar 1% ... dari Dasar Pengenaan
 #: Pajak").  Session 52, a probe of our own: "apa sanksi kalau tidak membuat faktur pajak?" was led by huruf c
 _UNMEASURED_SANCTION = re.compile(
-    r"^\s*(?:[a-z]\.\s+)?(?:Wajib\s+Pajak\s+)?dikenai\s+sanksi\s+administratif\s+berupa\s+denda\s+dan/atau\s+bunga\s*[;.]?\s*$",
+    r"^\s*(?:[a-z]\.\s+)?(?:Wajib\s+Pajak\s+)?dikenai\s+sanksi\s+administratif\s+berupa\s+"
+    r"denda\s+dan/atau\s+bunga\s*[;.]?\s*$",
     re.I,
 )
 
@@ -1499,38 +1500,42 @@ _SUBJECT_BY_PASAL = re.compile(
 )
 
 
-def _states_for(hit: Hit, referent: Hit, kind: str | None) -> bool:
-    """``hit`` names its subject by ``referent``'s Pasal (:data:`_SUBJECT_BY_PASAL`) and states the rate or
-    time limit asked (``kind``) for it."""
-    if kind not in ("rate", "deadline") or hit.chunk.doc_id != referent.chunk.doc_id:
-        return False
+def _pasal_stated_for(hit: Hit, kind: str | None) -> str | None:
+    """The Pasal of its own act that ``hit`` names its subject by (:data:`_SUBJECT_BY_PASAL`) when it states
+    the rate or time limit asked (``kind``), else None: "Dokumen sebagaimana dimaksud dalam Pasal 3 dikenai
+    ... tarif tetap sebesar Rp10.000,00" states Pasal 3's rate.  An amount asked ("kuitansi di atas
+    berapa?") may be a bound of that Pasal itself, not the figure the rule states for it."""
+    if kind not in ("rate", "deadline") or hit.chunk.kind == "penjelasan":
+        return None
     m = _SUBJECT_BY_PASAL.search(hit.chunk.text)
-    return m is not None and m.group(1) == referent.chunk.pasal and states_fact(kind, hit.chunk.text)
+    if m is None or m.group(1) == hit.chunk.pasal or not states_fact(kind, hit.chunk.text):
+        return None
+    return m.group(1)
+
+
+def _states_for(hit: Hit, referent: Hit, kind: str | None) -> bool:
+    """``hit`` states the rate or time limit asked (``kind``) for ``referent``'s Pasal
+    (:func:`_pasal_stated_for`)."""
+    return hit.chunk.doc_id == referent.chunk.doc_id and _pasal_stated_for(hit, kind) == referent.chunk.pasal
 
 
 def _referent_texts(hits: Sequence[Hit], kind: str | None) -> dict[str, str]:
-    """For each hit that states the kind of fact asked (``kind``: a rate or a deadline) and names its
-    subject by another Pasal of its act (:data:`_SUBJECT_BY_PASAL`), the text of that Pasal's passages among
-    ``hits``: what the rule is about, for its relevance.  UU Bea Meterai Pasal 5
+    """For each hit stating the rate or time limit asked for another Pasal of its act
+    (:func:`_pasal_stated_for`), the text of that Pasal's passages among ``hits``: what the rule is about,
+    for its relevance.  UU Bea Meterai Pasal 5
     states the rate of "Dokumen sebagaimana dimaksud dalam Pasal 3"; a question on the stamp duty of a
     contract names the document, which only Pasal 3 lists (session 52, a probe of our own: "tarif bea meterai
     untuk kontrak berapa?" was answered with Pasal 3's futures contracts, the rate left out as irrelevant)."""
+    stated = {h.chunk.id: pasal for h in hits if (pasal := _pasal_stated_for(h, kind)) is not None}
+    if not stated:
+        return {}
     by_pasal: dict[tuple[str, str], list[str]] = {}
     for h in hits:
         if h.chunk.pasal and h.chunk.kind != "penjelasan":
             by_pasal.setdefault((h.chunk.doc_id, h.chunk.pasal), []).append(h.chunk.text)
     out: dict[str, str] = {}
-    if kind not in ("rate", "deadline"):
-        # a rule is read with its referent only for the rate or time limit it states of it; an amount asked
-        # ("kuitansi di atas berapa?") may be a bound of the referent itself, not the referrer's figure
-        return out
     for h in hits:
-        if not states_fact(kind, h.chunk.text):
-            continue
-        m = _SUBJECT_BY_PASAL.search(h.chunk.text)
-        if m is None or h.chunk.kind == "penjelasan" or m.group(1) == h.chunk.pasal:
-            continue
-        texts = by_pasal.get((h.chunk.doc_id, m.group(1)))
+        texts = by_pasal.get((h.chunk.doc_id, stated[h.chunk.id])) if h.chunk.id in stated else None
         if texts:
             out[h.chunk.id] = "\n".join(texts)
     return out

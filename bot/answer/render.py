@@ -817,9 +817,8 @@ def _fact_sentence(
         rate = _rate_phrase(c, lang, question) if reads_rate else None
         form = _SANCTION_FORM.search(c.quote) if rate and asks_penalty(question) else None
         if rate and form is None and _SETS_BASE.search(c.quote):
-            # (a sanction measured on the base, "denda sebesar 1% ... dari Dasar Pengenaan Pajak", is the
-            # sanction: read below)
-            # "Dasar pengenaan ... sebesar 50% dari jumlah penghasilan bruto": a base, not a rate
+            # "Dasar pengenaan ... sebesar 50% dari jumlah penghasilan bruto": a base, not a rate (a sanction
+            # measured on the base, "denda sebesar 1% ... dari Dasar Pengenaan Pajak", is read below)
             if lang == "en":
                 return f"Under {src}, the tax base is {rate} [{n}].", rate
             return f"Menurut {src}, dasar pengenaannya {rate} [{n}].", rate
