@@ -301,7 +301,7 @@ class Retriever:
         results.extend(capped[: max(0, top_k - len(results))])
         context: list[Hit] = []
         if mode in ("hybrid", "deterministic"):
-            results = _with_rate_rule(results, pool, [cid for _, cid in scored if cid in visible], top_k)
+            results = _with_rate_rule(results, pool, scored, visible, top_k)
             results = self._with_referrer(results, pool.intent, flt, docs, top_k)
             context = self._expand(results, flt, docs)
         explain["returned"] = len(results)
@@ -508,8 +508,7 @@ class Retriever:
             for c in chunks.values()
             if c.id in visible
             and c.doc_id in docs
-            and c.kind not in ("penjelasan", "preamble", "closing")
-            and not c.is_example
+            and _quotable_rule(c)
             and _in_force(c, as_of)
             and figure.search(c.text)
         ]
@@ -529,7 +528,7 @@ class Retriever:
         )
         ref = found[0]
         hit = Hit(ref, docs[ref.doc_id], best.score, ("graph:referrer",))
-        return [*results[: at + 1], hit, *results[at + 1 :]][: max(top_k, at + 2)]
+        return _placed_after(results, at, hit, top_k)
 
     def _expand(self, results: list[Hit], flt: SearchFilter, docs: dict[str, DocumentMeta]) -> list[Hit]:
         """Parent Pasal, definitions used, referenced ayat and linked memo sections, within a budget."""
@@ -582,7 +581,24 @@ def _leading_rules(results: list[Hit]) -> list[int]:
     return [i for i, h in enumerate(results[:2]) if h.chunk.kind != "penjelasan" and not h.chunk.is_example]
 
 
-def _with_rate_rule(results: list[Hit], pool: CandidatePool, ranked: list[str], top_k: int) -> list[Hit]:
+def _quotable_rule(chunk: Chunk) -> bool:
+    """A rule a graph step may add: no elucidation, preamble or closing, no worked example."""
+    return chunk.kind not in ("penjelasan", "preamble", "closing") and not chunk.is_example
+
+
+def _placed_after(results: list[Hit], at: int, hit: Hit, top_k: int) -> list[Hit]:
+    """``hit`` right after the rule at ``at``; the list keeps ``top_k`` places (the added hit's at least)."""
+    return [*results[: at + 1], hit, *results[at + 1 :]][: max(top_k, at + 2)]
+
+
+def _in_provision(chunk: Chunk, pasal: str | None, law_docs: tuple[str, ...]) -> bool:
+    """The chunk is the Pasal of one of the law's documents (its own wording or a restatement of it)."""
+    return chunk.pasal == pasal and (chunk.base_doc in law_docs or chunk.doc_id in law_docs)
+
+
+def _with_rate_rule(
+    results: list[Hit], pool: CandidatePool, scored: list[tuple[float, str]], visible: set[str], top_k: int
+) -> list[Hit]:
     """The Pasal setting the asked tax's rate, placed right after the best rule when no rule leading the
     results states a rate.
 
@@ -590,9 +606,9 @@ def _with_rate_rule(results: list[Hit], pool: CandidatePool, ranked: list[str], 
     barang berapa ya?" ranks the import exemptions first and the rate Pasal (a hint of the question,
     :func:`kb.query.understand`, ``origin="rate"``) below the list.  Only when the best rule among the first
     two hits states no percentage: a rule that states one (a special regime's "1,1% dari Harga Jual")
-    answers itself, and the composer still decides what leads.  Candidates are the pool's, already filtered
-    to the reader and the date; the best-ranked passage of that Pasal stating a rate joins (it takes the
-    last place).
+    answers itself, and the composer still decides what leads.  Candidates are the pool's (``scored``, best
+    first), already filtered to the reader and the date; the best-ranked passage of that Pasal stating a
+    rate joins (it takes the last place).
     """
     rate_pasal = [(p, law_docs) for p, law_docs in pool.intent.provision_docs if p.origin == "rate"]
     if not pool.intent.rate or not rate_pasal:
@@ -601,20 +617,17 @@ def _with_rate_rule(results: list[Hit], pool: CandidatePool, ranked: list[str], 
     if not rules or any(_PERCENT.search(results[i].chunk.text) for i in rules):
         return results
     shown = {h.chunk.id for h in results}
-    for cid in ranked:
+    for _, cid in scored:
         chunk = pool.chunks[cid]
-        if cid in shown or chunk.kind in ("penjelasan", "preamble", "closing") or chunk.is_example:
+        if cid in shown or cid not in visible or not _quotable_rule(chunk):
             continue
-        if not any(
-            chunk.pasal == p.pasal and (chunk.base_doc in law_docs or chunk.doc_id in law_docs)
-            for p, law_docs in rate_pasal
+        if any(_in_provision(chunk, p.pasal, law_docs) for p, law_docs in rate_pasal) and _RATE_TEXT.search(
+            chunk.text
         ):
-            continue
-        if not _RATE_TEXT.search(chunk.text):
-            continue
-        at = rules[0]
-        hit = Hit(chunk, pool.docs[chunk.doc_id], results[at].score, (*pool.via[cid], "graph:rate_rule"))
-        return [*results[: at + 1], hit, *results[at + 1 :]][: max(top_k, at + 2)]
+            hit = Hit(
+                chunk, pool.docs[chunk.doc_id], results[rules[0]].score, (*pool.via[cid], "graph:rate_rule")
+            )
+            return _placed_after(results, rules[0], hit, top_k)
     return results
 
 

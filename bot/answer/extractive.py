@@ -579,17 +579,12 @@ _PPH23_LOCATION = re.compile(r"^Pasal 23\b.*?\bUU 7/1983\b")
 _ASKS_FINAL = re.compile(r"\bfinal\b", re.IGNORECASE)
 
 
-#: the question asks a rate's figure or asks to confirm one (lexicon ``question_kinds.rate_value``)
+#: the question asks a rate's figure ("berapa", "what rate", "how much") or asks to confirm one ("caps
+#: royalties at 10%, can you confirm?"); a figure it only names ("can we apply the 10% treaty rate?") asks
+#: whether the rate may be used (lexicon ``question_kinds.rate_value``)
 _ASKS_RATE_VALUE = lexicon.question_kind("rate_value")
 #: the question names income tax itself (kb/data/lexicon.yaml ``question_kinds.income_tax_named``)
 _NAMES_INCOME_TAX = lexicon.question_kind("income_tax_named")
-
-
-def _asks_value(question: str) -> bool:
-    """The question asks a rate's figure ("berapa", "what rate", "how much") or asks to confirm one ("caps
-    royalties at 10%, can you confirm?"); a figure it only names ("can we apply the 10% treaty rate?") asks
-    whether the rate may be used."""
-    return bool(_ASKS_RATE_VALUE.search(lexicon.plain_question(question)))
 
 
 def unstated_object_rate(question: str, lead_quote: str, lead_source: str = "") -> str | None:
@@ -613,7 +608,11 @@ def unstated_object_rate(question: str, lead_quote: str, lead_source: str = "") 
     if taxes and not any(t.startswith("PPh") for t in taxes) and not _NAMES_INCOME_TAX.search(question):
         return None  # the PPN or stamp duty charged on the object, whose rate is its tax's general one
     named = [name for name in question_objects(question) if name in _RATE_OBJECTS]
-    if named and named[0] in _VALUE_ASKED_OBJECTS and not _asks_value(question):
+    if (
+        named
+        and named[0] in _VALUE_ASKED_OBJECTS
+        and not _ASKS_RATE_VALUE.search(lexicon.plain_question(question))
+    ):
         named = named[1:]
     if not named:
         return None
@@ -1547,19 +1546,16 @@ def _referent_texts(hits: Sequence[Hit], kind: str | None) -> dict[str, str]:
     states the rate of "Dokumen sebagaimana dimaksud dalam Pasal 3"; a question on the stamp duty of a
     contract names the document, which only Pasal 3 lists (session 52, a probe of our own: "tarif bea meterai
     untuk kontrak berapa?" was answered with Pasal 3's futures contracts, the rate left out as irrelevant)."""
-    stated = {h.chunk.id: pasal for h in hits if (pasal := _pasal_stated_for(h, kind)) is not None}
+    stated = {
+        h.chunk.id: (h.chunk.doc_id, pasal) for h in hits if (pasal := _pasal_stated_for(h, kind)) is not None
+    }
     if not stated:
         return {}
     by_pasal: dict[tuple[str, str], list[str]] = {}
     for h in hits:
         if h.chunk.pasal and h.chunk.kind != "penjelasan":
             by_pasal.setdefault((h.chunk.doc_id, h.chunk.pasal), []).append(h.chunk.text)
-    out: dict[str, str] = {}
-    for h in hits:
-        texts = by_pasal.get((h.chunk.doc_id, stated[h.chunk.id])) if h.chunk.id in stated else None
-        if texts:
-            out[h.chunk.id] = "\n".join(texts)
-    return out
+    return {cid: "\n".join(by_pasal[where]) for cid, where in stated.items() if where in by_pasal}
 
 
 def _own_text(hit: Hit) -> str:
