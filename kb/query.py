@@ -515,9 +515,10 @@ def default_aliases() -> AliasDictionary:
 class Provision:
     """A Pasal/ayat/huruf the question points at, with the law it belongs to when known.
 
-    ``origin`` is "text" when the question wrote "Pasal ..." and "tax_type" when the provision is
-    implied by a tax type ("PPh 23" -> Pasal 23 of UU 7/1983) or by a reviewed term whose alias entry names
-    the provision governing it ("PTKP" -> Pasal 7 of UU 7/1983).  Spans index the original text.
+    ``origin`` is "text" when the question wrote "Pasal ..."; "tax_type" when the provision is implied by a
+    tax type ("PPh 23" -> Pasal 23 of UU 7/1983); "governs" when a reviewed term's alias entry names the
+    provision that sets it ("PTKP" -> Pasal 7 of UU 7/1983); "rate" for the Pasal setting an asked tax's
+    rate.  Every origin but "text" is a hint.  Spans index the original text.
     """
 
     pasal: str
@@ -967,7 +968,7 @@ def understand(
     for am in matches:
         if am.entry.governs is not None:
             pasal, ayat, law = am.entry.governs
-            hints.append(Provision(pasal, ayat, None, law, "tax_type", am.start, am.end))
+            hints.append(Provision(pasal, ayat, None, law, "governs", am.start, am.end))
         tt = am.entry.tax_type
         if tt is None:
             continue

@@ -115,6 +115,8 @@ _PERCENT = re.compile(r"\d+(?:[.,]\d+)?\s?%")
 #: ... or a rate stated as a fixed amount: "dikenai Bea Meterai dengan tarif tetap sebesar Rp10.000,00" (UU
 #: Bea Meterai Pasal 5, which names the documents of Pasal 3 by reference)
 _RATE_FIGURE = re.compile(r"\d+(?:[.,]\d+)?\s?%|\btarif\b[^.;]{0,60}?\bRp\s?\d", re.IGNORECASE)
+#: an amount of money as the acts write it ("Rp54.000.000,00")
+_AMOUNT_TEXT = re.compile(r"\bRp\s?\d", re.IGNORECASE)
 _AYAT_NUM = re.compile(r"\d+")
 #: an ayat that names its subject only by its sibling: "(2) Tarif Pajak Penghasilan yang bersifat final
 #: sebagaimana dimaksud pada ayat (1) sebesar 0,5%" (not "ayat (1) Undang-Undang ...", another act's)
@@ -302,6 +304,7 @@ class Retriever:
         context: list[Hit] = []
         if mode in ("hybrid", "deterministic"):
             results = _with_rate_rule(results, pool, scored, visible, top_k)
+            results = _with_governed_amount(results, pool, scored, visible, top_k)
             results = self._with_referrer(results, pool.intent, flt, docs, top_k)
             context = self._expand(results, flt, docs)
         explain["returned"] = len(results)
@@ -631,6 +634,49 @@ def _with_rate_rule(
     return results
 
 
+def _with_governed_amount(
+    results: list[Hit], pool: CandidatePool, scored: list[tuple[float, str]], visible: set[str], top_k: int
+) -> list[Hit]:
+    """The passage stating the amount of a term the question asks ("berapa PTKP ...?"), from the Pasal that
+    sets it, placed right after the best rule when no rule leading the results states an amount.
+
+    Why: UU PPh Pasal 7 ayat (1) states the PTKP amounts ("Rp54.000.000,00 untuk diri Wajib Pajak orang
+    pribadi") but shares few words with how staff ask ("karyawan status K/2, PTKP nya berapa?"); the TER
+    categories "berdasarkan besarnya Penghasilan Tidak Kena Pajak sesuai status" and the monthly PPh 21 base
+    share more and ranked first, and the amount was never shown.  The Pasal is a hint of the question (a
+    reviewed alias's ``governs``, :func:`kb.query.understand`, ``origin="governs"``).  Candidates are the
+    pool's (``scored``, best first), already filtered to the reader and the date; the best-ranked passage of
+    that Pasal stating an amount joins (it takes the last place); the composer still decides what leads.
+    """
+    governed = [(p, law_docs) for p, law_docs in pool.intent.provision_docs if p.origin == "governs"]
+    if not pool.intent.amount or not governed:
+        return results
+    rules = _leading_rules(results)
+    if any(_AMOUNT_TEXT.search(results[i].chunk.text) for i in rules):
+        return results
+    # with no rule leading (a worked example's "Rp100.000,00x12" and its elucidation first), after the top hit
+    at = rules[0] if rules else 0
+    shown = [h.chunk.id for h in results]
+    for _, cid in scored:
+        chunk = pool.chunks[cid]
+        if cid not in visible or not _quotable_rule(chunk):
+            continue
+        if any(_in_provision(chunk, p.pasal, law_docs) for p, law_docs in governed) and _AMOUNT_TEXT.search(
+            chunk.text
+        ):
+            # the best such passage, moved up when the results already hold it (adding another would push it
+            # out of the last place)
+            rest = results
+            if cid in shown:
+                pos = shown.index(cid)
+                if pos <= at + 1:
+                    return results
+                rest = [*results[:pos], *results[pos + 1 :]]
+            via = (*pool.via[cid], "graph:governed_amount")
+            return _placed_after(rest, at, Hit(chunk, pool.docs[chunk.doc_id], results[at].score, via), top_k)
+    return results
+
+
 @dataclass(frozen=True)
 class _Intent:
     """What the re-rank rules need from a question, worked out once per search (not once per candidate)."""
@@ -642,6 +688,8 @@ class _Intent:
     commencement: bool
     rate: bool
     deadline: bool
+    #: "berapa ...?" asking neither a rate nor a time limit: an amount ("berapa PTKP K/2?")
+    amount: bool = False
 
     @classmethod
     def of(
@@ -661,6 +709,9 @@ class _Intent:
             commencement=bool(_COMMENCE_Q.search(asked)),
             rate=bool(_RATE_Q.search(asked)),
             deadline=bool(_DEADLINE_Q.search(asked)),
+            amount=bool(lexicon.question_kind("amount").search(asked))
+            and not _RATE_Q.search(asked)
+            and not _DEADLINE_Q.search(asked),
         )
 
 

@@ -2205,7 +2205,9 @@ class ExtractiveComposer:
         scored = [(h, self._relevant(h, concepts, referents.get(h.chunk.id, ""))) for h in usable]
         best = max((c for _, c in scored), default=0.0)
         floor = max(self.min_coverage, RELATIVE_COVERAGE * best)
-        return [(h, c) for h, c in scored if c >= floor]
+        # the passage stating the amount of the term asked, from the Pasal that sets it (kb.retrieve's
+        # governed-amount step), is about the question whatever share of the story's words it has
+        return [(h, c) for h, c in scored if c >= floor or (c > 0 and "graph:governed_amount" in h.via)]
 
     def compose(self, request: ComposeRequest) -> ComposedAnswer:
         concepts = question_concepts(request)

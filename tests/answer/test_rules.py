@@ -135,6 +135,11 @@ def test_clarify_yaml_errors_name_the_entry() -> None:
         ("Bagaimana caranya supaya PPh kita lebih kecil tahun ini?", "advice"),
         ("Apakah vendor software Singapura kami adalah pemilik manfaat (beneficial owner)?", "protected"),
         ("Can we apply the treaty rate? Please confirm the final position.", "protected"),
+        # whether a particular person will be jailed is a judgement of that person's case (session 53); the
+        # offence's sanction in general stays a rule question
+        ("Bu Rina lupa setor PPN yang sudah dipungut, beliau bisa dipenjara gak?", "protected"),
+        ("Our ex-director kept the withheld tax. Could he be prosecuted for that?", "protected"),
+        ("Apa ancaman pidana bagi wajib pajak yang tidak menyetorkan pajak yang dipotong?", "in_scope"),
         ("How is the weather in Jakarta this afternoon?", "out_of_scope"),
         ("Berapa tarif PPN?", "in_scope"),
         # avoidance requests: hiding from the tax office, splitting under a threshold, the "best" structure

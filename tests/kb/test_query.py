@@ -627,7 +627,7 @@ def test_a_term_the_dictionary_places_in_a_provision_hints_that_provision(tmp_pa
         f"    governs: Pasal 7 ayat (1) UU 7/1983\n{_OK}",
     )
     plan = understand("PTKP setahun berapa?", aliases=AliasDictionary.load(path))
-    hints = [p for p in plan.provisions if p.origin == "tax_type"]
+    hints = [p for p in plan.provisions if p.origin == "governs"]
     assert [(p.pasal, p.ayat, p.law) for p in hints] == [("7", "1", "UU 7/1983")]
 
 
