@@ -24,6 +24,9 @@ def _words(question: str) -> set[str]:
         ("denger2 dia cuma kena PPh final ya?", {"denger", "dia", "cuma"}),
         ("emang bbrp jenis jasa kena PPh 23?", {"emang", "memang", "bbrp", "beberapa"}),
         ("kwitansi senilai 7jt jadi perlu dikasih meterai lagi?", {"senilai", "jadi", "lagi", "dikasih"}),
+        # session 53: the light verb of belonging and the word that frames a status code
+        ("bingkisan akhir tahun buat staf masuk natura ga?", {"masuk"}),
+        ("karyawan status TK/1 potongannya gmn?", {"status", "statu"}),
     ],
 )
 def test_chat_function_words_are_no_concepts(message: str, gone: set[str]) -> None:
