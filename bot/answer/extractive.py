@@ -2254,6 +2254,9 @@ class ExtractiveComposer:
             if pos and (
                 h.chunk.kind == "penjelasan"
                 or h.chunk.is_example
+                # a transitional clause ("Pada saat Peraturan Pemerintah ini mulai berlaku, ... paling lama 30
+                # (tiga puluh) hari") states a time limit of the change-over, never the rule asked
+                or transitional_clause(h, request.question)
                 or (
                     self._lead_score(rank, h, c, request) < top - LEAD_MARGIN
                     and not _states_for(h, top_hit, kind)
