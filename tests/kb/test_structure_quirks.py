@@ -440,6 +440,16 @@ def test_late_invoice_fine_is_ayat_4_of_kup_pasal_14_restated_by_uu_hpp() -> Non
     assert "Pasal 27 ayat (5d) dapat diterbitkan" in chunks[prefix + "ayat-5c"].text
 
 
+def test_the_individual_rate_scale_of_uu_hpp_has_its_top_bracket() -> None:
+    # the scan of UU HPP lost the rate cell of the last row of UU PPh Pasal 17 ayat (1) huruf a, so the scale
+    # ended at "di atas Rp5.000.000.000,00 (lima miliar rupiah)" with no rate and answers gave four rates;
+    # restored by hand (rule "structure" in ocr_repairs.tsv, the act's metadata says why)
+    ayat = {c.key: c for c in _doc("uu-7-2021")}["pasal-3/angka-6/pasal-17/ayat-1"]
+    assert "(lima miliar rupiah) 35% (tiga puluh lima persen)" in ayat.text
+    for rate in ("5% (lima persen)", "15% (lima belas", "25% (dua puluh lima", "30% (tiga puluh persen)"):
+        assert rate in ayat.text
+
+
 def test_ayat_markers_ocr_read_as_n1_at_the_end_of_a_list_item_are_their_own_ayat() -> None:
     # "... oleh pihak yang memanfaatkannya. REPTIEUK INDONESIA (71 Pemanfaataa ..." (PP 44/2022 Pasal 23) and
     # "e. sumber lain yang sah dan tidak mengikat (21 Atas penerimaan ..." (PP 55/2022 Pasal 17), repaired by
