@@ -373,6 +373,10 @@ NAMES_LIABLE = lexicon.passage_cue("names_liable")
 #: a question asking what is not taxed or exempt, and a rule excluding from a levy ("tidak dikenakan atas")
 ASKS_EXEMPTION = lexicon.question_kind("asks_exemption")
 STATES_EXEMPTION = lexicon.passage_cue("states_exemption")
+#: a rule returning an excess, and a question asking about one (kb/data/lexicon.yaml
+#: ``passage_cues.refunds_excess``, ``question_kinds.asks_refund``)
+REFUNDS_EXCESS = lexicon.passage_cue("refunds_excess")
+ASKS_REFUND = lexicon.question_kind("asks_refund")
 
 
 def sets_amount(text: str) -> bool:
@@ -1878,6 +1882,7 @@ LEAD_WEIGHTS: dict[str, float] = {
     "transitional": -0.3,
     "window_closed": -1.0,
     "other_tax": -0.4,
+    "refund_unasked": -0.6,
     "object_match": 0.35,
     "figure_match": 0.35,
     "bound_side": 0.35,
@@ -1970,6 +1975,9 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "transitional": float(closing is not None),
         # an amnesty or transitional window that closed before the date asked about
         "window_closed": float(window_closed(text, request.as_of, hit.doc.effective_from)),
+        # a rule returning an excess ("kelebihan ... yang telah dipotong ... wajib dikembalikan") when no
+        # refund is asked: it shares the withholding's words, not its duty
+        "refund_unasked": float(bool(REFUNDS_EXCESS.search(text)) and not ASKS_REFUND.search(plain)),
         # a rule about another tax (PPh 26 honoraria for a PPh 23 question)
         "other_tax": float(bool(asked_taxes and named_taxes and not (asked_taxes & named_taxes))),
         # the provision whose scope is the object the question names leads, not a general rule
