@@ -27,6 +27,7 @@ def _words(question: str) -> set[str]:
         # session 53: the light verb of belonging and the word that frames a status code
         ("bingkisan akhir tahun buat staf masuk natura ga?", {"masuk"}),
         ("karyawan status TK/1 potongannya gmn?", {"status", "statu"}),
+        ("Kami sewa gudang. Pertanyaannya, sewa itu dipotong PPh apa?", {"pertanyaannya", "pertanya"}),
     ],
 )
 def test_chat_function_words_are_no_concepts(message: str, gone: set[str]) -> None:
