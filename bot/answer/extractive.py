@@ -589,6 +589,8 @@ _ASKS_FINAL = re.compile(r"\bfinal\b", re.IGNORECASE)
 _ASKS_RATE_VALUE = lexicon.question_kind("rate_value")
 #: the question names income tax itself (kb/data/lexicon.yaml ``question_kinds.income_tax_named``)
 _NAMES_INCOME_TAX = lexicon.question_kind("income_tax_named")
+#: ... or stamp duty (``question_kinds.stamp_duty_named``), which no tax-type list names
+_NAMES_STAMP_DUTY = lexicon.question_kind("stamp_duty_named")
 
 
 def unstated_object_rate(question: str, lead_quote: str, lead_source: str = "") -> str | None:
@@ -609,7 +611,8 @@ def unstated_object_rate(question: str, lead_quote: str, lead_source: str = "") 
     if not asks_rate(question):
         return None
     taxes = asked_tax_names(question)
-    if taxes and not any(t.startswith("PPh") for t in taxes) and not _NAMES_INCOME_TAX.search(question):
+    other_tax = (taxes and not any(t.startswith("PPh") for t in taxes)) or _NAMES_STAMP_DUTY.search(question)
+    if other_tax and not _NAMES_INCOME_TAX.search(question):
         return None  # the PPN or stamp duty charged on the object, whose rate is its tax's general one
     named = [name for name in question_objects(question) if name in _RATE_OBJECTS]
     if (
