@@ -115,6 +115,8 @@ _PERCENT = re.compile(r"\d+(?:[.,]\d+)?\s?%")
 #: ... or a rate stated as a fixed amount: "dikenai Bea Meterai dengan tarif tetap sebesar Rp10.000,00" (UU
 #: Bea Meterai Pasal 5, which names the documents of Pasal 3 by reference)
 _RATE_FIGURE = re.compile(r"\d+(?:[.,]\d+)?\s?%|\btarif\b[^.;]{0,60}?\bRp\s?\d", re.IGNORECASE)
+#: "berapa ...?" / "how much ...?" (kb/data/lexicon.yaml ``question_kinds.amount``)
+_AMOUNT_Q = lexicon.question_kind("amount")
 #: an amount of money as the acts write it ("Rp54.000.000,00")
 _AMOUNT_TEXT = re.compile(r"\bRp\s?\d", re.IGNORECASE)
 _AYAT_NUM = re.compile(r"\d+")
@@ -613,25 +615,45 @@ def _with_rate_rule(
     first), already filtered to the reader and the date; the best-ranked passage of that Pasal stating a
     rate joins (it takes the last place).
     """
-    rate_pasal = [(p, law_docs) for p, law_docs in pool.intent.provision_docs if p.origin == "rate"]
+    rate_pasal = _hinted(pool, "rate")
     if not pool.intent.rate or not rate_pasal:
         return results
     rules = _leading_rules(results)
     if not rules or any(_PERCENT.search(results[i].chunk.text) for i in rules):
         return results
     shown = {h.chunk.id for h in results}
+    cid = _first_stating(pool, scored, visible, rate_pasal, _RATE_TEXT, skip=shown)
+    if cid is None:
+        return results
+    via = (*pool.via[cid], "graph:rate_rule")
+    hit = Hit(pool.chunks[cid], pool.docs[pool.chunks[cid].doc_id], results[rules[0]].score, via)
+    return _placed_after(results, rules[0], hit, top_k)
+
+
+def _hinted(pool: CandidatePool, origin: str) -> list[tuple[Provision, tuple[str, ...]]]:
+    """The question's hinted provisions of one origin, each with its law's documents."""
+    return [(p, law_docs) for p, law_docs in pool.intent.provision_docs if p.origin == origin]
+
+
+def _first_stating(
+    pool: CandidatePool,
+    scored: list[tuple[float, str]],
+    visible: set[str],
+    provisions: list[tuple[Provision, tuple[str, ...]]],
+    states: re.Pattern[str],
+    skip: set[str] | frozenset[str] = frozenset(),
+) -> str | None:
+    """The best-ranked quotable rule of the pool (``scored``, best first; visible to the reader on the date)
+    in one of ``provisions`` whose text ``states`` the asked figure; ``skip`` ids are passed over."""
     for _, cid in scored:
         chunk = pool.chunks[cid]
-        if cid in shown or cid not in visible or not _quotable_rule(chunk):
+        if cid in skip or cid not in visible or not _quotable_rule(chunk):
             continue
-        if any(_in_provision(chunk, p.pasal, law_docs) for p, law_docs in rate_pasal) and _RATE_TEXT.search(
+        if any(_in_provision(chunk, p.pasal, law_docs) for p, law_docs in provisions) and states.search(
             chunk.text
         ):
-            hit = Hit(
-                chunk, pool.docs[chunk.doc_id], results[rules[0]].score, (*pool.via[cid], "graph:rate_rule")
-            )
-            return _placed_after(results, rules[0], hit, top_k)
-    return results
+            return cid
+    return None
 
 
 def _with_governed_amount(
@@ -644,11 +666,11 @@ def _with_governed_amount(
     pribadi") but shares few words with how staff ask ("karyawan status K/2, PTKP nya berapa?"); the TER
     categories "berdasarkan besarnya Penghasilan Tidak Kena Pajak sesuai status" and the monthly PPh 21 base
     share more and ranked first, and the amount was never shown.  The Pasal is a hint of the question (a
-    reviewed alias's ``governs``, :func:`kb.query.understand`, ``origin="governs"``).  Candidates are the
-    pool's (``scored``, best first), already filtered to the reader and the date; the best-ranked passage of
-    that Pasal stating an amount joins (it takes the last place); the composer still decides what leads.
+    reviewed alias's ``governs``, :func:`kb.query.understand`, ``origin="governs"``).  The best-ranked
+    passage of that Pasal stating an amount (:func:`_first_stating`) joins after the best rule, or after the
+    top hit when no rule leads (the last hit makes room); the composer still decides what leads.
     """
-    governed = [(p, law_docs) for p, law_docs in pool.intent.provision_docs if p.origin == "governs"]
+    governed = _hinted(pool, "governs")
     if not pool.intent.amount or not governed:
         return results
     rules = _leading_rules(results)
@@ -656,25 +678,21 @@ def _with_governed_amount(
         return results
     # with no rule leading (a worked example's "Rp100.000,00x12" and its elucidation first), after the top hit
     at = rules[0] if rules else 0
+    cid = _first_stating(pool, scored, visible, governed, _AMOUNT_TEXT)
+    if cid is None:
+        return results
+    # the best such passage, moved up when the results already hold it (adding another would push it out of
+    # the last place)
     shown = [h.chunk.id for h in results]
-    for _, cid in scored:
-        chunk = pool.chunks[cid]
-        if cid not in visible or not _quotable_rule(chunk):
-            continue
-        if any(_in_provision(chunk, p.pasal, law_docs) for p, law_docs in governed) and _AMOUNT_TEXT.search(
-            chunk.text
-        ):
-            # the best such passage, moved up when the results already hold it (adding another would push it
-            # out of the last place)
-            rest = results
-            if cid in shown:
-                pos = shown.index(cid)
-                if pos <= at + 1:
-                    return results
-                rest = [*results[:pos], *results[pos + 1 :]]
-            via = (*pool.via[cid], "graph:governed_amount")
-            return _placed_after(rest, at, Hit(chunk, pool.docs[chunk.doc_id], results[at].score, via), top_k)
-    return results
+    rest = results
+    if cid in shown:
+        pos = shown.index(cid)
+        if pos <= at + 1:
+            return results
+        rest = [*results[:pos], *results[pos + 1 :]]
+    via = (*pool.via[cid], "graph:governed_amount")
+    hit = Hit(pool.chunks[cid], pool.docs[pool.chunks[cid].doc_id], results[at].score, via)
+    return _placed_after(rest, at, hit, top_k)
 
 
 @dataclass(frozen=True)
@@ -709,7 +727,7 @@ class _Intent:
             commencement=bool(_COMMENCE_Q.search(asked)),
             rate=bool(_RATE_Q.search(asked)),
             deadline=bool(_DEADLINE_Q.search(asked)),
-            amount=bool(lexicon.question_kind("amount").search(asked))
+            amount=bool(_AMOUNT_Q.search(asked))
             and not _RATE_Q.search(asked)
             and not _DEADLINE_Q.search(asked),
         )

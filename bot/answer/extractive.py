@@ -611,8 +611,8 @@ def unstated_object_rate(question: str, lead_quote: str, lead_source: str = "") 
     if not asks_rate(question):
         return None
     taxes = asked_tax_names(question)
-    other_tax = (taxes and not any(t.startswith("PPh") for t in taxes)) or _NAMES_STAMP_DUTY.search(question)
-    if other_tax and not _NAMES_INCOME_TAX.search(question):
+    other_tax = bool(taxes) and not any(t.startswith("PPh") for t in taxes)
+    if (other_tax or _NAMES_STAMP_DUTY.search(question)) and not _NAMES_INCOME_TAX.search(question):
         return None  # the PPN or stamp duty charged on the object, whose rate is its tax's general one
     named = [name for name in question_objects(question) if name in _RATE_OBJECTS]
     if (
