@@ -57,3 +57,11 @@ def test_only_an_amount_question_gets_the_amount_passage(services: Any) -> None:
     # asking when, or asking nothing of an amount, adds nothing
     assert _governed(services, "PTKP ditentukan menurut keadaan kapan?") == []
     assert _governed(services, "Apa yang dimaksud PTKP?") == []
+
+
+def test_an_english_what_is_the_threshold_question_asks_the_amount(services: Any) -> None:
+    # "what is the <thing> threshold?" asks a figure as "how much" does (lexicon question_kinds.amount)
+    answer = anonymous_answer(services, "What is the non-taxable income threshold for one person?")
+    lead = answer.claims[0]
+    assert lead.source.doc_id == "uu-7-2021" and lead.source.location.startswith("Pasal 7 ayat (1)")
+    assert "Rp54.000.000,00" in lead.quote
