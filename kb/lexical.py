@@ -641,6 +641,12 @@ def _numbered(text: str) -> frozenset[tuple[str, str]]:
     return frozenset((stem(a), b) for a, b in _passage(text)[1] if b[:1].isdigit())
 
 
+@functools.lru_cache(maxsize=4096)
+def _negated(text: str) -> frozenset[tuple[str, str]]:
+    """The (negation, stem) pairs of the text: each negation with the word it negates ("tidak kawin")."""
+    return frozenset((a, stem(b)) for a, b in _passage(text)[1] if a in _PHRASE_NEGATIONS)
+
+
 def _has(s: str, stems: frozenset[str]) -> bool:
     return s in stems or (len(s) >= 4 and any(x.startswith(s) and len(x) - len(s) <= 3 for x in stems))
 
@@ -654,6 +660,14 @@ def _mentions(phrase: tuple[str, ...], stems: frozenset[str], text: str) -> bool
     """
     if not all(_has(s, stems) for s in phrase if s):
         return False
+    if any(s in _PHRASE_NEGATIONS for s in phrase[:-1]):
+        # ... and a negation beside the word it negates: "tidak kawin" (single) is not mentioned by
+        # "Penghasilan Tidak Kena Pajak ...: b. ... Wajib Pajak yang kawin" (session 53: "What is the
+        # non-taxable income threshold for a single taxpayer?", a probe of our own, got the married addition)
+        negated = _negated(text)
+        pairs = [(s, phrase[i + 1]) for i, s in enumerate(phrase[:-1]) if s in _PHRASE_NEGATIONS]
+        if not all(p in negated for p in pairs):
+            return False
     return all((phrase[i - 1], s) in _numbered(text) for i, s in enumerate(phrase) if i and s[:1].isdigit())
 
 

@@ -65,3 +65,9 @@ def test_an_english_what_is_the_threshold_question_asks_the_amount(services: Any
     lead = answer.claims[0]
     assert lead.source.doc_id == "uu-7-2021" and lead.source.location.startswith("Pasal 7 ayat (1)")
     assert "Rp54.000.000,00" in lead.quote
+
+
+def test_a_single_taxpayer_is_not_given_the_married_addition(services: Any) -> None:
+    answer = anonymous_answer(services, "What is the non-taxable income threshold for a single taxpayer?")
+    assert "Rp54.000.000,00" in answer.claims[0].quote
+    assert "yang kawin" not in answer.claims[0].quote

@@ -83,3 +83,12 @@ def test_a_root_ending_in_ain_keeps_it() -> None:
 
     assert _question_word("bermain", frozenset()) == "bermain"
     assert _question_word("dikenain", frozenset()) == "dikena"
+
+
+def test_a_negated_phrase_is_mentioned_only_with_its_negation_beside_the_word() -> None:
+    # "single" is "tidak kawin": the "Tidak" of "Penghasilan Tidak Kena Pajak" and an item's "yang kawin" do
+    # not mention it (session 53: an English PTKP question for a single taxpayer quoted the married addition)
+    single = [frozenset({("single",), ("tidak", "kawin")})]
+    lead_in_and_item = "Penghasilan Tidak Kena Pajak per tahun diberikan: b. tambahan untuk yang kawin"
+    assert coverage(single, lead_in_and_item) == 0.0
+    assert coverage(single, "status Penghasilan Tidak Kena Pajak: tidak kawin tanpa tanggungan") == 1.0
