@@ -717,6 +717,7 @@ class _Intent:
         doc_ids_for: Callable[[tuple[str | None, ...]], list[str]],
     ) -> _Intent:
         asked = lexicon.plain_question(plan.text)
+        rate, deadline = bool(_RATE_Q.search(asked)), bool(_DEADLINE_Q.search(asked))
         return cls(
             named_docs=tuple(named_docs),
             provision_docs=tuple(
@@ -725,11 +726,9 @@ class _Intent:
             definition=asks_definition(plan.text),
             revocation=bool(_REVOKE_Q.search(asked)),
             commencement=bool(_COMMENCE_Q.search(asked)),
-            rate=bool(_RATE_Q.search(asked)),
-            deadline=bool(_DEADLINE_Q.search(asked)),
-            amount=bool(_AMOUNT_Q.search(asked))
-            and not _RATE_Q.search(asked)
-            and not _DEADLINE_Q.search(asked),
+            rate=rate,
+            deadline=deadline,
+            amount=bool(_AMOUNT_Q.search(asked)) and not rate and not deadline,
         )
 
 

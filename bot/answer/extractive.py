@@ -589,11 +589,11 @@ _ASKS_FINAL = re.compile(r"\bfinal\b", re.IGNORECASE)
 _ASKS_RATE_VALUE = lexicon.question_kind("rate_value")
 #: the question names income tax itself (kb/data/lexicon.yaml ``question_kinds.income_tax_named``)
 _NAMES_INCOME_TAX = lexicon.question_kind("income_tax_named")
-#: ... or stamp duty (``question_kinds.stamp_duty_named``), which no tax-type list names
-_NAMES_STAMP_DUTY = lexicon.question_kind("stamp_duty_named")
 
 
-def unstated_object_rate(question: str, lead_quote: str, lead_source: str = "") -> str | None:
+def unstated_object_rate(
+    question: str, lead_quote: str, lead_source: str = "", tax_types: Sequence[str] = ()
+) -> str | None:
     """The income object whose rate the question asks ("tarif PPh final persewaan tanah berapa persen?",
     "jasa konstruksi brp persen?") when the leading quote does not state a rate for it, else None.
 
@@ -604,15 +604,18 @@ def unstated_object_rate(question: str, lead_quote: str, lead_source: str = "") 
 
     Kept apart from :func:`misses_asked` on purpose: a fact missing there escalates with the quotes shown
     under a doubt, and here those quotes state another object's rate (PP 34/2016's 2,5% for a transfer),
-    which a reader would take for the answer; the pipeline declines without them instead.  ``lead_source``
-    is the lead's location and document number ("Pasal 23 ayat (1) UU 7/1983 (...) UU 36/2008"): a final
-    tax asked for and UU PPh Pasal 23 leading is another regime's rate however literally it names the
-    object."""
+    which a reader would take for the answer; the pipeline declines without them instead.  ``tax_types``
+    are the question plan's (:func:`kb.query.understand`), where the reviewed aliases name stamp duty.
+    ``lead_source`` is the lead's location and document number ("Pasal 23 ayat (1) UU 7/1983 (...) UU
+    36/2008"): a final tax asked for and UU PPh Pasal 23 leading is another regime's rate however literally
+    it names the object."""
     if not asks_rate(question):
         return None
     taxes = asked_tax_names(question)
-    other_tax = bool(taxes) and not any(t.startswith("PPh") for t in taxes)
-    if (other_tax or _NAMES_STAMP_DUTY.search(question)) and not _NAMES_INCOME_TAX.search(question):
+    # the question's tax types (its plan, read with the reviewed aliases) name stamp duty, which the tax names
+    # of the text do not: "tarif bea meterai untuk kontrak sewa gedung berapa?" asks the lease's stamp duty
+    other_tax = (bool(taxes) and not any(t.startswith("PPh") for t in taxes)) or "Bea Meterai" in tax_types
+    if other_tax and not _NAMES_INCOME_TAX.search(question):
         return None  # the PPN or stamp duty charged on the object, whose rate is its tax's general one
     named = [name for name in question_objects(question) if name in _RATE_OBJECTS]
     if (

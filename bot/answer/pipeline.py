@@ -947,7 +947,9 @@ def answer_question(
     # 7b-7d. the best the knowledge base holds does not state the asked fact: saying so is the answer
     #     (:func:`_unstated_fact`)
     not_stated = (
-        _unstated_fact(answered_question, shown[0], lang, as_of_date) if verdict.kind == "in_scope" else None
+        _unstated_fact(answered_question, answered_plan, shown[0], lang, as_of_date)
+        if verdict.kind == "in_scope"
+        else None
     )
     if not_stated is not None:
         return finish(
@@ -1043,7 +1045,7 @@ def answer_question(
     )
 
 
-def _unstated_fact(question: str, lead: ShownClaim, lang: str, as_of: dt.date) -> str | None:
+def _unstated_fact(question: str, plan: QueryPlan, lead: ShownClaim, lang: str, as_of: dt.date) -> str | None:
     """Why the leading claim does not answer ``question`` although it shares its words, as the decline's
     message; None when it may answer.
 
@@ -1060,7 +1062,9 @@ def _unstated_fact(question: str, lead: ShownClaim, lang: str, as_of: dt.date) -
     """
     day = as_of.isoformat()
     lead_text = f"{lead.text}\n{lead.quote}"
-    unstated = unstated_object_rate(question, lead.quote, f"{lead.source.location} {lead.source.number}")
+    unstated = unstated_object_rate(
+        question, lead.quote, f"{lead.source.location} {lead.source.number}", plan.tax_types
+    )
     if unstated is not None:
         key = f"object_rate_not_found_{unstated}"
         key = key if key in W else "object_rate_not_found"

@@ -4,7 +4,8 @@
 salary receipts "yang berkaitan dengan hubungan kerja" (UU Bea Meterai Pasal 7 huruf c) and was told no
 duty is due; lexicon ``search_words`` reads "kontrak" as the act's "surat perjanjian" (Pasal 3 ayat (2)
 huruf a).  A question asking the stamp duty's tariff for a lease was declined as "no source states the rate
-for renting land and buildings" (``question_kinds.stamp_duty_named``).
+for renting land and buildings"; the question's tax types (the reviewed alias ``bea-meterai``) name stamp
+duty.
 """
 
 from __future__ import annotations
