@@ -1051,7 +1051,7 @@ def understand(
                 source=adict.source_of(am.entry),
                 doc=am.entry.doc,
             )
-    expansions = (*first.values(), *_search_word_expansions(text))
+    expansions = (*first.values(), *_search_word_expansions(text, matches))
     terms: dict[str, None] = {}
     chat = _lexicon.default().chat_spellings
     # a name the message addresses ("pak Pri") and its leave to ask ("ijin bertanya") are no search terms,
@@ -1118,14 +1118,15 @@ def understand(
 SEARCH_WORD_SOURCE = "lexicon.yaml:search_words:"
 
 
-def _search_word_expansions(text: str) -> list[Expansion]:
+def _search_word_expansions(text: str, matches: Sequence[AliasMatch] = ()) -> list[Expansion]:
     """Expansions for the everyday phrases the law names otherwise (``search_words`` of the lexicon).
 
     Why: an act names a thing in its own words -- a car an employer lets staff use is a "kenikmatan" (PP
     55/2022), office equipment sold off is an "aktiva" (UU PPN Pasal 16D) -- and a question that writes the
     everyday phrase shares no rare word with the provision, so neither BM25 nor the re-rank's coverage finds
     it.  The longest listed phrase wins at each position, once per question; tokens are read in their formal
-    spelling (``chat_spellings``), so a phrase is listed in the acts' spelling only.
+    spelling (``chat_spellings``), so a phrase is listed in the acts' spelling only.  A phrase listed for one
+    term of a reviewed alias (``matches``) serves its every term: "DP" and "down payment" are "uang muka".
     """
     table = _lexicon.default().search_words
     if not table:
@@ -1149,6 +1150,11 @@ def _search_word_expansions(text: str) -> list[Expansion]:
                 break
         else:
             i += 1
+    for am in matches:
+        keys = [k for k in (" ".join(_norm(t)) for t in am.entry.terms) if k in table]
+        if keys and not seen.intersection(keys):  # one expansion per alias, as for its written term
+            seen.update(keys)
+            out.append(Expansion(am.surface, table[keys[0]], f"{SEARCH_WORD_SOURCE}{keys[0]}"))
     return out
 
 

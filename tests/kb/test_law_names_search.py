@@ -102,3 +102,21 @@ def test_the_benefit_in_kind_provisions_join_the_candidates(services: Any) -> No
     for cid in ("pp-55-2022#pasal-23", "pp-55-2022#pasal-29"):
         assert cid in pool.features, cid
         assert "bm25" in pool.via[cid], cid
+
+
+def test_a_search_word_of_one_alias_term_serves_every_term_of_the_alias() -> None:
+    """"DP" is a reviewed alias of "uang muka"; the search words listed for "uang muka" (UU PPN's "pembayaran
+    diterima sebelum penyerahan") are searched for "DP" and "advance payment" too (session 54: "customer bayar
+    DP dulu ..., faktur pajaknya kapan dibuat?", a probe of our own, was declined "no source")."""
+    phrases = lexicon.search_words()["uang muka"]
+    for message in (
+        "Customer transfer DP 20% minggu lalu, PPN-nya terutang kapan?",
+        "When is VAT due on an advance payment from a buyer?",
+    ):
+        got = {k: v for k, v in _sources(message).items() if k.startswith("lexicon.yaml:search_words")}
+        assert list(got.values()) == [phrases], message
+    # written once and as the alias's own term, it is one expansion
+    got = _sources("Uang muka (DP) dari pembeli kena PPN?")
+    assert len([s for s in got if s.startswith("lexicon.yaml:search_words")]) == 1
+    # a word no alias or search word lists expands nothing
+    assert not any(s.startswith("lexicon.yaml") for s in _sources("Pembeli transfer 20% minggu lalu, PPN?"))
