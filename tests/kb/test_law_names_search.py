@@ -105,7 +105,7 @@ def test_the_benefit_in_kind_provisions_join_the_candidates(services: Any) -> No
 
 
 def test_a_search_word_of_one_alias_term_serves_every_term_of_the_alias() -> None:
-    """"DP" is a reviewed alias of "uang muka"; the search words listed for "uang muka" (UU PPN's "pembayaran
+    """A reviewed alias "DP" of "uang muka": the search words listed for "uang muka" (UU PPN's "pembayaran
     diterima sebelum penyerahan") are searched for "DP" and "advance payment" too (session 54: "customer bayar
     DP dulu ..., faktur pajaknya kapan dibuat?", a probe of our own, was declined "no source")."""
     phrases = lexicon.search_words()["uang muka"]
