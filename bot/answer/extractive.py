@@ -955,6 +955,9 @@ def period_match(period: tuple[str, bool] | None, text: str) -> float:
     return -1.0
 
 
+#: a passage that imposes a sanction, not one naming sanctions as another rule's subject
+#: (``passage_cues.imposes_sanction``)
+IMPOSES_SANCTION = lexicon.passage_cue("imposes_sanction")
 #: the interest a late payment costs ("telat setor PPh 23 kena bunga berapa?"): kb/data/lexicon.yaml
 #: ``question_kinds.late_interest``
 ASKS_LATE_INTEREST = lexicon.question_kind("late_interest")
@@ -1079,13 +1082,14 @@ def sanction_ask(question: str) -> str | None:
 
 
 def sanction_fit_of(ask: str | None, text: str) -> float:
-    """The text side of :func:`sanction_fit` for a question read by :func:`sanction_ask`."""
+    """The text side of :func:`sanction_fit` for a question read by :func:`sanction_ask`.  Asked the sanction,
+    a text fits when it imposes one (``passage_cues.imposes_sanction``), not when it only names sanctions as
+    the subject of another rule ("Sanksi administrasi ... tidak boleh dikreditkan")."""
     if ask is None:
         return 0.0
-    states = bool(STATES_SANCTION.search(text))
     if ask == "sanction":
-        return 1.0 if states else -1.0
-    return -1.0 if states else 0.0
+        return 1.0 if IMPOSES_SANCTION.search(text) else -1.0
+    return -1.0 if STATES_SANCTION.search(text) else 0.0
 
 
 def lead_fact(question: str) -> str | None:

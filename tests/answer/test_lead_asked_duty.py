@@ -123,6 +123,28 @@ def test_a_sanction_question_wants_the_sanction_in_the_quote() -> None:
     assert sanction_fit("pajak yang dipotong atas imbalan jasa disetor ke mana?", LATE_INTEREST) == 0.0
 
 
+#: sanctions named as the subject of another rule (UU PPh Pasal 28 ayat (2) in its words): no sanction imposed
+SANCTIONS_NOT_CREDITED = (
+    "(2) Sanksi administrasi berupa bunga, denda, dan kenaikan serta sanksi pidana berupa denda yang "
+    "berkenaan dengan pelaksanaan peraturan perundang-undangan di bidang perpajakan tidak boleh dikreditkan "
+    "dengan pajak yang dipotong atas imbalan jasa."
+)
+
+
+def test_a_sanction_question_wants_a_sanction_imposed_not_one_named() -> None:
+    q = "tidak memotong pajak atas imbalan jasa karena kelupaan, sanksinya apa?"
+    assert sanction_fit(q, SANCTIONS_NOT_CREDITED) == -1.0
+    assert sanction_fit(q, LATE_INTEREST) == 1.0
+    for imposed in (
+        "dikenai sanksi administratif berupa denda sebesar 1% (satu persen) dari Dasar Pengenaan Pajak.",
+        "ditambah sanksi administratif sebesar 100% (seratus persen) dari Bea Meterai yang terutang.",
+        "dipidana dengan pidana penjara paling singkat 6 (enam) bulan.",
+    ):
+        assert sanction_fit(q, imposed) == 1.0, imposed
+    # old: the rule naming sanctions led (first in rank, and it shares more of the question's words)
+    assert "dikenai sanksi administratif" in _lead(q, SANCTIONS_NOT_CREDITED, LATE_INTEREST)
+
+
 def test_a_sanction_question_is_led_by_the_sanction_ayat() -> None:
     # old: the duty whose breach is sanctioned led (first in rank, more of the question's words)
     lead = _lead(
