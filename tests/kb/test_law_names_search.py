@@ -120,3 +120,29 @@ def test_a_search_word_of_one_alias_term_serves_every_term_of_the_alias() -> Non
     assert len([s for s in got if s.startswith("lexicon.yaml:search_words")]) == 1
     # a word no alias or search word lists expands nothing
     assert not any(s.startswith("lexicon.yaml") for s in _sources("Pembeli transfer 20% minggu lalu, PPN?"))
+
+
+#: UU KUP Pasal 7 ayat (1) (UU 28/2007), shortened in its own words: no "terlambat" in it
+LATE_RETURN_FINE = (
+    "(1) Apabila Surat Pemberitahuan tidak disampaikan dalam jangka waktu sebagaimana dimaksud dalam Pasal 3 "
+    "ayat (3), dikenai sanksi administrasi berupa denda sebesar Rp100.000,00 (seratus ribu rupiah) untuk "
+    "Surat Pemberitahuan Masa lainnya."
+)
+
+
+def test_a_late_return_is_one_not_filed_within_the_period() -> None:
+    """UU KUP fines a return "tidak disampaikan dalam jangka waktu"; "telat lapor" / "late filing" search it
+    (session 54: "Apa sanksi kalau terlambat lapor SPT Masa PPh 21?", a probe of our own, was led by the
+    interest on a correction; Pasal 7 was not among the candidates)."""
+    for message, key in (
+        ("SPT Masa PPN telat lapor, dendanya berapa ya?", "telat lapor"),
+        ("Kalau terlambat menyampaikan SPT Tahunan orang pribadi, sanksinya apa?", "terlambat menyampaikan"),
+        ("What is the fine for late filing of a monthly return?", "late filing"),
+    ):
+        got = _sources(message)
+        assert got[f"lexicon.yaml:search_words:{key}"] == ("tidak disampaikan dalam jangka waktu",), message
+        concepts = question_concepts(understand(message), message, keep_named_refs=True, focus_ask=True)
+        late = [c for c in concepts if ("tidak", "disampai", "jangka", "waktu") in c]
+        assert late and coverage(late, LATE_RETURN_FINE) == 1.0, message
+    # the negation is part of the phrase: a return that *was* delivered within the period does not cover it
+    assert coverage(late, "Surat Pemberitahuan disampaikan dalam jangka waktu yang ditentukan.") == 0.0
