@@ -137,12 +137,15 @@ def test_a_late_return_is_one_not_filed_within_the_period() -> None:
     for message, key in (
         ("SPT Masa PPN telat lapor, dendanya berapa ya?", "telat lapor"),
         ("Kalau terlambat menyampaikan SPT Tahunan orang pribadi, sanksinya apa?", "terlambat menyampaikan"),
-        ("What is the fine for late filing of a monthly return?", "late filing"),
+        ("What is the fine if a monthly return is filed late?", "filed late"),
     ):
         got = _sources(message)
         assert got[f"lexicon.yaml:search_words:{key}"] == ("tidak disampaikan dalam jangka waktu",), message
         concepts = question_concepts(understand(message), message, keep_named_refs=True, focus_ask=True)
         late = [c for c in concepts if ("tidak", "disampai", "jangka", "waktu") in c]
         assert late and coverage(late, LATE_RETURN_FINE) == 1.0, message
+    # "terlambat" alone (a late invoice) is no late return
+    late_invoice = _sources("Faktur pajak terlambat dibuat, sanksinya?")
+    assert not any(s.startswith("lexicon.yaml") for s in late_invoice)
     # the negation is part of the phrase: a return that *was* delivered within the period does not cover it
     assert coverage(late, "Surat Pemberitahuan disampaikan dalam jangka waktu yang ditentukan.") == 0.0
