@@ -647,6 +647,35 @@ def _negated(text: str) -> frozenset[tuple[str, str]]:
     return frozenset((a, stem(b)) for a, b in _passage(text)[1] if a in _PHRASE_NEGATIONS)
 
 
+#: how many tokens before "Pasal <n>" a tax name's words may stand ("Pajak Penghasilan sebagaimana dimaksud
+#: dalam Pasal 23" names PPh 23; a passage of another act numbered "Pasal 23" that says "pajak" and
+#: "penghasilan" somewhere does not)
+_NAME_WINDOW = 12
+
+
+@functools.lru_cache(maxsize=4096)
+def _article_contexts(text: str) -> dict[str, tuple[frozenset[str], ...]]:
+    """For each number that follows "pasal" in the text, the stems of the tokens before each occurrence."""
+    tokens = tokenize(text)
+    out: dict[str, list[frozenset[str]]] = {}
+    for i in range(1, len(tokens)):
+        if tokens[i - 1] == "pasal" and tokens[i][:1].isdigit():
+            before = tokens[max(0, i - 1 - _NAME_WINDOW) : i - 1]
+            out.setdefault(tokens[i], []).append(frozenset(stem(t) for t in before))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _named_article(phrase: tuple[str, ...], text: str) -> bool:
+    """A phrase naming a tax by its article ("pajak penghasilan pasal 23", "pph pasal 23") is mentioned only
+    where its words stand shortly before that "Pasal <n>" (:data:`_NAME_WINDOW`)."""
+    for i in range(1, len(phrase) - 1):
+        if phrase[i] == "pasal" and phrase[i + 1][:1].isdigit():
+            words = frozenset(phrase[:i])
+            contexts = _article_contexts(text).get(phrase[i + 1], ())
+            return any(all(_has(w, ctx) for w in words) for ctx in contexts)
+    return True
+
+
 def _has(s: str, stems: frozenset[str]) -> bool:
     return s in stems or (len(s) >= 4 and any(x.startswith(s) and len(x) - len(s) <= 3 for x in stems))
 
@@ -668,7 +697,9 @@ def _mentions(phrase: tuple[str, ...], stems: frozenset[str], text: str) -> bool
         pairs = [(s, phrase[i + 1]) for i, s in enumerate(phrase[:-1]) if s in _PHRASE_NEGATIONS]
         if not all(p in negated for p in pairs):
             return False
-    return all((phrase[i - 1], s) in _numbered(text) for i, s in enumerate(phrase) if i and s[:1].isdigit())
+    if not all((phrase[i - 1], s) in _numbered(text) for i, s in enumerate(phrase) if i and s[:1].isdigit()):
+        return False
+    return _named_article(phrase, text)
 
 
 def coverage(concepts: list[Concept], text: str, language: str | None = None) -> float:

@@ -1573,8 +1573,11 @@ def _referent_texts(hits: Sequence[Hit], kind: str | None) -> dict[str, str]:
 
 
 def _own_text(hit: Hit) -> str:
-    """What a hit's relevance is judged on: the law's number and short name ("UU PPN"), location and text."""
-    return f"{hit.doc.number}\n{hit.doc.short_title or ''}\n{hit.chunk.location}\n{hit.chunk.text}"
+    """What a hit's relevance is judged on: the law's number and short name ("UU PPN"), location and text, and
+    the income tax a Pasal of UU PPh is (:func:`located_article`: its Pasal 23 is "PPh 23" in any amending
+    act; a Pasal 23 of another act names no tax, kb.lexical reads a tax's article name only beside it)."""
+    article = "".join(f"{name}\n" for name in sorted(located_article(hit)))
+    return f"{hit.doc.number}\n{hit.doc.short_title or ''}\n{article}{hit.chunk.location}\n{hit.chunk.text}"
 
 
 def unasked_focus(request: ComposeRequest, concepts: list[Concept], relevant: Sequence[Hit]) -> bool:

@@ -79,18 +79,20 @@ def test_an_english_part_no_act_can_mention_is_declined(answers: dict[str, Any])
     assert rate.status == "answered"
     lead = answer.claims[rate.claim_numbers[0] - 1]
     assert lead.source.location.startswith("Pasal 23 ayat (1) UU 7/1983") and "2% (dua persen)" in lead.quote
-    # the practice part: no passage of an act is shown for it, and the line names the words no act writes
-    assert practice.status == "abstained" and not practice.claim_numbers
+    # the practice part: no passage of an act is shown for it, and the line names the words no act writes.
+    # Its nearest passage is a weak match (PP 94/2010 on PPh 23; session 54: another act's "Pasal 23" no
+    # longer names PPh 23), so the part is escalated rather than answered, and keeps that status
+    assert practice.status == "escalated" and not practice.claim_numbers
     assert practice.line.startswith("I don't have a source that answers this question")
     assert '"enforced"' in practice.line and '"strictly"' in practice.line
-    # the first question is answered, so the message is; the open part is offered to the tax team
-    assert answer.status == "answered"
+    # an escalated part escalates the message; the open part is offered to the tax team
+    assert answer.status == "escalated"
     assert any(w.startswith("Question 2 of the 2 in your message is not answered") for w in answer.warnings)
 
 
 def test_several_open_parts_are_named_in_the_plural(answers: dict[str, Any]) -> None:
     answer = answers["three"]
-    assert [p.status for p in answer.parts][:2] == ["answered", "abstained"]
+    assert [p.status for p in answer.parts] == ["answered", "escalated", "escalated"]
     notes = [w for w in answer.warnings if "in your message" in w]
     assert len(notes) == 1
     assert re.match(

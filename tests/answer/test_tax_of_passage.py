@@ -10,8 +10,9 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 
-from bot.answer.extractive import asked_tax_names, lead_features, located_article
+from bot.answer.extractive import _own_text, asked_tax_names, lead_features, located_article
 from bot.answer.protocol import ComposeRequest
+from kb.lexical import coverage, question_concepts
 from kb.model import DocumentMeta, Hit
 from kb.query import understand
 from tests.answer.chunk_sample import sample_chunk
@@ -66,3 +67,27 @@ def test_pasal_23s_rate_is_another_tax_for_a_rate_asked_of_the_final_tax() -> No
     ]:
         request = ComposeRequest(question, "id", TODAY, understand(question), (hit,))
         assert lead_features(0, hit, 0.5, request)["other_tax"] == other
+
+
+def test_another_acts_pasal_23_does_not_name_the_withholding_tax() -> None:
+    """A passage of another act numbered "Pasal 23" that writes "pajak" and "penghasilan" somewhere is not
+    about PPh 23 (session 54: "Apakah jasa cleaning service kena PPh 23?", a probe of our own, was answered
+    with a VAT regulation's Pasal 23 on when an export of services is delivered)."""
+    question = "Apakah jasa kebersihan gedung kena PPh 23?"
+    concepts = question_concepts(understand(question), question, keep_named_refs=True, focus_ask=True)
+    pph23 = [c for c in concepts if ("pph", "23") in c]
+    assert pph23
+    vat_act = DocumentMeta(id="pp-7-2031", title="Penerapan PPN", number="PP 7/2031", type="PP")
+    vat_chunk = sample_chunk(
+        vat_act.id,
+        "pasal-23/ayat-10",
+        "(10) Ekspor Jasa Kena Pajak terjadi pada saat Penggantian dicatat sebagai piutang atau penghasilan.",
+        location="Pasal 23 ayat (10)",
+        seq=1,
+        pasal="23",
+        ayat="10",
+    )
+    assert coverage(pph23, _own_text(Hit(vat_chunk, vat_act, 1.0, ("bm25",)))) == 0.0
+    # UU PPh's own Pasal 23, restated by an amending act, is PPh 23; so is a text naming it shortly before
+    assert coverage(pph23, _own_text(_restated("23", "1"))) == 1.0
+    assert coverage(pph23, "Pajak Penghasilan sebagaimana dimaksud dalam Pasal 23 dipotong 2%.") == 1.0
