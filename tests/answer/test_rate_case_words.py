@@ -61,3 +61,11 @@ def test_the_long_name_of_ppnbm_is_a_tax_named() -> None:
     assert mentioned_taxes("Tarif Pajak Penjualan atas Barang Mewah paling tinggi 200%") == ["PPnBM"]
     both = "Pajak Pertambahan Nilai dan Pajak Penjualan atas Barang Mewah yang terutang"
     assert mentioned_taxes(both) == ["PPN", "PPnBM"]
+
+
+def test_the_acts_name_of_the_transaction_is_a_word_of_the_case(services: Any) -> None:
+    # "penyerahan" is the acts' word for the supply VAT is charged on; UU PPN Pasal 16A (VAT collectors)
+    # writes it and led the rate question over Pasal 7, which does not (session 54, a probe of our own)
+    as_of, doc, pasal, quote = _lead(services, "Tarif PPN untuk penyerahan tahun 2023 berapa?")
+    assert (as_of, doc, pasal) == ("2023-01-01", "uu-7-2021", "7")
+    assert "11%" in quote
