@@ -149,3 +149,14 @@ def test_a_late_return_is_one_not_filed_within_the_period() -> None:
     assert not any(s.startswith("lexicon.yaml") for s in late_invoice)
     # the negation is part of the phrase: a return that *was* delivered within the period does not cover it
     assert coverage(late, "Surat Pemberitahuan disampaikan dalam jangka waktu yang ditentukan.") == 0.0
+
+
+def test_a_vendor_abroad_is_the_acts_foreign_taxpayer() -> None:
+    """A foreign vendor is the acts' "Wajib Pajak Luar Negeri" (PMK 112/2025 Pasal 2 and 8, UU PPh Pasal 26).
+    Session 54: the product's own example question, asked as a probe of our own in Indonesian, was answered
+    from the stamp-duty act; it now gets the conditions for a treaty's benefit."""
+    for message, key in (
+        ("Supplier luar negeri kami minta tarif P3B, syaratnya apa?", "supplier luar negeri"),
+        ("Which forms must a foreign vendor give us before we apply a treaty rate?", "foreign vendor"),
+    ):
+        assert _sources(message)[f"lexicon.yaml:search_words:{key}"] == ("wajib pajak luar negeri",), message

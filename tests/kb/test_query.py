@@ -90,6 +90,7 @@ def test_foreign_vendor_treaty_english() -> None:
         "aliases.yaml:luar-negeri",
         "aliases.yaml:p3b",
         "aliases.yaml:tarif",
+        "lexicon.yaml:search_words:foreign vendor",  # the acts' "wajib pajak luar negeri" (session 54)
     ]
     assert "persetujuan penghindaran pajak berganda" in plan.terms
     assert "luar negeri" in plan.terms and "dokumen" in plan.terms
