@@ -138,6 +138,9 @@ _SENTENCE_BREAK = re.compile(r"(?<=[.?!])\s+|\n+")
 #: an amount written the chat way ("6jt", "350rb", "4,8m", "15k"): a fact of the case, never a topic word a
 #: passage must contain (a percentage stays: "10%" is matched against the rate a rule states)
 _AMOUNT = re.compile(r"\d+(?:[.,]\d+)?(?:jt|juta|rb|ribu|k|m|mio|miliar|milyar|t|triliun|an)")
+#: a duration glued to its number ("45hari", "12bln", "3thn"; the digits split off "45 hari" already): a fact
+#: of the case, as a chat amount is (session 54, from chat spelling: a term of payment "due 70Hari")
+_DURATION = re.compile(r"\d+(?:hari|hr|minggu|mgg|bulan|bln|tahun|thn|th|days?|months?|years?|yrs?)")
 #: an amount with its currency written on ("Rp7.500.000" tokenizes to "rp7", "500", "000"; "IDR350"): a fact
 #: of the case like the chat amounts above; the digits after it are skipped as numbers already
 _CURRENCY_AMOUNT = re.compile(r"(?:rp|idr|usd)\d+")
@@ -446,7 +449,13 @@ def _question_word(tok: str, function_words: frozenset[str]) -> str | None:
         base = spellings.get(tok[:-3], tok[:-3])
         if base in function_words or base + "nya" in function_words:
             return None
-    if bare.isdigit() or _AMOUNT.fullmatch(bare) or _CURRENCY_AMOUNT.fullmatch(bare) or bare in _MONTH_NAMES:
+    if (
+        bare.isdigit()
+        or _AMOUNT.fullmatch(bare)
+        or _CURRENCY_AMOUNT.fullmatch(bare)
+        or _DURATION.fullmatch(bare)
+        or bare in _MONTH_NAMES
+    ):
         return None
     if m := _REDUPLICATED.fullmatch(bare):
         bare = m.group(1)

@@ -28,6 +28,8 @@ def _words(question: str) -> set[str]:
         ("bingkisan akhir tahun buat staf masuk natura ga?", {"masuk"}),
         ("karyawan status TK/1 potongannya gmn?", {"status", "statu"}),
         ("Kami sewa gudang. Pertanyaannya, sewa itu dipotong PPh apa?", {"pertanyaannya", "pertanya"}),
+        # session 54: a duration glued to its number is a fact of the case, as "7jt" is
+        ("termin 60hari dan 12bln, faktur pelunasannya kapan?", {"60hari", "12bln"}),
     ],
 )
 def test_chat_function_words_are_no_concepts(message: str, gone: set[str]) -> None:
