@@ -138,9 +138,6 @@ _SENTENCE_BREAK = re.compile(r"(?<=[.?!])\s+|\n+")
 #: an amount written the chat way ("6jt", "350rb", "4,8m", "15k"): a fact of the case, never a topic word a
 #: passage must contain (a percentage stays: "10%" is matched against the rate a rule states)
 _AMOUNT = re.compile(r"\d+(?:[.,]\d+)?(?:jt|juta|rb|ribu|k|m|mio|miliar|milyar|t|triliun|an)")
-#: a duration glued to its number ("45hari", "12bln", "3thn"; the digits split off "45 hari" already): a fact
-#: of the case, as a chat amount is (session 54, from chat spelling: a term of payment "due 70Hari")
-_DURATION = re.compile(r"\d+(?:hari|hr|minggu|mgg|bulan|bln|tahun|thn|th|days?|months?|years?|yrs?)")
 #: an amount with its currency written on ("Rp7.500.000" tokenizes to "rp7", "500", "000"; "IDR350"): a fact
 #: of the case like the chat amounts above; the digits after it are skipped as numbers already
 _CURRENCY_AMOUNT = re.compile(r"(?:rp|idr|usd)\d+")
@@ -220,6 +217,14 @@ def sentences(text: str) -> list[str]:
             if p and not _LONE_MARKER.fullmatch(p):
                 out.append(p)
     return out
+
+
+@functools.lru_cache(maxsize=1)
+def _duration() -> re.Pattern[str]:
+    """A duration glued to its number ("45hari", "12bln"; lexicon ``message_words.duration_units``): a fact of
+    the case, as a chat amount is (the digits split off "45 hari" already)."""
+    units = "|".join(re.escape(w) for w in lexicon.message_words("duration_units"))
+    return re.compile(rf"\d+(?:{units})")  # read with fullmatch: the order of the units does not matter
 
 
 @functools.lru_cache(maxsize=1)
@@ -453,7 +458,7 @@ def _question_word(tok: str, function_words: frozenset[str]) -> str | None:
         bare.isdigit()
         or _AMOUNT.fullmatch(bare)
         or _CURRENCY_AMOUNT.fullmatch(bare)
-        or _DURATION.fullmatch(bare)
+        or _duration().fullmatch(bare)
         or bare in _MONTH_NAMES
     ):
         return None
@@ -638,8 +643,13 @@ def question_concepts(
 
 
 @functools.lru_cache(maxsize=4096)  # ~20 searches of candidates; bounded memory in a long-running bot
+def _tokens(text: str) -> tuple[str, ...]:
+    return tuple(tokenize(text))
+
+
+@functools.lru_cache(maxsize=4096)
 def _passage(text: str) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
-    tokens = tokenize(text)
+    tokens = _tokens(text)
     return frozenset(stem(t) for t in tokens), frozenset(itertools.pairwise(tokens))
 
 
@@ -665,7 +675,7 @@ _NAME_WINDOW = 12
 @functools.lru_cache(maxsize=4096)
 def _article_contexts(text: str) -> dict[str, tuple[frozenset[str], ...]]:
     """For each number that follows "pasal" in the text, the stems of the tokens before each occurrence."""
-    tokens = tokenize(text)
+    tokens = _tokens(text)
     out: dict[str, list[frozenset[str]]] = {}
     for i in range(1, len(tokens)):
         if tokens[i - 1] == "pasal" and tokens[i][:1].isdigit():

@@ -73,6 +73,7 @@ MESSAGE_WORDS = (
     "choice_negations",
     "not_policy",
     "part_labels",
+    "duration_units",
 )
 
 
@@ -414,7 +415,8 @@ def message_words(name: str) -> tuple[str, ...]:
     name follows ("PT", "CV"); ``choice_words`` -- the word between the answers a question offers ("atau");
     ``choice_negations`` -- a word after it that makes the ask a yes/no one ("atau tidak"); ``not_policy`` --
     phrases in which a policy word names an activity ("training internal"), not a company document;
-    ``part_labels`` -- the label a numbered part opens with ("Question 1 :", "Pertanyaan 2.")."""
+    ``part_labels`` -- the label a numbered part opens with ("Question 1 :", "Pertanyaan 2.");
+    ``duration_units`` -- the unit of a duration glued to its number ("45hari", "12bln")."""
     if name not in MESSAGE_WORDS:
         raise LexiconError(f"unknown message_words list {name!r} (known: {', '.join(MESSAGE_WORDS)})")
     return default().message_words.get(name, ())
