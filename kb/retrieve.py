@@ -12,7 +12,8 @@ Order of operations, always inside ``kb``:
    phrases it covers, ``kb.lexical``); a learned model (``kb.rank``, logistic regression fitted on the
    tuning half of our eval sets) turns that into the probability that the passage answers, which is the
    score; ties break by chunk id;
-4. at most ``per_doc`` chunks per document (a definition the question does not ask for is not counted);
+4. at most ``per_doc`` chunks per document (a definition the question does not ask for is not counted),
+   except that a passage the ranker judges likely to answer is not held behind unlikely ones of other laws;
 5. the visibility of every result is re-checked, then expanded to parent Pasal, used definitions and
    referenced ayat within a budget.
 
@@ -142,6 +143,12 @@ class RetrievalConfig:
     rrf_k: int = 60
     top_k: int = 5
     per_doc: int = 2
+    #: the cap yields to score: a passage held back by ``per_doc`` that the ranker judges likely to answer
+    #: (probability at least ``cap_yield_floor``) comes before another document's passage whose probability
+    #: is below ``cap_yield`` of its own (a 0.74 passage of a law with two passages listed waits behind
+    #: another law's 0.70, not behind its 0.05); among unlikely passages the cap keeps the documents varied
+    cap_yield: float = 0.5
+    cap_yield_floor: float = 0.5
     expand_budget: int = 6
     #: reciprocal-rank-fusion weight of each candidate list (the bm25 / dense baselines' score)
     weights: tuple[tuple[str, float], ...] = (("bm25", 1.0), ("dense", 1.0), ("routed", 1.0))
@@ -293,6 +300,15 @@ class Retriever:
             ):
                 capped.append(hit)
                 continue
+            while (
+                capped
+                and capped[0].score >= self.config.cap_yield_floor
+                and score < capped[0].score * self.config.cap_yield
+                and len(results) < top_k
+            ):
+                results.append(capped.pop(0))
+            if len(results) >= top_k:
+                break
             # a definition the question does not ask for takes no place of its document's rules: it is a
             # help to read them, and the answer adds the definitions its lead uses anyway
             if not (chunk.kind == "definition" and not feats.get("definition", 0.0)):

@@ -113,6 +113,10 @@ W = {
         "en": "A tax treaty's rate is set by the treaty with each partner country; no source in force on {d} "
         "holds that treaty's rates.",
     },
+    "object_rate_none_found": {
+        "id": "Tidak ada sumber yang berlaku per {d} yang menyatakan tarif untuk {n}.",
+        "en": "No source in force on {d} states the rate for {n}.",
+    },
     "object_rate_not_found": {
         "id": "Tidak ada sumber yang berlaku per {d} yang menyatakan tarif untuk {n}; kutipan yang ditemukan "
         "mengatur objek lain.",
@@ -942,7 +946,19 @@ def answer_question(
             return finish(
                 "escalated", unsupported=unsupported, reason="answer_failed", explain_data=explain_data
             )
-        return finish("abstained", unsupported=unsupported, reason="no_source", explain_data=explain_data)
+        # a rate asked for an object with its own rule (a treaty's, a lease's) that no passage states: the
+        # decline says whose rate is missing, as it does when a passage of another object's rate leads
+        # (session 55: once only a treaty's worked examples were found, the why was lost)
+        unstated = unstated_object_rate(answered_question, "", "", answered_plan.tax_types)
+        return finish(
+            "abstained",
+            unsupported=unsupported,
+            reason="no_source",
+            explain_data=explain_data,
+            headline=_object_rate_not_found(unstated, lang, as_of_date, found_other=False)
+            if unstated
+            else None,
+        )
 
     # 7b-7d. the best the knowledge base holds does not state the asked fact: saying so is the answer
     #     (:func:`_unstated_fact`)
@@ -1045,6 +1061,14 @@ def answer_question(
     )
 
 
+def _object_rate_not_found(unstated: str, lang: str, as_of: dt.date, *, found_other: bool = True) -> str:
+    """The decline's message for the rate of ``unstated`` (a key of :func:`unstated_object_rate`);
+    ``found_other``: passages of other objects' rates were found (and are not shown)."""
+    key = f"object_rate_not_found_{unstated}"
+    key = key if key in W else ("object_rate_not_found" if found_other else "object_rate_none_found")
+    return _w(key, lang, n=_OBJECT_LABELS[unstated][0 if lang == "id" else 1], d=as_of.isoformat())
+
+
 def _unstated_fact(question: str, plan: QueryPlan, lead: ShownClaim, lang: str, as_of: dt.date) -> str | None:
     """Why the leading claim does not answer ``question`` although it shares its words, as the decline's
     message; None when it may answer.
@@ -1066,9 +1090,7 @@ def _unstated_fact(question: str, plan: QueryPlan, lead: ShownClaim, lang: str, 
         question, lead.quote, f"{lead.source.location} {lead.source.number}", plan.tax_types
     )
     if unstated is not None:
-        key = f"object_rate_not_found_{unstated}"
-        key = key if key in W else "object_rate_not_found"
-        return _w(key, lang, n=_OBJECT_LABELS[unstated][0 if lang == "id" else 1], d=day)
+        return _object_rate_not_found(unstated, lang, as_of)
     if (
         RATE_QUESTION.search(question)
         and states_rate(lead.quote)

@@ -55,3 +55,12 @@ def test_whether_deposit_interest_is_taxed_is_answered(services: Any) -> None:
     lead = answer.claims[0]
     assert lead.source.location.startswith("Pasal 4 ayat (2)")
     assert "bunga deposito" in lead.quote
+
+
+def test_a_rate_no_passage_comes_near_is_declined_with_whose_rate(services: Any) -> None:
+    # when nothing relevant is found at all (no other object's rate to hold back), the decline still names
+    # the rate that is missing, without claiming passages of other objects were found (session 55)
+    answer = anonymous_answer(services, "Tarif PPh final sewa gudang berapa persen?")
+    assert answer.status == "abstained" and not answer.claims
+    assert "tarif untuk sewa tanah dan/atau bangunan" in answer.answer
+    assert "objek lain" not in answer.answer
