@@ -173,7 +173,46 @@ def remove_page_furniture(text: str) -> Cleaned:
         kept.append(line)
     # the watermark goes with the blanks before it; the text around it keeps its own spacing
     cleaned, watermarks = _WATERMARK.subn("", "\n".join(kept))
-    return Cleaned(cleaned, furniture, catchwords, watermarks)
+    cleaned, inline = _inline_heads(cleaned)
+    return Cleaned(cleaned, furniture + inline, catchwords, watermarks)
+
+
+#: a structural heading inside a line, where OCR ran the page's running head into the text before it
+#: ("... Cukup jelas. REPUE|JK IHDONESIA Pasal 12 Ayat (1) ...", "I]RES IDEN REPU BLII( INDONESIA Pasal 6
+#: Mengingat ...")
+_HEADING_INSIDE = re.compile(r"(?<=\S)[ \t]+(?=Pasal[ \t]+[0-9]|Ayat[ \t]*\()")
+
+
+def _head_words(tokens: list[str]) -> bool:
+    """Whether ``tokens`` read as the running head: words of at least two letters, upper case (one misread
+    letter allowed per word), the last close to "INDONESIA" or "PRESIDEN"."""
+    words = [re.sub(r"[^A-Za-z]", "", t) for t in tokens]
+    if any(len(w) < 2 or sum(not c.isupper() for c in w) > 1 for w in words):
+        return False  # "+", "Rp333.000.000,00" or "Mewah." before the head stay
+    last = words[-1].upper()
+    return max(difflib.SequenceMatcher(None, last, h).ratio() for h in ("INDONESIA", "PRESIDEN")) >= 0.75
+
+
+def _inline_heads(text: str) -> tuple[str, int]:
+    """``text`` with each running head read into a line before a Pasal or Ayat heading replaced by a line
+    break: left there, it hides the heading from the chunker (an elucidation's "Pasal 15" after "REI'UEUK
+    INDONESIA" was read as part of Pasal 14's, and cited under its label), and it reads as words of the
+    passage before it.  At most five words go, and only with text before them on the line."""
+    out: list[str] = []
+    pos = count = 0
+    for m in _HEADING_INSIDE.finditer(text):
+        line = text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
+        tokens = line.split()
+        for k in (5, 4, 3, 2, 1):
+            if len(tokens) > k and _head_words(tokens[-k:]):
+                start = m.start() - len(line) + line.rindex(tokens[-k])
+                out.append(text[pos:start].rstrip(" \t"))
+                out.append("\n")
+                pos = m.end()
+                count += 1
+                break
+    out.append(text[pos:])
+    return "".join(out), count
 
 
 def _in_block(line: str) -> bool:

@@ -101,6 +101,46 @@ def test_a_text_without_furniture_is_returned_unchanged() -> None:
     assert remove_page_furniture(text).text == text
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # OCR ran the running head into one line of an elucidation; the Pasal heading after it was read as
+        # words of the Pasal before (session 55: PP 44/2022's elucidations of Pasal 12 and 15)
+        (
+            "Ayat (4) Cukup jelas. REPUE|JK IHDONESIA Pasal 12 Ayat (1) Cukup jelas.",
+            "Ayat (4) Cukup jelas.\nPasal 12 Ayat (1) Cukup jelas.",
+        ),
+        (
+            "Jumlah = Rp333.000.000,00 + REI'UEUK INDONESIA Pasal 15 Ayat (1) Dalam rangka",
+            "Jumlah = Rp333.000.000,00 +\nPasal 15 Ayat (1) Dalam rangka",
+        ),
+        ("Ayat (3) Cukup jelas. I]RES IDEN REPU BLII( INDONESIA Pasal 6 Mengingat", None),
+        ("Huruf m Cukup jelas. PRES tDEN REFUBLIK INDONESIA Ayat (5) Cukup jelas.", None),
+    ],
+)
+def test_a_running_head_inside_a_line_before_a_heading_goes(text: str, expected: str | None) -> None:
+    cleaned = remove_page_furniture(text)
+    if expected is not None:
+        assert cleaned.text == expected
+    assert "INDONESIA" not in cleaned.text and "\n" in cleaned.text
+    assert cleaned.furniture_lines == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the country's name in a sentence, before an elucidation's next Ayat
+        "bertempat kedudukan di Indonesia. Ayat (6) Penentuan tempat tinggal.",
+        # the act's own title in capitals at the start of a line is not run into text
+        "PRESIDEN REPUBLIK INDONESIA,\nPasal 1\nDalam Peraturan ini:",
+        # capitals that are no running head
+        "sebagaimana dimaksud dalam UU KUP Pasal 9 ayat (2a).",
+    ],
+)
+def test_text_that_only_resembles_an_inline_head_stays(text: str) -> None:
+    assert remove_page_furniture(text).text == text
+
+
 def _write_folder(root: Path, doc_type: str, text: str) -> Path:
     folder = root / f"{doc_type.lower()}-1-2030"
     folder.mkdir()
