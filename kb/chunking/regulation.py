@@ -173,7 +173,30 @@ _PEN_ANGKA_INLINE = re.compile(
     r"(?:(?<=jelas )|(?<=jelas\. )|(?<=Dihapus )|(?<=Dihapus\. ))Angka[ \t]+(\d{1,2})\b"
     r"|Angka[ \t]+(\d{1,2})(?=[ \t]*\n?[ \t]*Pasal[ \t]+[0-9])"
 )
+# ... and OCR may lose the full stop before a heading ("Ayat (4) Cukup jelas, Pasal 27 Ayat (1) ...",
+# "= Rp 26.200.000'0O Pasal 19 Ayat (1) ...", "Ayat (2) Cukup jelas Pasal 16B Ayat (1) ..."): a Pasal
+# followed by its first Ayat or "Cukup jelas" is a heading where it stands when it is the next Pasal
+# (:func:`_next_pasal`); a reference ("dalam Pasal 9 ayat (1)") writes "ayat" in lower case
+_PEN_PASAL_LOOSE = re.compile(
+    r"(?<![\w/])Pasal[ \t]+([0-9]{1,3}[A-Z]?)[ \t]+(?=Ayat[ \t]*\(1\)|Cukup[ \t]+jelas)"
+)
+#: the words that make a following "Pasal n" a reference, not a heading
+_REFERS_BEFORE = re.compile(
+    r"\b(?:dalam|dan|atau|pada|dengan|dimaksud|ketentuan|berdasarkan|menurut)[ \t]*$", re.I
+)
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50}
+
+
+def _next_pasal(prev: str, p: str) -> bool:
+    """Whether Pasal ``p`` can follow Pasal ``prev`` in an elucidation: the next number or the one after it
+    (a source may lack a heading), or the next letter of the same number ("16A" -> "16B", "16" -> "16A")."""
+    a, b = re.fullmatch(r"(\d+)([A-Z]?)", prev), re.fullmatch(r"(\d+)([A-Z]?)", p)
+    if a is None or b is None:
+        return False
+    na, nb = int(a.group(1)), int(b.group(1))
+    if na == nb:
+        return bool(b.group(2)) and (not a.group(2) or ord(b.group(2)) == ord(a.group(2)) + 1)
+    return na < nb <= na + 2
 
 
 def roman_to_int(s: str) -> int:
@@ -1188,6 +1211,12 @@ class RegulationChunker:
         for m in _PEN_ANGKA.finditer(text, start, end):
             pos = text.index("Angka", m.start())
             found.setdefault(pos, (pos, "angka", m.group(1), m.end(1)))
+        for m in _PEN_PASAL_LOOSE.finditer(text, start, end):
+            if m.start() in found or _REFERS_BEFORE.search(text, max(start, m.start() - 20), m.start()):
+                continue
+            prev = max((mk for mk in found.values() if mk[1] == "pasal" and mk[0] < m.start()), default=None)
+            if prev is not None and _next_pasal(prev[2], m.group(1)):
+                found[m.start()] = (m.start(), "pasal", m.group(1), m.end(1))
         marks = sorted(found.values())
         # keep Angka markers in sequence within their top Pasal; a source may lack one marker (UU 9/1994
         # has no "Angka 8"), so the next but one is accepted too

@@ -285,3 +285,28 @@ def test_a_pasal_heading_in_capitals_after_its_chapter_title_is_found() -> None:
     first = next(c for c in chunks if c.key == "pasal-1")
     assert first.text.startswith("PASAL 1 Dalam undang-undang ini")
     assert _by_key("uu-8-1983")["pasal-1"].location == "Pasal 1"
+
+
+def test_an_elucidation_heading_whose_full_stop_ocr_lost_is_found() -> None:
+    # "Ayat (2) Cukup jelas Pasal 16B Ayat (1) Salah satu prinsip ..." (UU 11/1994), "Ayat (4) Cukup jelas,
+    # Pasal 27 Ayat (1)" and "= Rp 26.200.000'0O Pasal 19 Ayat (1)" (PP 44/2022): the next Pasal's
+    # elucidation was stored, and cited, under the Pasal before it (session 55)
+    ppn = _by_key("uu-11-1994")
+    assert ppn["penjelasan/pasal-I/angka-22/pasal-16B/ayat-1"].text.startswith("Ayat (1) Salah satu prinsip")
+    assert "Pasal 16B" not in ppn["penjelasan/pasal-I/angka-22/pasal-16A"].text
+    pp44 = _by_key("pp-44-2022")
+    assert pp44["penjelasan/pasal-27/ayat-1"].location == "Penjelasan Pasal 27 ayat (1)"
+    assert pp44["penjelasan/pasal-19/ayat-1"].text.startswith('Ayat (1) Yang dimaksud dengan "piutang"')
+    before = [c.text for k, c in pp44.items() if k.startswith("penjelasan/pasal-17")]
+    assert before and not any("Pasal 19 Ayat (1)" in t for t in before)
+
+
+def test_a_reference_in_an_elucidation_is_no_heading() -> None:
+    # the same words as a heading after "dalam": PP 46/2013's elucidation of Pasal 1, given such a sentence
+    text = (CORPUS / "pp-46-2013" / "text.txt").read_text(encoding="utf-8")
+    sentence = "Ketentuan ini berlaku pula sebagaimana dimaksud dalam Pasal 2 Ayat (1) atas penghasilan lain."
+    assert text.count("Pasal 1\nCukup jelas.") == 1
+    text = text.replace("Pasal 1\nCukup jelas.", f"Pasal 1\n{sentence}")
+    chunks = {c.key: c for c in chunk_document(text, _meta("pp-46-2013"))}
+    assert sentence in chunks["penjelasan/pasal-1"].text
+    assert chunks["penjelasan/pasal-2/ayat-1"].text == "Ayat (1) Cukup jelas."
