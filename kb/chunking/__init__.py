@@ -21,11 +21,12 @@ from kb.model import REGULATION_TYPES, DocumentMeta, ParsedChunk
 #: Bumped whenever the chunkers cut or mark the same text differently, or the loader hands them another text
 #: for the same source (12: page furniture removed, kb.pages; 13: an annex part is an example by its lettered
 #: section, textspan.AnnexSections; 14: a running head OCR ran into a line before a Pasal or Ayat heading
-#: goes, kb.pages; 15: an elucidation's Pasal heading whose full stop OCR lost, regulation._PEN_PASAL_LOOSE).
+#: goes, kb.pages; 15: an elucidation's Pasal heading whose full stop OCR lost, regulation._PEN_PASAL_LOOSE;
+#: 16: an annex title run into the elucidation's last line, regulation._LAMPIRAN).
 #: A stored document whose chunks were made by another version is re-derived on the next ingest even though
 #: its content hash is unchanged, so an upgrade never leaves a knowledge base with stale structure (same
 #: version number: the source did not change).
-CHUNKER_VERSION = "15"
+CHUNKER_VERSION = "16"
 
 __all__ = [
     "CHUNKER_VERSION",

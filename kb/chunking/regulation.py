@@ -97,7 +97,12 @@ _PARAGRAF = re.compile(r"^[ \t]*Paragraf[ \t]+(\d{1,2})\b", re.MULTILINE)
 
 _CLOSING = re.compile(r"\bAgar\s+(?:supaya\s+)?setiap\b")
 _PENJELASAN = re.compile(r"\bPENJELASAN\s+ATAS\b|^[ \t]*PENJELASAN[ \t]*$", re.MULTILINE)
-_LAMPIRAN = re.compile(r"^[ \t]*LAMPIRAN\b", re.MULTILINE)
+#: the annex's title opens a line, or follows the elucidation's last words inside one where OCR joined them
+#: ("Pasal 38 Cukup jelas LAMPIRAN PERATURAN PEMERINTAH ... NOMOR 49 TAHUN 2022")
+_LAMPIRAN = re.compile(
+    r"^[ \t]*LAMPIRAN\b|(?<=[ \t])LAMPIRAN[ \t]+(?:[IVX]{1,4}[ \t]+)?(?:PERATURAN|UNDANG-UNDANG)\b",
+    re.MULTILINE,
+)
 # the annex of a UU that enacts a Perppu ("LAMPIRAN UNDANG-UNDANG ... NOMOR 6 TAHUN 2023 ... PERATURAN
 # PEMERINTAH PENGGANTI UNDANG-UNDANG ... NOMOR 2 TAHUN 2022"): the Perppu's own body, Pasal by Pasal
 _ANNEXED_PERPU = re.compile(r"PERATURAN\s+PEMERINTAH\s+PENGGANT\w*\s+UNDANG", re.IGNORECASE)

@@ -310,3 +310,12 @@ def test_a_reference_in_an_elucidation_is_no_heading() -> None:
     chunks = {c.key: c for c in chunk_document(text, _meta("pp-46-2013"))}
     assert sentence in chunks["penjelasan/pasal-1"].text
     assert chunks["penjelasan/pasal-2/ayat-1"].text == "Ayat (1) Cukup jelas."
+
+
+def test_an_annex_title_run_into_the_last_elucidation_is_the_annex() -> None:
+    # "Pasal 38 Cukup jelas LAMPIRAN PERATURAN PEMERINTAH ... NOMOR 49 TAHUN 2022" (PP 49/2022): the annex's
+    # list of goods was stored, and cited, as the elucidation of Pasal 38 (session 55)
+    chunks = _by_key("pp-49-2022")
+    assert chunks["penjelasan/pasal-38"].text == "Pasal 38 Cukup jelas"
+    assert chunks["lampiran"].location == "Lampiran"
+    assert chunks["lampiran"].text.startswith("LAMPIRAN PERATURAN PEMERINTAH REPUBLIK INDONESIA NOMOR 49")
