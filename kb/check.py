@@ -13,7 +13,9 @@ Findings are of three kinds:
   could not be read, a chunk that claims to amend a law its document's metadata does not name (nor any
   act of that law's amendment chain), a relation of a document to itself.
 * ``warnings`` -- worth a look, not wrong by themselves: an elucidation of a restated Pasal that the body
-  of the act does not restate (often OCR), a relation recorded on one side only.
+  of the act does not restate (often OCR), an elucidation passage holding another Pasal's heading (its
+  boundary lost to OCR: that Pasal's elucidation is cited under this one's label), a relation recorded on
+  one side only.
 * ``absent`` -- links to acts that are not in the knowledge base (with the date metadata records, when
   it does).
 """
@@ -21,6 +23,7 @@ Findings are of three kinds:
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +34,12 @@ from kb.refs import find_doc_refs, key_from_doc_id
 from kb.store.protocol import KnowledgeStore, StoredDocument
 
 RELATIONS: tuple[str, ...] = ("amends", "amended_by", "revokes", "revoked_by")
+#: an elucidation's heading: a Pasal followed by its first Ayat or "Cukup jelas" ...
+_PEN_HEADING = re.compile(r"(?<![\w/])Pasal[ \t]+(\d{1,3}[A-Z]?)[ \t]+(?=Ayat[ \t]*\(1\)|Cukup[ \t]+jelas)")
+#: ... unless the words before it make it a reference ("sebagaimana dimaksud dalam Pasal 9 Ayat (1)")
+_REFERENCE_BEFORE = re.compile(
+    r"\b(?:dalam|dan|atau|pada|dengan|dimaksud|ketentuan|berdasarkan|menurut)[ \t]*$", re.IGNORECASE
+)
 _INVERSE = {"amends": "amended_by", "amended_by": "amends", "revokes": "revoked_by", "revoked_by": "revokes"}
 
 
@@ -145,6 +154,18 @@ def _claimed_law(location: str, own: str) -> str:
     return refs[-1].key if refs else own
 
 
+def _holds_other_heading(kind: str, pasal: str | None, text: str) -> bool:
+    """Whether an elucidation passage of Pasal ``pasal`` holds another Pasal's heading after its start."""
+    if kind != "penjelasan":
+        return False
+    return any(
+        m.start() >= 3
+        and m.group(1) != pasal
+        and not _REFERENCE_BEFORE.search(text, max(0, m.start() - 20), m.start())
+        for m in _PEN_HEADING.finditer(text)
+    )
+
+
 def check_corpus(store: KnowledgeStore) -> CheckReport:
     """Check every document of ``store``; see the module docstring for what counts as an error."""
     docs = sorted(store.list_documents(), key=lambda d: d.meta.id)
@@ -212,6 +233,17 @@ def check_corpus(store: KnowledgeStore) -> CheckReport:
                     "elucidation_without_restated_pasal",
                     "elucidation labelled with an amended law's Pasal that the act's body does not restate",
                     tuple(orphan),
+                )
+            )
+
+        merged = [chunk.id for chunk, _ in items if _holds_other_heading(chunk.kind, chunk.pasal, chunk.text)]
+        if merged:
+            check.warnings.append(
+                Finding(
+                    "heading_inside_elucidation",
+                    "elucidation passage holding another Pasal's heading: its boundary was lost (OCR), and "
+                    "that Pasal's elucidation is cited under this label",
+                    tuple(merged),
                 )
             )
 

@@ -107,3 +107,24 @@ def test_self_relation_and_one_sided_links(tmp_path: Path) -> None:
     assert [f.kind for f in uu16.errors] == ["self_relation"]
     assert [f.kind for f in uu16.warnings] == ["one_sided_relation"]
     assert "uu-6-1983 has no amended_by uu-16-2009" in uu16.warnings[0].detail
+
+
+def test_an_elucidation_holding_another_pasals_heading_is_a_warning(tmp_path: Path) -> None:
+    # the shape OCR left in PP 44/2022 and UU 11/1994 before session 55 ("... Cukup jelas Pasal 16B Ayat (1)
+    # ..."), where no chunker rule sees the heading: here the line break is lost and "3" misread as "30"
+    store = _kb(tmp_path, "pp-46-2013")
+    assert check_corpus(store).document("pp-46-2013").warnings == []  # type: ignore[union-attr]
+    src = tmp_path / "regs" / "pp-46-2013" / "text.txt"
+    text = src.read_text(encoding="utf-8")
+    assert "Ayat (4) Cukup jelas.\nPasal 3\nAyat (1)" in text
+    src.write_text(
+        text.replace("Ayat (4) Cukup jelas.\nPasal 3\nAyat (1)", "Ayat (4) Cukup jelas ~ Pasal 30 Ayat (1)")
+    )
+    store.close()
+    (tmp_path / "kb.sqlite").unlink()
+    store = SqliteStore(tmp_path / "kb.sqlite", embedder_name="hashing-256")
+    assert ingest_paths([tmp_path / "regs"], store, HashingEmbedder()).ok
+    doc = check_corpus(store).document("pp-46-2013")
+    assert doc is not None
+    found = [f for f in doc.warnings if f.kind == "heading_inside_elucidation"]
+    assert found and "penjelasan/pasal-2" in found[0].chunk_ids[0]
