@@ -1691,6 +1691,9 @@ def _without_opening(lead_in: str) -> str:
     return _AYAT_MARK.sub("", text, count=1)
 
 
+_CUKUP_JELAS = re.compile(r"(?:\(\d+[a-z]?\)\s*)?cukup\s+jelas\.?", re.I)
+
+
 def _with_list_lead_in(
     claims: list[DraftClaim], lead: Hit, request: ComposeRequest, limit: int
 ) -> list[DraftClaim]:
@@ -1710,6 +1713,11 @@ def _with_list_lead_in(
     said = normalize_ws(opening)
     if not said or extract_figures(said) or any(said in normalize_ws(c.quote) for c in claims):
         return claims  # a lead-in with figures of its own ("... Pasal 13 ayat (1) ...") is no plain opener
+    if _CUKUP_JELAS.fullmatch(said):
+        # an elucidation's "Pasal 19 Cukup jelas." before its Ayat says nothing of the item; quoted as the
+        # opener it was read into the answer line ("Menurut PP 9/2021: Cukup jelas.: Atas keterlambatan
+        # ...", session 55)
+        return claims
     given = {h.chunk.id: h for h in (*request.hits, *request.context)}
     for cid in filter(None, (lead.chunk.lead_in_id, lead.chunk.parent_id)):
         carrier = given.get(cid)
