@@ -23,23 +23,17 @@ Findings are of three kinds:
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from kb.chunking.regulation import loose_elucidation_headings
 from kb.linking import doc_lookup
 from kb.metadata import related_date
 from kb.refs import find_doc_refs, key_from_doc_id
 from kb.store.protocol import KnowledgeStore, StoredDocument
 
 RELATIONS: tuple[str, ...] = ("amends", "amended_by", "revokes", "revoked_by")
-#: an elucidation's heading: a Pasal followed by its first Ayat or "Cukup jelas" ...
-_PEN_HEADING = re.compile(r"(?<![\w/])Pasal[ \t]+(\d{1,3}[A-Z]?)[ \t]+(?=Ayat[ \t]*\(1\)|Cukup[ \t]+jelas)")
-#: ... unless the words before it make it a reference ("sebagaimana dimaksud dalam Pasal 9 Ayat (1)")
-_REFERENCE_BEFORE = re.compile(
-    r"\b(?:dalam|dan|atau|pada|dengan|dimaksud|ketentuan|berdasarkan|menurut)[ \t]*$", re.IGNORECASE
-)
 _INVERSE = {"amends": "amended_by", "amended_by": "amends", "revokes": "revoked_by", "revoked_by": "revokes"}
 
 
@@ -158,12 +152,7 @@ def _holds_other_heading(kind: str, pasal: str | None, text: str) -> bool:
     """Whether an elucidation passage of Pasal ``pasal`` holds another Pasal's heading after its start."""
     if kind != "penjelasan":
         return False
-    return any(
-        m.start() >= 3
-        and m.group(1) != pasal
-        and not _REFERENCE_BEFORE.search(text, max(0, m.start() - 20), m.start())
-        for m in _PEN_HEADING.finditer(text)
-    )
+    return any(m.start() >= 3 and m.group(1) != pasal for m in loose_elucidation_headings(text))
 
 
 def check_corpus(store: KnowledgeStore) -> CheckReport:

@@ -10,9 +10,10 @@ b) barang tertentu lainnya ...", and UU 6/2023's restated UU PPh Pasal 2 ayat (3
 scored it.
 
 Only what is unambiguous goes: a line that is nothing but a page number or a copy number, the running head
-next to one of them, the watermark, and a catchword only when the text after the page break starts with the
-same words. A changed text changes nothing else: the chunkers slice the cleaned text, and it is what the
-knowledge base stores as the document.
+next to one of them, the watermark, a catchword only when the text after the page break starts with the
+same words, and a running head OCR ran into a line just before a Pasal or Ayat heading (it hid the heading
+from the chunker: PP 44/2022's elucidation of Pasal 15 was cited as Pasal 14's).  A changed text changes
+nothing else: the chunkers slice the cleaned text, and it is what the knowledge base stores as the document.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -190,6 +191,16 @@ _REFERS_BEFORE = re.compile(
     r"\b(?:dalam|dan|atau|pada|dengan|dimaksud|ketentuan|berdasarkan|menurut)[ \t]*$", re.I
 )
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50}
+
+
+def loose_elucidation_headings(text: str, start: int = 0, end: int | None = None) -> Iterator[re.Match[str]]:
+    """Where ``text`` (between ``start`` and ``end``) holds what reads as an elucidation's Pasal heading
+    inside a line ("... Cukup jelas Pasal 16B Ayat (1) ..."), group 1 the Pasal; a reference ("sebagaimana
+    dimaksud dalam Pasal 9 Ayat (1)") is not one.  The chunker keeps those that continue the numbering;
+    ``kb.check`` reports any that a passage still holds."""
+    for m in _PEN_PASAL_LOOSE.finditer(text, start, len(text) if end is None else end):
+        if not _REFERS_BEFORE.search(text, max(start, m.start() - 20), m.start()):
+            yield m
 
 
 def _next_pasal(prev: str, p: str) -> bool:
@@ -1216,8 +1227,8 @@ class RegulationChunker:
         for m in _PEN_ANGKA.finditer(text, start, end):
             pos = text.index("Angka", m.start())
             found.setdefault(pos, (pos, "angka", m.group(1), m.end(1)))
-        for m in _PEN_PASAL_LOOSE.finditer(text, start, end):
-            if m.start() in found or _REFERS_BEFORE.search(text, max(start, m.start() - 20), m.start()):
+        for m in loose_elucidation_headings(text, start, end):
+            if m.start() in found:
                 continue
             prev = max((mk for mk in found.values() if mk[1] == "pasal" and mk[0] < m.start()), default=None)
             if prev is not None and _next_pasal(prev[2], m.group(1)):
