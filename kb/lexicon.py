@@ -114,6 +114,8 @@ class Lexicon:
     special_regimes: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     passage_cues: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     procedures: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
+    #: the procedures a procedure's rules name as their subject (``procedures.<name>.concerns``)
+    procedure_concerns: Mapping[str, frozenset[str]] = field(default_factory=dict)
     #: capitalised tokens that are never a term the knowledge base must contain (currency codes: "IDR 350
     #: million" is an amount, not a topic)
     not_terms: frozenset[str] = frozenset()
@@ -171,6 +173,22 @@ def _spellings(path: Path, data: Mapping[str, Any]) -> dict[str, str]:
     ):
         raise LexiconError(f"{path}: chat_spellings must map a chat spelling to a formal word")
     return {str(k).lower(): str(v) for k, v in node.items()}
+
+
+def _concerns(path: Path, data: Mapping[str, Any]) -> dict[str, frozenset[str]]:
+    """``procedures.<name>.concerns``: other procedures, by name, that the procedure's rules are about."""
+    node = data.get("procedures")
+    names = set(node) if isinstance(node, Mapping) else set()
+    out: dict[str, frozenset[str]] = {}
+    for name, entry in (node or {}).items():
+        concerns = entry.get("concerns", []) if isinstance(entry, Mapping) else []
+        if not isinstance(concerns, list) or not all(isinstance(c, str) and c in names for c in concerns):
+            known = ", ".join(sorted(names))
+            key = f"procedures.{name}.concerns"
+            raise LexiconError(f"{path}: {key} must be a list of procedure names ({known})")
+        if concerns:
+            out[name] = frozenset(concerns)
+    return out
 
 
 def _patterns(path: Path, data: Mapping[str, Any], section: str) -> dict[str, re.Pattern[str]]:
@@ -306,6 +324,7 @@ def load(path: str | Path | None = None) -> Lexicon:
         special_regimes=_patterns(file, data, "special_regimes"),
         passage_cues=_patterns(file, data, "passage_cues"),
         procedures=_patterns(file, data, "procedures"),
+        procedure_concerns=_concerns(file, data),
         not_terms=frozenset(_words(file, data, "not_terms")),
         case_words=frozenset(w.lower() for w in _optional_words(file, data, "case_words")),
         focus_openers=frozenset(w.lower() for w in _optional_words(file, data, "focus_openers")),
@@ -640,6 +659,13 @@ def asks_penalty(text: str) -> bool:
     """The text asks what the sanction is: a sanction word (``question_kinds.penalty``: "sanksinya", "denda")
     or the interest a lateness costs (``question_kinds.late_interest``: "telat setor, kena bunga berapa?")."""
     return bool(question_kind("penalty").search(text) or question_kind("late_interest").search(text))
+
+
+def procedure_concerns() -> Mapping[str, frozenset[str]]:
+    """What each tax procedure's rules are about (``procedures.<name>.concerns``): an objection is raised
+    against an assessment, so its rules name the assessment ("Keberatan harus diajukan dalam jangka waktu 3
+    (tiga) bulan sejak tanggal dikirim surat ketetapan pajak") without being bound to another procedure."""
+    return default().procedure_concerns
 
 
 def procedures() -> Mapping[str, re.Pattern[str]]:

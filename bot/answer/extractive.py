@@ -701,9 +701,29 @@ def payee_abroad_unasked(question: str, text: str) -> bool:
 
 @functools.lru_cache(maxsize=256)
 def asked_procedures(question: str) -> frozenset[str]:
-    """The tax procedures (lexicon ``procedures``) the question names: "mau pembetulan" -> correction."""
+    """The tax procedures (lexicon ``procedures``) the question names, with those their rules are about
+    (``concerns``): "mau pembetulan" -> correction; "batas waktu keberatan" -> objection, assessment."""
     plain = lexicon.plain_question(question)
-    return frozenset(name for name, words in lexicon.procedures().items() if words.search(plain))
+    named = {name for name, words in lexicon.procedures().items() if words.search(plain)}
+    # and what their rules are about: a rule of the objection names the assessment objected to
+    concerns = lexicon.procedure_concerns()
+    return frozenset(named.union(*(concerns.get(name, frozenset()) for name in named)))
+
+
+#: the act a rule imposes: the verb after its modal ("Keberatan harus diajukan ...", "wajib disetor ...")
+_MODAL_VERB = re.compile(r"\b(?:harus|wajib|paling\s+lambat)\s+(\w+)", re.I)
+
+
+def deadline_of_asked_act(question: str, text: str) -> bool:
+    """The text's time limit binds the act the question asks about: the verb after its "harus / wajib" is
+    one of the question's verbs, in either voice.  "Dalam berapa bulan keberatan harus diajukan?" is
+    answered by "Keberatan harus diajukan dalam jangka waktu 3 (tiga) bulan" (UU KUP Pasal 25 ayat (3)),
+    not by "Direktur Jenderal Pajak harus menyelesaikan keberatan yang diajukan ... paling lama 12 (dua
+    belas) bulan" (PP 50/2022 Pasal 33), which shares every word but sets the tax office's time (session 55,
+    a probe of our own)."""
+    toks = [t for t in tokenize(question) if t.startswith(("di", "me")) and len(t) >= 6]
+    verbs = {lexical.stem(t) for t in toks} | {p[0] for t in toks for p in lexical.voice_partners(t)}
+    return bool(verbs) and any(lexical.stem(m.group(1).lower()) in verbs for m in _MODAL_VERB.finditer(text))
 
 
 def procedure_unasked(asked: frozenset[str], text: str) -> bool:
@@ -1890,6 +1910,7 @@ LEAD_WEIGHTS: dict[str, float] = {
     "definition_in_act": 0.3,
     "term_defined": 0.5,
     "deadline_stated": 0.3,
+    "deadline_of_asked_act": 0.3,
     "deadline_missing": -0.2,
     "amount_stated": 0.3,
     "amount_missing": -0.2,
@@ -1967,6 +1988,9 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         # bentuk usaha tetap")
         "term_defined": float(defines_asked_term(term_forms, read)),
         "deadline_stated": float(deadline and states_deadline),
+        "deadline_of_asked_act": float(
+            deadline and states_deadline and deadline_of_asked_act(question, text)
+        ),
         "deadline_missing": float(deadline and not states_deadline),
         # an amount question ("bea meterai berapa rupiah?") is answered by the rule setting an amount, not by
         # one naming an amount only as a condition's bound ("nilai nominal lebih dari Rp5.000.000,00")

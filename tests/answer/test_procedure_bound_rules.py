@@ -35,7 +35,8 @@ CREDIT_UNLESS_AUDITED = (
         ("PPh 23 masa Mei telat disetor, sanksinya apa?", set()),
         ("kami mau pembetulan SPT Masa PPN, kurang bayar. sanksinya berapa?", {"correction"}),
         ("dapat SKPKB PPN, mau ajukan keberatan, batasnya kapan?", {"assessment", "objection"}),
-        ("kalau banding ditolak, dendanya berapa?", {"appeal"}),
+        # an appeal is against an objection's decision on an assessment: its rules name both (session 55)
+        ("kalau banding ditolak, dendanya berapa?", {"appeal", "objection", "assessment"}),
         ("boleh mengangsur utang pajak hasil pemeriksaan?", {"installment", "audit"}),
     ],
 )
