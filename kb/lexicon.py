@@ -175,13 +175,13 @@ def _spellings(path: Path, data: Mapping[str, Any]) -> dict[str, str]:
     return {str(k).lower(): str(v) for k, v in node.items()}
 
 
-def _concerns(path: Path, data: Mapping[str, Any]) -> dict[str, frozenset[str]]:
-    """``procedures.<name>.concerns``: other procedures, by name, that the procedure's rules are about."""
-    node = data.get("procedures")
-    names = set(node) if isinstance(node, Mapping) else set()
+def _concerns(path: Path, procedures: Mapping[str, Any]) -> dict[str, frozenset[str]]:
+    """``procedures.<name>.concerns``: other procedures, by name, that the procedure's rules are about.
+    ``procedures`` is the section :func:`_patterns` has validated (a mapping of mappings)."""
+    names = set(procedures)
     out: dict[str, frozenset[str]] = {}
-    for name, entry in (node or {}).items():
-        concerns = entry.get("concerns", []) if isinstance(entry, Mapping) else []
+    for name, entry in procedures.items():
+        concerns = entry.get("concerns", [])
         if not isinstance(concerns, list) or not all(isinstance(c, str) and c in names for c in concerns):
             known = ", ".join(sorted(names))
             key = f"procedures.{name}.concerns"
@@ -324,7 +324,7 @@ def load(path: str | Path | None = None) -> Lexicon:
         special_regimes=_patterns(file, data, "special_regimes"),
         passage_cues=_patterns(file, data, "passage_cues"),
         procedures=_patterns(file, data, "procedures"),
-        procedure_concerns=_concerns(file, data),
+        procedure_concerns=_concerns(file, data["procedures"]),
         not_terms=frozenset(_words(file, data, "not_terms")),
         case_words=frozenset(w.lower() for w in _optional_words(file, data, "case_words")),
         focus_openers=frozenset(w.lower() for w in _optional_words(file, data, "focus_openers")),

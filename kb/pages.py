@@ -182,6 +182,7 @@ def remove_page_furniture(text: str) -> Cleaned:
 #: ("... Cukup jelas. REPUE|JK IHDONESIA Pasal 12 Ayat (1) ...", "I]RES IDEN REPU BLII( INDONESIA Pasal 6
 #: Mengingat ...")
 _HEADING_INSIDE = re.compile(r"(?<=\S)[ \t]+(?=Pasal[ \t]+[0-9]|Ayat[ \t]*\()")
+_WORD = re.compile(r"\S+")
 
 
 def _head_words(tokens: list[str]) -> bool:
@@ -202,11 +203,11 @@ def _inline_heads(text: str) -> tuple[str, int]:
     out: list[str] = []
     pos = count = 0
     for m in _HEADING_INSIDE.finditer(text):
-        line = text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
-        tokens = line.split()
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        words = list(_WORD.finditer(text, line_start, m.start()))
         for k in (5, 4, 3, 2, 1):
-            if len(tokens) > k and _head_words(tokens[-k:]):
-                start = m.start() - len(line) + line.rindex(tokens[-k])
+            if len(words) > k and _head_words([w.group() for w in words[-k:]]):
+                start = words[-k].start()
                 out.append(text[pos:start].rstrip(" \t"))
                 out.append("\n")
                 pos = m.end()

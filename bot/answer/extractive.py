@@ -160,6 +160,8 @@ def time_limits_of(text: str) -> str:
 #: Units that never lead: elucidation padding, transitional and procedural lead-ins, headings.
 #: the opening of a transitional clause: "Pada saat Peraturan Menteri ini mulai berlaku"
 TRANSITIONAL = r"pada\s+saat\s+(?:undang-undang|peraturan|[a-z ]{0,40})\s*ini\s+mulai\s+berlaku\s*"
+#: an elucidation's "Cukup jelas." (its ayat mark allowed): says nothing, never a lead nor a list's opener
+CUKUP_JELAS = re.compile(r"(?:\(\d+[a-z]?\)\s*)?cukup\s+jelas\.?", re.I)
 PADDING = re.compile(
     r"^\s*(?:\(\d+[a-z]?\)\s*)?(?:cukup\s+jelas\.?\s*$"
     rf"|{TRANSITIONAL}[,:]?\s*$"
@@ -721,9 +723,17 @@ def deadline_of_asked_act(question: str, text: str) -> bool:
     not by "Direktur Jenderal Pajak harus menyelesaikan keberatan yang diajukan ... paling lama 12 (dua
     belas) bulan" (PP 50/2022 Pasal 33), which shares every word but sets the tax office's time (session 55,
     a probe of our own)."""
-    toks = [t for t in tokenize(question) if t.startswith(("di", "me")) and len(t) >= 6]
-    verbs = {lexical.stem(t) for t in toks} | {p[0] for t in toks for p in lexical.voice_partners(t)}
+    verbs = _asked_verbs(question)
     return bool(verbs) and any(lexical.stem(m.group(1).lower()) in verbs for m in _MODAL_VERB.finditer(text))
+
+
+@functools.lru_cache(maxsize=256)  # read once per candidate passage of a question (lead_features)
+def _asked_verbs(question: str) -> frozenset[str]:
+    """The stems of the question's di-/me- verbs, in both voices ("diajukan" -> "diaju", "mengaju")."""
+    toks = [t for t in tokenize(question) if t.startswith(("di", "me")) and len(t) >= 6]
+    return frozenset(
+        {lexical.stem(t) for t in toks} | {p[0] for t in toks for p in lexical.voice_partners(t)}
+    )
 
 
 def procedure_unasked(asked: frozenset[str], text: str) -> bool:
@@ -1711,9 +1721,6 @@ def _without_opening(lead_in: str) -> str:
     return _AYAT_MARK.sub("", text, count=1)
 
 
-_CUKUP_JELAS = re.compile(r"(?:\(\d+[a-z]?\)\s*)?cukup\s+jelas\.?", re.I)
-
-
 def _with_list_lead_in(
     claims: list[DraftClaim], lead: Hit, request: ComposeRequest, limit: int
 ) -> list[DraftClaim]:
@@ -1733,7 +1740,7 @@ def _with_list_lead_in(
     said = normalize_ws(opening)
     if not said or extract_figures(said) or any(said in normalize_ws(c.quote) for c in claims):
         return claims  # a lead-in with figures of its own ("... Pasal 13 ayat (1) ...") is no plain opener
-    if _CUKUP_JELAS.fullmatch(said):
+    if CUKUP_JELAS.fullmatch(said):
         # an elucidation's "Pasal 19 Cukup jelas." before its Ayat says nothing of the item; quoted as the
         # opener it was read into the answer line ("Menurut PP 9/2021: Cukup jelas.: Atas keterlambatan
         # ...", session 55)
