@@ -151,10 +151,20 @@ CRIMINAL_TERM = re.compile(
     re.I,
 )
 
+#: An age: "telah berusia 21 (dua puluh satu) tahun", "berumur paling rendah 18 tahun".  It says who a rule is
+#: for, never when an act is due: "Kapan batas waktu pembayaran PPh Pasal 25?" was led by UU PPh Pasal 25 ayat
+#: (8) (a resident of 21 leaving the country) as if it stated a time limit (session 56, a probe of our own).
+AGE = re.compile(
+    r"\b(?:berusia|berumur|usia|umur)\b[^.;:]{0,30}?\d+\s*(?:\([a-z\s]+\)\s*)?tahun\b",
+    re.I,
+)
+
 
 def time_limits_of(text: str) -> str:
-    """``text`` with its criminal sentences blanked (same length: spans found in it are spans of ``text``)."""
-    return CRIMINAL_TERM.sub(lambda m: " " * len(m.group(0)), text)
+    """``text`` with its criminal sentences and ages blanked (same length: spans found in it are spans of
+    ``text``)."""
+    blank = CRIMINAL_TERM.sub(lambda m: " " * len(m.group(0)), text)
+    return AGE.sub(lambda m: " " * len(m.group(0)), blank)
 
 
 #: Units that never lead: elucidation padding, transitional and procedural lead-ins, headings.
@@ -644,6 +654,30 @@ def unasked_regime(question: str, text: str) -> float:
     )
 
 
+#: the specific things a list item is about: "barang be rupa kedelai, gandum, dan tepung terigu sebesar 0,5%",
+#: "barang berupa emas batangan, sebesar 0,25%" (PMK 51/2025 Pasal 3; OCR splits "berupa"), "penghasilan
+#: berupa bunga deposito ..." -- up to the rate, the condition or the end of the item
+_SPECIFIED_THINGS = re.compile(
+    r"\b(?:barang|jasa|harta|penghasilan)(?:\s+kena\s+pajak)?\s+be\s?rupa\s+"
+    r"(?P<what>[^;:%]{3,120}?)(?=\s*,?\s*\b(?:sebesar|dengan|yang|dari|atas)\b|\s*[;:]|$)",
+    re.I,
+)
+
+
+def unasked_specifics(question: str, text: str) -> bool:
+    """The text is an item about specific things ("barang berupa kedelai, gandum, ...") of which the question
+    names none.  Why: PMK 51/2025 lists import rates by goods; an importer of general goods with an API is
+    answered by the residual item ("barang selain ... yang menggunakan angka pengenal impor, sebesar 2,5%"),
+    not by the soybean item that shares the same words and comes first (session 56, a probe of our own and
+    devchat DC037's answer text)."""
+    asked = {lexical.stem(t) for t in tokenize(question)}
+    for m in _SPECIFIED_THINGS.finditer(text):
+        words = {lexical.stem(t) for t in tokenize(m.group("what")) if t not in STOPWORDS and len(t) >= 3}
+        if words and not words & asked:
+            return True
+    return False
+
+
 def names_regime(question: str) -> bool:
     """The question names a special regime (export, a derived base, a payee without an NPWP): the general
     rate is not its rate."""
@@ -724,7 +758,38 @@ def deadline_of_asked_act(question: str, text: str) -> bool:
     belas) bulan" (PP 50/2022 Pasal 33), which shares every word but sets the tax office's time (session 55,
     a probe of our own)."""
     verbs = _asked_verbs(question)
-    return bool(verbs) and any(lexical.stem(m.group(1).lower()) in verbs for m in _MODAL_VERB.finditer(text))
+    if not verbs:
+        return False
+    if any(lexical.stem(m.group(1).lower()) in verbs for m in _MODAL_VERB.finditer(text)):
+        return True
+    return any(_predicate_with_limit(clause, verbs) for clause in _CLAUSE_BREAK.split(time_limits_of(text)))
+
+
+#: where one statement of a passage ends: a full stop or semicolon that is no thousands mark ("Rp1.000")
+_CLAUSE_BREAK = re.compile(r"[.;](?!\d)")
+#: a verb after "yang" (perhaps with one word between: "yang telah diajukan") describes a thing: no predicate
+_RELATIVE_BEFORE = re.compile(r"\b(?:yang|yg)\s+(?:\w+\s+)?$", re.I)
+_WORD = re.compile(r"\w+")
+
+
+def _predicate_with_limit(clause: str, verbs: frozenset[str]) -> bool:
+    """The clause states a time limit and one of the asked verbs, before it, is its predicate, not a relative
+    clause's.
+
+    Why: a rule can bind its act without "harus": "kerugian tersebut dikompensasikan dengan penghasilan mulai
+    tahun pajak berikutnya berturut-turut sampai dengan 5 (lima) tahun" (UU PPh Pasal 6 ayat (2)) answers
+    "berapa lama kerugian boleh dikompensasikan?", while a duration that is only a condition of another act
+    ("telah melakukan penjualan secara komersial selama 5 (lima) tahun", PP 55/2022 Pasal 32 ayat (2) huruf f,
+    which led; session 56, a probe of our own) or the office's time to decide "keberatan yang diajukan" does
+    not; nor does a verb after the limit, which dates it ("lebih dari 3 (tiga) bulan sejak saat Faktur Pajak
+    seharusnya dibuat")."""
+    limit = DEADLINE_VALUE.search(clause)
+    if limit is None:
+        return False
+    return any(
+        lexical.stem(m.group().lower()) in verbs and not _RELATIVE_BEFORE.search(clause, 0, m.start())
+        for m in _WORD.finditer(clause, 0, limit.start())
+    )
 
 
 @functools.lru_cache(maxsize=256)  # read once per candidate passage of a question (lead_features)
@@ -831,18 +896,33 @@ def negated_match(negated: tuple[tuple[str, ...], ...], text: str) -> float:
     return score
 
 
-#: where a passage names a case only to exclude it: "persewaan gudang selain gudang berpendingin ...;",
-#: "kecuali ...", up to the end of the clause
-_EXCLUSION_SPAN = re.compile(
-    r"\b(?:selain|kecuali|tidak\s+termasuk|other\s+than|except(?:\s+for)?|excluding)\b[^.;|]{0,110}", re.I
+#: the items an exclusion names by reference: "... dimaksud dalam huruf a), huruf b), huruf c), dan huruf d)"
+_REFERENCED_ITEMS = (
+    r"(?:(?:,\s*|\s+)(?:dan\s+|atau\s+|sampai\s+dengan\s+)?(?:huruf|ayat|angka|pasal)\s+\(?\w+\)?)+"
 )
+#: where a passage names a case only to exclude it: "persewaan gudang selain gudang berpendingin ...;",
+#: "kecuali ...", up to the end of the clause -- or up to the end of the reference that names the excluded
+#: cases, when it has one: in "barang selain barang sebagaimana dimaksud dalam huruf a), ..., dan huruf d)
+#: yang menggunakan angka pengenal impor, sebesar 2,5%" (PMK 51/2025 Pasal 3) the "yang" clause is the item's
+#: own condition, the one an importer with an API asks about (session 56, a probe of our own)
+_EXCLUSION_SPAN = re.compile(
+    r"\b(?:selain|kecuali|tidak\s+termasuk|other\s+than|except(?:\s+for)?|excluding)\b"
+    rf"(?:[^.;|]{{0,110}}?\bdimaksud\s+(?:dalam|pada){_REFERENCED_ITEMS}|[^.;|]{{0,110}})",
+    re.I,
+)
+
+#: a condition the rule holds either way: "sebesar 10% dari nilai impor dengan atau tanpa menggunakan angka
+#: pengenal impor" applies whether the importer has an API or not, so it is not the item for an asker who
+#: names one; the item requiring it ("yang menggunakan angka pengenal impor, sebesar 2,5%") is (session 56)
+_INDIFFERENT_SPAN = re.compile(r"\b(?:dengan\s+atau\s+tanpa|with\s+or\s+without)\b[^.;|,]{0,80}", re.I)
 
 
 def affirmed_text(question: str, text: str) -> str:
     """The text without the cases it names only to exclude them, for a question that rules nothing out: an
     item "... gudang selain gudang berpendingin" does not cover a question about "gudang berpendingin" with
-    the words it excludes.  A question that itself rules a case out ("bukan ...") keeps the text whole
-    (:func:`negated_match` weighs the exclusion)."""
+    the words it excludes; nor with a condition it holds either way ("dengan atau tanpa ...").  A question
+    that itself rules a case out ("bukan ...") keeps its exclusions (:func:`negated_match` weighs them)."""
+    text = _INDIFFERENT_SPAN.sub(" ", text)
     if _QUESTION_NEGATION.search(question):
         return text
     return _EXCLUSION_SPAN.sub(" ", text)
@@ -1402,7 +1482,7 @@ def is_padding(text: str) -> bool:
     return bool(PADDING.search(text) or EXAMPLE_TEXT.search(text) or HYPOTHETICAL_PARTY.search(text))
 
 
-_ITEM = re.compile(r"^(?:[a-z]\.|\d{1,2}\.|[-*•])\s+")
+_ITEM = re.compile(r"^(?:[a-z][.)]|\d{1,2}\.|[-*•])\s+")
 _AYAT_MARK = re.compile(r"^\(\d{1,2}[a-z]?\)\s*")
 _SENT_SPLIT = re.compile(r"(?<=[.;?!])\s+(?=(?:[A-Z(\"]|[a-z]\.\s))")
 _ITEM_DATE = re.compile(
@@ -1784,7 +1864,7 @@ def _table_units(lines: list[str]) -> list[Unit]:
     return units
 
 
-_BLOCK_START = re.compile(r"^(?:[a-z]\.|\d{1,2}\.|[-*•]|\(\d{1,2}[a-z]?\)|#|\||Pasal\b|BAB\b)")
+_BLOCK_START = re.compile(r"^(?:[a-z][.)]|\d{1,2}\.|[-*•]|\(\d{1,2}[a-z]?\)|#|\||Pasal\b|BAB\b)")
 _HEADING = re.compile(r"^(?:Pasal\s+\w+|BAB\s+[IVXLC]+|Bagian\s+\w+|#+\s.*)$")
 #: a line ending in a reference word continues on the next line: "... sebagaimana dimaksud pada ayat" +
 #: "(3) huruf b berhak ..." is one sentence wrapped by the PDF, not a new ayat
@@ -2218,6 +2298,8 @@ class ExtractiveComposer:
                 # same table whose other cells share the question's words
                 bonus += 0.5 * coverage(concepts, u.label, hit.doc.language)
             bonus += 0.5 * unasked_regime(question, u.text)
+            # the item about specific goods the question does not name (the soybean rate for general goods)
+            bonus -= 0.4 * unasked_specifics(question, u.text)
             # the item for the other kind of taxpayer ("d. badan ..." for a worker's question) is not theirs
             bonus -= 0.5 * other_party(party, u.quote)
             bonus += 0.3 * figure_match(figures, u.quote)

@@ -15,7 +15,13 @@ from typing import Any
 import pytest
 import yaml
 
-from bot.answer.extractive import asked_procedures, deadline_of_asked_act, procedure_unasked
+from bot.answer.extractive import (
+    asked_procedures,
+    deadline_of_asked_act,
+    procedure_unasked,
+    states_fact,
+    time_limits_of,
+)
 from kb.lexicon import DEFAULT_LEXICON_PATH, LexiconError, load
 from tests.answer.chunk_sample import anonymous_answer
 
@@ -61,3 +67,49 @@ def test_a_concern_must_name_a_procedure(tmp_path: Path) -> None:
     bad.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     with pytest.raises(LexiconError, match=r"lexicon.yaml: procedures.objection.concerns must be a list of"):
         load(bad)
+
+
+# --- session 56: a time limit bound to the asked act without "harus" ---------------------------------------
+LOSS_CARRIED = (
+    "(2) Apabila penghasilan bruto setelah pengurangan sebagaimana dimaksud pada ayat (1) didapat kerugian, "
+    "kerugian tersebut dikompensasikan dengan penghasilan mulai tahun pajak berikutnya berturut-turut sampai "
+    "dengan 5 (lima) tahun."
+)
+CONDITION_OF_ANOTHER_ACT = (
+    "f. menghitung kembali pajak yang seharusnya terutang ... atau melaporkan rugi usaha secara tidak wajar "
+    "meskipun Wajib Pajak telah melakukan penjualan secara komersial selama 5 (lima) tahun dan melaporkan "
+    "kerugian fiskal selama 3 (tiga) tahun berturut-turut;"
+)
+DATED_BY_THE_VERB = (
+    "Ketentuan ini dimaksudkan untuk melindungi pembeli dengan menegaskan bahwa Faktur Pajak yang dibuat "
+    "lebih dari 3 (tiga) bulan sejak saat Faktur Pajak seharusnya dibuat tidak dapat dikreditkan."
+)
+AGE_ONLY = (
+    "(8) Wajib Pajak orang pribadi dalam negeri yang tidak memiliki Nomor Pokok Wajib Pajak dan telah "
+    "berusia 21 (dua puluh satu) tahun yang bertolak ke luar negeri wajib membayar pajak."
+)
+
+
+def test_the_asked_verb_as_the_predicate_of_the_limit() -> None:
+    question = "Berapa lama kerugian fiskal boleh dikompensasikan?"
+    assert deadline_of_asked_act(question, LOSS_CARRIED)
+    assert not deadline_of_asked_act(question, CONDITION_OF_ANOTHER_ACT)  # the 5 years bind "penjualan"
+
+
+def test_a_verb_after_the_limit_or_in_a_relative_clause_binds_nothing() -> None:
+    assert not deadline_of_asked_act("Faktur pajak dibuat kapan?", DATED_BY_THE_VERB)
+
+
+def test_an_age_is_no_time_limit() -> None:
+    assert not states_fact("deadline", AGE_ONLY)
+    assert states_fact("deadline", LOSS_CARRIED)
+    assert time_limits_of(AGE_ONLY) != AGE_ONLY and len(time_limits_of(AGE_ONLY)) == len(AGE_ONLY)
+
+
+def test_the_loss_carry_forward_question_is_led_by_the_act_that_sets_it(services: Any) -> None:
+    answer = anonymous_answer(services, "Berapa lama kerugian fiskal boleh dikompensasikan?")
+    assert answer.status == "answered"
+    lead = answer.claims[0]
+    assert lead.source.doc_id == "uu-7-2021"
+    assert lead.source.location.startswith("Pasal 6 ayat (2) UU 7/1983")
+    assert "5 (lima) tahun" in lead.quote
