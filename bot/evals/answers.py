@@ -455,6 +455,8 @@ def run_answer_eval(
                     "features": dict(conf.features),
                 },
                 "lead_correct": bool(ans.claims) and item.answerable and (lead_gold or not gold),
+                # what the user reads: a change of quote or wording under the same citation shows here only
+                "answer": ans.answer,
                 # a message of several questions: each part's status, in order ([] for one question)
                 "parts": [p.status for p in ans.parts],
                 # every shown claim: which citation precision counts as a gold location (None: no gold)
@@ -463,6 +465,7 @@ def run_answer_eval(
                         "doc_id": c.source.doc_id,
                         "location": c.source.location,
                         "role": c.role,
+                        "quote": c.quote,
                         "gold": hit if gold else None,
                     }
                     for c, hit in zip(ans.claims, hits, strict=True)
