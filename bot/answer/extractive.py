@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -46,6 +47,7 @@ from kb.query import (
     defined_term,
     detect_language,
     tokenize,
+    understand,
 )
 from kb.refs import key_from_doc_id
 from kb.retrieve import defined_forms, is_general_elucidation
@@ -676,6 +678,37 @@ def unasked_specifics(question: str, text: str) -> bool:
         if words and not words & asked:
             return True
     return False
+
+
+@functools.lru_cache(maxsize=256)  # read once per unit of every relevant passage (_pick_units)
+def question_pairs(question: str) -> frozenset[tuple[str, str]]:
+    """Adjacent content words of the question ("angkutan umum", "seluruh pegawai"), as written -- not the
+    words of one named term ("Barang Kena Pajak"): a term is a concept coverage already counts, and every item
+    of its list says it ("ekspor Barang Kena Pajak Berwujud" had answered a question on the general VAT rate
+    with the export rate's 0%)."""
+    tokens = tokenize(question)
+    skip = STOPWORDS | FRAME_WORDS
+    terms = [tuple(tokenize(exp.term)) for exp in understand(question).expansions]
+    return frozenset(
+        (a, b)
+        for a, b in itertools.pairwise(tokens)
+        if a not in skip and b not in skip and not any(_adjacent_in(a, b, term) for term in terms)
+    )
+
+
+def _adjacent_in(a: str, b: str, term: tuple[str, ...]) -> bool:
+    return any(pair == (a, b) for pair in itertools.pairwise(term))
+
+
+def phrase_match(pairs: frozenset[tuple[str, str]], text: str) -> bool:
+    """The text holds one of the question's word pairs as written.
+
+    Why: items of one list share the lead-in's words, so coverage ties them and a rule word of one item
+    decides: "Apakah natura berupa makanan untuk seluruh pegawai dikecualikan dari objek PPh?" quoted PP
+    55/2022 Pasal 24 huruf c ("natura ... yang harus disediakan oleh pemberi kerja") over huruf a, the food
+    "bagi seluruh Pegawai" asked about (session 56, a probe of our own).  One pair is enough: counting two let
+    a FAQ's side remark sharing "vendor lama" outweigh its answer (eval a116)."""
+    return bool(pairs & frozenset(itertools.pairwise(tokenize(text))))
 
 
 def names_regime(question: str) -> bool:
@@ -2267,6 +2300,7 @@ class ExtractiveComposer:
         act = asked_tax_act(question)
         sanction = sanction_ask(question)
         party = asked_party(question)
+        pairs = question_pairs(question)
         labelled = any(u.label for u in clean)
         for i, u in enumerate(clean):
             own = affirmed_text(question, u.text)
@@ -2300,6 +2334,7 @@ class ExtractiveComposer:
             bonus += 0.5 * unasked_regime(question, u.text)
             # the item about specific goods the question does not name (the soybean rate for general goods)
             bonus -= 0.4 * unasked_specifics(question, u.text)
+            bonus += 0.3 * phrase_match(pairs, u.text)
             # the item for the other kind of taxpayer ("d. badan ..." for a worker's question) is not theirs
             bonus -= 0.5 * other_party(party, u.quote)
             bonus += 0.3 * figure_match(figures, u.quote)
