@@ -238,6 +238,8 @@ _OBJECTS_IN_PASSAGE: tuple[tuple[str, re.Pattern[str]], ...] = (
             re.I,
         ),
     ),
+    # an importer without an API: "barang ... yang tidak menggunakan angka pengenal impor, sebesar 7,5%"
+    ("no_api", re.compile(r"tidak\s+menggunakan\s+angka\s+pengenal\s+impor", re.I)),
     (
         # a payment to a bank: PPh 23 ayat (4) huruf a leaves it out ("tidak dilakukan atas: a. penghasilan
         # yang dibayar atau terutang kepada bank"); the rate of ayat (1) does not answer it

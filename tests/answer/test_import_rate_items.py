@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.answer.extractive import affirmed_text, split_units, unasked_specifics
+from bot.answer.extractive import affirmed_text, question_objects, split_units, unasked_specifics
 from tests.answer.chunk_sample import anonymous_answer
 
 IMPORT_ITEMS = """a. untuk pemungutan yang dilakukan oleh Direktorat
@@ -85,3 +85,20 @@ def test_soybeans_keep_their_own_rate(services: Any) -> None:
     assert answer.status == "answered"
     assert answer.claims[0].quote.startswith("c) barang be rupa kedelai")
     assert "0,5%" in answer.answer
+
+
+def test_an_importer_without_an_api_is_named_as_such() -> None:
+    for question in (
+        "PPh 22 impor kalau ga punya API berapa?",
+        "What is the PPh 22 rate on imports without an API?",
+    ):
+        assert "no_api" in question_objects(question), question
+    assert "no_api" not in question_objects("Berapa tarif PPh 22 impor bagi importir yang punya API?")
+
+
+def test_an_importer_without_an_api_is_answered_by_its_item(services: Any) -> None:
+    answer = anonymous_answer(services, "Berapa PPh 22 impor kalau tidak punya API?")
+    assert answer.status == "answered"
+    lead = answer.claims[0]
+    assert lead.quote.startswith("f) barang") and "tidak menggunakan angka pengenal impor" in lead.quote
+    assert "7,5%" in answer.answer and "2,5%" not in answer.answer.split("[1]")[0]
