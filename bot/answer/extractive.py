@@ -817,12 +817,15 @@ def _predicate_with_limit(clause: str, verbs: frozenset[str]) -> bool:
     ("telah melakukan penjualan secara komersial selama 5 (lima) tahun", PP 55/2022 Pasal 32 ayat (2) huruf f,
     which led; session 56, a probe of our own) or the office's time to decide "keberatan yang diajukan" does
     not; nor does a verb after the limit, which dates it ("lebih dari 3 (tiga) bulan sejak saat Faktur Pajak
-    seharusnya dibuat")."""
+    seharusnya dibuat"), nor a capitalised name that reads like a verb: "Bea Meterai yang terutang menjadi
+    kedaluwarsa setelah jangka waktu 5 (lima) tahun" had answered "Kapan bea meterai terutang?"."""
     limit = DEADLINE_VALUE.search(clause)
     if limit is None:
         return False
     return any(
-        lexical.stem(m.group().lower()) in verbs and not _RELATIVE_BEFORE.search(clause, 0, m.start())
+        m.group()[0].islower()  # the acts write verbs in lower case, names capitalised ("Bea Meterai")
+        and lexical.stem(m.group().lower()) in verbs
+        and not _RELATIVE_BEFORE.search(clause, 0, m.start())
         for m in _WORD.finditer(clause, 0, limit.start())
     )
 

@@ -113,3 +113,12 @@ def test_the_loss_carry_forward_question_is_led_by_the_act_that_sets_it(services
     assert lead.source.doc_id == "uu-7-2021"
     assert lead.source.location.startswith("Pasal 6 ayat (2) UU 7/1983")
     assert "5 (lima) tahun" in lead.quote
+
+
+def test_a_capitalised_name_is_no_asked_verb() -> None:
+    # "meterai" starts like a meN- verb; the act writes the duty's name capitalised
+    limitation = (
+        "Bea Meterai yang terutang menjadi kedaluwarsa setelah jangka waktu 5 (lima) tahun sejak saat "
+        "terutang."
+    )
+    assert not deadline_of_asked_act("Kapan bea meterai terutang?", limitation)
