@@ -798,7 +798,10 @@ STOPWORDS = _ID_FUNCTION | _EN_FUNCTION
 _DEFINITION_Q = re.compile(
     r"\b(?:apa(?:kah)? (?:yang )?dimaksud(?: dengan)?|pengertian|definisi|apa itu|apa arti(?:nya)?"
     r"|arti (?:dari )?(?:istilah|kata)|what (?:is|are) meant by|what does .{1,60} mean|definition of|define"
-    r"|meaning of)\b",
+    r"|meaning of"
+    # who counts as a term ("Siapa yang termasuk subjek pajak dalam negeri?") is answered by its definition
+    # ("Subjek pajak dalam negeri adalah: ..."), which ranked 37th for it (session 56, a probe of our own)
+    r"|siapa(?: saja)? yang termasuk|who (?:counts|qualifies|is considered) as)\b",
     re.IGNORECASE,
 )
 

@@ -4,9 +4,12 @@ first."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from kb.query import defined_term
+from tests.answer.chunk_sample import anonymous_answer
 
 
 @pytest.mark.parametrize(
@@ -25,6 +28,9 @@ from kb.query import defined_term
         ("Kak, DPP tuh apa sih?", "dpp"),
         ("mau nanya dong, PKP itu artinya apa?", "pkp"),
         ("Faktur Pajak Pengganti itu apa?", "faktur pajak pengganti"),
+        # who counts as the term (session 56): its definition says who
+        ("Siapa saja yang termasuk pegawai tetap?", "pegawai tetap"),
+        ("Who counts as a resident taxpayer?", "resident taxpayer"),
     ],
 )
 def test_the_asked_term_is_what_follows_the_asking_words(question: str, term: str) -> None:
@@ -44,3 +50,11 @@ def test_the_asked_term_is_what_follows_the_asking_words(question: str, term: st
 )
 def test_no_term_without_a_definition_question(question: str) -> None:
     assert defined_term(question) is None
+
+
+def test_who_counts_as_a_term_is_answered_by_its_definition(services: Any) -> None:
+    answer = anonymous_answer(services, "Siapa saja yang termasuk pegawai tetap?")
+    assert answer.status == "answered"
+    lead = answer.claims[0]
+    assert lead.source.location.startswith("Pasal 1 angka")
+    assert lead.quote.split(" ", 1)[1].startswith("Pegawai Tetap adalah")
