@@ -799,8 +799,8 @@ _DEFINITION_Q = re.compile(
     r"\b(?:apa(?:kah)? (?:yang )?dimaksud(?: dengan)?|pengertian|definisi|apa itu|apa arti(?:nya)?"
     r"|arti (?:dari )?(?:istilah|kata)|what (?:is|are) meant by|what does .{1,60} mean|definition of|define"
     r"|meaning of"
-    # who counts as a term ("Siapa yang termasuk subjek pajak dalam negeri?") is answered by its definition
-    # ("Subjek pajak dalam negeri adalah: ..."), which ranked 37th for it (session 56, a probe of our own)
+    # who counts as a term ("Siapa saja yang termasuk pegawai tetap?") is answered by its definition
+    # ("Pegawai Tetap adalah ..."; session 56, a probe of our own)
     r"|siapa(?: saja)? yang termasuk|who (?:counts|qualifies|is considered) as)\b",
     re.IGNORECASE,
 )

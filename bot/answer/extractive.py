@@ -674,12 +674,16 @@ def unasked_specifics(question: str, text: str) -> bool:
     answered by the residual item ("barang selain ... yang menggunakan angka pengenal impor, sebesar 2,5%"),
     not by the soybean item that shares the same words and comes first (session 56, a probe of our own and
     devchat DC037's answer text)."""
-    asked = {lexical.stem(t) for t in tokenize(question)}
     for m in _SPECIFIED_THINGS.finditer(text):
         words = {lexical.stem(t) for t in tokenize(m.group("what")) if t not in STOPWORDS and len(t) >= 3}
-        if words and not words & asked:
+        if words and not words & _question_stems(question):
             return True
     return False
+
+
+@functools.lru_cache(maxsize=256)  # read once per unit of every relevant passage (_pick_units)
+def _question_stems(question: str) -> frozenset[str]:
+    return frozenset(lexical.stem(t) for t in tokenize(question))
 
 
 @functools.lru_cache(maxsize=256)  # read once per unit of every relevant passage (_pick_units)
@@ -688,18 +692,13 @@ def question_pairs(question: str) -> frozenset[tuple[str, str]]:
     words of one named term ("Barang Kena Pajak"): a term is a concept coverage already counts, and every item
     of its list says it ("ekspor Barang Kena Pajak Berwujud" had answered a question on the general VAT rate
     with the export rate's 0%)."""
-    tokens = tokenize(question)
     skip = STOPWORDS | FRAME_WORDS
-    terms = [tuple(tokenize(exp.term)) for exp in understand(question).expansions]
+    in_terms = {p for exp in understand(question).expansions for p in itertools.pairwise(tokenize(exp.term))}
     return frozenset(
         (a, b)
-        for a, b in itertools.pairwise(tokens)
-        if a not in skip and b not in skip and not any(_adjacent_in(a, b, term) for term in terms)
+        for a, b in itertools.pairwise(tokenize(question))
+        if a not in skip and b not in skip and (a, b) not in in_terms
     )
-
-
-def _adjacent_in(a: str, b: str, term: tuple[str, ...]) -> bool:
-    return any(pair == (a, b) for pair in itertools.pairwise(term))
 
 
 def phrase_match(pairs: frozenset[tuple[str, str]], text: str) -> bool:
@@ -791,7 +790,8 @@ def deadline_of_asked_act(question: str, text: str) -> bool:
     answered by "Keberatan harus diajukan dalam jangka waktu 3 (tiga) bulan" (UU KUP Pasal 25 ayat (3)),
     not by "Direktur Jenderal Pajak harus menyelesaikan keberatan yang diajukan ... paling lama 12 (dua
     belas) bulan" (PP 50/2022 Pasal 33), which shares every word but sets the tax office's time (session 55,
-    a probe of our own)."""
+    a probe of our own).  A rule without "harus" binds the verb that is the predicate of the clause stating
+    its limit (:func:`_predicate_with_limit`)."""
     verbs = _asked_verbs(question)
     if not verbs:
         return False
