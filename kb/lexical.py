@@ -653,17 +653,33 @@ def _passage(text: str) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
     return frozenset(stem(t) for t in tokens), frozenset(itertools.pairwise(tokens))
 
 
+def word_stems(text: str) -> frozenset[str]:
+    """The stems of the text's tokens (read once per text, with :func:`word_pairs`)."""
+    return _passage(text)[0]
+
+
+def word_pairs(text: str) -> frozenset[tuple[str, str]]:
+    """The text's adjacent tokens as written (read once per text, with :func:`word_stems`)."""
+    return _passage(text)[1]
+
+
+def content_pairs(text: str, skip: frozenset[str]) -> tuple[tuple[str, str], ...]:
+    """The text's adjacent tokens neither of which is in ``skip`` (stopwords, frame words, ...), in order,
+    once each: the phrases of a question that a passage may repeat."""
+    return tuple(dict.fromkeys((a, b) for a, b in itertools.pairwise(tokenize(text)) if not {a, b} & skip))
+
+
 @functools.lru_cache(maxsize=4096)
 def _numbered(text: str) -> frozenset[tuple[str, str]]:
     """The (stem, number) pairs of the text: each number with the word it counts ("Pasal 23", "PPh 21"),
     from the adjacent pairs :func:`_passage` already read."""
-    return frozenset((stem(a), b) for a, b in _passage(text)[1] if b[:1].isdigit())
+    return frozenset((stem(a), b) for a, b in word_pairs(text) if b[:1].isdigit())
 
 
 @functools.lru_cache(maxsize=4096)
 def _negated(text: str) -> frozenset[tuple[str, str]]:
     """The (negation, stem) pairs of the text: each negation with the word it negates ("tidak kawin")."""
-    return frozenset((a, stem(b)) for a, b in _passage(text)[1] if a in _PHRASE_NEGATIONS)
+    return frozenset((a, stem(b)) for a, b in word_pairs(text) if a in _PHRASE_NEGATIONS)
 
 
 #: how many tokens before "Pasal <n>" a tax name's words may stand ("Pajak Penghasilan sebagaimana dimaksud
@@ -731,7 +747,7 @@ def coverage(concepts: list[Concept], text: str, language: str | None = None) ->
         concepts = [c for c in concepts if EN_ONLY not in c]
     if not concepts:
         return 0.0
-    stems = _passage(text)[0]
+    stems = word_stems(text)
     hit = sum(1 for c in concepts if any(_mentions(phrase, stems, text) for phrase in c if phrase != EN_ONLY))
     return hit / len(concepts)
 
@@ -746,14 +762,7 @@ class Concepts:
     @classmethod
     def of(cls, plan: QueryPlan) -> Concepts:
         ref_tokens = {t for ref in plan.doc_refs for t in tokenize(ref)}
-        tokens = tokenize(plan.text)
-        pairs = tuple(
-            dict.fromkeys(
-                (a, b)
-                for a, b in itertools.pairwise(tokens)
-                if not {a, b} & (STOPWORDS | FRAME_WORDS | ref_tokens)
-            )
-        )
+        pairs = content_pairs(plan.text, STOPWORDS | FRAME_WORDS | ref_tokens)
         return cls(tuple(question_concepts(plan)), pairs)
 
 
@@ -762,6 +771,6 @@ def evidence(concepts: Concepts, text: str, language: str | None = None) -> tupl
     cov = coverage(list(concepts.groups), text, language)
     if not concepts.pairs:
         return cov, 0.0
-    bigrams = _passage(text)[1]
+    bigrams = word_pairs(text)
     phrases = sum(1 for p in concepts.pairs if p in bigrams)
     return cov, min(phrases, _PHRASE_CAP) / _PHRASE_CAP

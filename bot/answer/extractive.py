@@ -676,14 +676,9 @@ def unasked_specifics(question: str, text: str) -> bool:
     devchat DC037's answer text)."""
     for m in _SPECIFIED_THINGS.finditer(text):
         words = {lexical.stem(t) for t in tokenize(m.group("what")) if t not in STOPWORDS and len(t) >= 3}
-        if words and not words & _question_stems(question):
+        if words and not words & lexical.word_stems(question):
             return True
     return False
-
-
-@functools.lru_cache(maxsize=256)  # read once per unit of every relevant passage (_pick_units)
-def _question_stems(question: str) -> frozenset[str]:
-    return frozenset(lexical.stem(t) for t in tokenize(question))
 
 
 @functools.lru_cache(maxsize=256)  # read once per unit of every relevant passage (_pick_units)
@@ -692,13 +687,8 @@ def question_pairs(question: str) -> frozenset[tuple[str, str]]:
     words of one named term ("Barang Kena Pajak"): a term is a concept coverage already counts, and every item
     of its list says it ("ekspor Barang Kena Pajak Berwujud" had answered a question on the general VAT rate
     with the export rate's 0%)."""
-    skip = STOPWORDS | FRAME_WORDS
     in_terms = {p for exp in understand(question).expansions for p in itertools.pairwise(tokenize(exp.term))}
-    return frozenset(
-        (a, b)
-        for a, b in itertools.pairwise(tokenize(question))
-        if a not in skip and b not in skip and (a, b) not in in_terms
-    )
+    return frozenset(lexical.content_pairs(question, STOPWORDS | FRAME_WORDS)) - in_terms
 
 
 def phrase_match(pairs: frozenset[tuple[str, str]], text: str) -> bool:
@@ -709,7 +699,7 @@ def phrase_match(pairs: frozenset[tuple[str, str]], text: str) -> bool:
     55/2022 Pasal 24 huruf c ("natura ... yang harus disediakan oleh pemberi kerja") over huruf a, the food
     "bagi seluruh Pegawai" asked about (session 56, a probe of our own).  One pair is enough: counting two let
     a FAQ's side remark sharing "vendor lama" outweigh its answer (eval a116)."""
-    return bool(pairs & frozenset(itertools.pairwise(tokenize(text))))
+    return bool(pairs & lexical.word_pairs(text))
 
 
 def names_regime(question: str) -> bool:
