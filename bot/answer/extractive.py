@@ -1366,8 +1366,15 @@ def _illustrates(hit: Hit) -> bool:
 #: Pasal 37A's 2008 amnesty), "berlaku sampai dengan tanggal 31 Desember 2010", "disampaikan ... sejak tanggal
 #: 1 Januari 2022 sampai dengan tanggal 30 Juni 2022" (the 2022 voluntary disclosure)
 _WINDOW_END = re.compile(
-    r"\b(?:dilakukan|disampaikan|diajukan|berlaku|diberikan)\b[^.;]{0,80}?"
+    r"\b(?:dilakukan|disampaikan|diajukan|berlaku(?:nya)?|diberikan|berakhir)\b[^.;]{0,80}?"
     r"(?:paling\s+lambat|sampai\s+dengan)\s+tanggal\s+(\d{1,2}\s+[A-Za-z]+\s+(?:19|20)\d\d)",
+    re.I,
+)
+#: a window ending with a tax year: "daluwarsa penetapan untuk ... Tahun Pajak 2007 dan sebelumnya ...
+#: berakhir paling lama pada akhir Tahun Pajak 2013" (UU 28/2007 Pasal II, the old periods' limitation)
+_YEAR_END_WINDOW = re.compile(
+    r"\b(?:dilakukan|disampaikan|diajukan|berlaku(?:nya)?|diberikan|berakhir)\b[^.;]{0,80}?"
+    r"(?:paling\s+lambat|paling\s+lama|sampai\s+dengan)\s+(?:pada\s+)?akhir\s+Tahun(?:\s+Pajak)?\s+((?:19|20)\d\d)\b",
     re.I,
 )
 
@@ -1384,6 +1391,7 @@ _RELATIVE_WINDOW_END = re.compile(
 
 def _window_ends(text: str, in_force_from: dt.date | None) -> list[dt.date]:
     ends = [d for m in _WINDOW_END.finditer(text) if (d := parse_indonesian_date(m.group(1)))]
+    ends += [dt.date(int(m.group(1)), 12, 31) for m in _YEAR_END_WINDOW.finditer(text)]
     if in_force_from is not None:
         for m in _RELATIVE_WINDOW_END.finditer(text):
             months = int(m.group(1)) * (12 if m.group(2).lower() == "tahun" else 1)

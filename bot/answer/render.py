@@ -917,6 +917,11 @@ def _lead_index(claims: Sequence[ShownClaim], conflicts: Sequence[Conflict] = ()
     return 0
 
 
+def _in_conflict(claim: ShownClaim, conflicts: Sequence[Conflict]) -> bool:
+    """The claim's source is one of the sources of some conflict."""
+    return any(claim.source.doc_id == s.doc_id for cf in conflicts for s in cf.sources)
+
+
 def _conflict_sentence(
     lead: ShownClaim, claims: Sequence[ShownClaim], conflicts: Sequence[Conflict], lang: str
 ) -> str:
@@ -964,9 +969,11 @@ def answer_line(
     if len(kinds) > 1:
         return _multi_part(claims, lang, question, conflicts, kinds)
     kind = asked_fact(question) if question else None
-    if kind is None and conflicts:
-        # sources disagree: on a rate the line states the winner's; a permission conflict states no rate and
-        # the line falls back to the winner's own words (payment days come with a deadline question)
+    if kind is None and _in_conflict(claims[_lead_index(claims, conflicts, question)], conflicts):
+        # the lead's source disagrees with another: on a rate the line states the winner's; a permission
+        # conflict states no rate and the line falls back to the winner's own words (payment days come with a
+        # deadline question).  Two policies disagreeing on a rate do not make a sanction question (led by UU
+        # KUP Pasal 9) ask a rate: the line would state the policy's rate instead of the sanction.
         kind = "rate"
     if kind is None and ASKS_OTHER_THAN_RATE.search(asks):
         kind = "statement"  # conditions, documents, procedure: the rule's own words, not a figure pulled out
