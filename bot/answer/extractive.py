@@ -178,7 +178,12 @@ PADDING = re.compile(
     r"^\s*(?:\(\d+[a-z]?\)\s*)?(?:cukup\s+jelas\.?\s*$"
     rf"|{TRANSITIONAL}[,:]?\s*$"
     r"|ketentuan\s+(?:dalam\s+)?pasal\s+[^.]{0,80}\s+diubah(?:\s+sehingga)?\s+berbunyi\s+sebagai\s+berikut\s*:?\s*$"
-    r"|di\s*antara\s+pasal\s+[^.]{0,80}disisipkan)",
+    r"|di\s*antara\s+pasal\s+[^.]{0,80}disisipkan"
+    # an amending act's instructions on its chapters ("4. Menambah BAB baru di antara BAB II ...", "Judul
+    # Bab III diubah ...") and its opening ("Mengubah beberapa ketentuan dalam Undang-undang ... sebagai
+    # berikut:")
+    r"|(?:\d{1,3}\.\s*)?(?:menambah\s+bab\s+baru|judul\s+bab\s+[ivx]+[a-z]?\s*,?\s+diubah)"
+    r"|(?:pasal\s+i\s+)?mengubah\s+beberapa\s+ketentuan\b[^:]{0,300}sebagai\s+berikut\s*:?\s*$)",
     re.I,
 )
 EXAMPLE_TEXT = re.compile(r"^\s*(?:contoh|misalnya|ilustrasi|example)\b", re.I)
@@ -389,6 +394,8 @@ NAMES_LIABLE = lexicon.passage_cue("names_liable")
 #: a question asking what is not taxed or exempt, and a rule excluding from a levy ("tidak dikenakan atas")
 ASKS_EXEMPTION = lexicon.question_kind("asks_exemption")
 STATES_EXEMPTION = lexicon.passage_cue("states_exemption")
+ASKS_CHARGED = lexicon.question_kind("asks_charged")
+STATES_CHARGE = lexicon.passage_cue("states_charge")
 #: a rule returning an excess, and a question asking about one (kb/data/lexicon.yaml
 #: ``passage_cues.refunds_excess``, ``question_kinds.asks_refund``)
 REFUNDS_EXCESS = lexicon.passage_cue("refunds_excess")
@@ -679,6 +686,29 @@ def unasked_specifics(question: str, text: str) -> bool:
         if words and not words & lexical.word_stems(question):
             return True
     return False
+
+
+#: a provision extending another one's rule to further parties or cases: "Kewajiban mendaftarkan diri
+#: sebagaimana dimaksud pada ayat (1) berlaku pula terhadap wanita kawin yang dikenai pajak secara terpisah"
+#: (PP 50/2022 Pasal 2 ayat (4)), "Larangan sebagaimana dimaksud pada ayat (1) berlaku juga terhadap tenaga
+#: ahli ..." -- the words after "terhadap"/"bagi" name whom the extension reaches
+_EXTENDS_RULE = re.compile(
+    r"\bsebagaimana\s+dimaksud\s+(?:pada|dalam)\s+(?:ayat|Pasal)\b[^.;:]{0,80}?"
+    r"\bberlaku\s+(?:pula|juga)\s+(?:terhadap|bagi|atas|untuk)\s+(?P<whom>[^.;:]{3,160})",
+    re.I,
+)
+
+
+def extends_to_unasked(question: str, text: str) -> bool:
+    """The text extends a rule stated elsewhere to parties or cases of which the question names none.
+    Why: it shares the rule's words and adds the case's, so coverage ranks it over the rule itself: "Siapa
+    yang wajib mendaftarkan diri untuk memperoleh NPWP?" was answered with PP 50/2022 Pasal 2 ayat (4)'s
+    married women who need not register (session 57, a probe of our own), not with ayat (1)."""
+    m = _EXTENDS_RULE.search(text[:400])
+    if not m:
+        return False
+    words = {lexical.stem(t) for t in tokenize(m.group("whom")) if t not in STOPWORDS and len(t) >= 3}
+    return bool(words) and not words & lexical.word_stems(question)
 
 
 @functools.lru_cache(maxsize=256)  # read once per unit of every relevant passage (_pick_units)
@@ -1850,6 +1880,9 @@ def _with_list_lead_in(
         or not lead.lead_in
         or not lead.chunk.parent_id
         or claims[0].source_chunk_id != lead.chunk.id
+        # a sentence after the item or ayat (the OCR ran the item into the next ayat: "Dalam hal harga karbon
+        # ... tarif pajak karbon ditetapkan sebesar paling rendah Rp30,00 ...") is no item of the list
+        or not (_ITEM.match(normalize_ws(claims[0].quote)) or _AYAT_MARK.match(normalize_ws(claims[0].quote)))
     ):
         return claims
     opening = _without_opening(lead.lead_in)
@@ -1950,8 +1983,13 @@ def split_units(text: str) -> list[Unit]:
     for block in _blocks(text):
         if _HEADING.match(block):
             continue
+        # an item's long block is split too when it ends as a lead-in: the OCR ran the item into the next ayat
+        # ("c. saat lain ... Peraturan Pemerintah. Tarif pajak karbon ditetapkan ... Rp30,00 ... Ketentuan
+        # mengenai:", UU 7/2021 Pasal 13), whose sentences would otherwise be only a label, never a quote
         long = len(block) > MAX_UNIT_CHARS or (
-            len(block) > 240 and not _ITEM.match(block) and not _AYAT_MARK.match(block)
+            len(block) > 240
+            and (not _ITEM.match(block) or block.rstrip().endswith(":"))
+            and not _AYAT_MARK.match(block)
         )
         pieces = [p for p in _SENT_SPLIT.split(block) if p.strip()] if long else [block]
         for piece in pieces:
@@ -2039,6 +2077,7 @@ LEAD_WEIGHTS: dict[str, float] = {
     "amount_missing": -0.2,
     "liable_stated": 0.35,
     "exemption_stated": 0.35,
+    "charge_stated": 0.35,
     "regulation": 0.15,
     "only_unasked_regime": -0.3,
     "only_sanction_rate": -0.3,
@@ -2061,6 +2100,7 @@ LEAD_WEIGHTS: dict[str, float] = {
     "form_instruction": -0.6,
     "procedure_unasked": -0.3,
     "delegation": -0.6,
+    "extends_unasked": -0.3,
 }
 
 
@@ -2129,6 +2169,13 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
             bool(ASKS_EXEMPTION.search(plain))
             and bool(STATES_EXEMPTION.search(f"{_item_lead_in(hit)}\n{text}"))
         ),
+        # a question asking what is taxed ("dokumen apa yang dikenai bea meterai?") is answered by the rule
+        # that charges ("Bea Meterai dikenakan atas:"), not by the rules on its threshold or payer
+        "charge_stated": float(
+            bool(ASKS_CHARGED.search(plain))
+            and not ASKS_EXEMPTION.search(plain)
+            and bool(STATES_CHARGE.search(f"{_item_lead_in(hit)}\n{text}"))
+        ),
         # what the law says leads; a company document is shown as practice beside it
         "regulation": float(hit.doc.layer == "regulation"),
         # every rate it states belongs to a special regime the question does not name
@@ -2181,6 +2228,9 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         # a delegation clause ("Ketentuan lebih lanjut mengenai ... diatur dengan Peraturan Pemerintah") names
         # the matter and states no rule on it, unless the question asks where the matter is regulated
         "delegation": float(delegates(hit, question)),
+        # a rule extended to parties or cases the question does not name ("... sebagaimana dimaksud pada ayat
+        # (1) berlaku pula terhadap wanita kawin ...") yields to the rule it extends
+        "extends_unasked": float(extends_to_unasked(question, text)),
     }
 
 

@@ -1,0 +1,38 @@
+"""A provision extending another one's rule to parties the question does not name ("Kewajiban mendaftarkan
+diri sebagaimana dimaksud pada ayat (1) berlaku pula terhadap wanita kawin ...", PP 50/2022 Pasal 2 ayat (4))
+yields to the rule itself.  Session 57: "Siapa yang wajib mendaftarkan diri untuk memperoleh NPWP?" was
+answered with the married women who need not register."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from bot.answer.extractive import extends_to_unasked
+from bot.answer.pipeline import answer_question
+
+EXTENSION = (
+    "(4) Kewajiban mendaftarkan diri sebagaimana dimaksud pada ayat (1) berlaku pula terhadap wanita kawin "
+    "yang dikenai pajak secara terpisah karena:"
+)
+
+
+def test_an_extension_to_unasked_parties() -> None:
+    assert extends_to_unasked("Siapa yang wajib mendaftarkan diri untuk memperoleh NPWP?", EXTENSION)
+    # the question names the party the rule is extended to: the extension answers it
+    assert not extends_to_unasked("Apakah wanita kawin wajib mendaftarkan diri?", EXTENSION)
+    assert not extends_to_unasked("Siapa yang wajib mendaftarkan diri?", "(1) Setiap Wajib Pajak wajib ...")
+
+
+def test_who_must_register_is_not_answered_by_the_extension(services: Any) -> None:
+    answer = answer_question(
+        "Siapa yang wajib mendaftarkan diri untuk memperoleh NPWP?",
+        services.cli_principal(None),
+        services,
+        as_of=dt.date(2026, 12, 1),
+    )
+    assert answer.status == "answered"
+    lead = answer.claims[0]
+    assert "ayat (4)" not in lead.source.location
+    assert "wanita kawin" not in lead.quote
+    assert "wajib mendaftarkan diri" in lead.quote
