@@ -81,7 +81,7 @@ def _active_form(root: str) -> str:
     return "me" + root
 
 
-def _active_roots(form: str) -> tuple[str, ...]:
+def active_roots(form: str) -> tuple[str, ...]:
     """The roots a meN- form can come from ("mengaju" -> "aju" or "kaju": the nasal may replace a k)."""
     for prefix, dropped in (("meny", "s"), ("meng", "k"), ("mem", "p"), ("men", "t")):
         if form.startswith(prefix):
@@ -105,7 +105,7 @@ def voice_partners(tok: str) -> tuple[tuple[str], ...]:
     if base.startswith("di") and len(base) >= 5:
         return ((stem(_active_form(base[2:]) + "kan"),),)
     if base.startswith("me"):
-        return tuple((stem("di" + root + "kan"),) for root in _active_roots(base) if len(root) >= 3)
+        return tuple((stem("di" + root + "kan"),) for root in active_roots(base) if len(root) >= 3)
     return ()
 
 

@@ -42,6 +42,7 @@ from kb.query import (
     FRAME_WORDS,
     STOPWORDS,
     UU_PPH,
+    act_tax_name,
     article_tax_type,
     asks_definition,
     defined_term,
@@ -817,7 +818,83 @@ def deadline_of_asked_act(question: str, text: str) -> bool:
         return False
     if any(lexical.stem(m.group(1).lower()) in verbs for m in _MODAL_VERB.finditer(text)):
         return True
-    return any(_predicate_with_limit(clause, verbs) for clause in _CLAUSE_BREAK.split(time_limits_of(text)))
+    clauses = _CLAUSE_BREAK.split(time_limits_of(text))
+    if any(_predicate_with_limit(clause, verbs) for clause in clauses):
+        return True
+    # the limit named by the asked act's noun: "Batas waktu pengajuan surat keberatan ditentukan dalam waktu 3
+    # (tiga) bulan" (UU KUP's elucidation of Pasal 25 ayat (3)) for "Kapan batas waktu pengajuan keberatan?"
+    named = _limit_of_nouns(question)
+    if named is None:
+        return False
+    limits = time_limits_of(text)
+    # the noun may open a list whose items state the limits ("Batas waktu penyampaian Surat Pemberitahuan
+    # adalah: a. ... paling lama 20 (dua puluh) hari ..."): the limit follows within the next lines
+    return any(DEADLINE_VALUE.search(limits, m.end(), m.end() + 300) for m in named.finditer(limits))
+
+
+#: verbs that name no act of their own ("Pembayaran ... wajib dilakukan ..."): the act is their subject's
+_GENERIC_VERBS = frozenset({"dilakukan", "melakukan", "dilaksanakan", "melaksanakan"})
+
+
+def deadline_of_other_act(question: str, text: str) -> bool:
+    """The text's duty with a time limit ("harus menyelesaikan", "wajib menyampaikan") is another act than
+    the one the question asks about, and none of the asked acts is bound (:func:`deadline_of_asked_act`).
+    Why: "Direktur Jenderal Pajak harus menyelesaikan keberatan yang diajukan ... paling lama 12 (dua belas)
+    bulan" (PP 50/2022 Pasal 33) shares every word of "Kapan batas waktu pengajuan keberatan?" and sets the
+    tax office's time, not the asker's (session 57, a probe of our own)."""
+    verbs = _bound_act(question)
+    if not verbs:
+        return False
+    duties = {
+        m.group(1).lower()
+        for m in _MODAL_VERB.finditer(text)
+        if m.group(1)[:1].islower() and m.group(1).startswith(("me", "di"))
+    } - _GENERIC_VERBS
+    if any(lexical.stem(d) in verbs for d in duties):
+        return False
+    # ... or the limit names another act by its noun: "jangka waktu pelunasan pajak ... tertangguh sampai
+    # dengan 1 (satu) bulan" (UU KUP Pasal 25 ayat (7)) for a question on when to file an objection
+    nouns = {m.group(1).lower() for m in _LIMIT_NOUN.finditer(text)}
+    if any(form in verbs for n in nouns for form in _act_of_noun(n)):
+        return False
+    return bool(duties or nouns) and not deadline_of_asked_act(question, text)
+
+
+#: the act a deadline question asks the limit of: the noun after "batas waktu" / "jangka waktu"
+#: ("batas waktu pengajuan keberatan"), or the verb after "kapan" or a modal ("kapan harus diajukan")
+_BOUND_ACT = re.compile(
+    r"\b(?:(?:batas|jangka)\s+waktu\s+(?P<noun>pe[a-z]{4,}an)"
+    r"|(?:kapan|harus|wajib|paling\s+lambat)\s+(?:\w+\s+)?(?P<verb>(?:di|me)[a-z]{4,}))\b",
+    re.I,
+)
+
+
+@functools.lru_cache(maxsize=256)
+def _bound_act(question: str) -> frozenset[str]:
+    """The stems of the act the question asks the deadline of (:data:`_BOUND_ACT`), in both voices; empty
+    when it names none so plainly.  A verb of the story ("SKPKB ... dikirim tgl 10 Feb") is no such act: a
+    limit binding another verb then says nothing of whether it answers."""
+    out: set[str] = set()
+    for m in _BOUND_ACT.finditer(lexicon.plain_question(question)):
+        if m.group("noun"):
+            out.update(_act_of_noun(m.group("noun").lower()))
+        else:
+            out.update(_asked_verbs(m.group("verb")))
+    return frozenset(out)
+
+
+#: a time limit named by the act it limits: "jangka waktu pelunasan", "batas waktu penyampaian"
+_LIMIT_NOUN = re.compile(r"\b(?:batas|jangka)\s+waktu\s+(pe[a-z]{4,}an)\b", re.I)
+
+
+@functools.lru_cache(maxsize=256)
+def _limit_of_nouns(question: str) -> re.Pattern[str] | None:
+    """ "batas waktu <noun>" / "jangka waktu <noun>" for the question's peN-an nouns of an act ("pengajuan")."""
+    nouns = [t for t in tokenize(question) if t.startswith("pe") and t.endswith("an") and len(t) >= 8]
+    if not nouns:
+        return None
+    alternatives = "|".join(map(re.escape, nouns))
+    return re.compile(rf"\b(?:batas|jangka)\s+waktu\s+(?:{alternatives})\b", re.I)
 
 
 #: where one statement of a passage ends: a full stop or semicolon that is no thousands mark ("Rp1.000")
@@ -842,21 +919,44 @@ def _predicate_with_limit(clause: str, verbs: frozenset[str]) -> bool:
     limit = DEADLINE_VALUE.search(clause)
     if limit is None:
         return False
+    conditions = [m.span() for m in _CONDITION_OPENER.finditer(clause, 0, limit.start())]
     return any(
         m.group()[0].islower()  # the acts write verbs in lower case, names capitalised ("Bea Meterai")
         and lexical.stem(m.group().lower()) in verbs
         and not _RELATIVE_BEFORE.search(clause, 0, m.start())
+        and not any(a <= m.start() < b for a, b in conditions)
         for m in _WORD.finditer(clause, 0, limit.start())
     )
 
 
+#: a clause's condition up to its comma ("Dalam hal Wajib Pajak mengajukan keberatan, jangka waktu pelunasan
+#: ... tertangguh sampai dengan 1 (satu) bulan ..."): a verb in it is the case the rule applies to, not the act
+#: its limit binds (UU KUP Pasal 25 ayat (7) had answered "Kapan batas waktu pengajuan keberatan?", session 57)
+_CONDITION_OPENER = re.compile(r"\b(?:dalam\s+hal|apabila|jika|bila|dalam\s+rangka)\b[^,]{0,200},", re.I)
+
+
 @functools.lru_cache(maxsize=256)  # read once per candidate passage of a question (lead_features)
 def _asked_verbs(question: str) -> frozenset[str]:
-    """The stems of the question's di-/me- verbs, in both voices ("diajukan" -> "diaju", "mengaju")."""
-    toks = [t for t in tokenize(question) if t.startswith(("di", "me")) and len(t) >= 6]
+    """The stems of the question's di-/me- verbs, in both voices ("diajukan" -> "diaju", "mengaju"), and of
+    the verbs its peN-an nouns name the act of ("pengajuan" -> "mengaju", "diaju"; "pembayaran" ->
+    "membayar", "dibayar"): "Kapan batas waktu pengajuan keberatan?" asks when an objection must be filed
+    (session 57, a probe of our own answered with the office's 12 months to decide one)."""
+    words = tokenize(question)
+    toks = [t for t in words if t.startswith(("di", "me")) and len(t) >= 6]
+    acts = [_act_of_noun(t) for t in words if t.startswith("pe") and t.endswith("an") and len(t) >= 8]
     return frozenset(
-        {lexical.stem(t) for t in toks} | {p[0] for t in toks for p in lexical.voice_partners(t)}
+        {lexical.stem(t) for t in toks}
+        | {p[0] for t in toks for p in lexical.voice_partners(t)}
+        | {form for forms in acts for form in forms}
     )
+
+
+def _act_of_noun(noun: str) -> tuple[str, ...]:
+    """The active and passive stems of the verb a peN-an noun names the act of ("pengajuan" -> "mengaju",
+    "diaju"; "penyetoran" -> "menyetor", "disetor"), as :func:`kb.lexical.stem` reads the verbs."""
+    active = "me" + noun[2:-2]
+    roots = lexical.active_roots(active)
+    return (active, *(f"di{root}" for root in roots if len(root) >= 3))
 
 
 def procedure_unasked(asked: frozenset[str], text: str) -> bool:
@@ -2073,6 +2173,7 @@ LEAD_WEIGHTS: dict[str, float] = {
     "deadline_stated": 0.3,
     "deadline_of_asked_act": 0.3,
     "deadline_missing": -0.2,
+    "deadline_other_act": -0.3,
     "amount_stated": 0.3,
     "amount_missing": -0.2,
     "liable_stated": 0.35,
@@ -2155,6 +2256,9 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
             deadline and states_deadline and deadline_of_asked_act(question, text)
         ),
         "deadline_missing": float(deadline and not states_deadline),
+        # its time limit binds another party's act (the office's time to decide an objection, for a question
+        # on when to file one)
+        "deadline_other_act": float(deadline and states_deadline and deadline_of_other_act(question, text)),
         # an amount question ("bea meterai berapa rupiah?") is answered by the rule setting an amount, not by
         # one naming an amount only as a condition's bound ("nilai nominal lebih dari Rp5.000.000,00")
         "amount_stated": float(amount_q and states_amount),
@@ -2316,7 +2420,9 @@ class ExtractiveComposer:
         # an ayat naming its subject by its sibling is about what that ayat says too ("(2) Tarif ...
         # sebagaimana dimaksud pada ayat (1) sebesar 0,5%"), and so is a rule naming its subject by
         # another Pasal among the hits (``referent``, :func:`_referent_texts`)
-        own = f"{_own_text(hit)}\n{_sibling_lead_in(hit)}\n{referent}"
+        # ... and the tax its act is about: UU PPN's "pajak" is PPN (kb.query.ACT_TAX_NAMES)
+        tax = act_tax_name(key_from_doc_id(hit.chunk.base_doc))
+        own = f"{tax}\n{_own_text(hit)}\n{_sibling_lead_in(hit)}\n{referent}"
         cov = coverage(concepts, own, hit.doc.language)
         return max(cov, 0.5 if named and cov > 0 else 0.0) if concepts else (1.0 if named else 0.0)
 

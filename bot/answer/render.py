@@ -982,6 +982,17 @@ def answer_line(
         return _per_window(claims, lang, kind, windows)
     kind = _as_period(kind, asks)
     i = _lead_index(claims, conflicts, question)
+    if (
+        kind == "deadline"
+        and not _states(claims[i], kind, lang, question)
+        and _states(claims[i], "period", lang)
+        and not _AT_THE_MOMENT.search(claims[i].quote)
+    ):
+        # the lead's limit is a length of time from an event ("Batas waktu pengajuan surat keberatan
+        # ditentukan dalam waktu 3 (tiga) bulan sejak tanggal dikirim surat ketetapan pajak"): that is the
+        # answer, not another claim's "paling lama ..." (which told 1 month from another ayat, session 57).
+        # A lead that names the moment ("wajib dibuat ... pada saat penyerahan") is read as before.
+        kind = "period"
     if kind in ("rate", "deadline", "period") and not _states(claims[i], kind, lang, question):
         # the lead does not state the asked fact: a close claim that does answers (never another tax's rule)
         near = _candidates(claims, conflicts, question)
@@ -994,6 +1005,10 @@ def answer_line(
     side = _bound_comparison(question, lead, i + 1, lang) if question else ""
     second = _conflict_sentence(lead, claims, conflicts, lang)
     return " ".join(p for p in (premise, sentence, side, second) if p)
+
+
+#: a rule stating when by an event: "Faktur Pajak wajib dibuat ... pada saat penyerahan"
+_AT_THE_MOMENT = re.compile(r"\bpada\s+saat\b", re.I)
 
 
 def _as_period(kind: str | None, asks: str) -> str | None:

@@ -1,0 +1,77 @@
+"""A deadline question naming its act by a peN-an noun ("Kapan batas waktu pengajuan keberatan?") asks when
+that act is due: the noun names the verb ("pengajuan" -> "mengajukan", "diajukan"), a limit named by that noun
+("Batas waktu pengajuan surat keberatan ...") binds it, a verb in the rule's condition ("Dalam hal Wajib Pajak
+mengajukan keberatan, jangka waktu pelunasan ...") does not, and a limit binding another act ("Direktur
+Jenderal Pajak harus menyelesaikan keberatan ...", "jangka waktu pelunasan") is another party's time.
+Session 57, a probe of our own: the question was answered with PP 50/2022 Pasal 33's 12 months, then with UU
+KUP Pasal 25 ayat (7)'s one month."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from bot.answer.extractive import _asked_verbs, deadline_of_asked_act, deadline_of_other_act
+from bot.answer.pipeline import answer_question
+
+Q = "Kapan batas waktu pengajuan keberatan?"
+ELUCIDATION = (
+    "Ayat (3) Batas waktu pengajuan surat keberatan ditentukan dalam waktu 3 (tiga) bulan sejak tanggal "
+    "dikirim surat ketetapan pajak atau sejak tanggal pemotongan atau pemungutan pajak."
+)
+OFFICE = (
+    "Direktur Jenderal Pajak harus menyelesaikan keberatan yang diajukan oleh Wajib Pajak dalam jangka waktu "
+    "paling lama 12 (dua belas) bulan sebagaimana diatur dalam Pasal 26 ayat (1)."
+)
+SUSPENSION = (
+    "(7) Dalam hal Wajib Pajak mengajukan keberatan, jangka waktu pelunasan pajak sebagaimana dimaksud dalam "
+    "Pasal 9 ayat (3) atas jumlah pajak yang belum dibayar pada saat pengajuan keberatan, tertangguh sampai "
+    "dengan 1 (satu) bulan sejak tanggal penerbitan Surat Keputusan Keberatan."
+)
+
+
+def test_the_noun_names_the_verb() -> None:
+    assert {"mengaju", "diaju"} <= _asked_verbs(Q)
+    assert {"membayar", "dibayar"} <= _asked_verbs("Kapan batas waktu pembayaran PPh 21?")
+
+
+def test_which_limit_binds_the_asked_act() -> None:
+    assert deadline_of_asked_act(Q, ELUCIDATION)
+    assert not deadline_of_other_act(Q, ELUCIDATION)
+    assert not deadline_of_asked_act(Q, OFFICE)
+    assert deadline_of_other_act(Q, OFFICE)
+    assert not deadline_of_asked_act(Q, SUSPENSION)
+    assert deadline_of_other_act(Q, SUSPENSION)
+    # the verb after the condition's comma still binds ("Apabila ..., kerugian tersebut dikompensasikan ...")
+    loss = (
+        "(2) Apabila penghasilan bruto setelah pengurangan didapat kerugian, kerugian tersebut dikompensasikan "
+        "dengan penghasilan mulai tahun pajak berikutnya berturut-turut sampai dengan 5 (lima) tahun."
+    )
+    assert deadline_of_asked_act("Berapa lama kerugian fiskal boleh dikompensasikan?", loss)
+
+
+def test_the_objection_deadline(services: Any) -> None:
+    answer = answer_question(Q, services.cli_principal(None), services, as_of=dt.date(2026, 12, 1))
+    assert answer.status == "answered"
+    assert "3 (tiga) bulan" in answer.claims[0].quote
+    assert "3 (tiga) bulan" in answer.answer
+    assert "12 (dua belas)" not in answer.answer and "1 (satu) bulan" not in answer.answer
+
+
+def test_a_story_verb_is_no_asked_act() -> None:
+    # the story's "dikirim" is not what the deadline is asked for: another verb's limit says nothing then
+    story = "SKPKB kami dikirim tanggal 10 Februari. Sampai kapan kami boleh keberatan?"
+    assert not deadline_of_other_act(story, OFFICE)
+
+
+def test_a_moment_is_read_as_before(services: Any) -> None:
+    # a rule that names the moment ("wajib dibuat ... pada saat penyerahan") is not read as its 3-month
+    # length in the next ayat
+    answer = answer_question(
+        "Faktur Pajak itu wajib diterbitkan kapan?",
+        services.cli_principal(None),
+        services,
+        as_of=dt.date(2026, 12, 1),
+    )
+    assert answer.status == "answered"
+    assert "pada saat penyerahan" in answer.answer
