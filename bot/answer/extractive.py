@@ -889,7 +889,8 @@ _LIMIT_NOUN = re.compile(r"\b(?:batas|jangka)\s+waktu\s+(pe[a-z]{4,}an)\b", re.I
 
 @functools.lru_cache(maxsize=256)
 def _limit_of_nouns(question: str) -> re.Pattern[str] | None:
-    """ "batas waktu <noun>" / "jangka waktu <noun>" for the question's peN-an nouns of an act ("pengajuan")."""
+    """ "batas waktu <noun>" / "jangka waktu <noun>" for the question's peN-an nouns of an act
+    ("pengajuan")."""
     nouns = [t for t in tokenize(question) if t.startswith("pe") and t.endswith("an") and len(t) >= 8]
     if not nouns:
         return None
@@ -929,9 +930,10 @@ def _predicate_with_limit(clause: str, verbs: frozenset[str]) -> bool:
     )
 
 
-#: a clause's condition up to its comma ("Dalam hal Wajib Pajak mengajukan keberatan, jangka waktu pelunasan
-#: ... tertangguh sampai dengan 1 (satu) bulan ..."): a verb in it is the case the rule applies to, not the act
-#: its limit binds (UU KUP Pasal 25 ayat (7) had answered "Kapan batas waktu pengajuan keberatan?", session 57)
+#: a clause's condition up to its comma ("Dalam hal Wajib Pajak mengajukan keberatan, jangka waktu
+#: pelunasan ... tertangguh sampai dengan 1 (satu) bulan ..."): a verb in it is the case the rule applies to,
+#: not the act its limit binds (UU KUP Pasal 25 ayat (7) had answered "Kapan batas waktu pengajuan
+#: keberatan?", session 57)
 _CONDITION_OPENER = re.compile(r"\b(?:dalam\s+hal|apabila|jika|bila|dalam\s+rangka)\b[^,]{0,200},", re.I)
 
 

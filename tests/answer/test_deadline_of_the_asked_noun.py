@@ -44,8 +44,9 @@ def test_which_limit_binds_the_asked_act() -> None:
     assert deadline_of_other_act(Q, SUSPENSION)
     # the verb after the condition's comma still binds ("Apabila ..., kerugian tersebut dikompensasikan ...")
     loss = (
-        "(2) Apabila penghasilan bruto setelah pengurangan didapat kerugian, kerugian tersebut dikompensasikan "
-        "dengan penghasilan mulai tahun pajak berikutnya berturut-turut sampai dengan 5 (lima) tahun."
+        "(2) Apabila penghasilan bruto setelah pengurangan didapat kerugian, kerugian tersebut "
+        "dikompensasikan dengan penghasilan mulai tahun pajak berikutnya berturut-turut sampai dengan "
+        "5 (lima) tahun."
     )
     assert deadline_of_asked_act("Berapa lama kerugian fiskal boleh dikompensasikan?", loss)
 
