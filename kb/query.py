@@ -82,10 +82,11 @@ TAX_TYPES: tuple[str, ...] = (
 #: Canonical key of UU PPh, the law whose articles name the PPh tax types.
 UU_PPH = "UU 7/1983"
 #: The tax every passage of an act is about, by the act's key, though its passages say only "pajak"
-#: ("Terutangnya pajak terjadi pada saat: ... c. penyerahan Jasa Kena Pajak", UU PPN Pasal 11): a question's
-#: "PPN" is covered by that passage as by one that writes the tax out.  Wording restating the act counts too
-#: (a chunk's ``base_doc``).  Session 57, a probe of our own ("Kapan PPN atas penyerahan jasa terutang?") had
-#: UU PPN Pasal 11 at candidate rank 29 behind passages that name the tax and answer nothing.
+#: ("Terutangnya pajak terjadi pada saat: ... c. penyerahan Jasa Kena Pajak", UU PPN Pasal 11): the composer
+#: reads a question's "PPN" as covered by that passage as by one that writes the tax out.  Wording restating
+#: the act counts too (a chunk's ``base_doc``).  Session 57, a probe of our own ("Kapan PPN atas penyerahan
+#: jasa terutang?").  Not in the candidates' coverage: there it lifted every UU PPN definition over the export
+#: rate for "Do we charge VAT on exported goods?" (tests/kb/test_english_inflections.py).
 ACT_TAX_NAMES: dict[str, str] = {"UU 8/1983": "Pajak Pertambahan Nilai"}
 
 

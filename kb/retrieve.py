@@ -43,14 +43,12 @@ from kb.query import (
     Provision,
     QueryPlan,
     act_catalog,
-    act_tax_name,
     asks_definition,
     defined_term,
     fts_query,
     understand,
 )
 from kb.rank import RankModel, default_model
-from kb.refs import key_from_doc_id
 from kb.store.protocol import KnowledgeStore, SearchFilter
 
 logger = logging.getLogger(__name__)
@@ -425,9 +423,6 @@ class Retriever:
                 # a list item is read with the sentence that introduces it: "e) ... angka pengenal impor,
                 # 2,5%" states a PPh 22 rate only through "Besarnya pungutan Pajak Penghasilan Pasal 22 ..."
                 text = f"{lead_ins[cid]}\n{chunk.text}" if cid in lead_ins else chunk.text
-                # and with the tax its act is about (UU PPN's "pajak" is PPN: kb.query.ACT_TAX_NAMES)
-                tax = act_tax_name(key_from_doc_id(chunk.base_doc))
-                text = f"{tax}\n{text}" if tax else text
                 x["coverage"], x["phrases"] = evidence(concepts, text, docs[chunk.doc_id].language)
             features[cid] = x
         best_cov = max((x.get("coverage", 0.0) for x in features.values()), default=0.0)

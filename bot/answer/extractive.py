@@ -689,6 +689,19 @@ def unasked_specifics(question: str, text: str) -> bool:
     return False
 
 
+def charges_asked_levy(asked: frozenset[str], text: str) -> bool:
+    """The text says what a levy is charged on (``passage_cues.states_charge``), and when the question names a
+    tax, the sentence saying so names that tax: "Yang menjadi objek pajak adalah penghasilan" (UU PPh Pasal 4)
+    is no answer to "Apa saja yang menjadi objek PPN?" (session 57, a probe of our own)."""
+    m = STATES_CHARGE.search(text)
+    if m is None:
+        return False
+    if not asked:
+        return True
+    start = max(text.rfind(". ", 0, m.start()), text.rfind("\n", 0, m.start())) + 1
+    return bool(asked & set(mentioned_taxes(text[start : m.end()])))
+
+
 #: a provision extending another one's rule to further parties or cases: "Kewajiban mendaftarkan diri
 #: sebagaimana dimaksud pada ayat (1) berlaku pula terhadap wanita kawin yang dikenai pajak secara terpisah"
 #: (PP 50/2022 Pasal 2 ayat (4)), "Larangan sebagaimana dimaksud pada ayat (1) berlaku juga terhadap tenaga
@@ -2280,7 +2293,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "charge_stated": float(
             bool(ASKS_CHARGED.search(plain))
             and not ASKS_EXEMPTION.search(plain)
-            and bool(STATES_CHARGE.search(f"{_item_lead_in(hit)}\n{text}"))
+            and charges_asked_levy(asked_taxes, f"{_item_lead_in(hit)}\n{text}")
         ),
         # what the law says leads; a company document is shown as practice beside it
         "regulation": float(hit.doc.layer == "regulation"),

@@ -380,6 +380,10 @@ def _asked_words(question: str) -> tuple[frozenset[str], tuple[tuple[str, ...], 
     return frozenset(own), tuple(dict.fromkeys(stands_for))
 
 
+#: the opening of a condition ("Dalam hal ...,", "Apabila ...,")
+_CONDITION_OPENER = re.compile(r"\b(?:dalam\s+hal|apabila|jika|bila)\b", re.I)
+
+
 def _clip(text: str, lo: int, hi: int, limit: int = _LINE_LIMIT) -> str:
     """``text`` cut to about ``limit`` characters around ``text[lo:hi]`` (the fact), which is never cut: from
     the start when the fact ends within the limit, else from the earliest clause start (else word start)
@@ -467,6 +471,16 @@ def _answer_part(c: ShownClaim, kind: str | None, question: str, limit: int = _L
         for m in re.finditer(r"\w+", quote[lo : best[1]]):  # as many of them as the line holds
             if set(tokenize(m.group())) & shared and (hi == lo or m.end() <= limit):
                 hi = lo + m.end()
+        # the clause is the consequence of a condition opening one of the clauses before it ("Dalam hal
+        # wanita kawin ... telah memiliki NPWP sebelum kawin, wanita kawin tersebut tidak perlu mendaftarkan
+        # diri"): without it the line states the exception as the rule (session 57, a probe of our own)
+        k = next((i for i, (x, y) in enumerate(clauses) if x <= lo < y), 0)
+        opened = [
+            m.start() for x, y in clauses[max(0, k - 3) : k] for m in _CONDITION_OPENER.finditer(quote, x, y)
+        ]
+        if opened and hi - opened[-1] <= 2 * limit:  # a condition too long for two lines is left out
+            lo = opened[-1]
+            limit = max(limit, hi - lo)  # the condition and its consequence whole
     return _clip(quote[a:b], lo - a, hi - a, limit)
 
 
@@ -982,12 +996,7 @@ def answer_line(
         return _per_window(claims, lang, kind, windows)
     kind = _as_period(kind, asks)
     i = _lead_index(claims, conflicts, question)
-    if (
-        kind == "deadline"
-        and not _states(claims[i], kind, lang, question)
-        and _states(claims[i], "period", lang)
-        and not _AT_THE_MOMENT.search(claims[i].quote)
-    ):
+    if kind == "deadline" and not _states(claims[i], kind, lang, question) and _counted_from_event(claims[i]):
         # the lead's limit is a length of time from an event ("Batas waktu pengajuan surat keberatan
         # ditentukan dalam waktu 3 (tiga) bulan sejak tanggal dikirim surat ketetapan pajak"): that is the
         # answer, not another claim's "paling lama ..." (which told 1 month from another ayat, session 57).
@@ -1009,6 +1018,16 @@ def answer_line(
 
 #: a rule stating when by an event: "Faktur Pajak wajib dibuat ... pada saat penyerahan"
 _AT_THE_MOMENT = re.compile(r"\bpada\s+saat\b", re.I)
+#: a length counted from an event: "3 (tiga) bulan sejak tanggal dikirim", "... setelah akhir Tahun Pajak"
+_FROM_EVENT = re.compile(r"\b(?:sejak|setelah|terhitung)\b", re.I)
+
+
+def _counted_from_event(c: ShownClaim) -> bool:
+    """The claim's length of time runs from an event ("dalam waktu 3 (tiga) bulan sejak tanggal dikirim surat
+    ketetapan pajak"): the answer to when, unlike a span ("disimpan selama 10 (sepuluh) tahun", which answers
+    how long) or a rule naming the moment itself ("pada saat penyerahan")."""
+    period = _deadline_phrase(c, True)
+    return bool(period and _FROM_EVENT.search(period)) and not _AT_THE_MOMENT.search(c.quote)
 
 
 def _as_period(kind: str | None, asks: str) -> str | None:

@@ -12,7 +12,13 @@ from typing import Any
 
 import pytest
 
-from bot.answer.extractive import ASKS_CHARGED, ASKS_EXEMPTION, STATES_CHARGE, STATES_EXEMPTION
+from bot.answer.extractive import (
+    ASKS_CHARGED,
+    ASKS_EXEMPTION,
+    STATES_CHARGE,
+    STATES_EXEMPTION,
+    charges_asked_levy,
+)
 from bot.answer.pipeline import answer_question
 
 AS_OF = dt.date(2026, 12, 1)
@@ -50,3 +56,11 @@ def test_what_stamp_duty_is_not_charged_on(services: Any) -> None:
     assert lead.source.doc_id == "uu-10-2020"
     assert re.match(r"Pasal 7\b", lead.source.location)
     assert "terutang oleh" not in lead.quote
+
+
+def test_the_charge_of_another_tax_is_no_answer() -> None:
+    income = "(1) Yang menjadi objek pajak adalah penghasilan, yaitu setiap tambahan kemampuan ekonomis"
+    vat = "Pasal 4 (1) Pajak Pertambahan Nilai dikenakan atas:\na. penyerahan Barang Kena Pajak"
+    assert not charges_asked_levy(frozenset({"PPN"}), income)
+    assert charges_asked_levy(frozenset({"PPN"}), vat)
+    assert charges_asked_levy(frozenset(), income)  # no tax named: the question does not rule it out
