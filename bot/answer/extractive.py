@@ -846,6 +846,7 @@ def deadline_of_asked_act(question: str, text: str) -> bool:
 
 
 #: verbs that name no act of their own ("Pembayaran ... wajib dilakukan ..."): the act is their subject's
+#: (the lexicon's generic words name them too, for coverage)
 _GENERIC_VERBS = frozenset({"dilakukan", "melakukan", "dilaksanakan", "melaksanakan"})
 
 
@@ -957,7 +958,10 @@ def _asked_verbs(question: str) -> frozenset[str]:
     "membayar", "dibayar"): "Kapan batas waktu pengajuan keberatan?" asks when an objection must be filed
     (session 57, a probe of our own answered with the office's 12 months to decide one)."""
     words = tokenize(question)
-    toks = [t for t in words if t.startswith(("di", "me")) and len(t) >= 6]
+    # "dilakukan" names no act of its own: the act is its subject ("pemeriksaan ... dilakukan"), and as an
+    # asked verb it bound every "harus dilakukan" of other acts (PP 50/2022 Pasal 47's payment after an
+    # appeal answered "Berapa lama pemeriksaan pajak dilakukan?", session 57)
+    toks = [t for t in words if t.startswith(("di", "me")) and len(t) >= 6 and t not in _GENERIC_VERBS]
     acts = [_act_of_noun(t) for t in words if t.startswith("pe") and t.endswith("an") and len(t) >= 8]
     return frozenset(
         {lexical.stem(t) for t in toks}

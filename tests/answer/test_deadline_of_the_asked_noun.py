@@ -76,3 +76,15 @@ def test_a_moment_is_read_as_before(services: Any) -> None:
     )
     assert answer.status == "answered"
     assert "pada saat penyerahan" in answer.answer
+
+
+def test_a_light_verb_is_no_asked_act() -> None:
+    # "dilakukan" names no act of its own (the lexicon's generic words): its subject is the act asked about
+    verbs = _asked_verbs("Berapa lama pemeriksaan pajak dilakukan?")
+    assert "dilaku" not in verbs and {"memeriksa", "diperiksa"} <= verbs
+    appeal = (
+        "(2) Dalam hal Wajib Pajak mengajukan permohonan banding, pelunasan atas jumlah pajak yang tidak "
+        "disetujui harus dilakukan paling lama 1 (satu) bulan terhitung sejak tanggal penerbitan Putusan "
+        "Banding."
+    )
+    assert not deadline_of_asked_act("Berapa lama pemeriksaan pajak dilakukan?", appeal)
