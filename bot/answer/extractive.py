@@ -702,26 +702,31 @@ def charges_asked_levy(asked: frozenset[str], text: str) -> bool:
     return bool(asked & set(mentioned_taxes(text[start : m.end()])))
 
 
-#: a provision extending another one's rule to further parties or cases: "Kewajiban mendaftarkan diri
-#: sebagaimana dimaksud pada ayat (1) berlaku pula terhadap wanita kawin yang dikenai pajak secara terpisah"
-#: (PP 50/2022 Pasal 2 ayat (4)), "Larangan sebagaimana dimaksud pada ayat (1) berlaku juga terhadap tenaga
-#: ahli ..." -- the words after "terhadap"/"bagi" name whom the extension reaches
+#: a provision extending another one's rule to further parties or cases, or carving cases out of it:
+#: "Kewajiban mendaftarkan diri sebagaimana dimaksud pada ayat (1) berlaku pula terhadap wanita kawin yang
+#: dikenai pajak secara terpisah" (PP 50/2022 Pasal 2 ayat (4)), "Jasa pendidikan yang dibebaskan ...
+#: sebagaimana dimaksud pada ayat (1) tidak termasuk jasa pendidikan yang menjadi satu kesatuan ... dengan
+#: penyerahan barang" (PP 49/2022 Pasal 16 ayat (6)) -- the words after the cue name the cases
 _EXTENDS_RULE = re.compile(
     r"\bsebagaimana\s+dimaksud\s+(?:pada|dalam)\s+(?:ayat|Pasal)\b[^.;:]{0,80}?"
-    r"\bberlaku\s+(?:pula|juga)\s+(?:terhadap|bagi|atas|untuk)\s+(?P<whom>[^.;:]{3,160})",
+    r"\b(?:berlaku\s+(?:pula|juga)\s+(?:terhadap|bagi|atas|untuk)|tidak\s+termasuk)\s+(?P<whom>[^.;:]{3,160})",
     re.I,
 )
 
 
 def extends_to_unasked(question: str, text: str) -> bool:
-    """The text extends a rule stated elsewhere to parties or cases of which the question names none.
-    Why: it shares the rule's words and adds the case's, so coverage ranks it over the rule itself: "Siapa
-    yang wajib mendaftarkan diri untuk memperoleh NPWP?" was answered with PP 50/2022 Pasal 2 ayat (4)'s
-    married women who need not register (session 57, a probe of our own), not with ayat (1)."""
+    """The text extends a rule stated elsewhere to cases, or carves cases out of it, of which the question
+    names none (the words that set the cases apart from the rule's own subject).  Why: it shares the rule's
+    words and adds the case's, so coverage ranks it over the rule itself: "Siapa yang wajib mendaftarkan diri
+    untuk memperoleh NPWP?" was answered with PP 50/2022 Pasal 2 ayat (4)'s married women, and "Apakah jasa
+    pendidikan dikenai PPN?" with the education bundled with goods that PP 49/2022 Pasal 16 ayat (6) leaves
+    out of the exemption (session 57, probes of our own), not with the rules themselves."""
     m = _EXTENDS_RULE.search(text[:400])
     if not m:
         return False
+    subject = lexical.word_stems(text[: m.start()])
     words = {lexical.stem(t) for t in tokenize(m.group("whom")) if t not in STOPWORDS and len(t) >= 3}
+    words -= subject
     return bool(words) and not words & lexical.word_stems(question)
 
 

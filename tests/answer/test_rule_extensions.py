@@ -36,3 +36,31 @@ def test_who_must_register_is_not_answered_by_the_extension(services: Any) -> No
     assert "ayat (4)" not in lead.source.location
     assert "wanita kawin" not in lead.quote
     assert "wajib mendaftarkan diri" in lead.quote
+
+
+CARVE_OUT = (
+    "(6) Jasa pendidikan yang dibebaskan dari pengenaan Pajak Pertambahan Nilai sebagaimana dimaksud pada "
+    "ayat (1) tidak termasuk jasa pendidikan yang menjadi satu kesatuan yang tidak terpisahkan dengan "
+    "penyerahan barang dan/atau jasa lain."
+)
+
+
+def test_a_carve_out_of_unasked_cases() -> None:
+    assert extends_to_unasked("Apakah jasa pendidikan dikenai PPN?", CARVE_OUT)
+    # the question names the carved-out case: the carve-out answers it
+    assert not extends_to_unasked(
+        "Apakah jasa pendidikan yang satu kesatuan dengan penyerahan barang kena PPN?", CARVE_OUT
+    )
+
+
+def test_education_is_answered_by_the_exemption(services: Any) -> None:
+    answer = answer_question(
+        "Apakah jasa pendidikan dikenai PPN?",
+        services.cli_principal(None),
+        services,
+        as_of=dt.date(2026, 12, 1),
+    )
+    assert answer.status == "answered"
+    assert "tidak termasuk" not in answer.claims[0].quote
+    assert answer.claims[0].source.location == "Pasal 16 ayat (1)"
+    assert "dibebaskan dari pengenaan Pajak Pertambahan Nilai" in answer.answer
