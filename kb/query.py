@@ -81,20 +81,6 @@ TAX_TYPES: tuple[str, ...] = (
 )
 #: Canonical key of UU PPh, the law whose articles name the PPh tax types.
 UU_PPH = "UU 7/1983"
-#: The tax every passage of an act is about, by the act's key, though its passages say only "pajak"
-#: ("Terutangnya pajak terjadi pada saat: ... c. penyerahan Jasa Kena Pajak", UU PPN Pasal 11): the composer
-#: reads a question's "PPN" as covered by that passage as by one that writes the tax out.  Wording restating
-#: the act counts too (a chunk's ``base_doc``).  Session 57, a probe of our own ("Kapan PPN atas penyerahan
-#: jasa terutang?").  Not in the candidates' coverage: there it lifted every UU PPN definition over the export
-#: rate for "Do we charge VAT on exported goods?" (tests/kb/test_english_inflections.py).
-ACT_TAX_NAMES: dict[str, str] = {"UU 8/1983": "Pajak Pertambahan Nilai"}
-
-
-def act_tax_name(act_key: str | None) -> str:
-    """The tax every passage of the act ``act_key`` is about, written out ("" when none is)."""
-    return ACT_TAX_NAMES.get(act_key or "", "")
-
-
 #: Base law of the tax types that users also cite by article ("PPN Pasal 7", "KUP Pasal 13").
 _TAX_LAW: dict[str, str] = {
     "PPN": "UU 8/1983",
@@ -102,6 +88,20 @@ _TAX_LAW: dict[str, str] = {
     "KUP": "UU 6/1983",
     "Bea Meterai": "UU 10/2020",
 }
+#: The tax every passage of an act is about, by the act's key, though its passages say only "pajak"
+#: ("Terutangnya pajak terjadi pada saat: ... c. penyerahan Jasa Kena Pajak", UU PPN Pasal 11): the composer
+#: reads a question's "PPN" as covered by that passage as by one that writes the tax out.  Wording restating
+#: the act counts too (a chunk's ``base_doc``).  Session 57, a probe of our own ("Kapan PPN atas penyerahan
+#: jasa terutang?").  Not in the candidates' coverage: there it lifted every UU PPN definition over the export
+#: rate for "Do we charge VAT on exported goods?" (tests/kb/test_english_inflections.py).
+ACT_TAX_NAMES: dict[str, str] = {_TAX_LAW["PPN"]: "Pajak Pertambahan Nilai"}
+
+
+def act_tax_name(act_key: str | None) -> str:
+    """The tax every passage of the act ``act_key`` is about, written out ("" when none is)."""
+    return ACT_TAX_NAMES.get(act_key or "", "")
+
+
 #: Article (pasal, ayat) of UU PPh behind each numbered PPh tax type.
 _TAX_TYPE_PROVISION: dict[str, tuple[str, str | None]] = {
     "PPh 21": ("21", None),

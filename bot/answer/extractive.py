@@ -836,20 +836,22 @@ def deadline_of_asked_act(question: str, text: str) -> bool:
         return False
     if any(lexical.stem(m.group(1).lower()) in verbs for m in _MODAL_VERB.finditer(text)):
         return True
-    clauses = _CLAUSE_BREAK.split(time_limits_of(text))
-    if any(_predicate_with_limit(clause, verbs) for clause in clauses):
+    limits = time_limits_of(text)
+    if any(_predicate_with_limit(clause, verbs) for clause in _CLAUSE_BREAK.split(limits)):
         return True
     # the limit named by the asked act's noun: "Batas waktu pengajuan surat keberatan ditentukan dalam waktu 3
     # (tiga) bulan" (UU KUP's elucidation of Pasal 25 ayat (3)) for "Kapan batas waktu pengajuan keberatan?"
     named = _limit_of_nouns(question)
     if named is None:
         return False
-    limits = time_limits_of(text)
     # the noun may open a list whose items state the limits ("Batas waktu penyampaian Surat Pemberitahuan
     # adalah: a. ... paling lama 20 (dua puluh) hari ..."): the limit follows within the next lines
     return any(DEADLINE_VALUE.search(limits, m.end(), m.end() + 300) for m in named.finditer(limits))
 
 
+#: a peN-an noun, which may name an act ("pengajuan" the filing of, "pelunasan" the paying off of)
+ACT_NOUN = r"pe[a-z]{4,}an"
+_ACT_NOUN = re.compile(ACT_NOUN)
 #: verbs that name no act of their own ("Pembayaran ... wajib dilakukan ..."): the act is their subject's
 #: (the lexicon's generic words name them too, for coverage)
 _GENERIC_VERBS = frozenset({"dilakukan", "melakukan", "dilaksanakan", "melaksanakan"})
@@ -882,7 +884,7 @@ def deadline_of_other_act(question: str, text: str) -> bool:
 #: the act a deadline question asks the limit of: the noun after "batas waktu" / "jangka waktu"
 #: ("batas waktu pengajuan keberatan"), or the verb after "kapan" or a modal ("kapan harus diajukan")
 _BOUND_ACT = re.compile(
-    r"\b(?:(?:batas|jangka)\s+waktu\s+(?P<noun>pe[a-z]{4,}an)"
+    rf"\b(?:(?:batas|jangka)\s+waktu\s+(?P<noun>{ACT_NOUN})"
     r"|(?:kapan|harus|wajib|paling\s+lambat)\s+(?:\w+\s+)?(?P<verb>(?:di|me)[a-z]{4,}))\b",
     re.I,
 )
@@ -903,18 +905,23 @@ def _bound_act(question: str) -> frozenset[str]:
 
 
 #: a time limit named by the act it limits: "jangka waktu pelunasan", "batas waktu penyampaian"
-_LIMIT_NOUN = re.compile(r"\b(?:batas|jangka)\s+waktu\s+(pe[a-z]{4,}an)\b", re.I)
+_LIMIT_NOUN = re.compile(rf"\b(?:batas|jangka)\s+waktu\s+({ACT_NOUN})\b", re.I)
 
 
 @functools.lru_cache(maxsize=256)
 def _limit_of_nouns(question: str) -> re.Pattern[str] | None:
     """ "batas waktu <noun>" / "jangka waktu <noun>" for the question's peN-an nouns of an act
     ("pengajuan")."""
-    nouns = [t for t in tokenize(question) if t.startswith("pe") and t.endswith("an") and len(t) >= 8]
+    nouns = _act_nouns(question)
     if not nouns:
         return None
     alternatives = "|".join(map(re.escape, nouns))
     return re.compile(rf"\b(?:batas|jangka)\s+waktu\s+(?:{alternatives})\b", re.I)
+
+
+def _act_nouns(text: str) -> list[str]:
+    """The text's peN-an nouns, which may name an act ("pengajuan", "pembayaran", "penyampaian")."""
+    return [t for t in tokenize(text) if _ACT_NOUN.fullmatch(t)]
 
 
 #: where one statement of a passage ends: a full stop or semicolon that is no thousands mark ("Rp1.000")
@@ -953,7 +960,8 @@ def _predicate_with_limit(clause: str, verbs: frozenset[str]) -> bool:
 #: pelunasan ... tertangguh sampai dengan 1 (satu) bulan ..."): a verb in it is the case the rule applies to,
 #: not the act its limit binds (UU KUP Pasal 25 ayat (7) had answered "Kapan batas waktu pengajuan
 #: keberatan?", session 57)
-_CONDITION_OPENER = re.compile(r"\b(?:dalam\s+hal|apabila|jika|bila|dalam\s+rangka)\b[^,]{0,200},", re.I)
+CONDITION_WORDS = r"\b(?:dalam\s+hal|apabila|jika|bila)\b"
+_CONDITION_OPENER = re.compile(rf"(?:{CONDITION_WORDS}|\bdalam\s+rangka\b)[^,]{{0,200}},", re.I)
 
 
 @functools.lru_cache(maxsize=256)  # read once per candidate passage of a question (lead_features)
@@ -967,7 +975,7 @@ def _asked_verbs(question: str) -> frozenset[str]:
     # asked verb it bound every "harus dilakukan" of other acts (PP 50/2022 Pasal 47's payment after an
     # appeal answered "Berapa lama pemeriksaan pajak dilakukan?", session 57)
     toks = [t for t in words if t.startswith(("di", "me")) and len(t) >= 6 and t not in _GENERIC_VERBS]
-    acts = [_act_of_noun(t) for t in words if t.startswith("pe") and t.endswith("an") and len(t) >= 8]
+    acts = [_act_of_noun(t) for t in _act_nouns(question)]
     return frozenset(
         {lexical.stem(t) for t in toks}
         | {p[0] for t in toks for p in lexical.voice_partners(t)}

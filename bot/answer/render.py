@@ -26,6 +26,7 @@ from bot.answer.conflicts import mentioned_taxes, percent_kinds
 from bot.answer.extractive import (
     ASKS_OTHER_THAN_RATE,
     ASKS_SANCTION,
+    CONDITION_WORDS,
     PERIOD_OF,
     SANCTION_RATE,
     action_match,
@@ -381,7 +382,7 @@ def _asked_words(question: str) -> tuple[frozenset[str], tuple[tuple[str, ...], 
 
 
 #: the opening of a condition ("Dalam hal ...,", "Apabila ...,")
-_CONDITION_OPENER = re.compile(r"\b(?:dalam\s+hal|apabila|jika|bila)\b", re.I)
+_CONDITION_OPENER = re.compile(CONDITION_WORDS, re.I)
 
 
 def _clip(text: str, lo: int, hi: int, limit: int = _LINE_LIMIT) -> str:
