@@ -868,11 +868,14 @@ def deadline_of_other_act(question: str, text: str) -> bool:
         return False
     duties = {
         m.group(1).lower()
-        for m in _MODAL_VERB.finditer(text)
+        for pattern in (_MODAL_VERB, _VERB_BEFORE_LIMIT)
+        for m in pattern.finditer(text)
         if m.group(1)[:1].islower() and m.group(1).startswith(("me", "di"))
     } - _GENERIC_VERBS
     if any(lexical.stem(d) in verbs for d in duties):
         return False
+    if any(PAYS.search(d) for d in duties) and any(PAYS.search(v) for v in verbs):
+        return False  # paying, settling and depositing a tax are one duty ("pembayaran" ~ "disetor")
     # ... or the limit names another act by its noun: "jangka waktu pelunasan pajak ... tertangguh sampai
     # dengan 1 (satu) bulan" (UU KUP Pasal 25 ayat (7)) for a question on when to file an objection
     nouns = {m.group(1).lower() for m in _LIMIT_NOUN.finditer(text)}
@@ -904,6 +907,9 @@ def _bound_act(question: str) -> frozenset[str]:
     return frozenset(out)
 
 
+#: the verb a time limit follows: "PPh 23 ... disetor paling lambat tanggal 20", "Bukti potong ... dibuat
+#: paling lambat akhir bulan"
+_VERB_BEFORE_LIMIT = re.compile(r"\b((?:di|me)[a-z]{3,})\s+paling\s+(?:lambat|lama)\b")
 #: a time limit named by the act it limits: "jangka waktu pelunasan", "batas waktu penyampaian"
 _LIMIT_NOUN = re.compile(rf"\b(?:batas|jangka)\s+waktu\s+({ACT_NOUN})\b", re.I)
 

@@ -88,3 +88,24 @@ def test_a_light_verb_is_no_asked_act() -> None:
         "Banding."
     )
     assert not deadline_of_asked_act("Berapa lama pemeriksaan pajak dilakukan?", appeal)
+
+
+def test_the_verb_before_the_limit_is_the_act_it_binds(services: Any) -> None:
+    # "Bukti potong ... dibuat paling lambat akhir bulan" sets when the slip is made, not when the tax is paid
+    slip = (
+        "- Bukti potong PPh 21 bukan pegawai (BP21) dibuat paling lambat akhir bulan terjadinya pembayaran "
+        "dan diberikan kepada penerima."
+    )
+    question = "Kapan batas waktu pembayaran PPh 21 yang dipotong?"
+    assert deadline_of_other_act(question, slip)
+    deposit = "PPh 21 disetor paling lambat tanggal 15 bulan berikutnya."
+    assert not deadline_of_other_act(question, deposit)
+    answer = answer_question(
+        question,
+        services.cli_principal("tax.lead@sinarnusantara.co.id"),
+        services,
+        as_of=dt.date(2026, 12, 1),
+    )
+    assert answer.status == "answered"
+    assert "tanggal 15 bulan berikutnya" in answer.answer
+    assert "akhir bulan terjadinya pembayaran" not in answer.answer
