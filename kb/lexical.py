@@ -92,6 +92,24 @@ def active_roots(form: str) -> tuple[str, ...]:
     return (form[2:],) if form.startswith("me") else ()
 
 
+#: a peN-an noun, which may name an act ("pengajuan" the filing of, "pelunasan" the paying off of)
+PEN_NOUN = r"pe[a-z]{4,}an"
+_PEN_NOUN = re.compile(PEN_NOUN)
+
+
+def pen_nouns(text: str) -> list[str]:
+    """The text's peN-an nouns, in order ("pengajuan", "pembayaran", "penyampaian")."""
+    return [t for t in tokenize(text) if _PEN_NOUN.fullmatch(t)]
+
+
+def verbs_of_pen_noun(noun: str) -> tuple[str, ...]:
+    """The active and passive stems of the verb a peN-an noun names the act of ("pengajuan" -> "mengaju",
+    "diaju"; "penyetoran" -> "menyetor", "disetor"), as :func:`stem` reads the verbs: peN- is meN- with its
+    nasal, so the active form is the noun's with "me" for "pe", and its roots give the passive."""
+    active = "me" + noun[2:-2]
+    return (active, *(f"di{root}" for root in active_roots(active) if len(root) >= 3))
+
+
 def voice_partners(tok: str) -> tuple[tuple[str], ...]:
     """The other voice of a -kan verb, as stems: "mengajukan" ~ "diajukan", "disampaikan" ~ "menyampaikan".
 

@@ -682,11 +682,13 @@ def unasked_specifics(question: str, text: str) -> bool:
     answered by the residual item ("barang selain ... yang menggunakan angka pengenal impor, sebesar 2,5%"),
     not by the soybean item that shares the same words and comes first (session 56, a probe of our own and
     devchat DC037's answer text)."""
-    for m in _SPECIFIED_THINGS.finditer(text):
-        words = {lexical.stem(t) for t in tokenize(m.group("what")) if t not in STOPWORDS and len(t) >= 3}
-        if words and not words & lexical.word_stems(question):
-            return True
-    return False
+    return any(_names_none_of(question, m.group("what")) for m in _SPECIFIED_THINGS.finditer(text))
+
+
+def _names_none_of(question: str, span: str, known: frozenset[str] = frozenset()) -> bool:
+    """``span`` has content words (stems, less ``known``) and the question names none of them."""
+    words = {lexical.stem(t) for t in tokenize(span) if t not in STOPWORDS and len(t) >= 3} - known
+    return bool(words) and not words & lexical.word_stems(question)
 
 
 def charges_asked_levy(asked: frozenset[str], text: str) -> bool:
@@ -722,12 +724,7 @@ def extends_to_unasked(question: str, text: str) -> bool:
     pendidikan dikenai PPN?" with the education bundled with goods that PP 49/2022 Pasal 16 ayat (6) leaves
     out of the exemption (session 57, probes of our own), not with the rules themselves."""
     m = _EXTENDS_RULE.search(text[:400])
-    if not m:
-        return False
-    subject = lexical.word_stems(text[: m.start()])
-    words = {lexical.stem(t) for t in tokenize(m.group("whom")) if t not in STOPWORDS and len(t) >= 3}
-    words -= subject
-    return bool(words) and not words & lexical.word_stems(question)
+    return m is not None and _names_none_of(question, m.group("whom"), lexical.word_stems(text[: m.start()]))
 
 
 @functools.lru_cache(maxsize=256)  # read once per unit of every relevant passage (_pick_units)
@@ -840,29 +837,28 @@ def deadline_of_asked_act(question: str, text: str) -> bool:
     if any(_predicate_with_limit(clause, verbs) for clause in _CLAUSE_BREAK.split(limits)):
         return True
     # the limit named by the asked act's noun: "Batas waktu pengajuan surat keberatan ditentukan dalam waktu 3
-    # (tiga) bulan" (UU KUP's elucidation of Pasal 25 ayat (3)) for "Kapan batas waktu pengajuan keberatan?"
-    named = _limit_of_nouns(question)
-    if named is None:
-        return False
-    # the noun may open a list whose items state the limits ("Batas waktu penyampaian Surat Pemberitahuan
+    # (tiga) bulan" (UU KUP's elucidation of Pasal 25 ayat (3)) for "Kapan batas waktu pengajuan keberatan?".
+    # The noun may open a list whose items state the limits ("Batas waktu penyampaian Surat Pemberitahuan
     # adalah: a. ... paling lama 20 (dua puluh) hari ..."): the limit follows within the next lines
-    return any(DEADLINE_VALUE.search(limits, m.end(), m.end() + 300) for m in named.finditer(limits))
+    nouns = set(lexical.pen_nouns(question))
+    return any(
+        m.group(1).lower() in nouns and DEADLINE_VALUE.search(limits, m.end(), m.end() + 300)
+        for m in _LIMIT_NOUN.finditer(limits)
+    )
 
 
-#: a peN-an noun, which may name an act ("pengajuan" the filing of, "pelunasan" the paying off of)
-ACT_NOUN = r"pe[a-z]{4,}an"
-_ACT_NOUN = re.compile(ACT_NOUN)
 #: verbs that name no act of their own ("Pembayaran ... wajib dilakukan ..."): the act is their subject's
 #: (the lexicon's generic words name them too, for coverage)
 _GENERIC_VERBS = frozenset({"dilakukan", "melakukan", "dilaksanakan", "melaksanakan"})
 
 
-def deadline_of_other_act(question: str, text: str) -> bool:
+def deadline_of_other_act(question: str, text: str, *, asked_bound: bool | None = None) -> bool:
     """The text's duty with a time limit ("harus menyelesaikan", "wajib menyampaikan") is another act than
-    the one the question asks about, and none of the asked acts is bound (:func:`deadline_of_asked_act`).
-    Why: "Direktur Jenderal Pajak harus menyelesaikan keberatan yang diajukan ... paling lama 12 (dua belas)
-    bulan" (PP 50/2022 Pasal 33) shares every word of "Kapan batas waktu pengajuan keberatan?" and sets the
-    tax office's time, not the asker's (session 57, a probe of our own)."""
+    the one the question asks about, and none of the asked acts is bound (:func:`deadline_of_asked_act`;
+    ``asked_bound``: its value, when the caller has it).  Why: "Direktur Jenderal Pajak harus menyelesaikan
+    keberatan yang diajukan ... paling lama 12 (dua belas) bulan" (PP 50/2022 Pasal 33) shares every word of
+    "Kapan batas waktu pengajuan keberatan?" and sets the tax office's time, not the asker's (session 57, a
+    probe of our own)."""
     verbs = _bound_act(question)
     if not verbs:
         return False
@@ -879,15 +875,17 @@ def deadline_of_other_act(question: str, text: str) -> bool:
     # ... or the limit names another act by its noun: "jangka waktu pelunasan pajak ... tertangguh sampai
     # dengan 1 (satu) bulan" (UU KUP Pasal 25 ayat (7)) for a question on when to file an objection
     nouns = {m.group(1).lower() for m in _LIMIT_NOUN.finditer(text)}
-    if any(form in verbs for n in nouns for form in _act_of_noun(n)):
+    if any(form in verbs for n in nouns for form in lexical.verbs_of_pen_noun(n)):
         return False
-    return bool(duties or nouns) and not deadline_of_asked_act(question, text)
+    if not (duties or nouns):
+        return False
+    return not (deadline_of_asked_act(question, text) if asked_bound is None else asked_bound)
 
 
 #: the act a deadline question asks the limit of: the noun after "batas waktu" / "jangka waktu"
 #: ("batas waktu pengajuan keberatan"), or the verb after "kapan" or a modal ("kapan harus diajukan")
 _BOUND_ACT = re.compile(
-    rf"\b(?:(?:batas|jangka)\s+waktu\s+(?P<noun>{ACT_NOUN})"
+    rf"\b(?:(?:batas|jangka)\s+waktu\s+(?P<noun>{lexical.PEN_NOUN})"
     r"|(?:kapan|harus|wajib|paling\s+lambat)\s+(?:\w+\s+)?(?P<verb>(?:di|me)[a-z]{4,}))\b",
     re.I,
 )
@@ -901,7 +899,7 @@ def _bound_act(question: str) -> frozenset[str]:
     out: set[str] = set()
     for m in _BOUND_ACT.finditer(lexicon.plain_question(question)):
         if m.group("noun"):
-            out.update(_act_of_noun(m.group("noun").lower()))
+            out.update(lexical.verbs_of_pen_noun(m.group("noun").lower()))
         else:
             out.update(_asked_verbs(m.group("verb")))
     return frozenset(out)
@@ -911,23 +909,7 @@ def _bound_act(question: str) -> frozenset[str]:
 #: paling lambat akhir bulan"
 _VERB_BEFORE_LIMIT = re.compile(r"\b((?:di|me)[a-z]{3,})\s+paling\s+(?:lambat|lama)\b")
 #: a time limit named by the act it limits: "jangka waktu pelunasan", "batas waktu penyampaian"
-_LIMIT_NOUN = re.compile(rf"\b(?:batas|jangka)\s+waktu\s+({ACT_NOUN})\b", re.I)
-
-
-@functools.lru_cache(maxsize=256)
-def _limit_of_nouns(question: str) -> re.Pattern[str] | None:
-    """ "batas waktu <noun>" / "jangka waktu <noun>" for the question's peN-an nouns of an act
-    ("pengajuan")."""
-    nouns = _act_nouns(question)
-    if not nouns:
-        return None
-    alternatives = "|".join(map(re.escape, nouns))
-    return re.compile(rf"\b(?:batas|jangka)\s+waktu\s+(?:{alternatives})\b", re.I)
-
-
-def _act_nouns(text: str) -> list[str]:
-    """The text's peN-an nouns, which may name an act ("pengajuan", "pembayaran", "penyampaian")."""
-    return [t for t in tokenize(text) if _ACT_NOUN.fullmatch(t)]
+_LIMIT_NOUN = re.compile(rf"\b(?:batas|jangka)\s+waktu\s+({lexical.PEN_NOUN})\b", re.I)
 
 
 #: where one statement of a passage ends: a full stop or semicolon that is no thousands mark ("Rp1.000")
@@ -981,20 +963,12 @@ def _asked_verbs(question: str) -> frozenset[str]:
     # asked verb it bound every "harus dilakukan" of other acts (PP 50/2022 Pasal 47's payment after an
     # appeal answered "Berapa lama pemeriksaan pajak dilakukan?", session 57)
     toks = [t for t in words if t.startswith(("di", "me")) and len(t) >= 6 and t not in _GENERIC_VERBS]
-    acts = [_act_of_noun(t) for t in _act_nouns(question)]
+    acts = [lexical.verbs_of_pen_noun(t) for t in lexical.pen_nouns(question)]
     return frozenset(
         {lexical.stem(t) for t in toks}
         | {p[0] for t in toks for p in lexical.voice_partners(t)}
         | {form for forms in acts for form in forms}
     )
-
-
-def _act_of_noun(noun: str) -> tuple[str, ...]:
-    """The active and passive stems of the verb a peN-an noun names the act of ("pengajuan" -> "mengaju",
-    "diaju"; "penyetoran" -> "menyetor", "disetor"), as :func:`kb.lexical.stem` reads the verbs."""
-    active = "me" + noun[2:-2]
-    roots = lexical.active_roots(active)
-    return (active, *(f"di{root}" for root in roots if len(root) >= 3))
 
 
 def procedure_unasked(asked: frozenset[str], text: str) -> bool:
@@ -1533,15 +1507,15 @@ def _illustrates(hit: Hit) -> bool:
 #: a rule that acts only within a dated window: "dilakukan paling lambat tanggal 28 Pebruari 2009" (KUP
 #: Pasal 37A's 2008 amnesty), "berlaku sampai dengan tanggal 31 Desember 2010", "disampaikan ... sejak tanggal
 #: 1 Januari 2022 sampai dengan tanggal 30 Juni 2022" (the 2022 voluntary disclosure)
+_WINDOW_ACT = r"\b(?:dilakukan|disampaikan|diajukan|berlaku(?:nya)?|diberikan|berakhir)\b[^.;]{0,80}?"
 _WINDOW_END = re.compile(
-    r"\b(?:dilakukan|disampaikan|diajukan|berlaku(?:nya)?|diberikan|berakhir)\b[^.;]{0,80}?"
-    r"(?:paling\s+lambat|sampai\s+dengan)\s+tanggal\s+(\d{1,2}\s+[A-Za-z]+\s+(?:19|20)\d\d)",
+    rf"{_WINDOW_ACT}(?:paling\s+lambat|sampai\s+dengan)\s+tanggal\s+(\d{{1,2}}\s+[A-Za-z]+\s+(?:19|20)\d\d)",
     re.I,
 )
 #: a window ending with a tax year: "daluwarsa penetapan untuk ... Tahun Pajak 2007 dan sebelumnya ...
 #: berakhir paling lama pada akhir Tahun Pajak 2013" (UU 28/2007 Pasal II, the old periods' limitation)
 _YEAR_END_WINDOW = re.compile(
-    r"\b(?:dilakukan|disampaikan|diajukan|berlaku(?:nya)?|diberikan|berakhir)\b[^.;]{0,80}?"
+    rf"{_WINDOW_ACT}"
     r"(?:paling\s+lambat|paling\s+lama|sampai\s+dengan)\s+(?:pada\s+)?akhir\s+Tahun(?:\s+Pajak)?\s+((?:19|20)\d\d)\b",
     re.I,
 )
@@ -2268,6 +2242,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     states_deadline = (
         deadline and states_fact("deadline", text) and not other_unit_only(asked_unit(question), text)
     )
+    bound = bool(deadline and states_deadline and deadline_of_asked_act(question, text))
     plain = lexicon.plain_question(question)
     amount_q = fact == "amount" and not ASKS_LIMIT.search(plain)
     asks_liable = bool(ASKS_LIABLE.search(plain))
@@ -2290,13 +2265,13 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         # bentuk usaha tetap")
         "term_defined": float(defines_asked_term(term_forms, read)),
         "deadline_stated": float(deadline and states_deadline),
-        "deadline_of_asked_act": float(
-            deadline and states_deadline and deadline_of_asked_act(question, text)
-        ),
+        "deadline_of_asked_act": float(bound),
         "deadline_missing": float(deadline and not states_deadline),
         # its time limit binds another party's act (the office's time to decide an objection, for a question
         # on when to file one)
-        "deadline_other_act": float(deadline and states_deadline and deadline_of_other_act(question, text)),
+        "deadline_other_act": float(
+            deadline and states_deadline and deadline_of_other_act(question, text, asked_bound=bound)
+        ),
         # an amount question ("bea meterai berapa rupiah?") is answered by the rule setting an amount, not by
         # one naming an amount only as a condition's bound ("nilai nominal lebih dari Rp5.000.000,00")
         "amount_stated": float(amount_q and states_amount),

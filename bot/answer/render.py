@@ -984,7 +984,8 @@ def answer_line(
     if len(kinds) > 1:
         return _multi_part(claims, lang, question, conflicts, kinds)
     kind = asked_fact(question) if question else None
-    if kind is None and _in_conflict(claims[_lead_index(claims, conflicts, question)], conflicts):
+    i = _lead_index(claims, conflicts, question)
+    if kind is None and _in_conflict(claims[i], conflicts):
         # the lead's source disagrees with another: on a rate the line states the winner's; a permission
         # conflict states no rate and the line falls back to the winner's own words (payment days come with a
         # deadline question).  Two policies disagreeing on a rate do not make a sanction question (led by UU
@@ -996,7 +997,6 @@ def answer_line(
     if len(windows) > 1:
         return _per_window(claims, lang, kind, windows)
     kind = _as_period(kind, asks)
-    i = _lead_index(claims, conflicts, question)
     if kind == "deadline" and not _states(claims[i], kind, lang, question) and _counted_from_event(claims[i]):
         # the lead's limit is a length of time from an event ("Batas waktu pengajuan surat keberatan
         # ditentukan dalam waktu 3 (tiga) bulan sejak tanggal dikirim surat ketetapan pajak"): that is the

@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.answer.extractive import _asked_verbs, deadline_of_asked_act, deadline_of_other_act
 from bot.answer.pipeline import answer_question
+from tests.answer.chunk_sample import anonymous_answer
 
 Q = "Kapan batas waktu pengajuan keberatan?"
 ELUCIDATION = (
@@ -52,7 +53,7 @@ def test_which_limit_binds_the_asked_act() -> None:
 
 
 def test_the_objection_deadline(services: Any) -> None:
-    answer = answer_question(Q, services.cli_principal(None), services, as_of=dt.date(2026, 12, 1))
+    answer = anonymous_answer(services, Q, as_of=dt.date(2026, 12, 1))
     assert answer.status == "answered"
     assert "3 (tiga) bulan" in answer.claims[0].quote
     assert "3 (tiga) bulan" in answer.answer
@@ -68,11 +69,8 @@ def test_a_story_verb_is_no_asked_act() -> None:
 def test_a_moment_is_read_as_before(services: Any) -> None:
     # a rule that names the moment ("wajib dibuat ... pada saat penyerahan") is not read as its 3-month
     # length in the next ayat
-    answer = answer_question(
-        "Faktur Pajak itu wajib diterbitkan kapan?",
-        services.cli_principal(None),
-        services,
-        as_of=dt.date(2026, 12, 1),
+    answer = anonymous_answer(
+        services, "Faktur Pajak itu wajib diterbitkan kapan?", as_of=dt.date(2026, 12, 1)
     )
     assert answer.status == "answered"
     assert "pada saat penyerahan" in answer.answer

@@ -10,7 +10,7 @@ import datetime as dt
 from typing import Any
 
 from bot.answer.extractive import is_padding, split_units
-from bot.answer.pipeline import answer_question
+from tests.answer.chunk_sample import anonymous_answer
 
 MERGED = (
     "c. saat (8) (e) (10) c. saat lain yang diatur dengan atau berdasarkan Peraturan Pemerintah. "
@@ -35,9 +35,7 @@ def test_the_merged_sentences_are_quotable() -> None:
 
 
 def test_the_carbon_tax_rate(services: Any) -> None:
-    answer = answer_question(
-        "Berapa tarif pajak karbon?", services.cli_principal(None), services, as_of=dt.date(2026, 12, 1)
-    )
+    answer = anonymous_answer(services, "Berapa tarif pajak karbon?", as_of=dt.date(2026, 12, 1))
     assert answer.status == "answered"
     assert "Rp30,00" in answer.claims[0].quote
     assert "Rp30,00" in answer.answer

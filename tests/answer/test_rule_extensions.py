@@ -9,7 +9,7 @@ import datetime as dt
 from typing import Any
 
 from bot.answer.extractive import extends_to_unasked
-from bot.answer.pipeline import answer_question
+from tests.answer.chunk_sample import anonymous_answer
 
 EXTENSION = (
     "(4) Kewajiban mendaftarkan diri sebagaimana dimaksud pada ayat (1) berlaku pula terhadap wanita kawin "
@@ -25,11 +25,8 @@ def test_an_extension_to_unasked_parties() -> None:
 
 
 def test_who_must_register_is_not_answered_by_the_extension(services: Any) -> None:
-    answer = answer_question(
-        "Siapa yang wajib mendaftarkan diri untuk memperoleh NPWP?",
-        services.cli_principal(None),
-        services,
-        as_of=dt.date(2026, 12, 1),
+    answer = anonymous_answer(
+        services, "Siapa yang wajib mendaftarkan diri untuk memperoleh NPWP?", as_of=dt.date(2026, 12, 1)
     )
     assert answer.status == "answered"
     lead = answer.claims[0]
@@ -54,12 +51,7 @@ def test_a_carve_out_of_unasked_cases() -> None:
 
 
 def test_education_is_answered_by_the_exemption(services: Any) -> None:
-    answer = answer_question(
-        "Apakah jasa pendidikan dikenai PPN?",
-        services.cli_principal(None),
-        services,
-        as_of=dt.date(2026, 12, 1),
-    )
+    answer = anonymous_answer(services, "Apakah jasa pendidikan dikenai PPN?", as_of=dt.date(2026, 12, 1))
     assert answer.status == "answered"
     assert "tidak termasuk" not in answer.claims[0].quote
     assert answer.claims[0].source.location == "Pasal 16 ayat (1)"

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.answer import scope
-from bot.answer.pipeline import answer_question
+from tests.answer.chunk_sample import anonymous_answer
 
 
 @pytest.mark.parametrize(
@@ -30,11 +30,8 @@ def test_no_tax_word_is_still_out_of_scope() -> None:
 
 
 def test_the_nitku_definition_is_answered(services: Any) -> None:
-    answer = answer_question(
-        "Apa itu Nomor Identitas Tempat Kegiatan Usaha?",
-        services.cli_principal(None),
-        services,
-        as_of=dt.date(2026, 12, 1),
+    answer = anonymous_answer(
+        services, "Apa itu Nomor Identitas Tempat Kegiatan Usaha?", as_of=dt.date(2026, 12, 1)
     )
     assert answer.status == "answered"
     assert "Nomor Identitas Tempat Kegiatan Usaha adalah" in answer.claims[0].quote

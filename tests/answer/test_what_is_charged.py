@@ -19,7 +19,7 @@ from bot.answer.extractive import (
     STATES_EXEMPTION,
     charges_asked_levy,
 )
-from bot.answer.pipeline import answer_question
+from tests.answer.chunk_sample import anonymous_answer
 
 AS_OF = dt.date(2026, 12, 1)
 
@@ -40,7 +40,7 @@ def test_the_question_and_passage_kinds() -> None:
     "question", ["Dokumen apa yang dikenai bea meterai?", "What documents are subject to stamp duty?"]
 )
 def test_what_stamp_duty_is_charged_on(services: Any, question: str) -> None:
-    answer = answer_question(question, services.cli_principal(None), services, as_of=AS_OF)
+    answer = anonymous_answer(services, question, as_of=AS_OF)
     assert answer.status == "answered"
     lead = answer.claims[0]
     assert (lead.source.doc_id, lead.source.location) == ("uu-10-2020", "Pasal 3")
@@ -48,9 +48,7 @@ def test_what_stamp_duty_is_charged_on(services: Any, question: str) -> None:
 
 
 def test_what_stamp_duty_is_not_charged_on(services: Any) -> None:
-    answer = answer_question(
-        "Dokumen yang tidak kena bea meterai apa saja?", services.cli_principal(None), services, as_of=AS_OF
-    )
+    answer = anonymous_answer(services, "Dokumen yang tidak kena bea meterai apa saja?", as_of=AS_OF)
     assert answer.status == "answered"
     lead = answer.claims[0]
     assert lead.source.doc_id == "uu-10-2020"

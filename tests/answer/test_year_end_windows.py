@@ -10,7 +10,7 @@ import datetime as dt
 from typing import Any
 
 from bot.answer.extractive import window_closed
-from bot.answer.pipeline import answer_question
+from tests.answer.chunk_sample import anonymous_answer
 
 OLD_PERIODS = (
     "2. Dikecualikan dari ketentuan sebagaimana dimaksud pada angka 1, daluwarsa penetapan untuk Masa Pajak, "
@@ -36,11 +36,8 @@ def test_the_old_laws_span_is_a_window() -> None:
 
 
 def test_the_limitation_question_is_not_answered_by_the_old_periods_rule(services: Any) -> None:
-    answer = answer_question(
-        "Berapa lama jangka waktu daluwarsa penetapan pajak?",
-        services.cli_principal(None),
-        services,
-        as_of=dt.date(2026, 12, 1),
+    answer = anonymous_answer(
+        services, "Berapa lama jangka waktu daluwarsa penetapan pajak?", as_of=dt.date(2026, 12, 1)
     )
     assert answer.status == "answered"
     lead = answer.claims[0]

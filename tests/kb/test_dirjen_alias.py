@@ -6,15 +6,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from bot.answer.pipeline import answer_question
+from tests.answer.chunk_sample import anonymous_answer
 
 
 def test_dirjen_pajak_is_the_director_general(services: Any) -> None:
-    answer = answer_question(
-        "Berapa lama Dirjen Pajak harus memutus keberatan?",
-        services.cli_principal(None),
-        services,
-        as_of=dt.date(2026, 12, 1),
+    answer = anonymous_answer(
+        services, "Berapa lama Dirjen Pajak harus memutus keberatan?", as_of=dt.date(2026, 12, 1)
     )
     assert answer.status == "answered"
     assert "12 (dua belas) bulan" in answer.claims[0].quote
