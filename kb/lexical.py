@@ -97,6 +97,11 @@ PEN_NOUN = r"pe[a-z]{4,}an"
 _PEN_NOUN = re.compile(PEN_NOUN)
 
 
+def is_pen_noun(word: str) -> bool:
+    """Whether ``word`` has the peN-an shape of an act's noun ("pelunasan", "pengajuan")."""
+    return bool(_PEN_NOUN.fullmatch(word))
+
+
 def pen_nouns(text: str) -> list[str]:
     """The text's peN-an nouns, in order ("pengajuan", "pembayaran", "penyampaian")."""
     return [t for t in tokenize(text) if _PEN_NOUN.fullmatch(t)]
@@ -184,6 +189,12 @@ _PERIOD_FRAME = re.compile(
 #: "bagaimana caranya" / "gmn caranya" (how) asks a manner: "cara" is the frame of the ask, not a word the
 #: rule must contain (session 36; the acts' "tata cara" titles share it with every procedure)
 _MANNER_FRAME = re.compile(r"\b(?:bagaimana|gimana|gmn|gmana|bgmn|bgm)\s+cara(?:nya)?\b", re.I)
+#: "siapa (saja) yang termasuk" / "apa saja yang termasuk" asks who or what counts as a term: "termasuk" is
+#: the frame of the ask, answered by the term's definition ("Subjek pajak dalam negeri adalah: ..."), not a
+#: word the rule must contain (session 58, a probe of our own: UU PPh Pasal 4 ayat (1b) "Termasuk dalam
+#: pengertian penghasilan ..." led "Siapa yang termasuk subjek pajak dalam negeri?").  "blm termasuk PPN" is
+#: a fact of the case and stays
+_COUNTS_AS_FRAME = re.compile(r"\b(?:siapa|apa)(?:\s+saja)?\s+(?:yang|yg)\s+termasuk\b", re.I)
 #: a month name is a date of the case ("faktur bulan Juni", "skrg udh September"), not a topic word a passage
 #: must contain -- the date phrase with a year is dropped already (the plan's as-of span)
 _MONTH_NAMES = frozenset(MONTHS)
@@ -599,6 +610,7 @@ def question_concepts(
     text = blank_spans(text, lexicon.frame_spans(text))  # "Siang rekan2,", "PT Maju": no topic
     text = _THAT_TIME.sub(" ", _STILL.sub(" ", text))
     text = _MANNER_FRAME.sub(" bagaimana ", _PERIOD_FRAME.sub(" berapa ", text))
+    text = _COUNTS_AS_FRAME.sub(" siapa ", text)
     if focus_ask:
         ask = ask_text(text)
         # the ask alone must name something ("Gimana?" does not); named acts and tax types (the expansions

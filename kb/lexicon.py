@@ -108,6 +108,8 @@ class Lexicon:
     status: str
     ask_words: frozenset[str] = frozenset()
     term_ends: frozenset[str] = frozenset()
+    #: two-word phrases that open with a term end yet belong to the term ("subjek pajak *dalam negeri*")
+    term_compounds: frozenset[tuple[str, str]] = frozenset()
     no_subject_words: frozenset[str] = frozenset()
     question_kinds: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     question_objects: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
@@ -164,6 +166,14 @@ def _optional_words(path: Path, data: Mapping[str, Any], *keys: str) -> list[str
     if not isinstance(node, Mapping) or keys[-1] not in node:
         return []
     return _words(path, data, *keys)
+
+
+def _compounds(path: Path, phrases: list[str]) -> frozenset[tuple[str, str]]:
+    pairs = [tuple(p.lower().split()) for p in phrases]
+    bad = [p for p, pair in zip(phrases, pairs, strict=True) if len(pair) != 2]
+    if bad:
+        raise LexiconError(f"{path}: term_compounds must be two-word phrases, not {bad[0]!r}")
+    return frozenset((a, b) for a, b in pairs)
 
 
 def _spellings(path: Path, data: Mapping[str, Any]) -> dict[str, str]:
@@ -311,6 +321,7 @@ def load(path: str | Path | None = None) -> Lexicon:
         hints_en=frozenset(_words(file, data, "language_hints", "en")),
         frame_words=frozenset(_words(file, data, "frame_words")),
         term_ends=frozenset(_optional_words(file, data, "term_ends")),
+        term_compounds=_compounds(file, _optional_words(file, data, "term_compounds")),
         no_subject_words=frozenset(_optional_words(file, data, "no_subject_words")),
         generic_words=frozenset(_words(file, data, "generic_words")),
         policy_words=tuple(_words(file, data, "policy_words")),
@@ -371,6 +382,11 @@ def no_subject_words() -> frozenset[str]:
 def term_ends() -> frozenset[str]:
     """Words that end the term a definition question asks about ("Masa Pajak *menurut* UU KUP")."""
     return default().term_ends
+
+
+def term_compounds() -> frozenset[tuple[str, str]]:
+    """Two-word phrases that open with a term end yet belong to the term ("Wajib Pajak *dalam negeri*")."""
+    return default().term_compounds
 
 
 def generic_words() -> frozenset[str]:

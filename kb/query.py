@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import itertools
 import logging
 import re
 import unicodedata
@@ -872,7 +871,12 @@ def defined_term(text: str) -> str | None:
     ends = _lexicon.term_ends()
     while words and (words[0] in STOPWORDS or words[0] in FRAME_WORDS):
         words.pop(0)
-    term = list(itertools.takewhile(lambda w: w not in ends, words))
+    compounds = _lexicon.term_compounds()
+    term: list[str] = []
+    for i, w in enumerate(words):
+        if w in ends and (w, words[i + 1] if i + 1 < len(words) else "") not in compounds:
+            break
+        term.append(w)
     while term and term[-1] in STOPWORDS:
         term.pop()
     return " ".join(term) if 0 < len(term) <= 6 else None

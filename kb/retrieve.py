@@ -34,6 +34,7 @@ from typing import Any, Literal
 
 from kb import lexicon
 from kb.chunking import CHUNKER_VERSION
+from kb.chunking.regulation import opening_terms
 from kb.embed.protocol import Embedder
 from kb.errors import KbError
 from kb.lexical import Concepts, evidence
@@ -46,6 +47,7 @@ from kb.query import (
     asks_definition,
     defined_term,
     fts_query,
+    tokenize,
     understand,
 )
 from kb.rank import RankModel, default_model
@@ -281,6 +283,7 @@ class Retriever:
             carriers = [d for d, meta in self.documents().items() if plan.tax_types[0] in meta.tax_types]
             if len(carriers) == 1:
                 cap_exempt = set(carriers)
+        asked_terms = _asked_term_words(plan)
         capped: list[Hit] = []
         for score, cid in scored:
             if cid not in visible:
@@ -290,6 +293,9 @@ class Retriever:
                 continue
             feats = pool.features.get(cid, {})
             named_pasal = feats.get("pasal_named", 0.0) > 0 or feats.get("pasal_hint", 0.0) > 0
+            # the passage that defines the asked term is as much the question's own as a Pasal it names: an
+            # omnibus law's two passages that merely name the term must not hold it back
+            named_pasal = named_pasal or _defines_asked(chunk.text, asked_terms)
             hit = Hit(
                 chunk, docs[chunk.doc_id], round(score, 6), tuple(pool.via[cid]), pool.lead_ins.get(cid, "")
             )
@@ -753,10 +759,26 @@ def defined_forms(term: str, plan: QueryPlan) -> list[str]:
     expands ("DPP" -> "dasar pengenaan pajak"), each of its several-word long forms: the act writes
     "Dasar Pengenaan Pajak adalah ...", never "DPP adalah"."""
     forms = [term]
+    if " " in term:  # a term written out is defined as written: its synonyms are other terms of other acts
+        return forms
     for e in plan.expansions:
         if e.term.lower() == term:
             forms += [a.lower() for a in e.added if " " in a and a.lower() not in forms]
     return forms
+
+
+def _asked_term_words(plan: QueryPlan) -> frozenset[tuple[str, ...]]:
+    """The words of the term a definition question asks about, and of its long forms (:func:`defined_forms`)
+    when it is an acronym."""
+    term = defined_term(plan.text)
+    if not term:
+        return frozenset()
+    return frozenset(tuple(tokenize(form)) for form in defined_forms(term, plan))
+
+
+def _defines_asked(text: str, asked: frozenset[tuple[str, ...]]) -> bool:
+    """Whether the passage opens by defining the asked term ("Subjek pajak dalam negeri adalah")."""
+    return bool(asked) and any(tuple(tokenize(head)) in asked for head in opening_terms(text))
 
 
 def is_general_elucidation(chunk: Chunk) -> bool:

@@ -34,7 +34,7 @@ from guardrails.verify import extract_figures, normalize_ws
 from guardrails.verify.numbers import FigureKey, provided_keys
 from kb import lexical, lexicon
 from kb.amounts import spelled_formally
-from kb.chunking.regulation import defined_terms
+from kb.chunking.regulation import AYAT_OPENING, defined_terms
 from kb.dates import MONTHS, parse_indonesian_date
 from kb.lexical import EN_ONLY, Concept, coverage
 from kb.model import DocumentMeta, Hit
@@ -874,7 +874,7 @@ def deadline_of_other_act(question: str, text: str, *, asked_bound: bool | None 
         return False  # paying, settling and depositing a tax are one duty ("pembayaran" ~ "disetor")
     # ... or the limit names another act by its noun: "jangka waktu pelunasan pajak ... tertangguh sampai
     # dengan 1 (satu) bulan" (UU KUP Pasal 25 ayat (7)) for a question on when to file an objection
-    nouns = {m.group(1).lower() for m in _LIMIT_NOUN.finditer(text)}
+    nouns = {m.group(1).lower() for m in _LIMIT_NOUN.finditer(text)} | _light_verb_subjects(text)
     if any(form in verbs for n in nouns for form in lexical.verbs_of_pen_noun(n)):
         return False
     if not (duties or nouns):
@@ -886,6 +886,8 @@ def deadline_of_other_act(question: str, text: str, *, asked_bound: bool | None 
 #: ("batas waktu pengajuan keberatan"), or the verb after "kapan" or a modal ("kapan harus diajukan")
 _BOUND_ACT = re.compile(
     rf"\b(?:(?:batas|jangka)\s+waktu\s+(?P<noun>{lexical.PEN_NOUN})"
+    # "Berapa lama pemeriksaan pajak dilakukan?" asks the span of the act its noun names
+    rf"|berapa\s+lama\s+(?P<span_noun>{lexical.PEN_NOUN})"
     r"|(?:kapan|harus|wajib|paling\s+lambat)\s+(?:\w+\s+)?(?P<verb>(?:di|me)[a-z]{4,}))\b",
     re.I,
 )
@@ -898,8 +900,9 @@ def _bound_act(question: str) -> frozenset[str]:
     limit binding another verb then says nothing of whether it answers."""
     out: set[str] = set()
     for m in _BOUND_ACT.finditer(lexicon.plain_question(question)):
-        if m.group("noun"):
-            out.update(lexical.verbs_of_pen_noun(m.group("noun").lower()))
+        noun = m.group("noun") or m.group("span_noun")
+        if noun:
+            out.update(lexical.verbs_of_pen_noun(noun.lower()))
         else:
             out.update(_asked_verbs(m.group("verb")))
     return frozenset(out)
@@ -908,6 +911,31 @@ def _bound_act(question: str) -> frozenset[str]:
 #: the verb a time limit follows: "PPh 23 ... disetor paling lambat tanggal 20", "Bukti potong ... dibuat
 #: paling lambat akhir bulan"
 _VERB_BEFORE_LIMIT = re.compile(r"\b((?:di|me)[a-z]{3,})\s+paling\s+(?:lambat|lama)\b")
+#: a light verb with a time limit ("pelunasan ... dilakukan paling lama 1 (satu) bulan"): the act limited is
+#: its subject's (:func:`_light_verb_subjects`)
+_LIGHT_VERB_LIMIT = re.compile(
+    r"\b(?:dilakukan|dilaksanakan)\s+(?:paling\s+(?:lambat|lama)|dalam\s+jangka\s+waktu)\b", re.I
+)
+#: where the clause before a light verb opens
+_CLAUSE_OPEN = re.compile(r"[,;:]|\.\s")
+
+
+def _light_verb_subjects(text: str) -> set[str]:
+    """The acts whose time limit a light verb states: the first peN-an noun of its clause, in lower case
+    ("Hasil Pemeriksaan" names a document).  "Dalam hal Wajib Pajak mengajukan permohonan banding,
+    pelunasan atas jumlah pajak ... dilakukan paling lama 1 (satu) bulan" (PP 50/2022 Pasal 47 ayat (2))
+    limits the payment, not the audit its words name (session 58, "Berapa lama pemeriksaan pajak
+    dilakukan?")."""
+    out: set[str] = set()
+    for m in _LIGHT_VERB_LIMIT.finditer(text):
+        opens = [c.end() for c in _CLAUSE_OPEN.finditer(text, 0, m.start())]
+        clause = text[opens[-1] if opens else 0 : m.start()]
+        first = next((t for t in re.findall(r"\b[a-z]+\b", clause) if lexical.is_pen_noun(t)), None)
+        if first:
+            out.add(first)
+    return out
+
+
 #: a time limit named by the act it limits: "jangka waktu pelunasan", "batas waktu penyampaian"
 _LIMIT_NOUN = re.compile(rf"\b(?:batas|jangka)\s+waktu\s+({lexical.PEN_NOUN})\b", re.I)
 
@@ -2228,6 +2256,10 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     term_forms = asked_term_forms(request) if asks_def else []
     read = definition_heads(text) if term_forms else DefinitionRead(text, text, ())
     other_term = definition and defines_other_term(term_forms, read)
+    # an ayat whose head is the asked term ("(3) Subjek pajak dalam negeri adalah: ...") is that term's
+    # definition as much as a Pasal 1 item
+    term_defined = defines_asked_term(term_forms, read)
+    defines = definition or term_defined
     fact = lead_fact(question)
     closing = transitional_opening(hit, question)
     deadline = fact == "deadline"
@@ -2255,15 +2287,15 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "named_doc": float(bool(named & {base, hit.chunk.doc_id})),
         "penjelasan": float(hit.chunk.kind == "penjelasan"),
         # a rule with an obligation cue outranks a definition, unless the question asks what a term means
-        "definition_asked": float(definition and asks_def and not other_term),
+        "definition_asked": float(defines and asks_def and not other_term),
         "definition_unasked": float(definition and not asks_def),
         # a term an Undang-Undang defines is defined there: the PMKs that repeat the definition word for word
         # for their own use follow the act (lex superior)
-        "definition_in_act": float(definition and asks_def and not other_term and hit.doc.type == "UU"),
+        "definition_in_act": float(defines and asks_def and not other_term and hit.doc.type == "UU"),
         # the passage whose head is the asked term ("Bentuk usaha tetap adalah ..."), an ayat as much as
         # a Pasal 1 item, not a definition of another term that names it in passing ("Badan adalah ... dan
         # bentuk usaha tetap")
-        "term_defined": float(defines_asked_term(term_forms, read)),
+        "term_defined": float(term_defined),
         "deadline_stated": float(deadline and states_deadline),
         "deadline_of_asked_act": float(bound),
         "deadline_missing": float(deadline and not states_deadline),
@@ -2354,7 +2386,6 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
 #: the word after a definition's head: "adalah" or "ialah" define; "merupakan" ("Bentuk usaha tetap merupakan
 #: subjek pajak ...") classifies
 _DEFINES_HEAD = re.compile(r"\s*,?\s+(?:adalah|ialah|yang\s+selanjutnya)\b")
-_AYAT_OPENING = re.compile(r"^\s*\(\d{1,2}[a-z]?\)\s*(?:yang\s+dimaksud\s+dengan\s+)?", re.IGNORECASE)
 
 
 def asked_term_forms(request: ComposeRequest) -> list[list[str]]:
@@ -2379,7 +2410,7 @@ class DefinitionRead(NamedTuple):
 
 def definition_heads(text: str) -> DefinitionRead:
     """``text`` read as a definition (:class:`DefinitionRead`)."""
-    body = _AYAT_OPENING.sub("", text, count=1)
+    body = AYAT_OPENING.sub("", text, count=1)
     return DefinitionRead(text, body, defined_terms(body))
 
 
@@ -2606,6 +2637,13 @@ class ExtractiveComposer:
                 # a transitional clause ("Pada saat Peraturan Pemerintah ini mulai berlaku, ... paling lama 30
                 # (tiga puluh) hari") states a time limit of the change-over, never the rule asked
                 or transitional_clause(h, request.question)
+                # a rate bound to a procedure the asker is not in (the 30% final tax on assets found after a
+                # voluntary disclosure) is no rate of the question, however close its score.  A deadline of
+                # one may lead: the answer then declines, saying whose deadline it is
+                or (
+                    kind == "rate"
+                    and procedure_unasked(asked_procedures(request.question), f"{h.lead_in}\n{h.chunk.text}")
+                )
                 or (
                     self._lead_score(rank, h, c, request) < top - LEAD_MARGIN
                     and not _states_for(h, top_hit, kind)

@@ -304,6 +304,17 @@ def effective_date(chunk_text: str) -> dt.date | None:
     return None
 
 
+#: an ayat's number and its "Yang dimaksud dengan" before the term it defines ("(3) Subjek pajak dalam negeri
+#: adalah: ...")
+AYAT_OPENING = re.compile(r"^\s*\(\d{1,2}[a-z]?\)\s*(?:yang\s+dimaksud\s+dengan\s+)?", re.IGNORECASE)
+
+
+def opening_terms(text: str) -> tuple[str, ...]:
+    """The terms a passage defines at its head, an ayat ("(3) Subjek pajak dalam negeri adalah: ...") as much
+    as a Pasal 1 item."""
+    return defined_terms(AYAT_OPENING.sub("", text, count=1))
+
+
 def defined_terms(item_text: str) -> tuple[str, ...]:
     """Terms a definition item defines: ``("Pegawai Negeri Sipil", "PNS")``."""
     body = _ITEM_PREFIX.sub("", item_text, count=1)

@@ -107,3 +107,16 @@ def test_the_verb_before_the_limit_is_the_act_it_binds(services: Any) -> None:
     assert answer.status == "answered"
     assert "tanggal 15 bulan berikutnya" in answer.answer
     assert "akhir bulan terjadinya pembayaran" not in answer.answer
+
+
+def test_a_light_verb_limits_its_subjects_act() -> None:
+    # session 58: "pelunasan ... dilakukan paling lama 1 (satu) bulan" (PP 50/2022 Pasal 47 ayat (2)) limits
+    # the payment, not the audit ("Hasil Pemeriksaan") its words name; "berapa lama <noun>" asks its span
+    payment = (
+        "(2) Dalam hal Wajib Pajak mengajukan permohonan banding, pelunasan atas jumlah pajak yang tidak "
+        "disetujui Wajib Pajak dalam Pembahasan Akhir Hasil Pemeriksaan dan belum dibayar pada saat "
+        "pengajuan keberatan dilakukan paling lama 1 (satu) bulan terhitung sejak tanggal penerbitan "
+        "Putusan Banding."
+    )
+    assert deadline_of_other_act("Berapa lama pemeriksaan pajak dilakukan?", payment)
+    assert not deadline_of_other_act("Berapa lama pelunasan pajak setelah banding?", payment)
