@@ -541,7 +541,30 @@ def _statement(c: ShownClaim, kind: str | None, question: str, limit: int = _LIN
             rest = first[end:]
             more = bool(rest.strip()) and not _ITEM_JOINER.match(rest)  # "; atau" ends the item, adds nothing
             return f"{'… ' if begin else ''}{first[begin:end]}{' …' if more else ''}"
+    if kind is None and _opens_conditions(lead_in, c.quote, limit):
+        # one condition of a rule is no answer by itself ("a. Wajib Pajak mempunyai penghasilan neto fiskal
+        # ..."): the line states the rule its lead-in gives ("Sumbangan ... dapat dikurangkan dari penghasilan
+        # bruto ... dengan syarat: …"), the claims list the conditions
+        return f"{lead_in} …"
     return part
+
+
+#: a lead-in that opens a rule's conditions: "... dapat dikurangkan dari penghasilan bruto dengan syarat:",
+#: "... apabila memenuhi persyaratan sebagai berikut:", "... harus memenuhi kriteria:"
+_CONDITIONS_OPEN = re.compile(
+    r"\b(?:syarat|persyaratan|kriteria|ketentuan)(?:\s+sebagai\s+berikut)?\s*:$", re.IGNORECASE
+)
+
+
+def _opens_conditions(lead_in: str, quote: str, limit: int) -> bool:
+    """The lead-in states a rule and opens the list of its conditions, fits the line, and brings in no number
+    the quote does not state (session 58: "Apakah biaya sumbangan bisa jadi pengurang penghasilan bruto?" was
+    answered with the first condition alone)."""
+    return (
+        bool(_CONDITIONS_OPEN.search(lead_in))
+        and len(lead_in) <= limit
+        and set(re.findall(r"\d+", lead_in)) <= set(re.findall(r"\d+", quote))
+    )
 
 
 #: a percentage added to a reference rate, and what the sum is divided by: KUP's monthly interest "dihitung
