@@ -862,24 +862,52 @@ def deadline_of_other_act(question: str, text: str, *, asked_bound: bool | None 
     verbs = _bound_act(question)
     if not verbs:
         return False
-    duties = {
-        m.group(1).lower()
-        for pattern in (_MODAL_VERB, _VERB_BEFORE_LIMIT)
-        for m in pattern.finditer(text)
-        if m.group(1)[:1].islower() and m.group(1).startswith(("me", "di"))
-    } - _GENERIC_VERBS
+    duties = _limit_verbs(text)
     if any(lexical.stem(d) in verbs for d in duties):
         return False
     if any(PAYS.search(d) for d in duties) and any(PAYS.search(v) for v in verbs):
         return False  # paying, settling and depositing a tax are one duty ("pembayaran" ~ "disetor")
+    if any(_ASKS_FILING.search(v) for v in verbs) and FILES.search(text):
+        return False  # reporting and filing a return are one duty ("dilapor" ~ "penyampaian SPT")
     # ... or the limit names another act by its noun: "jangka waktu pelunasan pajak ... tertangguh sampai
     # dengan 1 (satu) bulan" (UU KUP Pasal 25 ayat (7)) for a question on when to file an objection
-    nouns = {m.group(1).lower() for m in _LIMIT_NOUN.finditer(text)} | _light_verb_subjects(text)
+    nouns = _limit_nouns(text)
     if any(form in verbs for n in nouns for form in lexical.verbs_of_pen_noun(n)):
         return False
     if not (duties or nouns):
         return False
     return not (deadline_of_asked_act(question, text) if asked_bound is None else asked_bound)
+
+
+def _limit_verbs(text: str) -> set[str]:
+    """The verbs of the duties the text's time limits bind ("harus menyelesaikan", "disetor paling lambat"),
+    light verbs left out."""
+    return {
+        m.group(1).lower()
+        for pattern in (_MODAL_VERB, _VERB_BEFORE_LIMIT)
+        for m in pattern.finditer(text)
+        if m.group(1)[:1].islower() and m.group(1).startswith(("me", "di"))
+    } - _GENERIC_VERBS
+
+
+def _limit_nouns(text: str) -> set[str]:
+    """The nouns of the acts the text's time limits name ("jangka waktu pelunasan", "pelunasan ... dilakukan
+    paling lama")."""
+    return {m.group(1).lower() for m in _LIMIT_NOUN.finditer(text)} | _light_verb_subjects(text)
+
+
+def limit_binds_unasked_duty(question: str, text: str) -> bool:
+    """The text's time limit binds paying or filing, which the question's act is not: the day found is that
+    duty's, never the asked one.  Narrower than :func:`deadline_of_other_act`, whose other verbs may be the
+    asked act in other words ("diterbitkan" for the acts' "dibuat" of a Faktur Pajak): a decline needs it."""
+    verbs = _bound_act(question)
+    if not verbs:
+        return False
+    bound = _limit_verbs(text) | _limit_nouns(text)
+    return any(
+        any(cue.search(d) for d in bound) and not any(asks.search(v) for v in verbs)
+        for cue, asks in ((PAYS, _ASKS_PAYING), (FILES, _ASKS_FILING))
+    )
 
 
 #: the act a deadline question asks the limit of: the noun after "batas waktu" / "jangka waktu"

@@ -40,7 +40,9 @@ from bot.answer.extractive import (
     RATE_QUESTION,
     asked_fact,
     asked_tax_act,
+    deadline_of_other_act,
     example_narrative,
+    limit_binds_unasked_duty,
     misses_asked,
     names_regime,
     payee_abroad_unasked,
@@ -139,6 +141,11 @@ W = {
         "waktu yang ditemukan adalah untuk penyetoran.",
         "en": "No source in force on {d} states the deadline for filing the return; the deadline found is "
         "for paying.",
+    },
+    "other_act_deadline": {
+        "id": "Tidak ada sumber yang berlaku per {d} yang menyatakan batas waktu yang ditanyakan; batas "
+        "waktu yang ditemukan mengikat tindakan lain.",
+        "en": "No source in force on {d} states the asked deadline; the deadline found binds another act.",
     },
     "term_not_found": {
         "id": 'Istilah "{n}" tidak muncul di sumber yang berlaku per {d} yang dapat Anda baca.',
@@ -1083,6 +1090,9 @@ def _unstated_fact(question: str, plan: QueryPlan, lead: ShownClaim, lang: str, 
     7d. a deadline asked for one duty (paying, filing) led by the deadline of the other: the day found is not
         the asked one (session 50: "kapan batas setor PPh 21 bulanan?" was answered with the PMK 10/2025
         rule on filing the SPT Masa late)
+    7e. a deadline asked for one act led by a limit that binds paying or filing, which the asked act is not
+        (``limit_binds_unasked_duty``): when a withholding slip is due to the vendor, answered with the day
+        the tax is deposited (session 58)
     """
     day = as_of.isoformat()
     lead_text = f"{lead.text}\n{lead.quote}"
@@ -1097,9 +1107,17 @@ def _unstated_fact(question: str, plan: QueryPlan, lead: ShownClaim, lang: str, 
         and payee_abroad_unasked(question, lead_text)
     ):
         return _w("abroad_rate_only", lang, d=day)
-    duty = asked_tax_act(question) if asked_fact(question) == "deadline" else None
+    deadline = asked_fact(question) == "deadline"
+    duty = asked_tax_act(question) if deadline else None
     if duty is not None and tax_act_match(duty, lead_text) < 0:
         return _w(f"other_duty_deadline_{duty}", lang, d=day)
+    if (
+        deadline
+        and states_fact("deadline", lead.quote)
+        and deadline_of_other_act(question, lead_text)
+        and limit_binds_unasked_duty(question, lead_text)
+    ):
+        return _w("other_act_deadline", lang, d=day)
     return None
 
 

@@ -120,3 +120,30 @@ def test_a_light_verb_limits_its_subjects_act() -> None:
     )
     assert deadline_of_other_act("Berapa lama pemeriksaan pajak dilakukan?", payment)
     assert not deadline_of_other_act("Berapa lama pelunasan pajak setelah banding?", payment)
+
+
+def test_a_deadline_binding_another_act_is_declined_with_why(services: Any) -> None:
+    # session 58: when a withholding slip is due to the vendor was answered with the petty-cash procedure's
+    # day the tax is deposited ("disetor paling lambat tanggal 20"): that limit binds another act
+    principal = services.cli_principal("tax.lead@sinarnusantara.co.id")
+    answer = answer_question(
+        "Kapan bukti potong PPh 23 harus diberikan ke vendor?",
+        principal,
+        services,
+        as_of=dt.date(2026, 12, 1),
+    )
+    assert answer.status == "abstained"
+    assert answer.escalation is not None and answer.escalation.reason == "no_source"
+    assert "mengikat tindakan lain" in answer.answer
+    assert "tanggal 20" not in answer.answer
+
+
+def test_reporting_and_filing_a_return_are_one_duty() -> None:
+    # "dilapor" asks the limit the acts write "penyampaian Surat Pemberitahuan" (session 58: the deadline
+    # check above had declined a question on the annual return's deadline)
+    filing = (
+        "(3) Batas waktu penyampaian Surat Pemberitahuan adalah: c. untuk Surat Pemberitahuan Tahunan Pajak "
+        "Penghasilan Wajib Pajak badan, paling lama 4 (empat) bulan setelah akhir Tahun Pajak."
+    )
+    assert not deadline_of_other_act("SPT Tahunan badan paling lambat dilapor kapan?", filing)
+    assert deadline_of_other_act("Kapan bukti potong harus diberikan?", filing)
