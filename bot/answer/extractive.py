@@ -1919,9 +1919,28 @@ def _referent_texts(hits: Sequence[Hit], kind: str | None) -> dict[str, str]:
 def _own_text(hit: Hit) -> str:
     """What a hit's relevance is judged on: the law's number and short name ("UU PPN"), location and text, and
     the income tax a Pasal of UU PPh is (:func:`located_article`: its Pasal 23 is "PPh 23" in any amending
-    act; a Pasal 23 of another act names no tax, kb.lexical reads a tax's article name only beside it)."""
+    act; a Pasal 23 of another act names no tax, kb.lexical reads a tax's article name only beside it).  The
+    title of the act an instruction amends (:data:`AMENDED_TITLE`), or of an act cited with its gazette number
+    (:data:`CITED_TITLE`), is no word of the passage's."""
     article = "".join(f"{name}\n" for name in sorted(located_article(hit)))
-    return f"{hit.doc.number}\n{hit.doc.short_title or ''}\n{article}{hit.chunk.location}\n{hit.chunk.text}"
+    text = CITED_TITLE.sub(" ", AMENDED_TITLE.sub(" ", hit.chunk.text))
+    return f"{hit.doc.number}\n{hit.doc.short_title or ''}\n{article}{hit.chunk.location}\n{text}"
+
+
+#: an amending act's instruction naming the act it amends by its title: "Beberapa ketentuan dalam Peraturan
+#: Menteri Keuangan Nomor 48 Tahun 2023 tentang Pajak Penghasilan dan/atau Pajak Pertambahan Nilai atas
+#: Penjualan/Penyerahan Emas Perhiasan, Emas Batangan, ... diubah sebagai berikut:".  The title's words cover
+#: a question about gold bullion, yet the passage holding the instruction states another rule (PMK 11/2025's
+#: "harga jual Agunan" led "Apakah penjualan emas batangan kena PPN?"; session 58, a probe of our own)
+#: an act cited by its title and gazette number, as revocation lists and amending acts cite ("f. Peraturan
+#: Menteri Keuangan Nomor 48 Tahun 2023 tentang ... Emas Batangan ... (Berita Negara Republik Indonesia Tahun
+#: 2023 Nomor 358)"): the title's words are the cited act's
+CITED_TITLE = re.compile(r"\btentang\s+[^()]{3,600}?(?=\(\s*(?:Berita|Lembaran)\s+Negara\b)", re.I)
+AMENDED_TITLE = re.compile(
+    r"\b(?:mengubah\s+)?beberapa\s+ketentuan\s+dalam\s+(?:peraturan|undang)[^:]{0,900}?\bdiubah"
+    r"(?:\s+sebagai\s+berikut|[^:]{0,120}?berbunyi\s+sebagai\s+berikut)\s*:",
+    re.I,
+)
 
 
 def unasked_focus(request: ComposeRequest, concepts: list[Concept], relevant: Sequence[Hit]) -> bool:
