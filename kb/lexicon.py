@@ -169,6 +169,7 @@ def _optional_words(path: Path, data: Mapping[str, Any], *keys: str) -> list[str
 
 
 def _compounds(path: Path, phrases: list[str]) -> frozenset[tuple[str, str]]:
+    """``term_compounds`` as word pairs: :func:`kb.query.defined_term` reads a term end with its next word."""
     pairs = [tuple(p.lower().split()) for p in phrases]
     bad = [p for p, pair in zip(phrases, pairs, strict=True) if len(pair) != 2]
     if bad:

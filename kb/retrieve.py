@@ -292,16 +292,19 @@ class Retriever:
             if statements_only and is_general_elucidation(chunk):
                 continue
             feats = pool.features.get(cid, {})
-            named_pasal = feats.get("pasal_named", 0.0) > 0 or feats.get("pasal_hint", 0.0) > 0
-            # the passage that defines the asked term is as much the question's own as a Pasal it names: an
-            # omnibus law's two passages that merely name the term must not hold it back
-            named_pasal = named_pasal or _defines_asked(chunk.text, asked_terms)
+            # a Pasal the question names, and the passage that defines the asked term (as much the question's
+            # own: an omnibus law's two passages that merely name the term must not hold it back)
+            uncapped = (
+                feats.get("pasal_named", 0.0) > 0
+                or feats.get("pasal_hint", 0.0) > 0
+                or _defines_asked(chunk.text, asked_terms)
+            )
             hit = Hit(
                 chunk, docs[chunk.doc_id], round(score, 6), tuple(pool.via[cid]), pool.lead_ins.get(cid, "")
             )
             if (
                 chunk.doc_id not in cap_exempt
-                and not named_pasal
+                and not uncapped
                 and per_doc[chunk.doc_id] >= self.config.per_doc
             ):
                 capped.append(hit)

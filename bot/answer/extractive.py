@@ -1927,15 +1927,15 @@ def _own_text(hit: Hit) -> str:
     return f"{hit.doc.number}\n{hit.doc.short_title or ''}\n{article}{hit.chunk.location}\n{text}"
 
 
+#: an act cited by its title and gazette number, as revocation lists and amending acts cite ("f. Peraturan
+#: Menteri Keuangan Nomor 48 Tahun 2023 tentang ... Emas Batangan ... (Berita Negara Republik Indonesia Tahun
+#: 2023 Nomor 358)"): the title's words are the cited act's
+CITED_TITLE = re.compile(r"\btentang\s+[^()]{3,600}?(?=\(\s*(?:Berita|Lembaran)\s+Negara\b)", re.I)
 #: an amending act's instruction naming the act it amends by its title: "Beberapa ketentuan dalam Peraturan
 #: Menteri Keuangan Nomor 48 Tahun 2023 tentang Pajak Penghasilan dan/atau Pajak Pertambahan Nilai atas
 #: Penjualan/Penyerahan Emas Perhiasan, Emas Batangan, ... diubah sebagai berikut:".  The title's words cover
 #: a question about gold bullion, yet the passage holding the instruction states another rule (PMK 11/2025's
 #: "harga jual Agunan" led "Apakah penjualan emas batangan kena PPN?"; session 58, a probe of our own)
-#: an act cited by its title and gazette number, as revocation lists and amending acts cite ("f. Peraturan
-#: Menteri Keuangan Nomor 48 Tahun 2023 tentang ... Emas Batangan ... (Berita Negara Republik Indonesia Tahun
-#: 2023 Nomor 358)"): the title's words are the cited act's
-CITED_TITLE = re.compile(r"\btentang\s+[^()]{3,600}?(?=\(\s*(?:Berita|Lembaran)\s+Negara\b)", re.I)
 AMENDED_TITLE = re.compile(
     r"\b(?:mengubah\s+)?beberapa\s+ketentuan\s+dalam\s+(?:peraturan|undang)[^:]{0,900}?\bdiubah"
     r"(?:\s+sebagai\s+berikut|[^:]{0,120}?berbunyi\s+sebagai\s+berikut)\s*:",
