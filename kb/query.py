@@ -814,7 +814,7 @@ _DEFINITION_Q = re.compile(
     r"|meaning of"
     # who counts as a term ("Siapa saja yang termasuk pegawai tetap?") is answered by its definition
     # ("Pegawai Tetap adalah ..."; session 56, a probe of our own)
-    r"|siapa(?: saja)? yang termasuk|who (?:counts|qualifies|is considered) as)\b",
+    r"|siapa(?: saja)? yang termasuk|who (?:counts|qualifies|is considered)(?: as)?)\b",
     re.IGNORECASE,
 )
 

@@ -762,7 +762,9 @@ def defined_forms(term: str, plan: QueryPlan) -> list[str]:
     expands ("DPP" -> "dasar pengenaan pajak"), each of its several-word long forms: the act writes
     "Dasar Pengenaan Pajak adalah ...", never "DPP adalah"."""
     forms = [term]
-    if " " in term:  # a term written out is defined as written: its synonyms are other terms of other acts
+    if " " in term and plan.language != "en":
+        # an Indonesian term written out is defined as written: its synonyms are other terms of other acts.
+        # An English one is defined by the acts' words ("resident taxpayer" -> "subjek pajak dalam negeri")
         return forms
     for e in plan.expansions:
         if e.term.lower() == term:

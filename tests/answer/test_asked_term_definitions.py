@@ -54,3 +54,12 @@ def test_a_rate_bound_to_an_unasked_procedure_does_not_answer(services: Any) -> 
     answer = anonymous_answer(services, "Berapa tarif PPh final atas bunga obligasi?", as_of=AS_OF)
     assert "30%" not in answer.answer
     assert all(c.source.location != "Pasal 11 ayat (2)" for c in answer.claims)
+
+
+def test_an_english_term_is_defined_by_the_acts_words() -> None:
+    # "who is considered" asks a definition with or without "as"; an English term is defined by the acts'
+    # Indonesian words its alias gives
+    asked = "Who is considered a resident taxpayer?"
+    term = defined_term(asked)
+    assert term == "resident taxpayer"
+    assert "subjek pajak dalam negeri" in defined_forms(term, understand(asked))
