@@ -1219,4 +1219,13 @@ def fts_query(plan: QueryPlan) -> str:
     Returns "" when the plan has no terms (callers must skip the FTS search then: an empty
     MATCH is a syntax error).
     """
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in plan.terms if t)
+    terms = [t for t in plan.terms if t]
+    # the acts nominalise a state with "-nya" ("Terutangnya pajak terjadi pada saat ...", "sejak berakhirnya
+    # Masa Pajak"), and the index matches whole words: "Kapan PPN terutang?" found no UU PPN Pasal 11
+    terms += [f"{t}nya" for t in terms if _NOMINALISED.fullmatch(t) and f"{t}nya" not in terms]
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+
+
+#: a state the acts nominalise with "-nya": ter-/ber- and a root of at least four letters.  Not di- verbs:
+#: "diterbitkannya" (of an assessment) led "Faktur Pajak itu wajib diterbitkan kapan?" when tried
+_NOMINALISED = re.compile(r"(?:ter|ber)[a-z]{4,}")
