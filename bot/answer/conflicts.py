@@ -82,7 +82,10 @@ _TAX = re.compile(
     r"\bPPh\s*(?:final\s+)?(?:Pasal\s*|Psl\.?\s*)?(4\s*\(\s*2\s*\)|4\s+ayat\s*\(?\s*2\s*\)?|\d{2})(?!\w)"
     r"|\bPajak\s+Penghasilan\s+Pasal\s+(4\s+ayat\s*\(\s*2\s*\)|\d{2})(?!\w)"
     r"|\b(PPN|PPnBM)\b|\bPajak\s+Pertambahan\s+Nilai\b"
-    r"|\b(Pajak\s+Penjualan\s+atas\s+Barang\s+Mewah)\b",
+    r"|\b(Pajak\s+Penjualan\s+atas\s+Barang\s+Mewah)\b"
+    # English: "VAT" / "value added tax" is PPN (session 58: "What is the VAT on imported goods?" named no
+    # tax, so a passage on another tax was never "other_tax" for it)
+    r"|\bVAT\b|\bvalue[\s-]+added\s+tax\b",
     re.I,
 )
 _EXCLUSION = re.compile(r"\b(?:kecuali|selain|tidak\s+termasuk|except|other\s+than)\b", re.I)
