@@ -104,7 +104,7 @@ def is_pen_noun(word: str) -> bool:
 
 def pen_nouns(text: str) -> list[str]:
     """The text's peN-an nouns, in order ("pengajuan", "pembayaran", "penyampaian")."""
-    return [t for t in tokenize(text) if _PEN_NOUN.fullmatch(t)]
+    return [t for t in tokenize(text) if is_pen_noun(t)]
 
 
 def verbs_of_pen_noun(noun: str) -> tuple[str, ...]:

@@ -108,6 +108,8 @@ class Lexicon:
     status: str
     ask_words: frozenset[str] = frozenset()
     term_ends: frozenset[str] = frozenset()
+    #: verbs that name no act of their own ("dilakukan"): their subject is the act (``light_verbs``)
+    light_verbs: frozenset[str] = frozenset()
     #: two-word phrases that open with a term end yet belong to the term ("subjek pajak *dalam negeri*")
     term_compounds: frozenset[tuple[str, str]] = frozenset()
     no_subject_words: frozenset[str] = frozenset()
@@ -324,6 +326,7 @@ def load(path: str | Path | None = None) -> Lexicon:
         term_ends=frozenset(_optional_words(file, data, "term_ends")),
         term_compounds=_compounds(file, _optional_words(file, data, "term_compounds")),
         no_subject_words=frozenset(_optional_words(file, data, "no_subject_words")),
+        light_verbs=frozenset(_optional_words(file, data, "light_verbs")),
         generic_words=frozenset(_words(file, data, "generic_words")),
         policy_words=tuple(_words(file, data, "policy_words")),
         law_topics=tuple(topics),
@@ -390,10 +393,15 @@ def term_compounds() -> frozenset[tuple[str, str]]:
     return default().term_compounds
 
 
+def light_verbs() -> frozenset[str]:
+    """Verbs that name no act of their own ("dilakukan", "melaksanakan"): the act is their subject's."""
+    return default().light_verbs
+
+
 def generic_words() -> frozenset[str]:
-    """Topic-free question words, including the frame words."""
+    """Topic-free question words, including the frame words and the light verbs."""
     lex = default()
-    return lex.generic_words | lex.frame_words
+    return lex.generic_words | lex.frame_words | lex.light_verbs
 
 
 def policy_words() -> tuple[str, ...]:

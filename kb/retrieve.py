@@ -283,7 +283,7 @@ class Retriever:
             carriers = [d for d, meta in self.documents().items() if plan.tax_types[0] in meta.tax_types]
             if len(carriers) == 1:
                 cap_exempt = set(carriers)
-        asked_terms = _asked_term_words(plan)
+        asked_terms = asked_term_words(plan.text, plan)
         capped: list[Hit] = []
         for score, cid in scored:
             if cid not in visible:
@@ -772,16 +772,16 @@ def defined_forms(term: str, plan: QueryPlan) -> list[str]:
     return forms
 
 
-def _asked_term_words(plan: QueryPlan) -> frozenset[tuple[str, ...]]:
-    """The words of the term a definition question asks about, and of its long forms (:func:`defined_forms`)
-    when it is an acronym."""
-    term = defined_term(plan.text)
+def asked_term_words(question: str, plan: QueryPlan) -> tuple[tuple[str, ...], ...]:
+    """The words of the term a definition question asks about and of each form the act defines it by
+    (:func:`defined_forms`: "BUT" -> "bentuk usaha tetap"); empty when the question asks no definition."""
+    term = defined_term(question)
     if not term:
-        return frozenset()
-    return frozenset(tuple(tokenize(form)) for form in defined_forms(term, plan))
+        return ()
+    return tuple(tuple(tokenize(form)) for form in defined_forms(term, plan))
 
 
-def _defines_asked(text: str, asked: frozenset[tuple[str, ...]]) -> bool:
+def _defines_asked(text: str, asked: tuple[tuple[str, ...], ...]) -> bool:
     """Whether the passage opens by defining the asked term ("Subjek pajak dalam negeri adalah")."""
     return bool(asked) and any(tuple(tokenize(head)) in asked for head in opening_terms(text))
 

@@ -45,13 +45,12 @@ from kb.query import (
     act_tax_name,
     article_tax_type,
     asks_definition,
-    defined_term,
     detect_language,
     tokenize,
     understand,
 )
 from kb.refs import key_from_doc_id
-from kb.retrieve import defined_forms, is_general_elucidation
+from kb.retrieve import asked_term_words, is_general_elucidation
 
 #: Words that make a unit state a rate or an obligation (lead candidates): kb/data/lexicon.yaml
 #: ``passage_cues.rule``.
@@ -848,8 +847,8 @@ def deadline_of_asked_act(question: str, text: str) -> bool:
 
 
 #: verbs that name no act of their own ("Pembayaran ... wajib dilakukan ..."): the act is their subject's
-#: (the lexicon's generic words name them too, for coverage)
-_GENERIC_VERBS = frozenset({"dilakukan", "melakukan", "dilaksanakan", "melaksanakan"})
+#: (kb/data/lexicon.yaml ``light_verbs``, generic words for coverage too)
+_GENERIC_VERBS = lexicon.light_verbs()
 
 
 def deadline_of_other_act(question: str, text: str, *, asked_bound: bool | None = None) -> bool:
@@ -942,7 +941,9 @@ _VERB_BEFORE_LIMIT = re.compile(r"\b((?:di|me)[a-z]{3,})\s+paling\s+(?:lambat|la
 #: a light verb with a time limit ("pelunasan ... dilakukan paling lama 1 (satu) bulan"): the act limited is
 #: its subject's (:func:`_light_verb_subjects`)
 _LIGHT_VERB_LIMIT = re.compile(
-    r"\b(?:dilakukan|dilaksanakan)\s+(?:paling\s+(?:lambat|lama)|dalam\s+jangka\s+waktu)\b", re.I
+    rf"\b(?:{'|'.join(sorted(v for v in _GENERIC_VERBS if v.startswith('di')))})"
+    r"\s+(?:paling\s+(?:lambat|lama)|dalam\s+jangka\s+waktu)\b",
+    re.I,
 )
 #: where the clause before a light verb opens
 _CLAUSE_OPEN = re.compile(r"[,;:]|\.\s")
@@ -1923,8 +1924,16 @@ def _own_text(hit: Hit) -> str:
     title of the act an instruction amends (:data:`AMENDED_TITLE`), or of an act cited with its gazette number
     (:data:`CITED_TITLE`), is no word of the passage's."""
     article = "".join(f"{name}\n" for name in sorted(located_article(hit)))
-    text = CITED_TITLE.sub(" ", AMENDED_TITLE.sub(" ", hit.chunk.text))
+    text = _without_titles(hit.chunk.text)
     return f"{hit.doc.number}\n{hit.doc.short_title or ''}\n{article}{hit.chunk.location}\n{text}"
+
+
+# a passage is judged several times per question (relevance, focus, siblings): its titles are blanked once
+@functools.lru_cache(maxsize=1024)
+def _without_titles(text: str) -> str:
+    """``text`` with the titles of the acts it cites or amends blanked (:data:`CITED_TITLE`,
+    :data:`AMENDED_TITLE`)."""
+    return CITED_TITLE.sub(" ", AMENDED_TITLE.sub(" ", text))
 
 
 #: an act cited by its title and gazette number, as revocation lists and amending acts cite ("f. Peraturan
@@ -2437,11 +2446,9 @@ _DEFINES_HEAD = re.compile(r"\s*,?\s+(?:adalah|ialah|yang\s+selanjutnya)\b")
 
 def asked_term_forms(request: ComposeRequest) -> list[list[str]]:
     """The words of the term a definition question asks about and of each long form the alias dictionary
-    gives it ("BUT" -> "bentuk usaha tetap"): the act defines the long form."""
-    term = defined_term(request.question)
-    if not term:
-        return []
-    return [tokenize(form) for form in defined_forms(term, request.plan)]
+    gives it ("BUT" -> "bentuk usaha tetap"): the act defines the long form (the retriever's reading,
+    :func:`kb.retrieve.asked_term_words`)."""
+    return [list(words) for words in asked_term_words(request.question, request.plan)]
 
 
 class DefinitionRead(NamedTuple):

@@ -535,9 +535,7 @@ def _statement(c: ShownClaim, kind: str | None, question: str, limit: int = _LIN
                 begin + word.start() + 1 if word else at,
             )
         before = first[begin:at]
-        if len(_ITEM_TAIL.sub("", before).split()) >= 2 and set(re.findall(r"\d+", before)) <= set(
-            re.findall(r"\d+", c.quote)
-        ):
+        if len(_ITEM_TAIL.sub("", before).split()) >= 2 and _numbers_within(before, c.quote):
             rest = first[end:]
             more = bool(rest.strip()) and not _ITEM_JOINER.match(rest)  # "; atau" ends the item, adds nothing
             return f"{'… ' if begin else ''}{first[begin:end]}{' …' if more else ''}"
@@ -561,10 +559,14 @@ def _opens_conditions(lead_in: str, quote: str, limit: int) -> bool:
     the quote does not state (session 58: "Apakah biaya sumbangan bisa jadi pengurang penghasilan bruto?" was
     answered with the first condition alone)."""
     return (
-        bool(_CONDITIONS_OPEN.search(lead_in))
-        and len(lead_in) <= limit
-        and set(re.findall(r"\d+", lead_in)) <= set(re.findall(r"\d+", quote))
+        bool(_CONDITIONS_OPEN.search(lead_in)) and len(lead_in) <= limit and _numbers_within(lead_in, quote)
     )
+
+
+def _numbers_within(words: str, quote: str) -> bool:
+    """Every number of ``words`` (lead-in text the line adds) is one the quote states: the line never brings
+    in a figure its citation does not carry."""
+    return set(re.findall(r"\d+", words)) <= set(re.findall(r"\d+", quote))
 
 
 #: a percentage added to a reference rate, and what the sum is divided by: KUP's monthly interest "dihitung
