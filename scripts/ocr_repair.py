@@ -7,7 +7,7 @@ applied only when the evidence is unambiguous:
 ``word``
     A token that is not in the vocabulary of the *clean* corpus texts (documents without ``ocr_noisy``) is
     replaced when exactly one vocabulary word is reachable from it by OCR-confusion substitutions (at most
-    two of rn/m, m/ru, l/i/1, 0/o, u/n, cl/d, li/h, t/l, 5/s, 2/z, e/c, h/b, q/a, i/j, ...; or one
+    two of rn/m, m/ru, r/u, l/i/1, 0/o, u/n, cl/d, li/h, t/l, 5/s, 2/z, e/c, h/b, q/a, i/j, ...; or one
     substitution plus one inserted or deleted letter) and that word occurs at least ``--floor`` times in
     the clean texts.  Case is kept (lower, Title, UPPER).  Short tokens (< 4 characters), short upper-case
     abbreviations and capitalised tokens whose candidate is never capitalised in the clean texts (proper
@@ -156,6 +156,7 @@ SUBSTITUTIONS: tuple[tuple[str, str], ...] = (
     ("jr", "y"),
     ("lr", "u"),
     ("ll", "u"),
+    ("r", "u"),
 )
 JUNK_TAIL = "l1"
 TRIGRAM_FLOOR = 2  # a trigram seen in fewer clean words than this marks a token as misread

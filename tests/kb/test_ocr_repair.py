@@ -65,6 +65,9 @@ def vocab(text: str = CLEAN) -> Any:
         ("terlrtang", "terutang"),
         ("brLrto", "bruto"),
         ("brllto", "bruto"),
+        # "u" read as "r" (session 59: PP 55/2022's "peredaran brrto" in the UMKM turnover bound, "hurrf")
+        ("brrto", "bruto"),
+        ("terrtang", "terutang"),
     ],
 )
 def test_misread_word_with_one_candidate_is_repaired_keeping_its_case(noisy: str, fixed: str) -> None:

@@ -464,3 +464,13 @@ def test_ayat_markers_ocr_read_as_n1_at_the_end_of_a_list_item_are_their_own_aya
         "(2) Atas penerimaan Badan Pengelola Keuangan Haji yang berupa"
     )
     assert "Atas penerimaan" not in pp55["pasal-17/ayat-1"].text
+
+
+def test_the_umkm_turnover_bound_reads_bruto_and_final() -> None:
+    # OCR had read "peredaran brrto" and "bersifat linal" in PP 55/2022 Pasal 57 ayat (1), the turnover bound
+    # of the small-business final tax, so a question on "peredaran bruto" or "PPh final" never found it;
+    # repaired in session 59 (word rule r/u, and "linal" by hand: ocr_repairs.tsv rules "word" and "hand")
+    ayat = {c.key: c for c in _doc("pp-55-2022")}["pasal-57/ayat-1"]
+    assert "peredaran bruto tidak melebihi Rp4.800.000.000,00" in ayat.text
+    assert "Pajak Penghasilan bersifat final sebagaimana dimaksud dalam Pasal 56 ayat (1)" in ayat.text
+    assert "brrto" not in ayat.text and "linal" not in ayat.text
