@@ -465,6 +465,32 @@ def focus_word(question: str, names: frozenset[str] = frozenset()) -> str | None
     return None
 
 
+def limited_word(question: str) -> str | None:
+    """The word naming what a limit question asks the bound of ("Berapa batas *omzet* pengusaha kecil?"), or
+    None when the question asks no bound of a named thing (kb/data/lexicon.yaml ``limit_heads``).
+
+    It is the first topic word after the first limit head, past qualifiers ("batas maksimal"), stopwords and
+    generic words; "batas waktu" asks a deadline (None).  A message of several asks names none: what one asks
+    need not be in the passage answering another.  The result is the form :func:`question_concepts` gives it.
+    """
+    lex = lexicon.default()
+    heads = lex.limit_heads
+    if not heads or len(asking_sentences(question)) > 1:
+        return None
+    skip = STOPWORDS | lexicon.generic_words() | heads | lex.limit_qualifiers
+    toks = [lex.chat_spellings.get(t, t) for t in tokenize(ask_text(question))]
+    start = next((i for i, t in enumerate(toks) if t in heads), None)
+    if start is None:
+        return None
+    for tok in toks[start + 1 :]:
+        if tok == "waktu":
+            return None
+        if tok in skip:
+            continue
+        return _question_word(tok, skip)
+    return None
+
+
 def _question_word(tok: str, function_words: frozenset[str]) -> str | None:
     """The word a question token stands for in concept coverage, or None when it names no topic.
 

@@ -131,6 +131,11 @@ class Lexicon:
     focus_openers: frozenset[str] = frozenset()
     #: words that may stand between such an interrogative and the focus without being it ("cara")
     focus_skip: frozenset[str] = frozenset()
+    #: words asking the bound of what follows them ("batas omzet", "maksimal pembayaran"): the passage stating
+    #: the bound must name that thing (``limit_heads``)
+    limit_heads: frozenset[str] = frozenset()
+    #: words between such a noun and the thing bounded ("batas *maksimal* pembayaran") (``limit_qualifiers``)
+    limit_qualifiers: frozenset[str] = frozenset()
     #: chat spelling -> the formal word ("brp" -> "berapa"), for rules written in formal Indonesian
     chat_spellings: Mapping[str, str] = field(default_factory=dict)
     #: how a chat message strings its asks together (``message_words.<name>``: join, ask_tags,
@@ -344,6 +349,8 @@ def load(path: str | Path | None = None) -> Lexicon:
         case_words=frozenset(w.lower() for w in _optional_words(file, data, "case_words")),
         focus_openers=frozenset(w.lower() for w in _optional_words(file, data, "focus_openers")),
         focus_skip=frozenset(w.lower() for w in _optional_words(file, data, "focus_skip")),
+        limit_heads=frozenset(w.lower() for w in _optional_words(file, data, "limit_heads")),
+        limit_qualifiers=frozenset(w.lower() for w in _optional_words(file, data, "limit_qualifiers")),
         chat_spellings=_spellings(file, data),
         message_words={
             name: tuple(_optional_words(file, data, "message_words", name)) for name in MESSAGE_WORDS

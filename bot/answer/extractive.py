@@ -321,6 +321,9 @@ def asked_fact(question: str) -> str | None:
         return "deadline"
     if ASK_AMOUNT_OUTRIGHT.search(question):
         return "amount"
+    if lexical.limited_word(question) is not None:
+        # "batas omzet UMKM utk PPh final brp?" asks the turnover bound, not the rate its regime names
+        return "amount"
     if asks_rate(question):
         return "rate"
     if ASK_AMOUNT.search(question) and not ASKS_OTHER_THAN_RATE.search(question):
@@ -388,6 +391,8 @@ def _rule_figures(question: str) -> tuple[tuple[frozenset[FigureKey], str | None
 
 #: the question asks a limit (kb/data/lexicon.yaml ``question_kinds.asks_limit``): a bound is then the answer
 ASKS_LIMIT = lexicon.question_kind("asks_limit")
+#: the question asks whether a cost is deductible (kb/data/lexicon.yaml ``question_kinds.asks_deduction``)
+ASKS_DEDUCTION = lexicon.question_kind("asks_deduction")
 #: a question asking who owes or pays a levy, and a rule naming that party ("terutang oleh pihak yang ...")
 ASKS_LIABLE = lexicon.question_kind("asks_liable")
 NAMES_LIABLE = lexicon.passage_cue("names_liable")
@@ -1982,6 +1987,40 @@ def unasked_focus(request: ComposeRequest, concepts: list[Concept], relevant: Se
     return not any(coverage([focus], _own_text(h), h.doc.language) > 0 for h in relevant)
 
 
+def names_bounded_thing(question: str, concepts: list[Concept], hit: Hit) -> bool:
+    """The passage names the thing whose bound the question asks (:func:`kb.lexical.limited_word`: "Berapa
+    batas *omzet* pengusaha kecil?"), or the question asks no bound of a named thing.  Session 59, a probe of
+    our own: the VAT threshold for small businesses was answered with the petty-cash limit ("Pembayaran di
+    atas Rp5.000.000 wajib melalui AP"), whose heading "Batas Pembayaran Kas Kecil" shared "batas" and
+    "kecil"."""
+    word = lexical.limited_word(question)
+    if word is None:
+        return True
+    root = lexical.stem(word)
+    bounded = next((c for c in concepts if any(root in phrase for phrase in c)), None)
+    return bounded is None or coverage([bounded], _own_text(hit), hit.doc.language) > 0
+
+
+def states_asked_bound(question: str, concepts: list[Concept], hit: Hit, top_hit: Hit) -> bool:
+    """``hit`` states a sum bounding the thing a limit question names, and the top hit states none: it
+    may lead however much better the top hit matches the question's other words.  Session 59, a probe of our
+    own: "batas peredaran bruto untuk PPh final 0,5%" was led by the 0,5% rate (PP 55/2022 Pasal 56 ayat
+    (2), which matches the rate the question quotes) over Pasal 57 ayat (1)'s "peredaran bruto tidak
+    melebihi Rp4.800.000.000,00"."""
+    if lexical.limited_word(question) is None or asked_fact(question) != "amount":
+        return False
+    return (
+        names_bounded_thing(question, concepts, hit)
+        and _states_money(hit.chunk.text)
+        and not _states_money(top_hit.chunk.text)
+    )
+
+
+def _states_money(text: str) -> bool:
+    """The text states a sum of money (a percentage is no bound of a turnover)."""
+    return any(f.kind == "amount" for f in extract_figures(text))
+
+
 @functools.lru_cache(maxsize=256)  # read once per candidate passage of a question (lead_features)
 def asked_tax_names(question: str) -> frozenset[str]:
     """The taxes the question asks about: those its asking sentences name, else those the whole message names.
@@ -2399,7 +2438,15 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         # refund is asked: it shares the withholding's words, not its duty
         "refund_unasked": float(bool(REFUNDS_EXCESS.search(text)) and not ASKS_REFUND.search(plain)),
         # a rule about another tax (PPh 26 honoraria for a PPh 23 question)
-        "other_tax": float(bool(asked_taxes and named_taxes and not (asked_taxes & named_taxes))),
+        "other_tax": float(
+            bool(asked_taxes and named_taxes and not (asked_taxes & named_taxes))
+            # a deduction is an income-tax question: a rule naming only PPN or PPnBM is about another tax
+            or bool(
+                named_taxes
+                and ASKS_DEDUCTION.search(plain)
+                and not any(t.startswith("PPh") for t in named_taxes)
+            )
+        ),
         # the provision whose scope is the object the question names leads, not a general rule
         "object_match": object_match(objects, f"{hit.chunk.location}\n{text}") if objects else 0.0,
         # the threshold, period or rate the question quotes ("batasan 7 tahun") is stated by the rule
@@ -2676,6 +2723,7 @@ class ExtractiveComposer:
 
         kind = lead_fact(request.question)
         asked_taxes = asked_tax_names(request.question)
+        bounded = kind == "amount" and lexical.limited_word(request.question) is not None
         lead_pos = 0
         top_hit = scored[0][1][0]
         top = self._lead_score(scored[0][0], top_hit, scored[0][1][1], request)
@@ -2701,8 +2749,13 @@ class ExtractiveComposer:
                 or (
                     self._lead_score(rank, h, c, request) < top - LEAD_MARGIN
                     and not _states_for(h, top_hit, kind)
+                    and not states_asked_bound(request.question, concepts, h, top_hit)
                 )
             ):
+                continue
+            if kind == "amount" and not names_bounded_thing(request.question, concepts, h):
+                # the bound of another thing, the top hit's too ("Berapa batas omzet ...?" against the
+                # petty-cash payment limit; the 0,5% rate against the turnover bound of the regime)
                 continue
             units = picked(h)
             stating = next(
@@ -2714,6 +2767,8 @@ class ExtractiveComposer:
                     and not example_narrative(h.chunk.text, u.quote)
                     # the PPnBM rate beside the PPN rate in one Pasal states another tax's fact
                     and not _other_tax_unit(asked_taxes, u.quote)
+                    # the bound of a turnover or a payment is a sum: a rate charged on it states none
+                    and not (bounded and not _states_money(u.quote))
                 ),
                 None,
             )

@@ -73,7 +73,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.answer import scope as scope_mod
-from bot.answer.extractive import asked_fact, figure_match, question_figures
+from bot.answer.extractive import asked_fact, figure_match, question_figures, states_asked
 from bot.answer.model import (
     Answer,
     ClarifyingQuestion,
@@ -302,6 +302,17 @@ def unaddressed(own: str, asked: str, answer: Answer, aliases: Any, acts: Any, l
     )
     promote = PROMOTE and not doubtful  # a doubtful part's other claims are no surer than its lead
     better = ranked[0] if promote and ranked and coverage(concepts, ranked[0].quote) >= ADDRESS_MIN else None
+    kind = asked_fact(own)
+    if (
+        better is not None
+        and kind
+        and states_asked(own, kind, lead.quote)
+        and not states_asked(own, kind, better.quote)
+    ):
+        # the lead states the fact the part asks (PMK 51/2025's "sebesar 2,5% ... dari nilai impor" for a part
+        # asking the PPh 22 rate customs collect on an import); a claim sharing more of the part's words that
+        # states none (the import value's definition, "bea masuk ... kepabeanan") is no better lead
+        better = None
     if better is not None:
         claims = (better, *(c for c in answer.claims if c is not better))
         line = answer_line(claims, language, asked, answer.conflicts, as_of=answer.as_of)

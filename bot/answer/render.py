@@ -887,7 +887,10 @@ def _fact_sentence(
     body = _statement(c, kind, question)
     cites = f"[{n}]"
     if opener is not None:
-        body = f"{' '.join(opener[0].split()).rstrip(' :')}: {body}"
+        head = " ".join(opener[0].split()).rstrip(" :")
+        # a whole sentence before the item (an unnumbered first ayat, "... dalam jangka waktu tertentu.")
+        # reads on into it; only a lead-in is followed by a colon ("tertentu.: Tarif ..." was shown)
+        body = f"{head} {body}" if head.endswith(".") else f"{head}: {body}"
         cites = f"[{n}][{opener[1]}]"
     if lang == "en":
         return f'Under {src}: "{body}" {cites}.', None
