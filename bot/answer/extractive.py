@@ -1539,21 +1539,32 @@ def example_narrative(chunk_text: str, quote: str) -> bool:
     pos = text.find(q)
     if pos < 0:
         return False
-    own_case = (
-        HYPOTHETICAL_PARTY.search(q)
-        or REGULATION_PLACEHOLDER.search(q)
-        or any(f.kind == "amount" for f in extract_figures(q))
-    )
+    own_case = _states_own_case(q)
     for opener, needs_case in ((EXAMPLE_HEADING, False), (EXAMPLE_OPENER, True)):
         if needs_case and not own_case:
             continue
         for m in opener.finditer(text):
             if m.start() > pos:
+                # an example opening inside the quote, whose own case follows: the quote runs on from the
+                # rule into the illustration ("6. keuntungan karena pembebasan utang. Sesuai dengan ketentuan
+                # ini, misalnya suatu badan ... membayarkan royalti sebesar Rp100.000.000,00 ...": session
+                # 59, a probe of our own was told "20% (dari Rp100)")
+                if m.start() < pos + len(q) and _states_own_case(text[m.start() : pos + len(q)]):
+                    return True
                 break
             end = _NEXT_PART.search(text, m.end())
             if end is None or end.start() > pos:
                 return True
     return False
+
+
+def _states_own_case(text: str) -> bool:
+    """The text names a worked example's parties or states its amounts."""
+    return bool(
+        HYPOTHETICAL_PARTY.search(text)
+        or REGULATION_PLACEHOLDER.search(text)
+        or any(f.kind == "amount" for f in extract_figures(text))
+    )
 
 
 def _illustrates(hit: Hit) -> bool:

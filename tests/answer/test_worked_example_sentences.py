@@ -98,3 +98,19 @@ def test_a_worked_example_never_answers_as_the_lead(services: Any) -> None:
     assert answer.status == "escalated"
     assert answer.escalation is not None and answer.escalation.reason == "low_confidence"
     assert answer.claims and answer.claims[0].is_example and answer.claims[0].role == "example"
+
+
+def test_a_quote_running_from_a_rule_into_an_example_is_an_example() -> None:
+    # session 59: a unit of UU PPh's elucidation of Pasal 26 ran from a list item into the example after it,
+    # and a rate question was told "20% (dari Rp100)" (the example's own figure)
+    item = "6. keuntungan karena pembebasan utang."
+    example = (
+        "Sesuai dengan ketentuan ini, misalnya suatu badan subjek pajak dalam negeri membayarkan royalti "
+        "sebesar Rp100.000.000,00 kepada Wajib Pajak luar negeri, maka pajak yang dipotong adalah 20% dari "
+        "Rp100.000.000,00."
+    )
+    prose = f"Penghasilan yang dipotong meliputi: {item} {example} Ayat (2) Cukup jelas."
+    quote = f"{item} {example}"
+    assert example_narrative(prose, quote)
+    # the list item alone is the rule's
+    assert not example_narrative(prose, "6. keuntungan karena pembebasan utang.")

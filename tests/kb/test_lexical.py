@@ -77,7 +77,7 @@ def test_the_lexicon_holds_every_word_list() -> None:
     # whole words only: withholding ("memotong") and drivers ("sopir") are not company documents
     assert not lexicon.names_policy("lupa memotong PPh 23 atas bunga, ada sanksinya?")
     assert not lexicon.names_policy("honor sopir harian kena PPh 21?")
-    assert [t.name for t in lexicon.law_topics()] == ["KUP", "PPN", "PPh"]
+    assert [t.name for t in lexicon.law_topics()] == ["KUP", "PPN", "PPh 22", "PPh"]
 
 
 def test_a_malformed_lexicon_names_the_file_and_key(tmp_path) -> None:  # type: ignore[no-untyped-def]
