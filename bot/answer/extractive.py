@@ -2616,6 +2616,7 @@ class ExtractiveComposer:
         sanction = sanction_ask(question)
         party = asked_party(question)
         pairs = question_pairs(question)
+        liable = bool(ASKS_LIABLE.search(lexicon.plain_question(question)))
         labelled = any(u.label for u in clean)
         for i, u in enumerate(clean):
             own = affirmed_text(question, u.text)
@@ -2642,6 +2643,10 @@ class ExtractiveComposer:
             bonus += 0.4 * action_match(action, u.text)
             # the item of the duty asked (paying or filing) and, when a sanction is asked, the one stating it
             bonus += 0.3 * tax_act_match(act, u.text) + 0.3 * sanction_fit_of(sanction, u.text)
+            if liable and NAMES_LIABLE.search(u.text):
+                # "Siapa yang wajib memotong ...?": the sentence naming who withholds ("dipotong pajak oleh
+                # pihak yang wajib membayarkan"), not the rate item of the same ayat
+                bonus += 0.6
             if labelled and concepts:
                 # a table row is about what its first cell names: the asked object's row, not a row of the
                 # same table whose other cells share the question's words

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from bot.answer.conflicts import mentioned_taxes, percent_kinds
 from bot.answer.extractive import (
+    ASKS_LIABLE,
     ASKS_OTHER_THAN_RATE,
     ASKS_SANCTION,
     CONDITION_WORDS,
@@ -849,6 +850,9 @@ def _fact_sentence(
         # "biaya pensiun ... sebesar 5% dari penghasilan bruto" is a deduction, "a mark-up of 5%" a price
         reads_rate = kind == "rate" or (
             kind is None
+            # "Siapa yang memotong ...?" asks the withholder, which the rule's own words name ("dipotong pajak
+            # sebesar 20% ... oleh pihak yang wajib membayarkan"), not its rate
+            and not ASKS_LIABLE.search(lexicon.plain_question(question))
             and (
                 c.quote.lstrip().startswith("|")
                 or bool(_CHARGES_TAX.search(f"{opener[0] if opener else ''}\n{c.quote}"))
