@@ -465,6 +465,7 @@ def focus_word(question: str, names: frozenset[str] = frozenset()) -> str | None
     return None
 
 
+@functools.lru_cache(maxsize=256)  # asked of every candidate lead of a question (bot.answer.extractive)
 def limited_word(question: str) -> str | None:
     """The word naming what a limit question asks the bound of ("Berapa batas *omzet* pengusaha kecil?"), or
     None when the question asks no bound of a named thing (kb/data/lexicon.yaml ``limit_heads``).

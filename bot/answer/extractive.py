@@ -1560,11 +1560,7 @@ def example_narrative(chunk_text: str, quote: str) -> bool:
 
 def _states_own_case(text: str) -> bool:
     """The text names a worked example's parties or states its amounts."""
-    return bool(
-        HYPOTHETICAL_PARTY.search(text)
-        or REGULATION_PLACEHOLDER.search(text)
-        or any(f.kind == "amount" for f in extract_figures(text))
-    )
+    return bool(HYPOTHETICAL_PARTY.search(text) or REGULATION_PLACEHOLDER.search(text)) or _states_money(text)
 
 
 def _illustrates(hit: Hit) -> bool:
@@ -1989,8 +1985,7 @@ def unasked_focus(request: ComposeRequest, concepts: list[Concept], relevant: Se
     word = lexical.focus_word(request.question, codes)
     if word is None:
         return False
-    root = lexical.stem(word)
-    focus = next((c for c in concepts if any(root in phrase for phrase in c)), None)
+    focus = _concept_of(word, concepts)
     if focus is None:
         return False
     if EN_ONLY in focus and any(h.doc.language != "en" for h in relevant):
@@ -2005,11 +2000,14 @@ def names_bounded_thing(question: str, concepts: list[Concept], hit: Hit) -> boo
     atas Rp5.000.000 wajib melalui AP"), whose heading "Batas Pembayaran Kas Kecil" shared "batas" and
     "kecil"."""
     word = lexical.limited_word(question)
-    if word is None:
-        return True
-    root = lexical.stem(word)
-    bounded = next((c for c in concepts if any(root in phrase for phrase in c)), None)
+    bounded = None if word is None else _concept_of(word, concepts)
     return bounded is None or coverage([bounded], _own_text(hit), hit.doc.language) > 0
+
+
+def _concept_of(word: str, concepts: list[Concept]) -> Concept | None:
+    """The question's concept a word of it stands for (its stem is one of the concept's phrases' words)."""
+    root = lexical.stem(word)
+    return next((c for c in concepts if any(root in phrase for phrase in c)), None)
 
 
 def states_asked_bound(question: str, concepts: list[Concept], hit: Hit, top_hit: Hit) -> bool:
