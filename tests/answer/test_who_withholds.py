@@ -32,6 +32,8 @@ RATE_AND_WITHHOLDER = (
         (RATE_AND_WITHHOLDER, True),
         # an agent that is no party, or no agent at all
         ("pajak yang dipotong oleh karena itu dapat dikreditkan", False),
+        # a relative clause describing the tax lays no duty
+        ("Penerimaan dari pajak yang dipotong oleh pemberi kerja dibagi.", False),
         ("dipotong pajak sebesar 15% (lima belas persen) dari jumlah bruto atas dividen", False),
     ],
 )
