@@ -28,6 +28,7 @@ from bot.answer.extractive import (
     ASKS_OTHER_THAN_RATE,
     ASKS_SANCTION,
     CONDITION_WORDS,
+    NAMES_LIABLE,
     PERIOD_OF,
     SANCTION_RATE,
     action_match,
@@ -888,7 +889,8 @@ def _fact_sentence(
                 what = "the period is" if period else "the deadline is"
                 return f'Under {src}, {what} "{due}" [{n}].', None
             return f"Menurut {src}, {'jangka waktunya' if period else 'batas waktunya'} {due} [{n}].", None
-    body = _statement(c, kind, question)
+    body = _named_party(c) if kind is None and ASKS_LIABLE.search(lexicon.plain_question(question)) else None
+    body = body or _statement(c, kind, question)
     cites = f"[{n}]"
     if opener is not None:
         head = " ".join(opener[0].split()).rstrip(" :")
@@ -899,6 +901,30 @@ def _fact_sentence(
     if lang == "en":
         return f'Under {src}: "{body}" {cites}.', None
     return f"Menurut {src}: {body} {cites}.", None
+
+
+def _named_party(c: ShownClaim, limit: int = _LINE_LIMIT) -> str | None:
+    """For a question asking who owes or withholds, the words of the claim (lead-in included) that name the
+    party, up to the end of their clause: "... oleh badan pemerintah, subjek pajak badan dalam negeri, ...
+    dipotong pajak oleh pihak yang wajib membayarkan" (UU PPh Pasal 23 ayat (1), whose quote is a rate item).
+    None when no clause names one (lexicon ``passage_cues.names_liable``)."""
+    text = " ".join(c.text.split())
+    m = NAMES_LIABLE.search(text)
+    if m is None:
+        return None
+    stop = re.compile(r"[:;.](?:\s|$)").search(text, m.end())
+    end = stop.start() if stop else len(text)
+    # from the party named before it ("dibayarkan oleh badan pemerintah, ..."), when the line stays readable
+    agent = text.rfind(" oleh ", 0, m.start())
+    if agent >= 0 and end - agent <= limit * 3 // 2:
+        begin = agent + 1
+    else:
+        begin = max(0, end - limit)
+        if begin:
+            space = text.find(" ", begin)
+            begin = space + 1 if 0 <= space < m.start() else begin
+    said = text[begin:end]
+    return f"… {said}" if begin else said
 
 
 def _premise(question: str, lead: ShownClaim, lang: str) -> str:

@@ -63,3 +63,22 @@ def test_the_line_states_the_withholding_rule_not_its_rate() -> None:
     # the same quote still reads as its rate when no withholder is asked
     line, rate = _fact_sentence(claim, 1, "id", None, "PPh 26 atas dividen gimana?")
     assert "tarifnya 20%" in line
+
+
+def test_a_who_line_quotes_the_clause_naming_the_withholder() -> None:
+    # UU PPh Pasal 23 ayat (1): the quote is a rate item, its lead-in names who withholds
+    lead_in = (
+        "(1) Atas penghasilan tersebut di bawah ini dengan nama dan dalam bentuk apa pun yang dibayarkan "
+        "oleh badan pemerintah, subjek pajak badan dalam negeri, penyelenggara kegiatan, bentuk usaha "
+        "tetap, atau perwakilan perusahaan luar negeri lainnya kepada Wajib Pajak dalam negeri atau bentuk "
+        "usaha tetap, dipotong pajak oleh pihak yang wajib membayarkan:"
+    )
+    quote = "a. sebesar 15% (lima belas persen) dari jumlah bruto atas: 1. dividen;"
+    source = SourceRef(
+        "uu-36-2008", "UU 36/2008", "Pajak Penghasilan", "Pasal 23 ayat (1)", dt.date(2009, 1, 1), None,
+        "amended", None, False, "uu-36-2008#pasal-23/ayat-1",
+    )  # fmt: skip
+    claim = ShownClaim(f"{lead_in} {quote}", quote, "regulation", False, "entailed", source)
+    line, _ = _fact_sentence(claim, 1, "id", None, "Siapa yang wajib memotong PPh 23?")
+    assert line.endswith("dipotong pajak oleh pihak yang wajib membayarkan [1].")
+    assert "subjek pajak badan dalam negeri" in line and "15%" not in line
