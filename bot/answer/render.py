@@ -903,6 +903,10 @@ def _fact_sentence(
     return f"Menurut {src}: {body} {cites}.", None
 
 
+#: where the clause naming a party ends: a colon before the list it opens, a semicolon, a full stop
+_CLAUSE_END = re.compile(r"[:;.](?:\s|$)")
+
+
 def _named_party(c: ShownClaim, limit: int = _LINE_LIMIT) -> str | None:
     """For a question asking who owes or withholds, the words of the claim (lead-in included) that name the
     party, up to the end of their clause: "... oleh badan pemerintah, subjek pajak badan dalam negeri, ...
@@ -912,7 +916,7 @@ def _named_party(c: ShownClaim, limit: int = _LINE_LIMIT) -> str | None:
     m = NAMES_LIABLE.search(text)
     if m is None:
         return None
-    stop = re.compile(r"[:;.](?:\s|$)").search(text, m.end())
+    stop = _CLAUSE_END.search(text, m.end())
     end = stop.start() if stop else len(text)
     # from the party named before it ("dibayarkan oleh badan pemerintah, ..."), when the line stays readable
     agent = text.rfind(" oleh ", 0, m.start())
