@@ -396,6 +396,15 @@ ASKS_DEDUCTION = lexicon.question_kind("asks_deduction")
 #: a question asking who owes or pays a levy, and a rule naming that party ("terutang oleh pihak yang ...")
 ASKS_LIABLE = lexicon.question_kind("asks_liable")
 NAMES_LIABLE = lexicon.passage_cue("names_liable")
+
+
+@functools.lru_cache(maxsize=256)  # asked per candidate lead, per unit and per answer line of a question
+def asks_liable(question: str) -> bool:
+    """The question asks who owes, bears, pays or withholds a levy (:data:`ASKS_LIABLE`, read as the rules
+    are written: :func:`kb.lexicon.plain_question`)."""
+    return bool(ASKS_LIABLE.search(lexicon.plain_question(question)))
+
+
 #: a question asking what is not taxed or exempt, and a rule excluding from a levy ("tidak dikenakan atas")
 ASKS_EXEMPTION = lexicon.question_kind("asks_exemption")
 STATES_EXEMPTION = lexicon.passage_cue("states_exemption")
@@ -853,7 +862,7 @@ def deadline_of_asked_act(question: str, text: str) -> bool:
 
 #: verbs that name no act of their own ("Pembayaran ... wajib dilakukan ..."): the act is their subject's
 #: (kb/data/lexicon.yaml ``light_verbs``, generic words for coverage too)
-_GENERIC_VERBS = lexicon.light_verbs()
+_LIGHT_VERBS = lexicon.light_verbs()
 
 
 def deadline_of_other_act(question: str, text: str, *, asked_bound: bool | None = None) -> bool:
@@ -891,7 +900,7 @@ def _limit_verbs(text: str) -> set[str]:
         for pattern in (_MODAL_VERB, _VERB_BEFORE_LIMIT)
         for m in pattern.finditer(text)
         if m.group(1)[:1].islower() and m.group(1).startswith(("me", "di"))
-    } - _GENERIC_VERBS
+    } - _LIGHT_VERBS
 
 
 def _limit_nouns(text: str) -> set[str]:
@@ -946,7 +955,7 @@ _VERB_BEFORE_LIMIT = re.compile(r"\b((?:di|me)[a-z]{3,})\s+paling\s+(?:lambat|la
 #: a light verb with a time limit ("pelunasan ... dilakukan paling lama 1 (satu) bulan"): the act limited is
 #: its subject's (:func:`_light_verb_subjects`)
 _LIGHT_VERB_LIMIT = re.compile(
-    rf"\b(?:{'|'.join(sorted(v for v in _GENERIC_VERBS if v.startswith('di')))})"
+    rf"\b(?:{'|'.join(sorted(v for v in _LIGHT_VERBS if v.startswith('di')))})"
     r"\s+(?:paling\s+(?:lambat|lama)|dalam\s+jangka\s+waktu)\b",
     re.I,
 )
@@ -1024,7 +1033,7 @@ def _asked_verbs(question: str) -> frozenset[str]:
     # "dilakukan" names no act of its own: the act is its subject ("pemeriksaan ... dilakukan"), and as an
     # asked verb it bound every "harus dilakukan" of other acts (PP 50/2022 Pasal 47's payment after an
     # appeal answered "Berapa lama pemeriksaan pajak dilakukan?", session 57)
-    toks = [t for t in words if t.startswith(("di", "me")) and len(t) >= 6 and t not in _GENERIC_VERBS]
+    toks = [t for t in words if t.startswith(("di", "me")) and len(t) >= 6 and t not in _LIGHT_VERBS]
     acts = [lexical.verbs_of_pen_noun(t) for t in lexical.pen_nouns(question)]
     return frozenset(
         {lexical.stem(t) for t in toks}
@@ -2011,13 +2020,11 @@ def _concept_of(word: str, concepts: list[Concept]) -> Concept | None:
 
 
 def states_asked_bound(question: str, concepts: list[Concept], hit: Hit, top_hit: Hit) -> bool:
-    """``hit`` states a sum bounding the thing a limit question names, and the top hit states none: it
-    may lead however much better the top hit matches the question's other words.  Session 59, a probe of our
-    own: "batas peredaran bruto untuk PPh final 0,5%" was led by the 0,5% rate (PP 55/2022 Pasal 56 ayat
-    (2), which matches the rate the question quotes) over Pasal 57 ayat (1)'s "peredaran bruto tidak
-    melebihi Rp4.800.000.000,00"."""
-    if lexical.limited_word(question) is None or asked_fact(question) != "amount":
-        return False
+    """``hit`` states a sum bounding the thing a limit question names (the caller asks only of a question
+    asking an amount bound), and the top hit states none: it may lead however much better the top hit
+    matches the question's other words.  Session 59, a probe of our own: "batas peredaran bruto untuk PPh
+    final 0,5%" was led by the 0,5% rate (PP 55/2022 Pasal 56 ayat (2), which matches the rate the question
+    quotes) over Pasal 57 ayat (1)'s "peredaran bruto tidak melebihi Rp4.800.000.000,00"."""
     return (
         names_bounded_thing(question, concepts, hit)
         and _states_money(hit.chunk.text)
@@ -2381,7 +2388,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     bound = bool(deadline and states_deadline and deadline_of_asked_act(question, text))
     plain = lexicon.plain_question(question)
     amount_q = fact == "amount" and not ASKS_LIMIT.search(plain)
-    asks_liable = bool(ASKS_LIABLE.search(plain))
+    liable_q = asks_liable(question)
     states_amount = amount_q and sets_amount(text)
     return {
         "coverage": cov,
@@ -2414,7 +2421,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "amount_missing": float(amount_q and not states_amount),
         # a question asking who owes or pays ("siapa yang nanggung bea meterai?") is answered by the rule
         # naming the party the levy is owed by, not by the collector's duties or the document list
-        "liable_stated": float(asks_liable and bool(NAMES_LIABLE.search(text))),
+        "liable_stated": float(liable_q and bool(NAMES_LIABLE.search(text))),
         # a question asking what is exempt ("dokumen yang tidak kena bea meterai apa saja?") is answered by
         # the rule that excludes ("Bea Meterai tidak dikenakan atas Dokumen yang berupa:"), read with its
         # list's lead-in, not by the rule that charges or collects
@@ -2614,7 +2621,7 @@ class ExtractiveComposer:
         sanction = sanction_ask(question)
         party = asked_party(question)
         pairs = question_pairs(question)
-        liable = bool(ASKS_LIABLE.search(lexicon.plain_question(question)))
+        liable = asks_liable(question)
         labelled = any(u.label for u in clean)
         for i, u in enumerate(clean):
             own = affirmed_text(question, u.text)
@@ -2763,11 +2770,11 @@ class ExtractiveComposer:
                 or (
                     self._lead_score(rank, h, c, request) < top - LEAD_MARGIN
                     and not _states_for(h, top_hit, kind)
-                    and not states_asked_bound(request.question, concepts, h, top_hit)
+                    and not (bounded and states_asked_bound(request.question, concepts, h, top_hit))
                 )
             ):
                 continue
-            if kind == "amount" and not names_bounded_thing(request.question, concepts, h):
+            if bounded and not names_bounded_thing(request.question, concepts, h):
                 # the bound of another thing, the top hit's too ("Berapa batas omzet ...?" against the
                 # petty-cash payment limit; the 0,5% rate against the turnover bound of the regime)
                 continue

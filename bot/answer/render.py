@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING
 
 from bot.answer.conflicts import mentioned_taxes, percent_kinds
 from bot.answer.extractive import (
-    ASKS_LIABLE,
     ASKS_OTHER_THAN_RATE,
     ASKS_SANCTION,
     CONDITION_WORDS,
@@ -35,6 +34,7 @@ from bot.answer.extractive import (
     asked_action,
     asked_fact,
     asked_facts,
+    asks_liable,
     asks_penalty,
     bound_before,
     not_rate_spans,
@@ -853,7 +853,7 @@ def _fact_sentence(
             kind is None
             # "Siapa yang memotong ...?" asks the withholder, which the rule's own words name ("dipotong pajak
             # sebesar 20% ... oleh pihak yang wajib membayarkan"), not its rate
-            and not ASKS_LIABLE.search(lexicon.plain_question(question))
+            and not asks_liable(question)
             and (
                 c.quote.lstrip().startswith("|")
                 or bool(_CHARGES_TAX.search(f"{opener[0] if opener else ''}\n{c.quote}"))
@@ -889,7 +889,7 @@ def _fact_sentence(
                 what = "the period is" if period else "the deadline is"
                 return f'Under {src}, {what} "{due}" [{n}].', None
             return f"Menurut {src}, {'jangka waktunya' if period else 'batas waktunya'} {due} [{n}].", None
-    body = _named_party(c) if kind is None and ASKS_LIABLE.search(lexicon.plain_question(question)) else None
+    body = _named_party(c) if kind is None and asks_liable(question) else None
     body = body or _statement(c, kind, question)
     cites = f"[{n}]"
     if opener is not None:

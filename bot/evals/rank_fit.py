@@ -93,10 +93,8 @@ def tuning_examples(retrieval_set: Path, answer_set: Path, dev_sets: Sequence[Pa
     for q in load_questions(retrieval_set):
         if id_side(q.id) == "tune":
             out.setdefault(q.question.strip(), Example(q.id, q.question, q.gold, q.as_of, q.user))
-    items = select(load_items(answer_set), "tune", retrieval_set)
-    for path in dev_sets:
-        items = items + load_items(path)
-    for it in items:
+    tune = select(load_items(answer_set), "tune", retrieval_set)
+    for it in [*tune, *(it for path in dev_sets for it in load_items(path))]:
         if not it.answerable or not it.gold:
             continue
         gold = tuple(
