@@ -4,25 +4,11 @@ such a row."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.scripts import load_script
 
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("failure_kinds", ROOT / "bench" / "failure_kinds.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["failure_kinds"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-fk = _load()
+fk = load_script("bench/failure_kinds.py")
 
 
 def _row(**over: Any) -> dict[str, Any]:

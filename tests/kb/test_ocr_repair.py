@@ -2,29 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from decimal import Decimal
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
+from tests.support.scripts import load_script
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("ocr_repair", ROOT / "scripts" / "ocr_repair.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["ocr_repair"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-ocr = _load()
+ocr = load_script("scripts/ocr_repair.py")
 
 CLEAN = (
     "Pasal 1\n(1) Wajib Pajak membayar pajak terutang berupa Pajak Penghasilan.\n"

@@ -28,21 +28,14 @@ from bot.teams.actions import ActionHandler, parse_action
 from identity.principal import Principal
 from tests.slack.fake_turn import lead_in_answer, vat_answer
 from tests.slack.test_render import conflicting, long, restricted, withheld
+from tests.support.scripts import load_script
 from tests.tickets.conftest import T0, FakeClock, open_args
 from tickets import SqliteTicketStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _load_script(name: str) -> Any:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-teams_package = _load_script("teams_package")
+teams_package = load_script("scripts/teams_package.py")
 
 # -- Adaptive Cards 1.5: the elements and properties these cards may use ----------------------------
 _COMMON_ELEMENT = {"type", "id", "isVisible", "separator", "spacing", "height", "requires", "fallback"}
