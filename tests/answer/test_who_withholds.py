@@ -13,8 +13,8 @@ import pytest
 
 from bot.answer.extractive import NAMES_LIABLE
 from bot.answer.model import ShownClaim, SourceRef
-from bot.answer.pipeline import answer_question
 from bot.answer.render import _fact_sentence
+from tests.answer.chunk_sample import anonymous_answer
 
 RATE_AND_WITHHOLDER = (
     "(1) Atas penghasilan tersebut di bawah ini yang dibayarkan kepada Wajib Pajak luar negeri selain "
@@ -42,12 +42,7 @@ def test_a_withholder_is_named_by_the_passive_and_its_agent(text: str, names: bo
 
 
 def test_the_employer_is_named_as_the_pph21_withholder(services: Any) -> None:
-    answer = answer_question(
-        "Siapa yang wajib memotong PPh 21?",
-        services.cli_principal(None),
-        services,
-        as_of=dt.date(2026, 12, 1),
-    )
+    answer = anonymous_answer(services, "Siapa yang wajib memotong PPh 21?", as_of=dt.date(2026, 12, 1))
     assert answer.status == "answered"
     assert "oleh Pemberi Kerja" in answer.answer
 
