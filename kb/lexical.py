@@ -400,6 +400,25 @@ def _plea_words() -> tuple[frozenset[str], frozenset[str]]:
     return plea, STOPWORDS | lexicon.ask_words() | lexicon.generic_words()
 
 
+#: "kapan" asking the moment of a state ("Kapan PPN terutang?"), not the limit of a duty ("kapan batas ...")
+_ASKED_STATE = re.compile(
+    r"\bkapan\s+(?:(?!batas|jatuh|paling|harus|wajib)\w+\s+){0,2}(?P<state>(?:ter|ber)[a-z]{4,})\b", re.I
+)
+
+
+@functools.lru_cache(maxsize=256)
+def asked_state(question: str) -> str | None:
+    """The ter-/ber- word whose moment a "kapan" question asks ("terutang"), None when it asks none.
+
+    Why: "Kapan PPN terutang?" asks when the tax becomes owed, which UU PPN Pasal 11 states ("Terutangnya
+    pajak terjadi pada saat: a. penyerahan ..."); PP 49/2022 Pasal 32 ayat (5), the month to pay a tax owed
+    after an exemption lapses, shares its words, and its time limit led (session 60, a probe of our own).
+    The state is the asked act (bot.answer.extractive: a limit binding another act, the payment, does not
+    answer it)."""
+    m = _ASKED_STATE.search(lexicon.plain_question(question))
+    return m.group("state").lower() if m else None
+
+
 def ask_text(question: str) -> str:
     """The sentences of a message that ask something; the whole message when none or all of them do.
 

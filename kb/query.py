@@ -91,9 +91,15 @@ _TAX_LAW: dict[str, str] = {
 #: ("Terutangnya pajak terjadi pada saat: ... c. penyerahan Jasa Kena Pajak", UU PPN Pasal 11): the composer
 #: reads a question's "PPN" as covered by that passage as by one that writes the tax out.  Wording restating
 #: the act counts too (a chunk's ``base_doc``).  Session 57, a probe of our own ("Kapan PPN atas penyerahan
-#: jasa terutang?").  Not in the candidates' coverage: there it lifted every UU PPN definition over the export
-#: rate for "Do we charge VAT on exported goods?" (tests/kb/test_english_inflections.py).
-ACT_TAX_NAMES: dict[str, str] = {_TAX_LAW["PPN"]: "Pajak Pertambahan Nilai"}
+#: jasa terutang?").  The candidates' coverage reads it since session 60, except for a definition: with it
+#: every UU PPN definition rose over the export rate for "Do we charge VAT on exported goods?"
+#: (tests/kb/test_english_inflections.py).  UU PPh and UU Bea Meterai joined in session 60 ("Yang dikecualikan
+#: dari objek pajak adalah:", UU PPh Pasal 4 ayat (3), covered no "penghasilan" of a question on exclusions).
+ACT_TAX_NAMES: dict[str, str] = {
+    _TAX_LAW["PPN"]: "Pajak Pertambahan Nilai",
+    UU_PPH: "Pajak Penghasilan",
+    _TAX_LAW["Bea Meterai"]: "Bea Meterai",
+}
 
 
 def act_tax_name(act_key: str | None) -> str:

@@ -72,14 +72,19 @@ _RATE_AMOUNT = re.compile(r"\btarif\b[^.;]{0,60}?\bRp\s?\d", re.I)
 #: sedikit 40% (empat puluh persen)" or "paling rendah 40%" (PP 55/2022 Pasal 65; "tarifnya 40%" answered a
 #: probe of our own in session 50), dividends invested "lebih dari 30% (tiga puluh persen) dari jumlah
 #: laba setelah pajak", a reduction ("3% lebih rendah dari tarif"), the rate of a customs duty ("dikenakan
-#: tarif bea masuk sebesar 0%"), not the tax asked about, or a price formula ("T/(100%+T)").  An outside
-#: tester got "tarifnya 40%" for a dividend question and "tarifnya 0%" for PPh 22 on imports.
+#: tarif bea masuk sebesar 0%"), not the tax asked about, a price formula ("T/(100%+T)"), or a share of the
+#: output tax ("80% ... dari Pajak Keluaran").  An outside tester got "tarifnya 40%" for a dividend question
+#: and "tarifnya 0%" for PPh 22 on imports.
 NOT_A_RATE = re.compile(
     r"(?:paling\s+sedikit|paling\s+rendah|sekurang-kurangnya|lebih\s+dari|kurang\s+dari|melebihi|minimal|at\s+least"
     r"|more\s+than"
     r"|less\s+than|exceeding)\s+(?:sebesar\s+)?(?P<threshold>\d+(?:[.,]\d+)?\s*%)"
     r"|(?P<share>\d+(?:[.,]\d+)?\s*%)(?:\s*\([a-z\s]+\))?\s+(?:dari\s+)?(?:jumlah\s+)?(?:keseluruhan\s+)?"
-    r"(?:saham|modal\s+disetor|laba\s+setelah|hak\s+suara)"
+    r"(?:saham|modal\s+disetor|laba\s+setelah|hak\s+suara"
+    # a share of the output or input tax ("pedoman pengkreditan Pajak Masukan sebesar 80% (delapan puluh
+    # persen) dari Pajak Keluaran", UU PPN Pasal 9 ayat (9a)): a credit, read as "tarifnya 80%" for a question
+    # whether input tax before registration may be credited (session 60, a probe of our own)
+    r"|pajak\s+(?:keluaran|masukan))"
     r"|\bbea\s+(?:masuk|keluar)\s+(?:\w+\s+){0,2}(?P<duty>\d+(?:[.,]\d+)?\s*%)"
     # a reduction of a rate ("tarif sebesar 3% (tiga persen) lebih rendah dari tarif ..."), not the rate
     r"|(?P<reduction>\d+(?:[.,]\d+)?\s*%)(?:\s*\([a-z\s]+\))?\s+lebih\s+rendah"
@@ -841,6 +846,9 @@ def deadline_of_asked_act(question: str, text: str) -> bool:
     belas) bulan" (PP 50/2022 Pasal 33), which shares every word but sets the tax office's time (session 55,
     a probe of our own).  A rule without "harus" binds the verb that is the predicate of the clause stating
     its limit (:func:`_predicate_with_limit`)."""
+    state = lexical.asked_state(question)
+    if state and states_moment_of(state, text):
+        return True
     verbs = _asked_verbs(question)
     if not verbs:
         return False
@@ -946,17 +954,30 @@ def _bound_act(question: str) -> frozenset[str]:
             out.update(lexical.verbs_of_pen_noun(noun.lower()))
         else:
             out.update(_asked_verbs(m.group("verb")))
+    state = lexical.asked_state(question)
+    if state:
+        out.add(state)
     return frozenset(out)
+
+
+def states_moment_of(state: str, text: str) -> bool:
+    """The text says when ``state`` occurs: "<state>(nya) ... pada saat" in one clause, or "saat <state>nya"
+    ("Terutangnya pajak terjadi pada saat ...", "saat terutangnya pajak adalah pada saat pembayaran")."""
+    word = re.escape(state)
+    return bool(
+        re.search(rf"\b{word}(?:nya)?\b[^.;:]{{0,60}}?\bpada\s+saat\b|\bsaat\s+{word}nya\b", text, re.I)
+    )
 
 
 #: the verb a time limit follows: "PPh 23 ... disetor paling lambat tanggal 20", "Bukti potong ... dibuat
 #: paling lambat akhir bulan"
 _VERB_BEFORE_LIMIT = re.compile(r"\b((?:di|me)[a-z]{3,})\s+paling\s+(?:lambat|lama)\b")
 #: a light verb with a time limit ("pelunasan ... dilakukan paling lama 1 (satu) bulan"): the act limited is
-#: its subject's (:func:`_light_verb_subjects`)
+#: its subject's (:func:`_light_verb_subjects`); its agent may come between ("Pembayaran ... wajib dilakukan
+#: oleh Wajib Pajak, orang pribadi, atau badan dalam jangka waktu paling lama 1 (satu) bulan")
 _LIGHT_VERB_LIMIT = re.compile(
     rf"\b(?:{'|'.join(sorted(v for v in _LIGHT_VERBS if v.startswith('di')))})"
-    r"\s+(?:paling\s+(?:lambat|lama)|dalam\s+jangka\s+waktu)\b",
+    r"(?:\s+oleh\s+[^.;:]{1,80}?)?\s+(?:paling\s+(?:lambat|lama)|dalam\s+jangka\s+waktu)\b",
     re.I,
 )
 #: where the clause before a light verb opens
@@ -973,7 +994,11 @@ def _light_verb_subjects(text: str) -> set[str]:
     for m in _LIGHT_VERB_LIMIT.finditer(text):
         opens = [c.end() for c in _CLAUSE_OPEN.finditer(text, 0, m.start())]
         clause = text[opens[-1] if opens else 0 : m.start()]
-        first = next((t for t in re.findall(r"\b[a-z]+\b", clause) if lexical.is_pen_noun(t)), None)
+        words = re.findall(r"\b[A-Za-z]+\b", clause)
+        # the clause's first word is capitalised as a sentence's ("(5) Pembayaran Pajak ... wajib dilakukan
+        # oleh ..."); any later capitalised one names a document ("Hasil Pemeriksaan")
+        words[:1] = [w.lower() for w in words[:1]]
+        first = next((t for t in words if t.islower() and lexical.is_pen_noun(t)), None)
         if first:
             out.add(first)
     return out
@@ -2564,6 +2589,21 @@ def _other_case_rate(quote: str, concepts: list[Concept], language: str | None) 
     return not coverage(concepts, quote, language)
 
 
+def _fact_text(kind: str | None, unit: Unit) -> str:
+    """Where a unit states the asked fact: its quote, or for a time, the item read with its list's lead-in
+    when that lead-in states the moment without a figure ("Terutangnya pajak terjadi pada saat: a. penyerahan
+    Barang Kena Pajak;", UU PPN Pasal 11 ayat (1)).  Why: each item completes the sentence stating when the
+    tax falls due; judged by the item alone, the ayat on payments received early (its own "pada saat
+    pembayaran") or another act's payment period led "Kapan PPN terutang?" (session 60).  A lead-in with a
+    figure ("paling lambat tanggal 15 ...:") is not read into the item: the figure would not be in its
+    quote."""
+    if kind != "deadline":
+        return unit.quote
+    text, quote = normalize_ws(unit.text), normalize_ws(unit.quote)
+    lead_in = text[: -len(quote)] if quote and text.endswith(quote) else ""
+    return unit.text if lead_in.strip() and not extract_figures(lead_in) else unit.quote
+
+
 class ExtractiveComposer:
     """Deterministic extractive composer (see module docstring); implements ``Composer``."""
 
@@ -2631,7 +2671,9 @@ class ExtractiveComposer:
                 # figures are not the rule's, so it states no asked fact and follows the rule's sentences
                 scored.append((-(cov + (0.5 if u.cue else 0.0) - 1.0), i, u, cov))
                 continue
-            bonus = (0.5 if u.cue else 0.0) + (0.3 if kind and states_fact(kind, u.quote) else 0.0)
+            bonus = (0.5 if u.cue else 0.0) + (
+                0.3 if kind and states_fact(kind, _fact_text(kind, u)) else 0.0
+            )
             if kind and "graph:referrer" in hit.via and states_fact(kind, u.quote):
                 # the passage joined the results because it states the asked figure of the rule it refers to
                 # (kb.retrieve): that sentence is its answer, not the one sharing more of the story's words
@@ -2783,7 +2825,7 @@ class ExtractiveComposer:
                 (
                     i
                     for i, u in enumerate(units)
-                    if states_asked(request.question, kind, u.quote)
+                    if states_asked(request.question, kind, _fact_text(kind, u))
                     and not is_padding(u.quote)
                     and not example_narrative(h.chunk.text, u.quote)
                     # the PPnBM rate beside the PPN rate in one Pasal states another tax's fact

@@ -36,6 +36,12 @@ from bot.answer.pipeline import answer_question
         ("a. dikenakan tarif bea masuk sebesar 0% (nol persen); atau", False),
         # a term of a formula for the tax inside a price is no rate ("tarifnya 100%" was read from it)
         ("pajak yang terutang dihitung dengan rumus T/(100% + T) dikali harga jual", False),
+        # a share of the output tax is a credit, not a rate (UU PPN Pasal 9 ayat (9a); session 60 read it as
+        # "tarifnya 80%" for a question whether input tax before registration may be credited)
+        (
+            "pengkreditan Pajak Masukan sebesar 80% (delapan puluh persen) dari Pajak Keluaran yang dipungut",
+            False,
+        ),
         # a threshold beside a rate: the rate still counts
         ("paling sedikit 40% (empat puluh persen) saham, tarifnya 19% (sembilan belas persen)", True),
     ],
@@ -64,3 +70,15 @@ def test_the_listed_company_rate_is_not_its_share_threshold(services: Any) -> No
     # a probe of our own (session 50) was told "tarifnya 40%" from PP 55/2022 Pasal 65 ayat (1) huruf b
     line = _line(services, "tarif PPh badan untuk perusahaan terbuka di bursa?")
     assert "tarifnya 40%" not in line and "rate is 40%" not in line
+
+
+def test_a_credit_share_of_the_output_tax_is_not_read_as_the_rate(services: Any) -> None:
+    answer = answer_question(
+        "Apakah PKP boleh mengkreditkan pajak masukan sebelum dikukuhkan?",
+        services.cli_principal(None),
+        services,
+        as_of=dt.date(2026, 6, 1),
+    )
+    assert answer.claims[0].source.location.startswith("Pasal 9 ayat (9a)")
+    assert "sebelum Pengusaha dikukuhkan" in answer.answer
+    assert "tarifnya" not in answer.answer

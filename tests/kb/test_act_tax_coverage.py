@@ -1,7 +1,8 @@
 """A passage of UU PPN is about PPN though it writes only "pajak" ("Terutangnya pajak terjadi pada saat: ...
 c. penyerahan Jasa Kena Pajak", Pasal 11): the composer reads a question's "PPN" as covered by it
 (kb.query.ACT_TAX_NAMES).  Session 57.  In the candidates' coverage too it lifted every UU PPN definition
-over the export rate for an English VAT question, so it is the composer's reading only."""
+over the export rate for an English VAT question; since session 60 the candidates read it for every passage
+but a definition (tests/answer/test_when_a_tax_falls_due.py)."""
 
 from __future__ import annotations
 
