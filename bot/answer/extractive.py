@@ -862,10 +862,15 @@ def deadline_of_asked_act(question: str, text: str) -> bool:
     # The noun may open a list whose items state the limits ("Batas waktu penyampaian Surat Pemberitahuan
     # adalah: a. ... paling lama 20 (dua puluh) hari ..."): the limit follows within the next lines
     nouns = set(lexical.pen_nouns(question))
-    return any(
+    if any(
         m.group(1).lower() in nouns and DEADLINE_VALUE.search(limits, m.end(), m.end() + 300)
         for m in _LIMIT_NOUN.finditer(limits)
-    )
+    ):
+        return True
+    # ... or by its noun as the subject of the duty limited: "pembetulan Surat Pemberitahuan harus disampaikan
+    # paling lama 2 (dua) tahun sebelum daluwarsa penetapan" (UU KUP Pasal 8 ayat (1a)) limits the correction
+    # "Berapa batas waktu pembetulan SPT?" asks about, though its verb is the filing's (session 60)
+    return bool(nouns & _limited_subjects(text, _MODAL_LIMIT))
 
 
 #: verbs that name no act of their own ("Pembayaran ... wajib dilakukan ..."): the act is their subject's
@@ -985,13 +990,27 @@ _CLAUSE_OPEN = re.compile(r"[,;:]|\.\s")
 
 
 def _light_verb_subjects(text: str) -> set[str]:
-    """The acts whose time limit a light verb states: the first peN-an noun of its clause, in lower case
-    ("Hasil Pemeriksaan" names a document).  "Dalam hal Wajib Pajak mengajukan permohonan banding,
-    pelunasan atas jumlah pajak ... dilakukan paling lama 1 (satu) bulan" (PP 50/2022 Pasal 47 ayat (2))
-    limits the payment, not the audit its words name (session 58, "Berapa lama pemeriksaan pajak
-    dilakukan?")."""
+    """The acts whose time limit a light verb states (:func:`_limited_subjects`).  "Dalam hal Wajib Pajak
+    mengajukan permohonan banding, pelunasan atas jumlah pajak ... dilakukan paling lama 1 (satu) bulan" (PP
+    50/2022 Pasal 47 ayat (2)) limits the payment, not the audit its words name (session 58, "Berapa lama
+    pemeriksaan pajak dilakukan?")."""
+    return _limited_subjects(text, _LIGHT_VERB_LIMIT)
+
+
+#: a duty with a time limit ("harus disampaikan paling lama", "wajib disetor dalam jangka waktu"); its agent
+#: may come between, as after a light verb
+_MODAL_LIMIT = re.compile(
+    r"\b(?:harus|wajib)\s+(?:di|me)[a-z]{3,}(?:\s+oleh\s+[^.;:]{1,80}?)?"
+    r"\s+(?:paling\s+(?:lambat|lama)|dalam\s+jangka\s+waktu)\b",
+    re.I,
+)
+
+
+def _limited_subjects(text: str, limit: re.Pattern[str]) -> set[str]:
+    """The subjects of the verbs ``limit`` finds with their time limit: the first peN-an noun of each one's
+    clause, in lower case ("Hasil Pemeriksaan" names a document)."""
     out: set[str] = set()
-    for m in _LIGHT_VERB_LIMIT.finditer(text):
+    for m in limit.finditer(text):
         opens = [c.end() for c in _CLAUSE_OPEN.finditer(text, 0, m.start())]
         clause = text[opens[-1] if opens else 0 : m.start()]
         words = re.findall(r"\b[A-Za-z]+\b", clause)

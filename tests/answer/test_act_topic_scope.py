@@ -31,6 +31,8 @@ from tests.answer.test_user_reads import claim
         "What counts as a related party?",
         # "perpajakan" holds "pajak" inside a word (session 52)
         "berapa lama dokumen perpajakan wajib disimpan?",
+        # UU KUP's preliminary refund names no tax word (session 60)
+        "Berapa lama jangka waktu pengembalian pendahuluan?",
     ],
 )
 def test_act_topics_named_alone_are_in_scope(question: str) -> None:

@@ -147,3 +147,28 @@ def test_reporting_and_filing_a_return_are_one_duty() -> None:
     )
     assert not deadline_of_other_act("SPT Tahunan badan paling lambat dilapor kapan?", filing)
     assert deadline_of_other_act("Kapan bukti potong harus diberikan?", filing)
+
+
+CORRECTION = (
+    "(1a) Dalam hal pembetulan Surat Pemberitahuan sebagaimana dimaksud pada ayat (1) menyatakan rugi atau "
+    "lebih bayar, pembetulan Surat Pemberitahuan harus disampaikan paling lama 2 (dua) tahun sebelum "
+    "daluwarsa penetapan."
+)
+
+
+def test_the_noun_as_the_subject_of_the_limited_duty_binds_the_asked_act() -> None:
+    # "pembetulan ... harus disampaikan paling lama": the correction is limited, though the verb is the
+    # filing's (session 60, a probe of our own: UU KUP Pasal 8 ayat (1a) counted as another act's limit)
+    question = "Berapa batas waktu pembetulan SPT?"
+    assert deadline_of_asked_act(question, CORRECTION)
+    assert not deadline_of_other_act(question, CORRECTION)
+    # the office's duty is still another act's
+    assert not deadline_of_asked_act(question, OFFICE)
+
+
+def test_the_correction_deadline_leads(services: Any) -> None:
+    answer = anonymous_answer(services, "Berapa batas waktu pembetulan SPT?", as_of=dt.date(2026, 12, 1))
+    assert answer.status == "answered"
+    lead = answer.claims[0]
+    assert lead.source.location.startswith("Pasal 8 ayat (1a)")
+    assert "2 (dua) tahun sebelum daluwarsa penetapan" in lead.quote
