@@ -192,6 +192,15 @@ PADDING = re.compile(
     re.I,
 )
 EXAMPLE_TEXT = re.compile(r"^\s*(?:contoh|misalnya|ilustrasi|example)\b", re.I)
+#: a regulation's scope clause and its items ("Lingkup pengaturan dalam Peraturan Pemerintah ini meliputi: a.
+#: Impor dan/atau Penyerahan Barang Kena Pajak tertentu ... yang dibebaskan ..."): it lists what the act is
+#: about and states no rule.  PP 49/2022 Pasal 2 led "Apakah jasa catering kena PPN?" (session 60, a probe of
+#: our own).  A company policy's "Ruang Lingkup" section says which entities and dates it binds: not this.
+SCOPE_CLAUSE = re.compile(
+    r"^\s*(?:pasal\s+\d+[a-z]?\s+)?(?:ruang\s+)?lingkup(?:\s+pengaturan)?\s+dalam\s+(?:peraturan|undang-undang)"
+    r"\b[^.:]{0,80}?\bini\s+(?:meliputi|terdiri\s+atas|mencakup)",
+    re.I | re.M,
+)
 #: The placeholder parties of a worked example ("PT A", "Tuan D", "Nyonya B", and the lettered names of the
 #: PMK attachments: "PT FQ", "Tuan WY", "Nyonya NLG"): a rule never names them.  A company is named by one
 #: or two capitals only in an example; three capitals may be the company's own abbreviation in its policies
@@ -2488,7 +2497,11 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "only_sanction_rate": float(rate_q and only_sanction_rates(question, text)),
         # a worked example (or a passage naming "PT A") illustrates the rule; never first
         "illustrates": float(_illustrates(hit)),
-        "padding": float(is_padding(text) or (closing is not None and closing.revokes_acts())),
+        "padding": float(
+            is_padding(text)
+            or (closing is not None and closing.revokes_acts())
+            or bool(SCOPE_CLAUSE.search(f"{_item_lead_in(hit)}\n{text}"))
+        ),
         # a transitional provision settles the cases caught between two rules; it leads only a question
         # asking whether or since when a rule holds
         "transitional": float(closing is not None),
