@@ -435,7 +435,7 @@ class Retriever:
                 # 2,5%" states a PPh 22 rate only through "Besarnya pungutan Pajak Penghasilan Pasal 22 ..."
                 text = f"{lead_ins[cid]}\n{chunk.text}" if cid in lead_ins else chunk.text
                 # an act of one tax calls it "pajak": its tax is named by the act, not the passage
-                text = f"{self._tax_named_by_act(chunk, docs)}\n{text}"
+                text = f"{_tax_named_by_act(chunk)}\n{text}"
                 x["coverage"], x["phrases"] = evidence(concepts, text, docs[chunk.doc_id].language)
             features[cid] = x
         best_cov = max((x.get("coverage", 0.0) for x in features.values()), default=0.0)
@@ -448,12 +448,6 @@ class Retriever:
         return CandidatePool(
             plan, tuple(named_docs), docs, chunks, features, dict(fused), via, explain, intent, lead_ins
         )
-
-    def _tax_named_by_act(self, chunk: Chunk, docs: dict[str, DocumentMeta]) -> str:
-        """The tax the passage's act is about, written out (:func:`kb.query.act_tax_name`), "" for a
-        definition: a list of terms is about each term, and with the tax every UU PPN definition covered an
-        English VAT question as well as the rate provision (session 57)."""
-        return "" if chunk.kind == "definition" else act_tax_name(key_from_doc_id(chunk.base_doc))
 
     def _lead_ins(self, chunks: dict[str, Chunk]) -> dict[str, str]:
         """The lead-in ("pembuka") of each candidate that is an item of a list: the text of its sibling
@@ -794,6 +788,13 @@ def asked_term_words(question: str, plan: QueryPlan) -> tuple[tuple[str, ...], .
 def _defines_asked(text: str, asked: tuple[tuple[str, ...], ...]) -> bool:
     """Whether the passage opens by defining the asked term ("Subjek pajak dalam negeri adalah")."""
     return bool(asked) and any(tuple(tokenize(head)) in asked for head in opening_terms(text))
+
+
+def _tax_named_by_act(chunk: Chunk) -> str:
+    """The tax the passage's act is about, written out (:func:`kb.query.act_tax_name`), "" for a definition:
+    a list of terms is about each term, and with the tax every UU PPN definition covered an English VAT
+    question as well as the rate provision (session 57)."""
+    return "" if chunk.kind == "definition" else act_tax_name(key_from_doc_id(chunk.base_doc))
 
 
 def is_general_elucidation(chunk: Chunk) -> bool:

@@ -986,13 +986,13 @@ def states_moment_of(state: str, text: str) -> bool:
 #: the verb a time limit follows: "PPh 23 ... disetor paling lambat tanggal 20", "Bukti potong ... dibuat
 #: paling lambat akhir bulan"
 _VERB_BEFORE_LIMIT = re.compile(r"\b((?:di|me)[a-z]{3,})\s+paling\s+(?:lambat|lama)\b")
+#: a verb's time limit right after it, or after its agent ("Pembayaran ... wajib dilakukan oleh Wajib Pajak,
+#: orang pribadi, atau badan dalam jangka waktu paling lama 1 (satu) bulan")
+_LIMIT_AFTER_VERB = r"(?:\s+oleh\s+[^.;:]{1,80}?)?\s+(?:paling\s+(?:lambat|lama)|dalam\s+jangka\s+waktu)\b"
 #: a light verb with a time limit ("pelunasan ... dilakukan paling lama 1 (satu) bulan"): the act limited is
-#: its subject's (:func:`_light_verb_subjects`); its agent may come between ("Pembayaran ... wajib dilakukan
-#: oleh Wajib Pajak, orang pribadi, atau badan dalam jangka waktu paling lama 1 (satu) bulan")
+#: its subject's (:func:`_light_verb_subjects`)
 _LIGHT_VERB_LIMIT = re.compile(
-    rf"\b(?:{'|'.join(sorted(v for v in _LIGHT_VERBS if v.startswith('di')))})"
-    r"(?:\s+oleh\s+[^.;:]{1,80}?)?\s+(?:paling\s+(?:lambat|lama)|dalam\s+jangka\s+waktu)\b",
-    re.I,
+    rf"\b(?:{'|'.join(sorted(v for v in _LIGHT_VERBS if v.startswith('di')))}){_LIMIT_AFTER_VERB}", re.I
 )
 #: where the clause before a light verb opens
 _CLAUSE_OPEN = re.compile(r"[,;:]|\.\s")
@@ -1008,11 +1008,7 @@ def _light_verb_subjects(text: str) -> set[str]:
 
 #: a duty with a time limit ("harus disampaikan paling lama", "wajib disetor dalam jangka waktu"); its agent
 #: may come between, as after a light verb
-_MODAL_LIMIT = re.compile(
-    r"\b(?:harus|wajib)\s+(?:di|me)[a-z]{3,}(?:\s+oleh\s+[^.;:]{1,80}?)?"
-    r"\s+(?:paling\s+(?:lambat|lama)|dalam\s+jangka\s+waktu)\b",
-    re.I,
-)
+_MODAL_LIMIT = re.compile(rf"\b(?:harus|wajib)\s+(?:di|me)[a-z]{{3,}}{_LIMIT_AFTER_VERB}", re.I)
 
 
 def _limited_subjects(text: str, limit: re.Pattern[str]) -> set[str]:
