@@ -1407,6 +1407,11 @@ def misses_asked(question: str, quotes: Sequence[str]) -> str | None:
         # the other duty's deadline ("Penyampaian ... Surat Pemberitahuan ... paling lambat") shares every
         # other word of the question, and is another date
         return "duty"
+    if quotes and other_tax_without_fact(question, quotes[0]):
+        # the lead is another tax's rule and states nothing asked: "Kapan bukti potong PPh 23 harus
+        # diberikan?" was answered with PMK 168/2023's duty to give PPh 21 / PPh 26 slips, no time in it
+        # (session 60, a probe of our own; the knowledge base holds no PPh 23 slip deadline)
+        return "other_tax"
     if penalty and quotes and procedure_unasked(asked_procedures(question), quotes[0]):
         # the leading sanction holds within a procedure the asker is not in ("lupa dipotong, ada sanksinya?"
         # led by the bunga of an assessment, "dalam Surat Ketetapan Pajak Kurang Bayar"): UU KUP sets a
@@ -1500,6 +1505,19 @@ def lead_fact(question: str) -> str | None:
     berupa bunga")."""
     kind = asked_fact(question)
     return None if kind == "deadline" and asks_penalty(question) else kind
+
+
+def other_tax_without_fact(question: str, quote: str) -> bool:
+    """The quote names only taxes other than those the question asks about, and does not state the kind of
+    fact asked (a rate, a time limit, an amount).  Either alone is no reason to doubt a lead: a PPh 26 rate
+    answers a PPh 23 question on a vendor abroad, and a rule may state the asked time without naming its
+    tax."""
+    kind = lead_fact(question)
+    if kind not in ("rate", "deadline", "amount"):
+        return False
+    asked = asked_tax_names(question)
+    named = frozenset(mentioned_taxes(quote))
+    return bool(asked and named and not (asked & named)) and not states_asked(question, kind, quote)
 
 
 #: a sanction named as a condition of another act, with no measure of its own: "c. Wajib Pajak dikenai sanksi
