@@ -107,6 +107,20 @@ def act_tax_name(act_key: str | None) -> str:
     return ACT_TAX_NAMES.get(act_key or "", "")
 
 
+def passage_tax_name(act_key: str | None, pasal: str | None, ayat: str | None) -> str:
+    """The tax a passage of ``act_key`` at ``pasal``/``ayat`` is about, written out: its act's tax and, in UU
+    PPh, the tax type its article is (Pasal 26 -> "Pajak Penghasilan Pasal 26"; :func:`article_tax_type`).
+
+    Why: UU PPh Pasal 26 ayat (1) ("dipotong pajak sebesar 20% ... a. dividen") never writes "Pasal 26", so
+    a question on "tarif PPh 26 atas dividen" found it irrelevant and PP 94/2010's elucidation on when the tax
+    on an interim dividend falls due led (session 60, a probe of our own)."""
+    act = act_tax_name(act_key)
+    article = article_tax_type(pasal, ayat) if act_key == UU_PPH else None
+    if article is None:
+        return act
+    return f"Pajak Penghasilan Pasal {'4 ayat (2)' if article == 'PPh 4(2)' else pasal}"
+
+
 #: Article (pasal, ayat) of UU PPh behind each numbered PPh tax type.
 _TAX_TYPE_PROVISION: dict[str, tuple[str, str | None]] = {
     "PPh 21": ("21", None),

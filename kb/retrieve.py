@@ -44,10 +44,10 @@ from kb.query import (
     Provision,
     QueryPlan,
     act_catalog,
-    act_tax_name,
     asks_definition,
     defined_term,
     fts_query,
+    passage_tax_name,
     tokenize,
     understand,
 )
@@ -791,10 +791,12 @@ def _defines_asked(text: str, asked: tuple[tuple[str, ...], ...]) -> bool:
 
 
 def _tax_named_by_act(chunk: Chunk) -> str:
-    """The tax the passage's act is about, written out (:func:`kb.query.act_tax_name`), "" for a definition:
-    a list of terms is about each term, and with the tax every UU PPN definition covered an English VAT
-    question as well as the rate provision (session 57)."""
-    return "" if chunk.kind == "definition" else act_tax_name(key_from_doc_id(chunk.base_doc))
+    """The tax the passage's act (and, in UU PPh, its article) is about, written out
+    (:func:`kb.query.passage_tax_name`), "" for a definition: a list of terms is about each term, and with the
+    tax every UU PPN definition covered an English VAT question as well as the rate provision (session 57)."""
+    if chunk.kind == "definition":
+        return ""
+    return passage_tax_name(key_from_doc_id(chunk.base_doc), chunk.pasal, chunk.ayat)
 
 
 def is_general_elucidation(chunk: Chunk) -> bool:

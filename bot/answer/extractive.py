@@ -42,10 +42,10 @@ from kb.query import (
     FRAME_WORDS,
     STOPWORDS,
     UU_PPH,
-    act_tax_name,
     article_tax_type,
     asks_definition,
     detect_language,
+    passage_tax_name,
     tokenize,
     understand,
 )
@@ -2668,7 +2668,7 @@ class ExtractiveComposer:
         # sebagaimana dimaksud pada ayat (1) sebesar 0,5%"), and so is a rule naming its subject by
         # another Pasal among the hits (``referent``, :func:`_referent_texts`)
         # ... and the tax its act is about: UU PPN's "pajak" is PPN (kb.query.ACT_TAX_NAMES)
-        tax = act_tax_name(key_from_doc_id(hit.chunk.base_doc))
+        tax = passage_tax_name(key_from_doc_id(hit.chunk.base_doc), hit.chunk.pasal, hit.chunk.ayat)
         own = f"{tax}\n{_own_text(hit)}\n{_sibling_lead_in(hit)}\n{referent}"
         cov = coverage(concepts, own, hit.doc.language)
         return max(cov, 0.5 if named and cov > 0 else 0.0) if concepts else (1.0 if named else 0.0)
@@ -2855,6 +2855,9 @@ class ExtractiveComposer:
                     kind == "rate"
                     and procedure_unasked(asked_procedures(request.question), f"{h.lead_in}\n{h.chunk.text}")
                 )
+                # ... nor one whose every rate belongs to a regime the question does not name (the surcharge
+                # for a payee without NPWP, UU PPh Pasal 21 ayat (5a), for "Berapa tarif PPh 21?"; session 60)
+                or (kind == "rate" and only_unasked_regime_rates(request.question, h.chunk.text))
                 or (
                     self._lead_score(rank, h, c, request) < top - LEAD_MARGIN
                     and not _states_for(h, top_hit, kind)

@@ -198,7 +198,9 @@ _FACTOR_AFTER = re.compile(r"\s*(?:\([^)]{0,40}\)\s*)?(?:dikali|x|×)\s+(\d+\s*/
 _SURCHARGE_BEFORE = re.compile(r"(?:lebih\s+(?:tinggi|besar)|higher\s+by|tambahan)\s*$", re.I)
 _BASE_AFTER = re.compile(
     r"\s*(?:\([^)]{0,40}\)\s*)?(dari\s+(?:jumlah\s+|nilai\s+)?[A-Za-z][^,;:()]{2,60}?)"
-    r"(?=\s+(?:atas|yang|untuk|bagi|dan|sebagaimana|sehubungan)\b|\s*[,;:.(]|\s*$)",
+    # ... up to the party it is withheld by ("dari jumlah bruto oleh pihak yang wajib membayarkan": the base
+    # is the gross amount; "tarifnya 20% dari jumlah bruto oleh pihak" ended mid-phrase, session 60)
+    r"(?=\s+(?:atas|yang|untuk|bagi|dan|sebagaimana|sehubungan|oleh)\b|\s*[,;:.(]|\s*$)",
     re.I,
 )
 _DEADLINE = re.compile(
