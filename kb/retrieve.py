@@ -434,8 +434,8 @@ class Retriever:
                 # a list item is read with the sentence that introduces it: "e) ... angka pengenal impor,
                 # 2,5%" states a PPh 22 rate only through "Besarnya pungutan Pajak Penghasilan Pasal 22 ..."
                 text = f"{lead_ins[cid]}\n{chunk.text}" if cid in lead_ins else chunk.text
-                # an act of one tax calls it "pajak": its tax is named by the act, not the passage
-                text = f"{_tax_named_by_act(chunk)}\n{text}"
+                # an act of one tax calls it "pajak", an article of UU PPh its tax type: the act names them
+                text = f"{_tax_named_by_passage(chunk)}\n{text}"
                 x["coverage"], x["phrases"] = evidence(concepts, text, docs[chunk.doc_id].language)
             features[cid] = x
         best_cov = max((x.get("coverage", 0.0) for x in features.values()), default=0.0)
@@ -790,7 +790,7 @@ def _defines_asked(text: str, asked: tuple[tuple[str, ...], ...]) -> bool:
     return bool(asked) and any(tuple(tokenize(head)) in asked for head in opening_terms(text))
 
 
-def _tax_named_by_act(chunk: Chunk) -> str:
+def _tax_named_by_passage(chunk: Chunk) -> str:
     """The tax the passage's act (and, in UU PPh, its article) is about, written out
     (:func:`kb.query.passage_tax_name`), "" for a definition: a list of terms is about each term, and with the
     tax every UU PPN definition covered an English VAT question as well as the rate provision (session 57)."""

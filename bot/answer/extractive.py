@@ -2667,7 +2667,8 @@ class ExtractiveComposer:
         # an ayat naming its subject by its sibling is about what that ayat says too ("(2) Tarif ...
         # sebagaimana dimaksud pada ayat (1) sebesar 0,5%"), and so is a rule naming its subject by
         # another Pasal among the hits (``referent``, :func:`_referent_texts`)
-        # ... and the tax its act is about: UU PPN's "pajak" is PPN (kb.query.ACT_TAX_NAMES)
+        # ... and the tax its act (in UU PPh, its article) is about: UU PPN's "pajak" is PPN, UU PPh Pasal 26
+        # is PPh 26 (kb.query.passage_tax_name)
         tax = passage_tax_name(key_from_doc_id(hit.chunk.base_doc), hit.chunk.pasal, hit.chunk.ayat)
         own = f"{tax}\n{_own_text(hit)}\n{_sibling_lead_in(hit)}\n{referent}"
         cov = coverage(concepts, own, hit.doc.language)
