@@ -108,6 +108,20 @@ def _metrics(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     }
 
 
+def _metrics_once_changed(
+    port: int, key: tuple[str, tuple[tuple[str, str], ...]], before: float = 0.0, timeout: float = 10.0
+) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """:func:`_metrics` once sample ``key`` differs from ``before`` (bounded by ``timeout``): the served
+    process counts a turn right after its reply is posted, so a read as the post arrives may come before the
+    count."""
+    deadline = time.monotonic() + timeout
+    samples = _metrics(port)
+    while samples.get(key, 0.0) == before and time.monotonic() < deadline:
+        time.sleep(0.05)
+        samples = _metrics(port)
+    return samples
+
+
 def _slack_turns(samples: dict[tuple[str, tuple[tuple[str, str], ...]], float]) -> dict[str, float]:
     return {
         dict(labels)["status"]: value
@@ -127,12 +141,7 @@ def test_served_slack_exposes_metrics_with_the_turn_counted(slack_process: tuple
     (reply,) = api.wait_for("chat.postMessage", already + 1, timeout=120)[already:]
     assert PPN_QUOTE in json.dumps(reply.params, ensure_ascii=False)
     count = ("dasar_answer_seconds_count", (("platform", "slack"),))
-    # the turn is counted right after its reply is posted: read until it shows (bounded), then compare
-    deadline = time.monotonic() + 10
-    after = _metrics(port)
-    while after.get(count, 0.0) == before.get(count, 0.0) and time.monotonic() < deadline:
-        time.sleep(0.05)
-        after = _metrics(port)
+    after = _metrics_once_changed(port, count, before.get(count, 0.0))
     gained = {
         status: n - _slack_turns(before).get(status, 0.0)
         for status, n in _slack_turns(after).items()
