@@ -59,7 +59,8 @@ import yaml
 from kb import lexicon as _lexicon
 from kb.dates import MONTHS
 from kb.errors import KbError
-from kb.refs import ProvisionRef, canonical_key, find_doc_refs, find_provision_refs
+from kb.model import Chunk
+from kb.refs import ProvisionRef, canonical_key, find_doc_refs, find_provision_refs, key_from_doc_id
 
 logger = logging.getLogger(__name__)
 
@@ -119,6 +120,11 @@ def passage_tax_name(act_key: str | None, pasal: str | None, ayat: str | None) -
     if article is None:
         return act
     return f"Pajak Penghasilan Pasal {'4 ayat (2)' if article == 'PPh 4(2)' else pasal}"
+
+
+def chunk_tax_name(chunk: Chunk) -> str:
+    """:func:`passage_tax_name` of a passage: its law (the amended one for restated wording) and article."""
+    return passage_tax_name(key_from_doc_id(chunk.base_doc), chunk.pasal, chunk.ayat)
 
 
 #: Article (pasal, ayat) of UU PPh behind each numbered PPh tax type.

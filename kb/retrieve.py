@@ -45,14 +45,13 @@ from kb.query import (
     QueryPlan,
     act_catalog,
     asks_definition,
+    chunk_tax_name,
     defined_term,
     fts_query,
-    passage_tax_name,
     tokenize,
     understand,
 )
 from kb.rank import RankModel, default_model
-from kb.refs import key_from_doc_id
 from kb.store.protocol import KnowledgeStore, SearchFilter
 
 logger = logging.getLogger(__name__)
@@ -792,11 +791,11 @@ def _defines_asked(text: str, asked: tuple[tuple[str, ...], ...]) -> bool:
 
 def _tax_named_by_passage(chunk: Chunk) -> str:
     """The tax the passage's act (and, in UU PPh, its article) is about, written out
-    (:func:`kb.query.passage_tax_name`), "" for a definition: a list of terms is about each term, and with the
+    (:func:`kb.query.chunk_tax_name`), "" for a definition: a list of terms is about each term, and with the
     tax every UU PPN definition covered an English VAT question as well as the rate provision (session 57)."""
     if chunk.kind == "definition":
         return ""
-    return passage_tax_name(key_from_doc_id(chunk.base_doc), chunk.pasal, chunk.ayat)
+    return chunk_tax_name(chunk)
 
 
 def is_general_elucidation(chunk: Chunk) -> bool:

@@ -44,8 +44,8 @@ from kb.query import (
     UU_PPH,
     article_tax_type,
     asks_definition,
+    chunk_tax_name,
     detect_language,
-    passage_tax_name,
     tokenize,
     understand,
 )
@@ -1515,9 +1515,7 @@ def other_tax_without_fact(question: str, quote: str) -> bool:
     kind = lead_fact(question)
     if kind not in ("rate", "deadline", "amount"):
         return False
-    asked = asked_tax_names(question)
-    named = frozenset(mentioned_taxes(quote))
-    return bool(asked and named and not (asked & named)) and not states_asked(question, kind, quote)
+    return _other_tax_unit(asked_tax_names(question), quote) and not states_asked(question, kind, quote)
 
 
 #: a sanction named as a condition of another act, with no measure of its own: "c. Wajib Pajak dikenai sanksi
@@ -2457,6 +2455,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     amount_q = fact == "amount" and not ASKS_LIMIT.search(plain)
     liable_q = asks_liable(question)
     states_amount = amount_q and sets_amount(text)
+    with_lead_in = f"{_item_lead_in(hit)}\n{text}"  # an item is read with the sentence opening its list
     return {
         "coverage": cov,
         "rank_prior": 1.0 / (rank + 1),
@@ -2493,15 +2492,14 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         # the rule that excludes ("Bea Meterai tidak dikenakan atas Dokumen yang berupa:"), read with its
         # list's lead-in, not by the rule that charges or collects
         "exemption_stated": float(
-            bool(ASKS_EXEMPTION.search(plain))
-            and bool(STATES_EXEMPTION.search(f"{_item_lead_in(hit)}\n{text}"))
+            bool(ASKS_EXEMPTION.search(plain)) and bool(STATES_EXEMPTION.search(with_lead_in))
         ),
         # a question asking what is taxed ("dokumen apa yang dikenai bea meterai?") is answered by the rule
         # that charges ("Bea Meterai dikenakan atas:"), not by the rules on its threshold or payer
         "charge_stated": float(
             bool(ASKS_CHARGED.search(plain))
             and not ASKS_EXEMPTION.search(plain)
-            and charges_asked_levy(asked_taxes, f"{_item_lead_in(hit)}\n{text}")
+            and charges_asked_levy(asked_taxes, with_lead_in)
         ),
         # what the law says leads; a company document is shown as practice beside it
         "regulation": float(hit.doc.layer == "regulation"),
@@ -2514,7 +2512,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "padding": float(
             is_padding(text)
             or (closing is not None and closing.revokes_acts())
-            or bool(SCOPE_CLAUSE.search(f"{_item_lead_in(hit)}\n{text}"))
+            or bool(SCOPE_CLAUSE.search(with_lead_in))
         ),
         # a transitional provision settles the cases caught between two rules; it leads only a question
         # asking whether or since when a rule holds
@@ -2668,8 +2666,8 @@ class ExtractiveComposer:
         # sebagaimana dimaksud pada ayat (1) sebesar 0,5%"), and so is a rule naming its subject by
         # another Pasal among the hits (``referent``, :func:`_referent_texts`)
         # ... and the tax its act (in UU PPh, its article) is about: UU PPN's "pajak" is PPN, UU PPh Pasal 26
-        # is PPh 26 (kb.query.passage_tax_name)
-        tax = passage_tax_name(key_from_doc_id(hit.chunk.base_doc), hit.chunk.pasal, hit.chunk.ayat)
+        # is PPh 26 (kb.query.chunk_tax_name)
+        tax = chunk_tax_name(hit.chunk)
         own = f"{tax}\n{_own_text(hit)}\n{_sibling_lead_in(hit)}\n{referent}"
         cov = coverage(concepts, own, hit.doc.language)
         return max(cov, 0.5 if named and cov > 0 else 0.0) if concepts else (1.0 if named else 0.0)
