@@ -687,6 +687,7 @@ def question_concepts(
     english = plan.language == "en"
     function_words = STOPWORDS | generic  # stopwords and topic-free words, once per question (not per token)
     law_words = lexicon.default().law_words
+    abroad = lexicon.question_object("foreign_payee")
     for raw in tokenize(text):
         word = _question_word(raw, function_words)
         if word is None or raw in covered or word in covered or raw in ref_tokens:
@@ -713,6 +714,8 @@ def question_concepts(
         # an everyday word the regulations write otherwise ("lewat" ~ "melebihi"): either covers it, also
         # with the enclitic ("omzetnya", "ruginya")
         law = law_words.get(tok) or law_words.get(raw) or law_words.get(lexicon.without_enclitic(tok)) or ()
+        if abroad.fullmatch(tok):
+            law = (*law, "luar negeri")  # "perusahaan di Jepang": the acts write "Wajib Pajak luar negeri"
         forms = {(stem(tok),), *voice_partners(tok), *(tuple(stem(t) for t in tokenize(w)) for w in law)}
         concepts.append(frozenset(forms))
     return concepts
