@@ -148,6 +148,18 @@ DEADLINE_VALUE = re.compile(
     r"|\bterutang(?:nya)?\b[^.;|]{0,40}?\bpada\s+saat\b",
     re.I,
 )
+#: Any word of time: a date, a period, a moment or an event before or after which something holds.  A quote
+#: without one cannot state what "kapan ...?" or "batas waktu ...?" asks (:func:`misses_asked`); the words
+#: are wide on purpose ("Tahun Pajak" counts), so that only a quote naming no time at all fails.
+NAMES_TIME = re.compile(
+    r"\b(?:saat|waktu|tanggal|hari|minggu|bulan|tahun|masa|sebelum|sesudah|setelah|sejak|akhir|berakhir|awal"
+    r"|selama|mulai|lambat|lama|januari|februari|maret|april|mei|juni|juli|agustus|september|oktober"
+    r"|november|desember|when|date|day|days|month|months|year|years|before|after|within|until|since|period)\b"
+    r"|\b\d{4}\b",
+    re.I,
+)
+#: a quote that is an item of a list ("a. ...", "1. ...", "2) ..."), read with its lead-in
+_LIST_ITEM = re.compile(r"\s*(?:[a-z]|\d{1,2})[.)]\s")
 #: A criminal sentence: "dipidana dengan pidana penjara paling lama 3 (tiga) tahun", "pidana kurungan paling
 #: singkat 6 (enam) bulan dan paling lama 6 (enam) tahun" (OCR writes "pidaha" and page numbers inside it).
 #: It states how long a convict is imprisoned, never a time limit an asker must keep: "kapan bea meterai
@@ -1401,6 +1413,19 @@ def misses_asked(question: str, quotes: Sequence[str]) -> str | None:
         f.kind in _ANY_QUANTITY for q in quotes for f in extract_figures(q)
     ):
         return "amount"
+    if (
+        asked_fact(question) == "deadline"
+        and quotes
+        and not NAMES_TIME.search(quotes[0])
+        and not _LIST_ITEM.match(quotes[0])
+    ):
+        # a time asked and a lead naming no time at all (no date, period, moment or event before or after),
+        # from which the answer's line is read: "Kapan paling lambat setor PPh 23 ...?" was answered with who
+        # may be appointed to withhold it (session 61, a probe of our own; the knowledge base holds no PPh 23
+        # payment date an anonymous reader may read).  A list item is read with its lead-in, which may state
+        # the moment ("Bea Meterai terutang pada saat: a. Dokumen dibubuhi Tanda Tangan, untuk: 1. surat
+        # perjanjian ...")
+        return "deadline"
     act = asked_tax_act(question)
     if act is not None and quotes and all(tax_act_match(act, q) < 0 for q in quotes):
         # a deadline or sanction for paying answered only with rules for filing a return (or the reverse):
