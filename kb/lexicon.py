@@ -321,7 +321,7 @@ def load(path: str | Path | None = None) -> Lexicon:
     search = _word_map(file, data, "search_words", "an everyday phrase")
     return Lexicon(
         # chat spellings of the same function words ("yg", "brp") and chat particles count as function words
-        stopwords_id=frozenset(
+        stopwords_id=_with_question_particle(
             _words(file, data, "stopwords", "id") + _optional_words(file, data, "stopwords", "id_chat")
         ),
         stopwords_en=frozenset(_words(file, data, "stopwords", "en")),
@@ -368,6 +368,13 @@ def load(path: str | Path | None = None) -> Lexicon:
 def default() -> Lexicon:
     """The packaged lexicon, loaded and validated once per process."""
     return load()
+
+
+def _with_question_particle(words: list[str]) -> frozenset[str]:
+    """``words`` and each with the question particle -kah ("bolehkah", "bisakah", "perlukah"): a function
+    word asked with it is still one ("Bolehkah kompensasi kerugian ...?" asked passages to contain
+    "bolehkah", session 61).  A content word keeps its -kah form a topic ("wajibkah" asks a duty)."""
+    return frozenset((*words, *(f"{w}kah" for w in words if len(w) >= 3 and not w.endswith("kah"))))
 
 
 def stopwords() -> frozenset[str]:
