@@ -145,7 +145,11 @@ DEADLINE_VALUE = re.compile(
     # the moment a tax falls due, stated by its event: "Bea Meterai terutang pada saat: a. Dokumen dibubuhi
     # Tanda Tangan", "Terutangnya pajak terjadi pada saat: a. penyerahan Barang Kena Pajak" (what "kapan
     # ... terutang?" asks; session 43)
-    r"|\bterutang(?:nya)?\b[^.;|]{0,40}?\bpada\s+saat\b",
+    r"|\bterutang(?:nya)?\b[^.;|]{0,40}?\bpada\s+saat\b"
+    # ... and the moment a duty is done at: "Faktur Pajak ... harus dibuat pada: a. saat penyerahan", "wajib
+    # dibuat oleh Pengusaha Kena Pajak pada saat penyerahan" (what "when must ... be issued?" asks; session
+    # 61, a probe of our own was answered with the 3-month limit on a late invoice)
+    r"|\b(?:harus|wajib)\s+(?:[a-z]+\s+){1,6}?pada\s*:?\s*(?:[a-z]\.\s*)?saat\b",
     re.I,
 )
 #: Any word of time: a date, a period, a moment or an event before or after which something holds.  A quote
@@ -654,6 +658,15 @@ _ASKS_RATE_VALUE = lexicon.question_kind("rate_value")
 _NAMES_INCOME_TAX = lexicon.question_kind("income_tax_named")
 
 
+#: a question word asking something other than yes or no ("siapa", "kapan", "how"); English "when" only as
+#: an interrogative (lexicon ``question_kinds.english_when``): "do we withhold when paying rent?" asks yes/no
+_WH_WORD = re.compile(
+    r"\b(?:siapa|kapan|bagaimana|gimana|gmn|mengapa|kenapa|who|how|where|why|which)\b"
+    rf"|{lexicon.question_kind('english_when').pattern}",
+    re.IGNORECASE,
+)
+
+
 def unstated_object_rate(
     question: str, lead_quote: str, lead_source: str = "", tax_types: Sequence[str] = ()
 ) -> str | None:
@@ -672,8 +685,9 @@ def unstated_object_rate(
     ``lead_source`` is the lead's location and document number ("Pasal 23 ayat (1) UU 7/1983 (...) UU
     36/2008"): a final tax asked for and UU PPh Pasal 23 leading is another regime's rate however literally
     it names the object."""
-    if not asks_rate(question):
-        return None
+    rate_asked = asks_rate(question)
+    if not rate_asked and (not states_rate(lead_quote) or _WH_WORD.search(question)):
+        return None  # a question asking who, when or how is not answered by a rate either way
     taxes = asked_tax_names(question)
     # the question's tax types (its plan, read with the reviewed aliases) name stamp duty, which the tax names
     # of the text do not: "tarif bea meterai untuk kontrak sewa gedung berapa?" asks the lease's stamp duty
@@ -681,6 +695,12 @@ def unstated_object_rate(
     if other_tax and not _NAMES_INCOME_TAX.search(question):
         return None  # the PPN or stamp duty charged on the object, whose rate is its tax's general one
     named = [name for name in question_objects(question) if name in _RATE_OBJECTS]
+    if not rate_asked:
+        # a yes/no question ("Apakah sewa gedung kantor dipotong PPh 23?") is read as a rate when its lead
+        # states one: "tarifnya 2%" of the PPh 23 list, whose rent item excepts the rent already taxed under
+        # Pasal 4 ayat (2), answered it (session 61, a probe of our own).  Only the rent of land or buildings:
+        # the other objects are named loosely ("subkontraktor pelayaran" names a contractor)
+        named = [name for name in named if name == "land_building_rent"]
     if (
         named
         and named[0] in _VALUE_ASKED_OBJECTS
