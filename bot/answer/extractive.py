@@ -152,18 +152,9 @@ DEADLINE_VALUE = re.compile(
     r"|\b(?:harus|wajib)\s+(?:[a-z]+\s+){1,6}?pada\s*:?\s*(?:[a-z]\.\s*)?saat\b",
     re.I,
 )
-#: Any word of time: a date, a period, a moment or an event before or after which something holds.  A quote
-#: without one cannot state what "kapan ...?" or "batas waktu ...?" asks (:func:`misses_asked`); the words
-#: are wide on purpose ("Tahun Pajak" counts), so that only a quote naming no time at all fails.
-NAMES_TIME = re.compile(
-    r"\b(?:saat|waktu|tanggal|hari|minggu|bulan|tahun|masa|sebelum|sesudah|setelah|sejak|akhir|berakhir|awal"
-    r"|selama|mulai|lambat|lama|januari|februari|maret|april|mei|juni|juli|agustus|september|oktober"
-    r"|november|desember|when|date|day|days|month|months|year|years|before|after|within|until|since|period)\b"
-    r"|\b\d{4}\b",
-    re.I,
-)
-#: a quote that is an item of a list ("a. ...", "1. ...", "2) ..."), read with its lead-in
-_LIST_ITEM = re.compile(r"\s*(?:[a-z]|\d{1,2})[.)]\s")
+#: Any word of time (a date, a period, a moment): a lead without one cannot state what "kapan ...?" asks
+#: (:func:`misses_asked`; kb/data/lexicon.yaml ``passage_cues.names_time``)
+NAMES_TIME = lexicon.passage_cue("names_time")
 #: A criminal sentence: "dipidana dengan pidana penjara paling lama 3 (tiga) tahun", "pidana kurungan paling
 #: singkat 6 (enam) bulan dan paling lama 6 (enam) tahun" (OCR writes "pidaha" and page numbers inside it).
 #: It states how long a convict is imprisoned, never a time limit an asker must keep: "kapan bea meterai
@@ -658,13 +649,8 @@ _ASKS_RATE_VALUE = lexicon.question_kind("rate_value")
 _NAMES_INCOME_TAX = lexicon.question_kind("income_tax_named")
 
 
-#: a question word asking something other than yes or no ("siapa", "kapan", "how"); English "when" only as
-#: an interrogative (lexicon ``question_kinds.english_when``): "do we withhold when paying rent?" asks yes/no
-_WH_WORD = re.compile(
-    r"\b(?:siapa|kapan|bagaimana|gimana|gmn|mengapa|kenapa|who|how|where|why|which)\b"
-    rf"|{lexicon.question_kind('english_when').pattern}",
-    re.IGNORECASE,
-)
+#: the question asks who, when or how, not whether (kb/data/lexicon.yaml ``question_kinds.open_question``)
+_OPEN_QUESTION = lexicon.question_kind("open_question")
 
 
 def unstated_object_rate(
@@ -686,7 +672,7 @@ def unstated_object_rate(
     36/2008"): a final tax asked for and UU PPh Pasal 23 leading is another regime's rate however literally
     it names the object."""
     rate_asked = asks_rate(question)
-    if not rate_asked and (not states_rate(lead_quote) or _WH_WORD.search(question)):
+    if not rate_asked and (not states_rate(lead_quote) or _OPEN_QUESTION.search(question)):
         return None  # a question asking who, when or how is not answered by a rate either way
     taxes = asked_tax_names(question)
     # the question's tax types (its plan, read with the reviewed aliases) name stamp duty, which the tax names
@@ -1437,7 +1423,7 @@ def misses_asked(question: str, quotes: Sequence[str]) -> str | None:
         asked_fact(question) == "deadline"
         and quotes
         and not NAMES_TIME.search(quotes[0])
-        and not _LIST_ITEM.match(quotes[0])
+        and not _ITEM.match(quotes[0].lstrip())
     ):
         # a time asked and a lead naming no time at all (no date, period, moment or event before or after),
         # from which the answer's line is read: "Kapan paling lambat setor PPh 23 ...?" was answered with who
