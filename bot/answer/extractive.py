@@ -152,9 +152,11 @@ DEADLINE_VALUE = re.compile(
     r"|\b(?:harus|wajib)\s+(?:[a-z]+\s+){1,6}?pada\s*:?\s*(?:[a-z]\.\s*)?saat\b",
     re.I,
 )
-#: Any word of time (a date, a period, a moment): a lead without one cannot state what "kapan ...?" asks
-#: (:func:`misses_asked`; kb/data/lexicon.yaml ``passage_cues.names_time``)
-NAMES_TIME = lexicon.passage_cue("names_time")
+#: Any word of time (a date, a period, a moment, a month's name): a lead without one cannot state what "kapan
+#: ...?" asks (:func:`misses_asked`; kb/data/lexicon.yaml ``passage_cues.names_time`` and kb.dates.MONTHS)
+NAMES_TIME = re.compile(
+    rf"{lexicon.passage_cue('names_time').pattern}|\b(?:{'|'.join(map(re.escape, MONTHS))})\b", re.I
+)
 #: A criminal sentence: "dipidana dengan pidana penjara paling lama 3 (tiga) tahun", "pidana kurungan paling
 #: singkat 6 (enam) bulan dan paling lama 6 (enam) tahun" (OCR writes "pidaha" and page numbers inside it).
 #: It states how long a convict is imprisoned, never a time limit an asker must keep: "kapan bea meterai
@@ -673,7 +675,8 @@ def unstated_object_rate(
     it names the object."""
     rate_asked = asks_rate(question)
     if not rate_asked and (not states_rate(lead_quote) or _OPEN_QUESTION.search(question)):
-        return None  # a question asking who, when or how is not answered by a rate either way
+        # no rate asked: only a yes/no question whose lead states a rate is read as asking it (below)
+        return None
     taxes = asked_tax_names(question)
     # the question's tax types (its plan, read with the reviewed aliases) name stamp duty, which the tax names
     # of the text do not: "tarif bea meterai untuk kontrak sewa gedung berapa?" asks the lease's stamp duty
