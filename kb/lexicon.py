@@ -620,6 +620,10 @@ def without_enclitic(word: str) -> str:
 _ENDS_NYA = re.compile(r"\b[^\W\d_]+nya\b", re.I)
 #: the enclitic written after a hyphen, as chat writes it after an abbreviation ("PPh-nya", "DPP-nya")
 _HYPHEN_NYA = re.compile(r"\b([^\W_]+)-nya\b", re.I)
+#: "due" after "how much" in one sentence names the sum owed, not a time ("How much stamp duty is due on a
+#: receipt?" asks an amount; "When is it due?" a time): session 62, a probe of our own was answered "the
+#: sources found do not state the deadline"
+_HOW_MUCH_DUE = re.compile(r"(\bhow\s+much\b[^?.!;]*?)\bdue\b", re.I)
 
 
 def _detach_nya(m: re.Match[str]) -> str:
@@ -633,8 +637,10 @@ def plain_question(text: str) -> str:
     spellings written out (:func:`formal_spelling`) and the enclitic -nya detached ("tarifnya brp?" ->
     "tarif nya berapa?", "PPh-nya berapa?" -> "PPh nya berapa?").  The rules say ``tarif`` and ``berapa``
     as whole words; without this "tarifnya brp?" asked no rate and "brp lama" no period, so the lead was not
-    required to state either."""
-    return _ENDS_NYA.sub(_detach_nya, _HYPHEN_NYA.sub(r"\1 nya", formal_spelling(text)))
+    required to state either.  The sum "due" of "how much ... is due" is read as "payable", which asks no
+    time (:data:`_HOW_MUCH_DUE`)."""
+    text = _HOW_MUCH_DUE.sub(r"\1payable", formal_spelling(text))
+    return _ENDS_NYA.sub(_detach_nya, _HYPHEN_NYA.sub(r"\1 nya", text))
 
 
 def en_id() -> dict[str, tuple[str, ...]]:

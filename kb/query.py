@@ -840,7 +840,10 @@ _DEFINITION_Q = re.compile(
     r"|meaning of"
     # who counts as a term ("Siapa saja yang termasuk pegawai tetap?") is answered by its definition
     # ("Pegawai Tetap adalah ..."; session 56, a probe of our own)
-    r"|siapa(?: saja)? yang termasuk|who (?:counts|qualifies|is considered)(?: as)?)\b",
+    r"|siapa(?: saja)? yang termasuk|who (?:counts|qualifies|is considered)(?: as)?"
+    # "What is a tax invoice?", "Who is a tax resident?": the article asks what the thing is, not a value of
+    # it ("What is the rate ...?"); session 62, a probe of our own
+    r"|(?:what|who) is an?)\b",
     re.IGNORECASE,
 )
 

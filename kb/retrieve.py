@@ -284,7 +284,7 @@ class Retriever:
             carriers = [d for d, meta in self.documents().items() if plan.tax_types[0] in meta.tax_types]
             if len(carriers) == 1:
                 cap_exempt = set(carriers)
-        asked_terms = asked_term_words(plan.text, plan)
+        asked_terms = pool.intent.asked_terms
         capped: list[Hit] = []
         for score, cid in scored:
             if cid not in visible:
@@ -736,6 +736,9 @@ class _Intent:
     deadline: bool
     #: "berapa ...?" asking neither a rate nor a time limit: an amount ("berapa PTKP K/2?")
     amount: bool = False
+    #: the words of the term a definition question asks about, in each form an act defines it by
+    #: (:func:`asked_term_words`)
+    asked_terms: tuple[tuple[str, ...], ...] = ()
 
     @classmethod
     def of(
@@ -757,6 +760,7 @@ class _Intent:
             rate=rate,
             deadline=deadline,
             amount=bool(_AMOUNT_Q.search(asked)) and not rate and not deadline,
+            asked_terms=asked_term_words(plan.text, plan),
         )
 
 
@@ -807,7 +811,12 @@ def _structural(chunk: Chunk, doc: DocumentMeta, plan: QueryPlan, intent: _Inten
     """The question-structure features of one candidate (see ``kb.rank``)."""
     x: dict[str, float] = {}
     definition = chunk.kind == "definition"
-    x["definition"] = float(definition and intent.definition)
+    # an ayat whose head is the asked term ("(5) Bentuk usaha tetap adalah ...") is its definition as much as
+    # a Pasal 1 item: "What is a permanent establishment?" left UU PPh Pasal 2 ayat (5) 20th behind PMK
+    # 112/2025's English annex (session 62, a probe of our own)
+    x["definition"] = float(
+        (definition or _defines_asked(chunk.text, intent.asked_terms)) and intent.definition
+    )
     x["definition_unasked"] = float(definition and not intent.definition)
     x["revocation"] = float(intent.revocation and bool(_REVOKE_TEXT.search(chunk.text)))
     x["commencement"] = float(intent.commencement and bool(_COMMENCE_TEXT.search(chunk.text)))

@@ -764,6 +764,19 @@ _EXTENDS_RULE = re.compile(
 )
 
 
+#: a provision opening with the carve-out of a rule stated elsewhere: "Dikecualikan dari ketentuan sebagaimana
+#: dimaksud pada ayat (1), warga negara asing yang telah menjadi subjek pajak dalam negeri dikenai Pajak
+#: Penghasilan hanya atas ..." (UU PPh Pasal 4 ayat (1a)) -- the cases are the subject after the comma, up to
+#: its predicate (a passive verb not opening a relative clause, or a modal)
+_CARVES_OUT = re.compile(
+    r"^\W*(?:(?:Pasal\s+\d+\w*|\(\d+[a-z]?\))\s+)*Dikecualikan\s+dari\s+ketentuan\s+sebagaimana\s+dimaksud\s+"
+    r"(?:pada|dalam)\s+(?:ayat|Pasal)\b[^,.;:]{0,80},\s*"
+    r"(?P<whom>(?:(?!(?<!yang\s)\bdi[a-z]{3,}(?:kan|i)\b|\b(?:wajib|dapat|harus|hanya|berlaku|adalah)\b)"
+    r"[^.;:]){3,160}?)(?=\s+(?:di[a-z]{3,}(?:kan|i)|wajib|dapat|harus|hanya|berlaku|adalah)\b)",
+    re.I,
+)
+
+
 def extends_to_unasked(question: str, text: str) -> bool:
     """The text extends a rule stated elsewhere to cases, or carves cases out of it, of which the question
     names none (the words that set the cases apart from the rule's own subject).  Why: it shares the rule's
@@ -772,7 +785,13 @@ def extends_to_unasked(question: str, text: str) -> bool:
     pendidikan dikenai PPN?" with the education bundled with goods that PP 49/2022 Pasal 16 ayat (6) leaves
     out of the exemption (session 57, probes of our own), not with the rules themselves."""
     m = _EXTENDS_RULE.search(text[:400])
-    return m is not None and _names_none_of(question, m.group("whom"), lexical.word_stems(text[: m.start()]))
+    if m is not None:
+        return _names_none_of(question, m.group("whom"), lexical.word_stems(text[: m.start()]))
+    # the carve-out opening the provision, of cases the question names none of: "Who is a tax resident in
+    # Indonesia?" was led by PP 55/2022 Pasal 3's expatriates taxed on Indonesian income only (session 62, a
+    # probe of our own)
+    m = _CARVES_OUT.match(text[:400])
+    return m is not None and _names_none_of(question, m.group("whom"))
 
 
 @functools.lru_cache(maxsize=256)  # read once per unit of every relevant passage (_pick_units)

@@ -138,6 +138,10 @@ def test_a_late_return_is_one_not_filed_within_the_period() -> None:
         ("SPT Masa PPN telat lapor, dendanya berapa ya?", "telat lapor"),
         ("Kalau terlambat menyampaikan SPT Tahunan orang pribadi, sanksinya apa?", "terlambat menyampaikan"),
         ("What is the fine if a monthly return is filed late?", "filed late"),
+        # the word orders of session 62 (a probe of our own)
+        ("What happens if we file the monthly VAT return late?", "return late"),
+        ("Is a late return of a deceased taxpayer fined?", "late return"),
+        ("SPT Masa PPh 21 lapornya telat, kena denda berapa?", "lapornya telat"),
     ):
         got = _sources(message)
         assert got[f"lexicon.yaml:search_words:{key}"] == ("tidak disampaikan dalam jangka waktu",), message
