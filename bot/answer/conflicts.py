@@ -85,7 +85,10 @@ _TAX = re.compile(
     r"|\b(Pajak\s+Penjualan\s+atas\s+Barang\s+Mewah)\b"
     # English: "VAT" / "value added tax" is PPN (session 58: "What is the VAT on imported goods?" named no
     # tax, so a passage on another tax was never "other_tax" for it)
-    r"|\bVAT\b|\bvalue[\s-]+added\s+tax\b",
+    r"|\bVAT\b|\bvalue[\s-]+added\s+tax\b"
+    # the stamp duty is a levy of its own (UU 10/2020): "What documents are needed to claim input VAT?" was
+    # answered with the Bea Meterai act's "Dokumen" (session 62, a probe of our own)
+    r"|\b(Bea\s+Meterai|stamp\s+dut(?:y|ies))\b",
     re.I,
 )
 _EXCLUSION = re.compile(r"\b(?:kecuali|selain|tidak\s+termasuk|except|other\s+than)\b", re.I)
@@ -171,6 +174,8 @@ def _norm_tax(m: re.Match[str]) -> str:
         return "PPh 4(2)" if art.startswith("4") else f"PPh {art}"
     if m.group(4):
         return "PPnBM"
+    if m.group(5):
+        return "Bea Meterai"
     return "PPN" if (m.group(3) or "PPN").upper() == "PPN" else "PPnBM"
 
 

@@ -40,6 +40,7 @@ from bot.answer.extractive import (
     RATE_QUESTION,
     asked_fact,
     asked_tax_act,
+    asked_tax_names,
     deadline_of_other_act,
     example_narrative,
     limit_binds_unasked_duty,
@@ -1042,10 +1043,11 @@ def answer_question(
         or shown[0].is_example
         or misses_asked(answered_question, [c.quote for c in shown if not c.is_example])
         or (len(attempts) == 1 and outside_named_acts(shown[0], [m for m, _ in found], docs))
+        or led_by_other_levy(answered_question, shown[0], docs)
     ):
         # a low score, a worked example leading (an illustration's made-up case states no rule), quotes that
-        # do not state what was asked (a sanction, a quoted threshold, an amount), or a lead from an act the
-        # question did not name when it named one: evidence to the tax team
+        # do not state what was asked (a sanction, a quoted threshold, an amount), a lead from an act the
+        # question did not name when it named one, or from an act of another levy: evidence to the tax team
         status, reason = "escalated", "low_confidence"
     if len(attempts) == 1 and attempts[0].result is not None:
         in_conflict = {src.doc_id for cf in conflicts for src in cf.sources}
@@ -1130,6 +1132,33 @@ def named_family(named: Sequence[DocumentMeta], docs: Mapping[str, DocumentMeta]
         family |= {m.id, *m.amends, *m.amended_by, *m.revokes, *m.revoked_by}
     family |= {d.id for d in docs.values() if set(d.amends) & family or set(d.revokes) & family}
     return frozenset(family)
+
+
+def _levy(tax: str) -> str:
+    """The levy a tax belongs to: every income-tax article is income tax (a PPh 26 rate answers a PPh 23
+    question on a vendor abroad), PPnBM goes with VAT, the stamp duty is its own, KUP is the procedure of
+    all."""
+    if tax.startswith("PPh"):
+        return "PPh"
+    return "PPN" if tax in ("PPN", "PPnBM") else tax
+
+
+def led_by_other_levy(question: str, lead: ShownClaim, docs: Mapping[str, DocumentMeta]) -> bool:
+    """Whether the question asks about a tax and the lead is from an act of one levy the message never
+    names, its quote naming none asked: "What documents are needed to claim input VAT?" was answered with UU
+    Bea Meterai's list of documents charged with stamp duty, which shares "dokumen" and "diajukan" with it
+    (session 62, a probe of our own).  An act of the procedure (KUP) or of several levies is not judged."""
+    asked = {_levy(t) for t in asked_tax_names(question)}
+    named = {_levy(t) for t in conflicts_mod.mentioned_taxes(question)}
+    meta = docs.get(lead.source.doc_id)
+    if not asked or meta is None or meta.layer != "regulation":
+        return False
+    levies = {_levy(t) for t in meta.tax_types}
+    # a levy the message names anywhere is the asker's too: "PO Rp 120jt blm PPN ... bakal mungut PPh 22. brp
+    # persen ya dan dasarnya dari harga sblm atau sesudah PPN?" asks the PPh 22 rate in its last sentence
+    if len(levies) != 1 or levies & (asked | named) or "KUP" in levies:
+        return False
+    return not asked & {_levy(t) for t in conflicts_mod.mentioned_taxes(lead.quote)}
 
 
 def outside_named_acts(
