@@ -834,18 +834,8 @@ _ID_HINTS, _EN_HINTS = _lexicon.language_hints()
 STOPWORDS = _ID_FUNCTION | _EN_FUNCTION
 
 
-_DEFINITION_Q = re.compile(
-    r"\b(?:apa(?:kah)? (?:yang )?dimaksud(?: dengan)?|pengertian|definisi|apa itu|apa arti(?:nya)?"
-    r"|arti (?:dari )?(?:istilah|kata)|what (?:is|are) meant by|what does .{1,60} mean|definition of|define"
-    r"|meaning of"
-    # who counts as a term ("Siapa saja yang termasuk pegawai tetap?") is answered by its definition
-    # ("Pegawai Tetap adalah ..."; session 56, a probe of our own)
-    r"|siapa(?: saja)? yang termasuk|who (?:counts|qualifies|is considered)(?: as)?"
-    # "What is a tax invoice?", "Who is a tax resident?": the article asks what the thing is, not a value of
-    # it ("What is the rate ...?"); session 62, a probe of our own
-    r"|(?:what|who) is an?)\b",
-    re.IGNORECASE,
-)
+#: the question asks what a term means, the term following the match (lexicon ``question_kinds.definition``)
+_DEFINITION_Q = _lexicon.question_kind("definition")
 
 
 #: words that ask for a definition, not what it is about: a definition has no "dimaksud" in it, while every
