@@ -1454,6 +1454,17 @@ def misses_asked(question: str, quotes: Sequence[str]) -> str | None:
         # the moment ("Bea Meterai terutang pada saat: a. Dokumen dibubuhi Tanda Tangan, untuk: 1. surat
         # perjanjian ...")
         return "deadline"
+    if (
+        asked_fact(question) == "deadline"
+        and quotes
+        and REFUNDS_EXCESS.search(quotes[0])
+        and not ASKS_REFUND.search(lexicon.plain_question(question))
+    ):
+        # the time limit shown is the one for returning an excess withheld, not the one asked: "Kapan batas
+        # setor PPh 21 yang sudah dipotong?" was answered with PMK 168/2023 Pasal 21 ayat (1)'s "kelebihan ...
+        # wajib dikembalikan ... paling lambat akhir bulan berikutnya" (session 62, a probe of our own; the
+        # knowledge base holds no PPh 21 payment date an anonymous reader may read)
+        return "refund"
     act = asked_tax_act(question)
     if act is not None and quotes and all(tax_act_match(act, q) < 0 for q in quotes):
         # a deadline or sanction for paying answered only with rules for filing a return (or the reverse):
