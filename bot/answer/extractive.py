@@ -1437,16 +1437,11 @@ def misses_asked(question: str, quotes: Sequence[str]) -> str | None:
     stated = {k for q in quotes for f in extract_figures(q) for k in f.keys}
     if thresholds and not any(keys & stated for keys in thresholds):
         return "threshold"
-    if asked_fact(question) == "amount" and not any(
-        f.kind in _ANY_QUANTITY for q in quotes for f in extract_figures(q)
-    ):
+    fact = asked_fact(question)
+    if fact == "amount" and not any(f.kind in _ANY_QUANTITY for q in quotes for f in extract_figures(q)):
         return "amount"
-    if (
-        asked_fact(question) == "deadline"
-        and quotes
-        and not NAMES_TIME.search(quotes[0])
-        and not _ITEM.match(quotes[0].lstrip())
-    ):
+    lead = quotes[0] if quotes else ""
+    if fact == "deadline" and lead and not NAMES_TIME.search(lead) and not _ITEM.match(lead.lstrip()):
         # a time asked and a lead naming no time at all (no date, period, moment or event before or after),
         # from which the answer's line is read: "Kapan paling lambat setor PPh 23 ...?" was answered with who
         # may be appointed to withhold it (session 61, a probe of our own; the knowledge base holds no PPh 23
@@ -1455,9 +1450,8 @@ def misses_asked(question: str, quotes: Sequence[str]) -> str | None:
         # perjanjian ...")
         return "deadline"
     if (
-        asked_fact(question) == "deadline"
-        and quotes
-        and REFUNDS_EXCESS.search(quotes[0])
+        fact == "deadline"
+        and REFUNDS_EXCESS.search(lead)
         and not ASKS_REFUND.search(lexicon.plain_question(question))
     ):
         # the time limit shown is the one for returning an excess withheld, not the one asked: "Kapan batas
@@ -1471,12 +1465,12 @@ def misses_asked(question: str, quotes: Sequence[str]) -> str | None:
         # the other duty's deadline ("Penyampaian ... Surat Pemberitahuan ... paling lambat") shares every
         # other word of the question, and is another date
         return "duty"
-    if quotes and other_tax_without_fact(question, quotes[0]):
+    if lead and other_tax_without_fact(question, lead):
         # the lead is another tax's rule and states nothing asked: "Kapan bukti potong PPh 23 harus
         # diberikan?" was answered with PMK 168/2023's duty to give PPh 21 / PPh 26 slips, no time in it
         # (session 60, a probe of our own; the knowledge base holds no PPh 23 slip deadline)
         return "other_tax"
-    if penalty and quotes and procedure_unasked(asked_procedures(question), quotes[0]):
+    if penalty and lead and procedure_unasked(asked_procedures(question), lead):
         # the leading sanction holds within a procedure the asker is not in ("lupa dipotong, ada sanksinya?"
         # led by the bunga of an assessment, "dalam Surat Ketetapan Pajak Kurang Bayar"): UU KUP sets a
         # sanction per procedure, and whether this one applies to their case is for the tax team
