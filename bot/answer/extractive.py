@@ -950,8 +950,23 @@ def deadline_of_other_act(question: str, text: str, *, asked_bound: bool | None 
     if any(form in verbs for n in nouns for form in lexical.verbs_of_pen_noun(n)):
         return False
     if not (duties or nouns):
-        return False
+        # a limit with no duty beside it ("sisa lebih ... yang ditanamkan kembali dalam bentuk sarana ...,
+        # dalam jangka waktu paling lama 4 (empat) tahun", UU PPh Pasal 4 ayat (3) huruf m) is another act's
+        # when the text never names the asked one, in either voice or by its noun (session 63, a probe of our
+        # own on when PPh Pasal 4 ayat (2) is paid was answered with it)
+        return bool(DEADLINE_VALUE.search(time_limits_of(text))) and not _names_act(verbs, text)
     return not (deadline_of_asked_act(question, text) if asked_bound is None else asked_bound)
+
+
+def _names_act(verbs: frozenset[str], text: str) -> bool:
+    """The text names one of the asked act's stems (:func:`_bound_act`), as a verb or by its peN-an noun, or
+    (for paying) any word of paying: "pembayaran" and "disetor" are one duty."""
+    words = tokenize(text)
+    if any(lexical.stem(w) in verbs for w in words):
+        return True
+    if any(form in verbs for w in words if lexical.is_pen_noun(w) for form in lexical.verbs_of_pen_noun(w)):
+        return True
+    return any(PAYS.search(v) for v in verbs) and bool(PAYS.search(text))
 
 
 def _limit_verbs(text: str) -> set[str]:
@@ -979,10 +994,14 @@ def limit_binds_unasked_duty(question: str, text: str) -> bool:
     if not verbs:
         return False
     bound = _limit_verbs(text) | _limit_nouns(text)
-    return any(
+    if any(
         any(cue.search(d) for d in bound) and not any(asks.search(v) for v in verbs)
         for cue, asks in ((PAYS, _ASKS_PAYING), (FILES, _ASKS_FILING))
-    )
+    ):
+        return True
+    # ... or a payment is asked and the text never names paying, in any of its words: its limit is some other
+    # act's (the acts name paying in few words, so no other wording of the asked act can hide in it)
+    return any(PAYS.search(v) for v in verbs) and not _names_act(verbs, text)
 
 
 #: the act a deadline question asks the limit of: the noun after "batas waktu" / "jangka waktu"
