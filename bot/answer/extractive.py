@@ -2508,7 +2508,11 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     asks_def = asks_definition(question)
     term_forms = asked_term_forms(request) if asks_def else []
     read = definition_heads(text) if term_forms else DefinitionRead(text, text, ())
-    other_term = definition and defines_other_term(term_forms, read)
+    # ... or a definition of another term that does not even name the asked one (PP 58/2023 Pasal 1 angka 1,
+    # "Undang-Undang Pajak Penghasilan adalah ...", led "What is TER?" on the coverage of its Pasal's items)
+    other_term = definition and (
+        defines_other_term(term_forms, read) or names_no_asked_term(term_forms, read)
+    )
     # an ayat whose head is the asked term ("(3) Subjek pajak dalam negeri adalah: ...") is that term's
     # definition as much as a Pasal 1 item
     term_defined = defines_asked_term(term_forms, read)
@@ -2696,6 +2700,22 @@ def defines_other_term(forms: list[list[str]], read: DefinitionRead) -> bool:
         return False
     body = normalize_ws(read.text).lower()
     return any(re.search(rf"\b{re.escape(' '.join(form))}\b", body) for form in forms if form)
+
+
+def names_no_asked_term(forms: list[list[str]], read: DefinitionRead) -> bool:
+    """Whether a definition whose head can be read neither defines nor names any form of the asked term
+    (``forms`` hold the alias dictionary's long forms: "PTKP" is defined as "Penghasilan Tidak Kena
+    Pajak")."""
+    if not forms or not read.heads or defines_asked_term(forms, read):
+        return False
+    words = tokenize(read.text)
+    return not any(form and _contains_run(words, form) for form in forms)
+
+
+def _contains_run(words: list[str], run: list[str]) -> bool:
+    """``run`` occurs in ``words`` as consecutive tokens."""
+    n = len(run)
+    return any(words[i : i + n] == run for i in range(len(words) - n + 1))
 
 
 def _other_case_rate(quote: str, concepts: list[Concept], language: str | None) -> bool:
