@@ -2702,6 +2702,36 @@ def defines_other_term(forms: list[list[str]], read: DefinitionRead) -> bool:
     return any(re.search(rf"\b{re.escape(' '.join(form))}\b", body) for form in forms if form)
 
 
+#: an elucidation that only says what a term means ("Ayat (5) Yang dimaksud dengan Kantor Pelayanan Pajak
+#: adalah ..."); ``head`` is the term
+_ELUCIDATED_TERM = re.compile(
+    r"^\s*(?:(?:Pasal|Ayat|Huruf|Angka)\s+\S+\s+)?Yang\s+dimaksud\s+dengan\s+[\"“']?(?P<head>[^.;:\"”]{3,80}?)[\"”']?"
+    r"\s*,?\s+(?:adalah|ialah)\b",
+    re.I,
+)
+
+
+def explains_unasked_term(hit: Hit, question: str, concepts: Sequence[Concept]) -> bool:
+    """An elucidation saying what a term means ("Yang dimaksud dengan Kantor Pelayanan Pajak adalah ...")
+    whose term the question does not name, for a question that asks no definition: it answers nothing asked.
+
+    Why: "Are severance payments subject to final tax?" and "Apakah sewa kantor kena PPh final?" (session 63,
+    probes of our own) were answered with PP 34/2016's elucidation of which tax office is meant, on its words
+    "Pajak", "final" and "kantor".  The term is named when each of its content words is a word of the question
+    or of one of its concepts' alternatives (an English question names "jasa lain" by "other services")."""
+    if hit.chunk.kind != "penjelasan" or asks_definition(question):
+        return False
+    m = _ELUCIDATED_TERM.match(hit.chunk.text)
+    if m is None:
+        return False
+    skip = STOPWORDS | lexicon.generic_words()
+    head = {lexical.stem(t) for t in tokenize(m.group("head")) if t not in skip and not t.isdigit()}
+    asked = set(lexical.word_stems(question))
+    for concept in concepts:
+        asked.update(word for alternative in concept for word in alternative)
+    return bool(head) and not head <= asked
+
+
 def names_no_asked_term(forms: list[list[str]], read: DefinitionRead) -> bool:
     """Whether a definition whose head can be read neither defines nor names any form of the asked term
     (``forms`` hold the alias dictionary's long forms: "PTKP" is defined as "Penghasilan Tidak Kena
@@ -2898,7 +2928,11 @@ class ExtractiveComposer:
     def compose(self, request: ComposeRequest) -> ComposedAnswer:
         concepts = question_concepts(request)
         notes: list[str] = []
-        relevant = self.relevant_hits(request, concepts)
+        relevant = [
+            (h, c)
+            for h, c in self.relevant_hits(request, concepts)
+            if not explains_unasked_term(h, request.question, concepts)
+        ]
         if not relevant:
             return ComposedAnswer((), 0.0, ("no_relevant_passage",))
         if unasked_focus(request, concepts, [h for h, _ in relevant]):
