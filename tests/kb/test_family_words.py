@@ -41,3 +41,19 @@ def test_a_gift_from_parents_is_answered_with_the_blood_relatives_exclusion(serv
         in lead.quote
     )
     assert "digabung dengan penghasilan orang tuanya" not in answer.answer
+
+
+def test_english_parents_are_the_blood_relatives_too_but_a_parent_company_is_not() -> None:
+    # session 63: "Is a gift from parents taxable?" was answered with PMK 114/2025's gifts to small businesses
+    added = {a.lower() for e in understand("Is a gift from parents taxable?").expansions for a in e.added}
+    assert "keluarga sedarah" in added
+    plan = understand("Dividends paid to a parent company")
+    assert "keluarga sedarah" not in {a.lower() for e in plan.expansions for a in e.added}
+
+
+def test_an_english_gift_from_parents_is_answered_with_the_exclusion(services: Any) -> None:
+    answer = anonymous_answer(services, "Is a gift from parents taxable?")
+    assert answer.status == "answered"
+    lead = answer.claims[0]
+    assert "keluarga sedarah dalam garis keturunan lurus satu derajat" in lead.quote
+    assert "usaha mikro" not in lead.quote
