@@ -2715,10 +2715,11 @@ def explains_unasked_term(hit: Hit, question: str, concepts: Sequence[Concept]) 
     """An elucidation saying what a term means ("Yang dimaksud dengan Kantor Pelayanan Pajak adalah ...")
     whose term the question does not name, for a question that asks no definition: it answers nothing asked.
 
-    Why: "Are severance payments subject to final tax?" and "Apakah sewa kantor kena PPh final?" (session 63,
-    probes of our own) were answered with PP 34/2016's elucidation of which tax office is meant, on its words
-    "Pajak", "final" and "kantor".  The term is named when each of its content words is a word of the question
-    or of one of its concepts' alternatives (an English question names "jasa lain" by "other services")."""
+    Why: "Are severance payments subject to final tax?" (session 63, a probe of our own) was answered with PP
+    34/2016's elucidation of which tax office is meant, on its words "Pajak", "final" and "Setoran".  The term
+    is named when each of its content words is a word of the question or of one of its concepts' alternatives
+    (an English question names "jasa lain" by "other services").  Only an elucidation that opens so is read:
+    one kept whole with its Pasal ("Pasal 5 Ayat (1) Cukup jelas. ...") is not judged."""
     if hit.chunk.kind != "penjelasan" or asks_definition(question):
         return False
     m = _ELUCIDATED_TERM.match(hit.chunk.text)
