@@ -34,10 +34,12 @@ from bot.answer.extractive import (
     asked_action,
     asked_fact,
     asked_facts,
+    asked_period,
     asks_liable,
     asks_penalty,
     bound_before,
     not_rate_spans,
+    period_match,
     time_limits_of,
 )
 from bot.answer.model import ClarifyingQuestion, Conflict, ShownClaim, UnsupportedClaim, claim_heading
@@ -794,9 +796,17 @@ def _amount_phrase(c: ShownClaim, question: str) -> str | None:
         return None
     plan = understand(question) if question else None
     words = {t for term in (plan.terms if plan else ()) for t in tokenize(term) if len(t) >= 3}
+    asked = set(mentioned_taxes(question))
+    period = asked_period(question)
 
     def shared(clause: str) -> int:
-        return len(words & set(tokenize(clause)))
+        # a clause for a return of another tax or period is not the asked one's, however many words of the
+        # return it shares: "SPT masa PPh 21 telat lapor dendanya berapa?" was told UU KUP Pasal 7's Rp500.000
+        # "untuk Surat Pemberitahuan Masa Pajak Pertambahan Nilai", not the Rp100.000 for "Surat Pemberitahuan
+        # Masa lainnya" (session 63, a probe of our own)
+        named = set(mentioned_taxes(clause))
+        other = bool(asked and named and not asked & named) or period_match(period, clause) < 0
+        return len(words & set(tokenize(clause))) - (100 if other else 0)
 
     best = max(range(len(clauses)), key=lambda i: (shared(clauses[i]), -i))
     return _trim(clauses[best], 160)

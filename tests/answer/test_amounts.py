@@ -29,6 +29,14 @@ from bot.answer.pipeline import answer_question
             "Menurut UU 28/2007, jumlahnya Rp500.000,00 (lima ratus ribu rupiah) untuk Surat Pemberitahuan "
             "Masa Pajak Pertambahan Nilai [1].",
         ),
+        # session 63: a Masa return of another tax is "Surat Pemberitahuan Masa lainnya" -- not the VAT
+        # return's Rp500.000 (which shares more words), nor the annual company return's (which shares "Pajak
+        # Penghasilan" with PPh 21)
+        (
+            "kalo SPT masa PPh 21 telat lapor dendanya berapa?",
+            "Menurut UU 28/2007, jumlahnya Rp100.000,00 (seratus ribu rupiah) untuk Surat Pemberitahuan "
+            "Masa lainnya [1].",
+        ),
     ],
 )
 def test_the_amount_for_what_the_question_names(services: Any, question: str, line: str) -> None:
