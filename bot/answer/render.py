@@ -817,6 +817,8 @@ _SETS_BASE = lexicon.passage_cue("sets_base")
 #: a unit that charges a tax (``passage_cues.charges_tax``): a percentage it states may be read as the rate
 _CHARGES_TAX = lexicon.passage_cue("charges_tax")
 #: the form an administrative sanction takes, as UU KUP writes it ("sanksi administratif berupa denda 30%")
+#: a question asking since when a rule applies (``question_kinds.asks_commencement``)
+_ASKS_COMMENCEMENT = lexicon.question_kind("asks_commencement")
 _SANCTION_FORM = re.compile(r"\bberupa\s+(denda|bunga|kenaikan)\b", re.I)
 _SANCTION_FORM_EN = {"denda": "a fine", "bunga": "interest", "kenaikan": "a surcharge"}
 
@@ -895,12 +897,15 @@ def _fact_sentence(
         asked_on = as_of or (understand(question).as_of if question else None) or dt.date.today()
         due = _deadline_phrase(c, kind == "period", asked_on)
         if due:
-            # "paling lambat tanggal 15" is a deadline; "10 (sepuluh) tahun" is a period
+            # "paling lambat tanggal 15" is a deadline; "10 (sepuluh) tahun" is a period; the date asked
+            # "since when" a rule applies is its start ("PPN 12% itu berlaku mulai kapan?")
             period = bool(_PERIOD.match(due))
+            start = not period and bool(_ASKS_COMMENCEMENT.search(lexicon.plain_question(question)))
             if lang == "en":
-                what = "the period is" if period else "the deadline is"
+                what = "the period is" if period else "it takes effect" if start else "the deadline is"
                 return f'Under {src}, {what} "{due}" [{n}].', None
-            return f"Menurut {src}, {'jangka waktunya' if period else 'batas waktunya'} {due} [{n}].", None
+            what = "jangka waktunya" if period else "mulai berlakunya" if start else "batas waktunya"
+            return f"Menurut {src}, {what} {due} [{n}].", None
     body = _named_party(c) if kind is None and asks_liable(question) else None
     body = body or _statement(c, kind, question)
     cites = f"[{n}]"
@@ -1188,7 +1193,7 @@ def _multi_part(
         if found is None:
             parts.append(_MISSING_PART[kind][lang])
             continue
-        parts.append(_fact_sentence(claims[found], found + 1, lang, said)[0])
+        parts.append(_fact_sentence(claims[found], found + 1, lang, said, question)[0])
         if kind == "rate":
             premise = _premise(question, claims[found], lang)
     return " ".join(p for p in (premise, *parts) if p)
