@@ -958,6 +958,7 @@ def deadline_of_other_act(question: str, text: str, *, asked_bound: bool | None 
     return not (deadline_of_asked_act(question, text) if asked_bound is None else asked_bound)
 
 
+@functools.lru_cache(maxsize=256)  # the pipeline's two deadline checks read the same lead text
 def _names_act(verbs: frozenset[str], text: str) -> bool:
     """The text names one of the asked act's stems (:func:`_bound_act`), as a verb or by its peN-an noun, or
     (for paying) any word of paying: "pembayaran" and "disetor" are one duty."""
@@ -2720,10 +2721,8 @@ def explains_unasked_term(hit: Hit, question: str, concepts: Sequence[Concept]) 
     is named when each of its content words is a word of the question or of one of its concepts' alternatives
     (an English question names "jasa lain" by "other services").  Only an elucidation that opens so is read:
     one kept whole with its Pasal ("Pasal 5 Ayat (1) Cukup jelas. ...") is not judged."""
-    if hit.chunk.kind != "penjelasan" or asks_definition(question):
-        return False
-    m = _ELUCIDATED_TERM.match(hit.chunk.text)
-    if m is None:
+    m = _ELUCIDATED_TERM.match(hit.chunk.text) if hit.chunk.kind == "penjelasan" else None
+    if m is None or asks_definition(question):
         return False
     skip = STOPWORDS | lexicon.generic_words()
     head = {lexical.stem(t) for t in tokenize(m.group("head")) if t not in skip and not t.isdigit()}
@@ -2736,8 +2735,9 @@ def explains_unasked_term(hit: Hit, question: str, concepts: Sequence[Concept]) 
 def names_no_asked_term(forms: list[list[str]], read: DefinitionRead) -> bool:
     """Whether a definition whose head can be read neither defines nor names any form of the asked term
     (``forms`` hold the alias dictionary's long forms: "PTKP" is defined as "Penghasilan Tidak Kena
-    Pajak")."""
-    if not forms or not read.heads or defines_asked_term(forms, read):
+    Pajak").  A definition of the asked term writes it out (:func:`defines_asked_term`), so naming none of
+    its forms also rules that out."""
+    if not forms or not read.heads:
         return False
     words = tokenize(read.text)
     return not any(form and _contains_run(words, form) for form in forms)
@@ -2923,17 +2923,19 @@ class ExtractiveComposer:
         best = max((c for _, c in scored), default=0.0)
         floor = max(self.min_coverage, RELATIVE_COVERAGE * best)
         # the passage stating the amount of the term asked, from the Pasal that sets it (kb.retrieve's
-        # governed-amount step), is about the question whatever share of the story's words it has
-        return [(h, c) for h, c in scored if c >= floor or (c > 0 and "graph:governed_amount" in h.via)]
+        # governed-amount step), is about the question whatever share of the story's words it has; an
+        # elucidation of what an unasked term means is about none of it, whatever words it shares
+        return [
+            (h, c)
+            for h, c in scored
+            if (c >= floor or (c > 0 and "graph:governed_amount" in h.via))
+            and not explains_unasked_term(h, request.question, concepts)
+        ]
 
     def compose(self, request: ComposeRequest) -> ComposedAnswer:
         concepts = question_concepts(request)
         notes: list[str] = []
-        relevant = [
-            (h, c)
-            for h, c in self.relevant_hits(request, concepts)
-            if not explains_unasked_term(h, request.question, concepts)
-        ]
+        relevant = self.relevant_hits(request, concepts)
         if not relevant:
             return ComposedAnswer((), 0.0, ("no_relevant_passage",))
         if unasked_focus(request, concepts, [h for h, _ in relevant]):

@@ -816,9 +816,9 @@ def _amount_phrase(c: ShownClaim, question: str) -> str | None:
 _SETS_BASE = lexicon.passage_cue("sets_base")
 #: a unit that charges a tax (``passage_cues.charges_tax``): a percentage it states may be read as the rate
 _CHARGES_TAX = lexicon.passage_cue("charges_tax")
-#: the form an administrative sanction takes, as UU KUP writes it ("sanksi administratif berupa denda 30%")
 #: a question asking since when a rule applies (``question_kinds.asks_commencement``)
 _ASKS_COMMENCEMENT = lexicon.question_kind("asks_commencement")
+#: the form an administrative sanction takes, as UU KUP writes it ("sanksi administratif berupa denda 30%")
 _SANCTION_FORM = re.compile(r"\bberupa\s+(denda|bunga|kenaikan)\b", re.I)
 _SANCTION_FORM_EN = {"denda": "a fine", "bunga": "interest", "kenaikan": "a surcharge"}
 
