@@ -2768,11 +2768,18 @@ def _fact_text(kind: str | None, unit: Unit) -> str:
     tax falls due; judged by the item alone, the ayat on payments received early (its own "pada saat
     pembayaran") or another act's payment period led "Kapan PPN terutang?" (session 60).  A lead-in with a
     figure ("paling lambat tanggal 15 ...:") is not read into the item: the figure would not be in its
-    quote."""
+    quote.  A numbered item under a lettered one ("a. Dokumen dibubuhi Tanda Tangan, untuk: 1. surat
+    perjanjian ...", UU Bea Meterai Pasal 8 ayat (1)) is read the same way: its text is the lead-in, the
+    lettered head and the item without its number, so the lead-in is what stands before the head (session
+    64)."""
     if kind != "deadline":
         return unit.quote
     text, quote = normalize_ws(unit.text), normalize_ws(unit.quote)
-    lead_in = text[: -len(quote)] if quote and text.endswith(quote) else ""
+    if quote and text.endswith(quote):
+        lead_in = text[: -len(quote)]
+    else:
+        head = quote.split(":", 1)[0] if _ITEM.match(quote) and ":" in quote else ""
+        lead_in = text[: text.find(head)] if head and text.find(head) > 0 else ""
     return unit.text if lead_in.strip() and not extract_figures(lead_in) else unit.quote
 
 

@@ -474,3 +474,19 @@ def test_the_umkm_turnover_bound_reads_bruto_and_final() -> None:
     assert "peredaran bruto tidak melebihi Rp4.800.000.000,00" in ayat.text
     assert "Pajak Penghasilan bersifat final sebagaimana dimaksud dalam Pasal 56 ayat (1)" in ayat.text
     assert "brrto" not in ayat.text and "linal" not in ayat.text
+
+
+def test_the_moments_stamp_duty_falls_due_are_lettered_items_of_uu_bea_meterai_pasal_8() -> None:
+    # OCR had run huruf b to e of Pasal 8 ayat (1) on after the last numbered item before them ("... huruf c.
+    # b. Dokumen selesai dibuat, untuk:") and dropped huruf a's period, so every numbered item was read under
+    # "a Dokumen dibubuhi Tanda Tangan" and a question on securities was told they fall due when signed;
+    # repaired by hand in session 64 (rule "structure" in ocr_repairs.tsv)
+    ayat = {c.key: c for c in _doc("uu-10-2020")}["pasal-8/ayat-1"]
+    lines = ayat.text.split("\n")
+    assert lines[0] == "(1) Bea Meterai terutang pada saat:"
+    heads = [ln[:2] for ln in lines if re.match(r"[a-e]\. Dokumen", ln)]
+    assert heads == ["a.", "b.", "c.", "d.", "e."]
+    assert "3. akta 3. akta" not in ayat.text and "ayat (21huruf" not in ayat.text
+    pasal_3 = {c.key: c for c in _doc("uu-10-2020")}["pasal-3"]
+    assert "\nh. Dokumen lain yang ditetapkan dengan Peraturan Pemerintah." in pasal_3.text
+    assert "REPUBLIK" not in pasal_3.text
