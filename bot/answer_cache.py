@@ -230,11 +230,12 @@ def doc_fingerprint(meta: DocumentMeta) -> str:
 def related_documents(store: KnowledgeStore, doc_ids: Iterable[str]) -> set[str]:
     """``doc_ids`` and the documents a change of them can make wrong: those they amend or revoke.
 
-    For each changed document still in the store: its ``amends`` and ``revokes`` (resolved to ids), and the
-    base laws of the provisions its passages restate (``provision`` ``"uu-8-1983:pasal-7"`` of an amending
-    act's chunk).  Any stored document naming a changed one in ``amended_by`` / ``revoked_by`` too (its
-    metadata announced the change).  A removed document's own relations are gone with it; the validity
-    windows relinking re-opens are in the impact's documents, and verification on read covers the rest.
+    For each changed document still in the store: its ``amends``, ``revokes`` and ``revokes_parts``
+    (resolved to ids), and the base laws of the provisions its passages restate (``provision``
+    ``"uu-8-1983:pasal-7"`` of an amending act's chunk).  Any stored document naming a changed one in
+    ``amended_by`` / ``revoked_by`` too (its metadata announced the change).  A removed document's own
+    relations are gone with it; the validity windows relinking re-opens are in the impact's documents, and
+    verification on read covers the rest.
     """
     from kb.linking import doc_lookup
 
@@ -249,6 +250,9 @@ def related_documents(store: KnowledgeStore, doc_ids: Iterable[str]) -> set[str]
         meta = d.meta
         if meta.id in ids:
             out.update(t for ref in (*meta.amends, *meta.revokes) if (t := lookup.get(ref)) is not None)
+            # an act revoking some Pasal of another ("pp-9-2021:pasal-5") changes that act's answers too
+            parts = (part.rpartition(":pasal-")[0] for part in meta.revokes_parts)
+            out.update(t for ref in parts if (t := lookup.get(ref)) is not None)
             for chunk in store.chunks_of(meta.id):
                 root = chunk.base_doc
                 if root != meta.id and root in known:

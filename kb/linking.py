@@ -111,6 +111,57 @@ def _effective_to(docs: list[StoredDocument], lookup: dict[str, str]) -> dict[st
     return out
 
 
+def _revoked_part_ends(docs: list[StoredDocument], lookup: dict[str, str]) -> dict[str, dt.date]:
+    """Whole Pasal of a stored act that another stored act revokes (``revokes_parts``), as
+    ``"<doc id>:pasal-<n>"`` -> the revoker's start: PP 9/2021 stays in force, its Pasal 5 (the VAT rules it
+    restated for PP 1/2012) stops on 2 December 2022 with PP 44/2022 Pasal 32 huruf b."""
+    out: dict[str, dt.date] = {}
+    for d in docs:
+        start = d.meta.effective_from
+        if d.quarantine_reason is not None or start is None:
+            continue
+        for part in d.meta.revokes_parts:
+            act, _, pasal = part.rpartition(":pasal-")
+            target = lookup.get(act)
+            if target and target != d.meta.id:
+                key = f"{target}:pasal-{pasal.upper()}"
+                out[key] = min(out.get(key, start), start)
+    return out
+
+
+def _absent_act_ends(docs: list[StoredDocument], lookup: dict[str, str]) -> dict[str, dt.date]:
+    """Acts the knowledge base does not hold that a stored act revokes, by canonical number -> the revoker's
+    start: PP 1/2012 is not stored, but PP 9/2021 restates its Pasal, and PP 44/2022 revoked it."""
+    out: dict[str, dt.date] = {}
+    for d in docs:
+        start = d.meta.effective_from
+        if d.quarantine_reason is not None or start is None:
+            continue
+        for ref in d.meta.revokes:
+            if lookup.get(ref) is None:
+                out[ref] = min(out.get(ref, start), start)
+    return out
+
+
+def _revocation_cut(
+    chunk: Chunk,
+    provisions: Iterable[str | None],
+    revoked_parts: dict[str, dt.date],
+    absent_ends: dict[str, dt.date],
+) -> dt.date | None:
+    """When a passage stops because the Pasal it sits in, or the wording it restates or explains
+    (``provisions``), was revoked on its own (the act around it staying in force)."""
+    own = _act_pasal(chunk.key)
+    cuts = [revoked_parts.get(f"{chunk.doc_id}:pasal-{own}") if own else None]
+    cuts += [revoked_parts.get(p) for p in provisions if p]
+    if chunk.kind == "penjelasan":
+        # the elucidation of a restated Pasal of an absent, revoked act ("Penjelasan Pasal 19 ayat (3) PP
+        # 1/2012 (Pasal 5 angka 6 PP 9/2021)") lives as long as that wording
+        cuts += [absent_ends.get(ref.key) for ref in find_doc_refs(chunk.location)]
+    found = [c for c in cuts if c is not None]
+    return min(found) if found else None
+
+
 def _part_starts(chunks: list[Chunk]) -> dict[str, dt.date]:
     """Closing provisions of an amending act: which of its Pasal start on which date."""
     out: dict[str, dt.date] = {}
@@ -143,6 +194,8 @@ def relink(store: KnowledgeStore) -> None:
     lookup = doc_lookup(docs)
     doc_by_id = {d.meta.id: d for d in docs}
     eff_to = _effective_to(docs, lookup)
+    revoked_parts = _revoked_part_ends(docs, lookup)
+    absent_ends = _absent_act_ends(docs, lookup)
     rows = list(store.iter_parse_payloads())
     by_doc: dict[str, list[tuple[Chunk, dict[str, Any]]]] = defaultdict(list)
     for chunk, payload in rows:
@@ -183,7 +236,9 @@ def relink(store: KnowledgeStore) -> None:
         ordered = sorted(by_source.values(), key=lambda v: (v.start or dt.date.min, v.doc_id))
         for i, ver in enumerate(ordered):
             nxt = ordered[i + 1].start if i + 1 < len(ordered) else None
-            end_doc = eff_to.get(prov.split(":", 1)[0]) if prov.split(":", 1)[0] in doc_by_id else None
+            base = prov.split(":", 1)[0]
+            # a base law the knowledge base does not hold ends when a stored act revokes it
+            end_doc = eff_to.get(base) if base in doc_by_id else absent_ends.get(base)
             own_end = eff_to.get(ver.doc_id)
             ends = [d for d in (nxt, end_doc, own_end) if d]
             end = min(ends) if ends else None
@@ -217,6 +272,16 @@ def relink(store: KnowledgeStore) -> None:
                 if later:
                     end = min(d for d in (min(later), end) if d)
         windows[chunk.id] = (None, start, end)
+    for chunk, _ in rows:
+        provision, valid_from, valid_to = windows[chunk.id]
+        explained = (
+            _explained_provision(chunk, doc_by_id[chunk.doc_id], lookup, doc_by_id)
+            if chunk.kind == "penjelasan" and chunk.pasal
+            else None
+        )
+        cut = _revocation_cut(chunk, (provision, explained), revoked_parts, absent_ends)
+        if cut is not None and (valid_to is None or cut < valid_to):
+            windows[chunk.id] = (provision, valid_from, cut)
 
     # --- edges: definitions, references, elucidations ------------------------------------------
     by_provision = _provision_index(rows, windows)

@@ -43,7 +43,14 @@ CANONICAL_FIELDS: tuple[str, ...] = (
     "review_by",
 )
 #: Optional extras we accept beside the canonical fields.
-EXTRA_FIELDS: tuple[str, ...] = ("ocr_noisy", "short_title", "topics", "official_url", "related_dates")
+EXTRA_FIELDS: tuple[str, ...] = (
+    "ocr_noisy",
+    "short_title",
+    "topics",
+    "official_url",
+    "related_dates",
+    "revokes_parts",
+)
 REQUIRED_FIELDS: tuple[str, ...] = ("id", "title", "number", "type")
 _DATE_FIELDS = ("enacted", "effective_from", "effective_to", "accessed", "review_by")
 _LIST_FIELDS = (
@@ -56,9 +63,12 @@ _LIST_FIELDS = (
     "access",
     "topics",
     "related_dates",
+    "revokes_parts",
 )
 _RELATED_DATE = re.compile(r"^(?P<key>[A-Z]+ \d+[A-Z]?/(?:19|20)\d\d)=(?P<date>\d{4}-\d\d-\d\d)$")
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{1,119}$")
+#: a revoked Pasal of another act: "pp-9-2021:pasal-5", "PP 9/2021:pasal-5"
+_REVOKED_PART = re.compile(r"^\S.*:pasal-[0-9IVX]+[A-Z]?$")
 
 
 def _date(path: Path, field: str, value: Any) -> dt.date | None:
@@ -143,6 +153,13 @@ def meta_from_fields(fields: Mapping[str, Any], path: Path) -> DocumentMeta:
                 field="related_dates",
             )
         _date(path, "related_dates", m.group("date"))
+    for item in lists["revokes_parts"]:
+        if not _REVOKED_PART.match(item):
+            raise MetadataError(
+                path,
+                f"expected '<act>:pasal-<n>' (e.g. 'pp-9-2021:pasal-5'), got {short_repr(item)}",
+                field="revokes_parts",
+            )
     official = _opt_str(path, "official_url", fields.get("official_url"))
     if official is not None and not official.startswith("https://"):
         raise MetadataError(
@@ -187,6 +204,7 @@ def meta_from_fields(fields: Mapping[str, Any], path: Path) -> DocumentMeta:
         topics=lists["topics"],
         official_url=official,
         related_dates=lists["related_dates"],
+        revokes_parts=lists["revokes_parts"],
     )
 
 
@@ -235,6 +253,39 @@ def _relation_ids(items: list[str]) -> tuple[str, ...]:
         refs = find_doc_refs(item)
         if refs:
             out.append(refs[0].key)
+    return tuple(dict.fromkeys(out))
+
+
+#: "Pasal 5 pp-9-2021 (seen, Pasal 32 b)", "Pasal 6 dan Pasal 9 pp-9-2021 (...)": whole Pasal, then the act
+_PASALS_OF_ACT = re.compile(
+    r"^\s*(?P<pasals>Pasal\s+[0-9]+[A-Z]?(?:\s*(?:,|dan|,\s*dan)\s*Pasal\s+[0-9]+[A-Z]?)*)\s+"
+    r"(?P<act>(?:[a-z]+-\d+[a-z]?-(?:19|20)\d\d|(?:UU|PP|PMK|Perppu|Peraturan|Undang)\b).*)$",
+    re.IGNORECASE,
+)
+
+
+def _revoked_parts(items: list[str]) -> tuple[str, ...]:
+    """The whole Pasal of another act a corpus ``revokes`` item names: "Pasal 6 dan Pasal 9 pp-9-2021 (seen,
+    Pasal 74 b)" -> ("pp-9-2021:pasal-6", "pp-9-2021:pasal-9").  Only when the act follows the Pasal
+    directly: "Pasal 2 ayat (3) PP 80/2010" revokes an ayat, which no validity window can end (a Pasal's
+    passages are not cut by ayat), and is left out."""
+    out: list[str] = []
+    for item in items:
+        m = _PASALS_OF_ACT.match(item)
+        if not m:
+            continue
+        act = m.group("act")
+        head = act.split(" ", 1)[0]
+        if re.fullmatch(r"[a-z]+-\d+[a-z]?-(?:19|20)\d\d", head):
+            key = head
+        else:
+            refs = find_doc_refs(act)
+            if not refs:
+                continue
+            key = refs[0].key
+        out.extend(
+            f"{key}:pasal-{p.upper()}" for p in re.findall(r"Pasal\s+([0-9]+[A-Z]?)", m.group("pasals"), re.I)
+        )
     return tuple(dict.fromkeys(out))
 
 
@@ -315,6 +366,7 @@ def meta_from_corpus(raw: Mapping[str, Any], path: Path, folder_id: str) -> Docu
         "amends": list(_relation_ids(relations["amends"])),
         "amended_by": list(amended_by),
         "revokes": list(_relation_ids(relations["revokes"])),
+        "revokes_parts": list(_revoked_parts(relations["revokes"])),
         "revoked_by": list(revoked_by),
         "source_url": url,
         "access": [PUBLIC_GROUP],

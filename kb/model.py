@@ -69,6 +69,10 @@ class DocumentMeta:
     amended_by: tuple[str, ...] = ()
     revokes: tuple[str, ...] = ()
     revoked_by: tuple[str, ...] = ()
+    #: Whole Pasal of another act this one revokes, as ``"<act>:pasal-<n>"`` (``"pp-9-2021:pasal-5"``, the act
+    #: by id or canonical number): the act stays in force, those Pasal -- and the wording they restated --
+    #: stop on this act's start (:mod:`kb.linking`).  PP 44/2022 Pasal 32 huruf b revokes PP 9/2021 Pasal 5.
+    revokes_parts: tuple[str, ...] = ()
     source_url: str | None = None
     accessed: dt.date | None = None
     owner: str | None = None

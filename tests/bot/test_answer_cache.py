@@ -413,6 +413,8 @@ def test_related_documents_adds_what_an_amending_act_amends(world: Any) -> None:
     assert {"uu-7-2021", "uu-8-1983", "uu-7-1983", "uu-6-1983"} <= related
     assert "pp-55-2022" not in related and "memo-pph26-sg-software" not in related
     assert related_documents(svc.store, ["memo-pph26-sg-software"]) == {"memo-pph26-sg-software"}
+    # PP 44/2022 revokes PP 9/2021 Pasal 5 (metadata revokes_parts): PP 9/2021's answers change with it
+    assert "pp-9-2021" in related_documents(svc.store, ["pp-44-2022"])
 
 
 def test_faq_status_changes_purge_the_entries_resting_on_the_faq(world: Any, redis_url: str) -> None:
