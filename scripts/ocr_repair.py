@@ -334,7 +334,11 @@ def repair_pasal(lines: list[str], vocab: Vocabulary) -> list[Change]:
 HEAD_PREFIX = (
     r"(?:^|(?<=[.;:] )|(?<=\bPasal \d) |(?<=\bPasal \d\d) |(?<=\bPasal \d\d\d) |(?<=\bPasal \d[A-Z]) )"
 )
-MARKER = r"[\(\{](?P<inner>\d{1,2}\)|[1-9][1lI]|U\)?|[lI]\)?|a\))(?= [A-Z])"
+# "l2l": both brackets read as "l" (PP 44/2022 Pasal 26 "... serta Pasal 24. l2l Faktur Pajak yang ...")
+MARKER = (
+    r"(?:[\(\{]|(?<![\w(])l(?=[1-9]l ))"
+    r"(?P<inner>\d{1,2}\)|[1-9][1lI]|U\)?|[lI]\)?|a\))(?= [A-Z])"
+)
 HEAD_MARKER_RE = re.compile(HEAD_PREFIX + MARKER)
 INLINE_PASAL_RE = re.compile(
     r"(?:^|(?<=[.;:] ))Pasal (\d+[A-Z]?)(?=\s*$| [\(\{])"

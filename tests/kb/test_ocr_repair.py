@@ -143,6 +143,23 @@ def test_mid_line_ayat_heading_confirmed_by_its_sequence_goes_onto_its_own_line(
     assert ocr.repair_text(new, vocab())[0] == new
 
 
+def test_an_ayat_heading_whose_brackets_were_read_as_l_is_repaired() -> None:
+    # PP 44/2022 Pasal 26: "... serta Pasal 24. l2l Faktur Pajak yang dibuat ... setelah melewati jangka
+    # waktu 3 (tiga) bulan" was quoted inside ayat (1) (session 64); a word ending in "l2l" or a reference is
+    # no heading
+    text = "Pasal 26 (1) Faktur Pajak wajib dibuat. l2l Faktur Pajak yang terlambat.\n(3) Lain.\nPasal 27"
+    new, changes = ocr.repair_text(text, vocab())
+    assert (
+        new
+        == "Pasal 26 (1) Faktur Pajak wajib dibuat.\n(2) Faktur Pajak yang terlambat.\n(3) Lain.\nPasal 27"
+    )
+    assert [(c.before, c.after, c.rule) for c in changes] == [(" l2l", "\n(2)", "ayat")]
+    kept = (
+        "Pasal 26 (1) Satu (COVID-l9l Dua.\n(2) Dua sebagaimana dimaksud pada ayat l2l tercantum.\nPasal 27"
+    )
+    assert ocr.repair_text(kept, vocab())[0] == kept
+
+
 def test_two_misread_ayat_headings_in_a_row_confirm_each_other() -> None:
     # PP 55/2022 Pasal 22: "Pasal 22 (l) Amortisasi ... . {21 Amortisasi ..." then "(3)"
     text = "Pasal 22 (l) Amortisasi harta. {21 Amortisasi dimulai.\n(3) Apabila harta.\nPasal 23"

@@ -490,3 +490,14 @@ def test_the_moments_stamp_duty_falls_due_are_lettered_items_of_uu_bea_meterai_p
     pasal_3 = {c.key: c for c in _doc("uu-10-2020")}["pasal-3"]
     assert "\nh. Dokumen lain yang ditetapkan dengan Peraturan Pemerintah." in pasal_3.text
     assert "REPUBLIK" not in pasal_3.text
+
+
+def test_an_ayat_marker_read_as_l2l_is_an_ayat_of_its_own() -> None:
+    # PP 44/2022 Pasal 26: "... serta Pasal 24. l2l Faktur Pajak yang dibuat ... setelah melewati jangka
+    # waktu 3 (tiga) bulan" (both brackets read as "l"): the three-month limit was quoted after ayat (1)'s
+    # references; scripts/ocr_repair.py's ayat rule reads the marker since session 64
+    pasal = {c.key: c for c in _doc("pp-44-2022")}["pasal-26"]
+    assert (
+        "\n(2) Faktur Pajak yang dibuat oleh Pengusaha Kena Pajak setelah melewati jangka waktu" in pasal.text
+    )
+    assert "l2l" not in pasal.text
