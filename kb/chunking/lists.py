@@ -31,7 +31,7 @@ HEADING_RESIDUE = re.compile(rf"[ \t\n]*{_RESIDUE}?")
 _AYAT_FIRST = re.compile(rf"(?:[ \t]*|[ \t]*\n[ \t]*{_RESIDUE})\((?:1\)|l\)|I\)|U(?=[ \t]))[ \t]*(?=[A-Z])")
 
 _ITEM_LINE = re.compile(
-    r"^[ \t]*(?:(?P<h>[a-z]{1,2})\.|(?P<n>\d{1,2})[ ]?\.|(?P<p>[a-z]{1,2}|\d{1,2})\))[ \t]+(?=\S)",
+    r"^[ \t]*(?:(?P<h>[a-z]{1,2})\.|(?P<n>\d{1,3})[ ]?\.|(?P<p>[a-z]{1,2}|\d{1,2})\))[ \t]+(?=\S)",
     re.MULTILINE,
 )
 

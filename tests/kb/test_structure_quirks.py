@@ -501,3 +501,19 @@ def test_an_ayat_marker_read_as_l2l_is_an_ayat_of_its_own() -> None:
         "\n(2) Faktur Pajak yang dibuat oleh Pengusaha Kena Pajak setelah melewati jangka waktu" in pasal.text
     )
     assert "l2l" not in pasal.text
+
+
+def test_a_definition_list_counts_past_99() -> None:
+    # PMK 81/2024 as restated by PMK 54/2025 defines 222 terms; items were read up to two digits, so angka 99
+    # swallowed definitions 100 to 222 (55,708 characters in 20 parts, every one cited "Pasal 1 angka 99"),
+    # and "Berapa lama SPT harus disimpan?" was answered with the definition of Arsip Data Komputer
+    # (session 64)
+    text = "Pasal 1\n" + "".join(f"{n}. Istilah {n} adalah arti.\n" for n in range(1, 103))
+    assert [(kind, v) for _, kind, v in find_items(text, 0, len(text))] == [
+        ("angka", str(n)) for n in range(1, 103)
+    ]
+    defs = {c.key: c for c in _doc("pmk-54-2025") if c.key.startswith("pasal-I/angka-1/pasal-1/angka-")}
+    numbers = {int(k.rsplit("-", 1)[1]) for k in defs if "/part-" not in k.rsplit("angka-", 1)[1]}
+    assert numbers == set(range(1, 223))
+    assert defs["pasal-I/angka-1/pasal-1/angka-100"].text.startswith("100. Jasa adalah setiap kegiatan")
+    assert "100. Jasa adalah" not in defs["pasal-I/angka-1/pasal-1/angka-99"].text
