@@ -119,6 +119,14 @@ _PERCENT = re.compile(r"\d+(?:[.,]\d+)?\s?%")
 #: ... or a rate stated as a fixed amount: "dikenai Bea Meterai dengan tarif tetap sebesar Rp10.000,00" (UU
 #: Bea Meterai Pasal 5, which names the documents of Pasal 3 by reference)
 _RATE_FIGURE = re.compile(r"\d+(?:[.,]\d+)?\s?%|\btarif\b[^.;]{0,60}?\bRp\s?\d", re.IGNORECASE)
+#: a sanction stated with its measure: "dikenai sanksi administratif berupa denda sebesar 1% (satu persen)"
+#: (UU KUP Pasal 14 ayat (4), which names its subject only as "Pengusaha Kena Pajak sebagaimana dimaksud pada
+#: ayat (1) huruf d"); "dikenai sanksi administratif berupa denda dan/atau bunga" names a sanction, not its
+#: size
+_SANCTION_FIGURE = re.compile(
+    r"\b(?:denda|bunga|kenaikan)\b[^.;]{0,40}?\b(?:sebesar|sejumlah)\s+(?:Rp\s?\d|\d+(?:[.,]\d+)?\s?%)",
+    re.IGNORECASE,
+)
 #: "berapa ...?" / "how much ...?" (kb/data/lexicon.yaml ``question_kinds.amount``)
 _AMOUNT_Q = lexicon.question_kind("amount")
 #: an amount of money as the acts write it ("Rp54.000.000,00")
@@ -513,7 +521,15 @@ class Retriever:
         referrers first, then by document and position; only rules visible to the asker and in force on the
         question's date.
         """
-        figure = _TIME_FIGURE if intent.deadline else _RATE_FIGURE if intent.rate else None
+        figure = (
+            _TIME_FIGURE
+            if intent.deadline
+            else _RATE_FIGURE
+            if intent.rate
+            else _SANCTION_FIGURE
+            if intent.penalty
+            else None
+        )
         rules = _leading_rules(results)
         if figure is None or not rules:
             return results
@@ -560,7 +576,10 @@ class Retriever:
             )
         )
         ref = found[0]
-        hit = Hit(ref, docs[ref.doc_id], best.score, ("graph:referrer",))
+        # a referrer naming its subject by its sibling ayat ("Terhadap pengusaha ... sebagaimana dimaksud pada
+        # ayat (1) huruf d ... denda sebesar 1%") travels with that ayat as its lead-in, as a candidate does
+        lead_in = self._lead_ins({ref.id: ref}).get(ref.id, "")
+        hit = Hit(ref, docs[ref.doc_id], best.score, ("graph:referrer",), lead_in)
         return _placed_after(results, at, hit, top_k)
 
     def _expand(self, results: list[Hit], flt: SearchFilter, docs: dict[str, DocumentMeta]) -> list[Hit]:
@@ -736,6 +755,8 @@ class _Intent:
     deadline: bool
     #: "berapa ...?" asking neither a rate nor a time limit: an amount ("berapa PTKP K/2?")
     amount: bool = False
+    #: what the sanction is ("kena sanksi apa?", "dendanya berapa?"): lexicon ``question_kinds.penalty``
+    penalty: bool = False
     #: the words of the term a definition question asks about, in each form an act defines it by
     #: (:func:`asked_term_words`)
     asked_terms: tuple[tuple[str, ...], ...] = ()
@@ -760,6 +781,7 @@ class _Intent:
             rate=rate,
             deadline=deadline,
             amount=bool(_AMOUNT_Q.search(asked)) and not rate and not deadline,
+            penalty=lexicon.asks_penalty(asked),
             asked_terms=asked_term_words(plan.text, plan),
         )
 
