@@ -111,11 +111,17 @@ def _effective_to(docs: list[StoredDocument], lookup: dict[str, str]) -> dict[st
     return out
 
 
-def _revoked_part_ends(docs: list[StoredDocument], lookup: dict[str, str]) -> dict[str, dt.date]:
-    """Whole Pasal of a stored act that another stored act revokes (``revokes_parts``), as
-    ``"<doc id>:pasal-<n>"`` -> the revoker's start: PP 9/2021 stays in force, its Pasal 5 (the VAT rules it
-    restated for PP 1/2012) stops on 2 December 2022 with PP 44/2022 Pasal 32 huruf b."""
-    out: dict[str, dt.date] = {}
+def _revocation_ends(
+    docs: list[StoredDocument], lookup: dict[str, str]
+) -> tuple[dict[str, dt.date], dict[str, dt.date]]:
+    """What stored acts revoke short of a whole stored act, each -> the revoker's start.
+
+    First, whole Pasal of a stored act (``revokes_parts``), as ``"<doc id>:pasal-<n>"``: PP 9/2021 stays
+    in force, its Pasal 5 (the VAT rules it restated for PP 1/2012) stops on 2 December 2022 with PP 44/2022
+    Pasal 32 huruf b.  Second, acts the knowledge base does not hold, by canonical number: PP 1/2012 is not
+    stored, but PP 9/2021 restates its Pasal, and PP 44/2022 revoked it."""
+    parts: dict[str, dt.date] = {}
+    absent: dict[str, dt.date] = {}
     for d in docs:
         start = d.meta.effective_from
         if d.quarantine_reason is not None or start is None:
@@ -125,22 +131,11 @@ def _revoked_part_ends(docs: list[StoredDocument], lookup: dict[str, str]) -> di
             target = lookup.get(act)
             if target and target != d.meta.id:
                 key = f"{target}:pasal-{pasal.upper()}"
-                out[key] = min(out.get(key, start), start)
-    return out
-
-
-def _absent_act_ends(docs: list[StoredDocument], lookup: dict[str, str]) -> dict[str, dt.date]:
-    """Acts the knowledge base does not hold that a stored act revokes, by canonical number -> the revoker's
-    start: PP 1/2012 is not stored, but PP 9/2021 restates its Pasal, and PP 44/2022 revoked it."""
-    out: dict[str, dt.date] = {}
-    for d in docs:
-        start = d.meta.effective_from
-        if d.quarantine_reason is not None or start is None:
-            continue
+                parts[key] = min(parts.get(key, start), start)
         for ref in d.meta.revokes:
             if lookup.get(ref) is None:
-                out[ref] = min(out.get(ref, start), start)
-    return out
+                absent[ref] = min(absent.get(ref, start), start)
+    return parts, absent
 
 
 def _revocation_cut(
@@ -194,8 +189,7 @@ def relink(store: KnowledgeStore) -> None:
     lookup = doc_lookup(docs)
     doc_by_id = {d.meta.id: d for d in docs}
     eff_to = _effective_to(docs, lookup)
-    revoked_parts = _revoked_part_ends(docs, lookup)
-    absent_ends = _absent_act_ends(docs, lookup)
+    revoked_parts, absent_ends = _revocation_ends(docs, lookup)
     rows = list(store.iter_parse_payloads())
     by_doc: dict[str, list[tuple[Chunk, dict[str, Any]]]] = defaultdict(list)
     for chunk, payload in rows:

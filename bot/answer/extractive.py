@@ -2779,7 +2779,8 @@ def _fact_text(kind: str | None, unit: Unit) -> str:
         lead_in = text[: -len(quote)]
     else:
         head = quote.split(":", 1)[0] if _ITEM.match(quote) and ":" in quote else ""
-        lead_in = text[: text.find(head)] if head and text.find(head) > 0 else ""
+        at = text.find(head) if head else -1
+        lead_in = text[:at] if at > 0 else ""
     return unit.text if lead_in.strip() and not extract_figures(lead_in) else unit.quote
 
 
