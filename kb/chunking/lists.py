@@ -11,6 +11,9 @@ from __future__ import annotations
 import re
 
 _AYAT_LINE = re.compile(r"^[ \t]*\((\d{1,2}[a-z]?|l|I)\)[ \t]*(?=\S)", re.MULTILINE)
+# a reference the layout wrapped before its number ("sebagaimana dimaksud dalam Pasal 10 ayat\n(3) huruf c
+# tidak perlu ...", PMK 112/2025 Pasal 11): the line-start "(3)" continues it and heads no ayat
+_WRAPPED_REFERENCE = re.compile(r"\bayat[ \t]*\n[ \t]*$", re.IGNORECASE)
 # OCR: "(21 Dalam" for "(2) Dalam", "(l)" for "(1)"
 _AYAT_OCR = re.compile(r"^[ \t]*\((\d)[1l][ \t]+(?=[A-Z])", re.MULTILINE)
 # (also behind a page number the scrape joined to the line: "... ekspor Jasa Kena Pajak. 3 (3) Tarif")
@@ -60,6 +63,8 @@ def find_ayat(text: str, start: int, end: int) -> list[tuple[int, str]]:
     if first:
         cands.append((text.index("(", first.start()), "1", True))
     for m in _AYAT_LINE.finditer(text, start, end):
+        if _WRAPPED_REFERENCE.search(text, max(start, m.start() - 12), m.start()):
+            continue
         v = m.group(1)
         cands.append((m.start(1) - 1, "1" if v in ("l", "I") else v, v in ("l", "I")))
     for m in _AYAT_OCR.finditer(text, start, end):

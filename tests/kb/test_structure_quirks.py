@@ -19,7 +19,7 @@ from functools import cache
 from pathlib import Path
 
 from kb.chunking import chunk_document
-from kb.chunking.lists import find_items
+from kb.chunking.lists import find_ayat, find_items
 from kb.chunking.regulation import PASAL_MAX
 from kb.model import DocumentMeta, ParsedChunk
 
@@ -517,3 +517,23 @@ def test_a_definition_list_counts_past_99() -> None:
     assert numbers == set(range(1, 223))
     assert defs["pasal-I/angka-1/pasal-1/angka-100"].text.startswith("100. Jasa adalah setiap kegiatan")
     assert "100. Jasa adalah" not in defs["pasal-I/angka-1/pasal-1/angka-99"].text
+
+
+def test_a_reference_wrapped_before_its_ayat_number_heads_no_ayat() -> None:
+    # PMK 112/2025 Pasal 11: "... sebagaimana dimaksud dalam Pasal 10 ayat\n(3) huruf c tidak perlu
+    # menyampaikan Formulir DGT ..." was read as the heading of ayat (3), so ayat (1) stopped at "ayat" and
+    # the real ayat (2) and (3) were quoted as part of a false ayat (3); the same in its Pasal 7, 13 and 18
+    # and in PMK 114/2025 Pasal 16 (session 64)
+    text = (
+        "(1) Dokumen sebagaimana dimaksud dalam Pasal 10 ayat\n(3) huruf c tidak perlu.\n(2) Lain.\n(3) Lagi."
+    )
+    assert [v for _, v in find_ayat(text, 0, len(text))] == ["1", "2", "3"]
+    pasal = {c.key: c for c in _doc("pmk-112-2025")}
+    assert pasal["pasal-11/ayat-1"].text.endswith(
+        "berikutnya sesuai\ndengan periode yang tercantum dalam Formulir DGT ."
+    )
+    assert pasal["pasal-11/ayat-2"].text.startswith(
+        "(2) Wajib Pajak Luar Negeri sebagaimana dimaksud pada ayat"
+    )
+    for key in ("pasal-7/ayat-3", "pasal-13/ayat-2", "pasal-18/ayat-2"):
+        assert key in pasal
