@@ -22,3 +22,14 @@ def test_the_whole_ayat_answers(services: Any) -> None:
     lead = answer.claims[0]
     assert (lead.source.doc_id, lead.source.location) == ("pmk-112-2025", "Pasal 11 ayat (1)")
     assert "tidak perlu menyampaikan Formulir DGT" in lead.quote
+
+
+def test_a_maximum_period_is_asked_as_how_long() -> None:
+    # with Pasal 11 ayat (1) read whole (it names the "periode" of a form), a check item asking the longest
+    # period a DGT form covers asked no kind of fact and was led by it instead of Pasal 8 ayat (4), "paling
+    # lama 12 (dua belas) bulan"; a bound on a period asks it as "how long" does (question_kinds.deadline)
+    from bot.answer.extractive import lead_fact
+
+    assert lead_fact("What is the maximum period a certified treaty form covers?") == "deadline"
+    assert lead_fact("What is the longest time allowed to file an objection?") == "deadline"
+    assert lead_fact("What is the maximum amount of stamp duty?") != "deadline"
