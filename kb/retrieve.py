@@ -127,6 +127,9 @@ _SANCTION_FIGURE = re.compile(
     r"\b(?:denda|bunga|kenaikan)\b[^.;]{0,40}?\b(?:sebesar|sejumlah)\s+(?:Rp\s?\d|\d+(?:[.,]\d+)?\s?%)",
     re.IGNORECASE,
 )
+#: what is charged / what is exempt (lexicon ``question_kinds.asks_charged`` / ``asks_exemption``)
+_ASKS_CHARGED = lexicon.question_kind("asks_charged")
+_ASKS_EXEMPTION = lexicon.question_kind("asks_exemption")
 #: "berapa ...?" / "how much ...?" (kb/data/lexicon.yaml ``question_kinds.amount``)
 _AMOUNT_Q = lexicon.question_kind("amount")
 #: an amount of money as the acts write it ("Rp54.000.000,00")
@@ -341,6 +344,7 @@ class Retriever:
         if mode in ("hybrid", "deterministic"):
             results = _with_rate_rule(results, pool, scored, visible, top_k)
             results = _with_governed_amount(results, pool, scored, visible, top_k)
+            results = _with_charging_rule(results, pool, scored, visible, top_k)
             results = self._with_referrer(results, pool.intent, flt, docs, top_k)
             context = self._expand(results, flt, docs)
         explain["returned"] = len(results)
@@ -677,6 +681,39 @@ def _with_rate_rule(
     return _placed_after(results, rules[0], hit, top_k)
 
 
+#: a rule saying what a levy is charged on ("Bea Meterai dikenakan atas:", "Yang menjadi objek pajak adalah")
+_STATES_CHARGE = lexicon.passage_cue("states_charge")
+
+
+def _with_charging_rule(
+    results: list[Hit], pool: CandidatePool, scored: list[tuple[float, str]], visible: set[str], top_k: int
+) -> list[Hit]:
+    """The rule saying what the asked levy is charged on, placed right after the best rule when no hit states
+    a charge and the question asks what is charged ("What documents are subject to stamp duty?").
+
+    Why: such a question names only the levy and the kind of thing, which every passage of its act shares;
+    UU Bea Meterai Pasal 3 ("Bea Meterai dikenakan atas: a. Dokumen ...") ranked 10th or 11th for the English
+    question by keyword alone, under the exemption list of Pasal 7, and the answer quoted an exemption
+    (session 64).  The best-ranked passage of the best rule's own document stating a charge joins (it takes
+    the last place); the composer still decides what leads."""
+    if not pool.intent.charged or any(_STATES_CHARGE.search(h.chunk.text) for h in results):
+        return results
+    rules = _leading_rules(results)
+    if not rules:
+        return results
+    doc_id = results[rules[0]].chunk.doc_id
+    shown = {h.chunk.id for h in results}
+    for _, cid in scored:
+        chunk = pool.chunks[cid]
+        if cid in shown or cid not in visible or chunk.doc_id != doc_id or not _quotable_rule(chunk):
+            continue
+        if _STATES_CHARGE.search(chunk.text):
+            via = (*pool.via[cid], "graph:charging_rule")
+            hit = Hit(chunk, pool.docs[doc_id], results[rules[0]].score, via, pool.lead_ins.get(cid, ""))
+            return _placed_after(results, rules[0], hit, top_k)
+    return results
+
+
 def _hinted(pool: CandidatePool, origin: str) -> list[tuple[Provision, tuple[str, ...]]]:
     """The question's hinted provisions of one origin, each with its law's documents."""
     return [(p, law_docs) for p, law_docs in pool.intent.provision_docs if p.origin == origin]
@@ -757,6 +794,8 @@ class _Intent:
     amount: bool = False
     #: what the sanction is ("kena sanksi apa?", "dendanya berapa?"): lexicon ``question_kinds.penalty``
     penalty: bool = False
+    #: what a levy is charged on ("dokumen apa yang dikenai bea meterai?"): ``question_kinds.asks_charged``
+    charged: bool = False
     #: the words of the term a definition question asks about, in each form an act defines it by
     #: (:func:`asked_term_words`)
     asked_terms: tuple[tuple[str, ...], ...] = ()
@@ -782,6 +821,7 @@ class _Intent:
             deadline=deadline,
             amount=bool(_AMOUNT_Q.search(asked)) and not rate and not deadline,
             penalty=lexicon.asks_penalty(asked),
+            charged=bool(_ASKS_CHARGED.search(asked)) and not _ASKS_EXEMPTION.search(asked),
             asked_terms=asked_term_words(plan.text, plan),
         )
 
