@@ -74,6 +74,7 @@ from bot.answer.model import (
     UnsupportedClaim,
 )
 from identity.principal import Principal
+from kb.metadata import revoked_part
 from kb.model import Chunk, DocumentMeta, Hit
 from kb.store.protocol import KnowledgeStore, StoredDocument
 from tools.ledger import Ledger, LedgerCitation
@@ -251,7 +252,7 @@ def related_documents(store: KnowledgeStore, doc_ids: Iterable[str]) -> set[str]
         if meta.id in ids:
             out.update(t for ref in (*meta.amends, *meta.revokes) if (t := lookup.get(ref)) is not None)
             # an act revoking some Pasal of another ("pp-9-2021:pasal-5") changes that act's answers too
-            parts = (part.rpartition(":pasal-")[0] for part in meta.revokes_parts)
+            parts = (revoked_part(part)[0] for part in meta.revokes_parts)
             out.update(t for ref in parts if (t := lookup.get(ref)) is not None)
             for chunk in store.chunks_of(meta.id):
                 root = chunk.base_doc

@@ -26,7 +26,7 @@ from typing import Any
 
 from kb.chunking.regulation import ACT_NAME_PREFIX, DEFINES
 from kb.dates import parse_indonesian_date
-from kb.metadata import related_date
+from kb.metadata import related_date, revoked_part
 from kb.model import Chunk, Edge
 from kb.refs import find_doc_refs, key_from_doc_id
 from kb.store.protocol import KnowledgeStore, StoredDocument
@@ -127,10 +127,10 @@ def _revocation_ends(
         if d.quarantine_reason is not None or start is None:
             continue
         for part in d.meta.revokes_parts:
-            act, _, pasal = part.rpartition(":pasal-")
+            act, pasal = revoked_part(part)
             target = lookup.get(act)
             if target and target != d.meta.id:
-                key = f"{target}:pasal-{pasal.upper()}"
+                key = f"{target}:pasal-{pasal}"
                 parts[key] = min(parts.get(key, start), start)
         for ref in d.meta.revokes:
             if lookup.get(ref) is None:
@@ -266,16 +266,19 @@ def relink(store: KnowledgeStore) -> None:
                 if later:
                     end = min(d for d in (min(later), end) if d)
         windows[chunk.id] = (None, start, end)
-    for chunk, _ in rows:
-        provision, valid_from, valid_to = windows[chunk.id]
-        explained = (
-            _explained_provision(chunk, doc_by_id[chunk.doc_id], lookup, doc_by_id)
-            if chunk.kind == "penjelasan" and chunk.pasal
-            else None
-        )
-        cut = _revocation_cut(chunk, (provision, explained), revoked_parts, absent_ends)
-        if cut is not None and (valid_to is None or cut < valid_to):
-            windows[chunk.id] = (provision, valid_from, cut)
+    # a Pasal revoked on its own ends its passages, the wording it restated and their elucidations (nothing to
+    # do for a corpus whose acts revoke only whole acts)
+    if revoked_parts or absent_ends:
+        for chunk, _ in rows:
+            provision, valid_from, valid_to = windows[chunk.id]
+            explained = (
+                _explained_provision(chunk, doc_by_id[chunk.doc_id], lookup, doc_by_id)
+                if chunk.kind == "penjelasan" and chunk.pasal
+                else None
+            )
+            cut = _revocation_cut(chunk, (provision, explained), revoked_parts, absent_ends)
+            if cut is not None and (valid_to is None or cut < valid_to):
+                windows[chunk.id] = (provision, valid_from, cut)
 
     # --- edges: definitions, references, elucidations ------------------------------------------
     by_provision = _provision_index(rows, windows)

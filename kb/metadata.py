@@ -246,14 +246,26 @@ def _relation_ids(items: list[str]) -> tuple[str, ...]:
     for item in items:
         if re.match(r"\s*pasal\b", item, flags=re.IGNORECASE):
             continue
-        head = item.split(" ", 1)[0]
-        if re.fullmatch(r"[a-z]+-\d+[a-z]?-(?:19|20)\d\d", head):
-            out.append(head)
-            continue
-        refs = find_doc_refs(item)
-        if refs:
-            out.append(refs[0].key)
+        key = _act_key(item)
+        if key:
+            out.append(key)
     return tuple(dict.fromkeys(out))
+
+
+def _act_key(item: str) -> str | None:
+    """The act a corpus relation item starts with: its id ("pp-55-2022 (seen)") or the canonical number of
+    the first act it names ("PMK 81/2024 (NOT in corpus)")."""
+    head = item.split(" ", 1)[0]
+    if re.fullmatch(r"[a-z]+-\d+[a-z]?-(?:19|20)\d\d", head):
+        return head
+    refs = find_doc_refs(item)
+    return refs[0].key if refs else None
+
+
+def revoked_part(part: str) -> tuple[str, str]:
+    """A ``revokes_parts`` entry read as (act, Pasal): "pp-9-2021:pasal-5" -> ("pp-9-2021", "5")."""
+    act, _, pasal = part.rpartition(":pasal-")
+    return act, pasal.upper()
 
 
 #: "Pasal 5 pp-9-2021 (seen, Pasal 32 b)", "Pasal 6 dan Pasal 9 pp-9-2021 (...)": whole Pasal, then the act
@@ -274,15 +286,9 @@ def _revoked_parts(items: list[str]) -> tuple[str, ...]:
         m = _PASALS_OF_ACT.match(item)
         if not m:
             continue
-        act = m.group("act")
-        head = act.split(" ", 1)[0]
-        if re.fullmatch(r"[a-z]+-\d+[a-z]?-(?:19|20)\d\d", head):
-            key = head
-        else:
-            refs = find_doc_refs(act)
-            if not refs:
-                continue
-            key = refs[0].key
+        key = _act_key(m.group("act"))
+        if key is None:
+            continue
         out.extend(
             f"{key}:pasal-{p.upper()}" for p in re.findall(r"Pasal\s+([0-9]+[A-Z]?)", m.group("pasals"), re.I)
         )

@@ -701,17 +701,14 @@ def _with_charging_rule(
     rules = _leading_rules(results)
     if not rules:
         return results
-    doc_id = results[rules[0]].chunk.doc_id
+    best = results[rules[0]]
     shown = {h.chunk.id for h in results}
-    for _, cid in scored:
-        chunk = pool.chunks[cid]
-        if cid in shown or cid not in visible or chunk.doc_id != doc_id or not _quotable_rule(chunk):
-            continue
-        if _STATES_CHARGE.search(chunk.text):
-            via = (*pool.via[cid], "graph:charging_rule")
-            hit = Hit(chunk, pool.docs[doc_id], results[rules[0]].score, via, pool.lead_ins.get(cid, ""))
-            return _placed_after(results, rules[0], hit, top_k)
-    return results
+    cid = _first_stating(pool, scored, visible, None, _STATES_CHARGE, skip=shown, doc_id=best.chunk.doc_id)
+    if cid is None:
+        return results
+    via = (*pool.via[cid], "graph:charging_rule")
+    hit = Hit(pool.chunks[cid], best.doc, best.score, via, pool.lead_ins.get(cid, ""))
+    return _placed_after(results, rules[0], hit, top_k)
 
 
 def _hinted(pool: CandidatePool, origin: str) -> list[tuple[Provision, tuple[str, ...]]]:
@@ -723,19 +720,23 @@ def _first_stating(
     pool: CandidatePool,
     scored: list[tuple[float, str]],
     visible: set[str],
-    provisions: list[tuple[Provision, tuple[str, ...]]],
+    provisions: list[tuple[Provision, tuple[str, ...]]] | None,
     states: re.Pattern[str],
     skip: set[str] | frozenset[str] = frozenset(),
+    doc_id: str | None = None,
 ) -> str | None:
     """The best-ranked quotable rule of the pool (``scored``, best first; visible to the reader on the date)
-    in one of ``provisions`` whose text ``states`` the asked figure; ``skip`` ids are passed over."""
+    in one of ``provisions`` (any, for None) and of ``doc_id`` (when given) whose text ``states`` the asked
+    figure; ``skip`` ids are passed over."""
     for _, cid in scored:
         chunk = pool.chunks[cid]
         if cid in skip or cid not in visible or not _quotable_rule(chunk):
             continue
-        if any(_in_provision(chunk, p.pasal, law_docs) for p, law_docs in provisions) and states.search(
-            chunk.text
-        ):
+        if doc_id is not None and chunk.doc_id != doc_id:
+            continue
+        if provisions is not None and not any(_in_provision(chunk, p.pasal, docs) for p, docs in provisions):
+            continue
+        if states.search(chunk.text):
             return cid
     return None
 

@@ -2699,7 +2699,12 @@ def defines_other_term(forms: list[list[str]], read: DefinitionRead) -> bool:
     heads = read.heads
     if not forms or not heads or any(set(form) <= set(tokenize(head)) for form in forms for head in heads):
         return False
-    body = normalize_ws(read.text).lower()
+    return _writes_out(forms, read.text)
+
+
+def _writes_out(forms: list[list[str]], text: str) -> bool:
+    """The text writes out one of the asked term's forms, word for word."""
+    body = normalize_ws(text).lower()
     return any(re.search(rf"\b{re.escape(' '.join(form))}\b", body) for form in forms if form)
 
 
@@ -2737,16 +2742,7 @@ def names_no_asked_term(forms: list[list[str]], read: DefinitionRead) -> bool:
     (``forms`` hold the alias dictionary's long forms: "PTKP" is defined as "Penghasilan Tidak Kena
     Pajak").  A definition of the asked term writes it out (:func:`defines_asked_term`), so naming none of
     its forms also rules that out."""
-    if not forms or not read.heads:
-        return False
-    words = tokenize(read.text)
-    return not any(form and _contains_run(words, form) for form in forms)
-
-
-def _contains_run(words: list[str], run: list[str]) -> bool:
-    """``run`` occurs in ``words`` as consecutive tokens."""
-    n = len(run)
-    return any(words[i : i + n] == run for i in range(len(words) - n + 1))
+    return bool(forms) and bool(read.heads) and not _writes_out(forms, read.text)
 
 
 def _other_case_rate(quote: str, concepts: list[Concept], language: str | None) -> bool:

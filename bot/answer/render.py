@@ -799,16 +799,16 @@ def _amount_phrase(c: ShownClaim, question: str) -> str | None:
     asked = set(mentioned_taxes(question))
     period = asked_period(question)
 
-    def shared(clause: str) -> int:
+    def fit(clause: str) -> tuple[bool, int]:
         # a clause for a return of another tax or period is not the asked one's, however many words of the
         # return it shares: "SPT masa PPh 21 telat lapor dendanya berapa?" was told UU KUP Pasal 7's Rp500.000
         # "untuk Surat Pemberitahuan Masa Pajak Pertambahan Nilai", not the Rp100.000 for "Surat Pemberitahuan
-        # Masa lainnya" (session 63, a probe of our own)
+        # Masa lainnya" (session 63, a probe of our own); then the clause sharing most words
         named = set(mentioned_taxes(clause))
         other = bool(asked and named and not asked & named) or period_match(period, clause) < 0
-        return len(words & set(tokenize(clause))) - (100 if other else 0)
+        return not other, len(words & set(tokenize(clause)))
 
-    best = max(range(len(clauses)), key=lambda i: (shared(clauses[i]), -i))
+    best = max(range(len(clauses)), key=lambda i: (*fit(clauses[i]), -i))
     return _trim(clauses[best], 160)
 
 
