@@ -29,6 +29,10 @@ _PAGE_NUMBER_LINE = re.compile(rf"^\s*{_PAGE_NUMBER.pattern}\s*$")
 _COPY_NUMBER_LINE = re.compile(r"^\s*SK\s*No\.?\s*[\dOlI][\dOlI.,\s]*[A-Z]?\s*\.?\s*$")
 #: the Ministry of Finance's legal-information watermark, printed on every page of a PMK or PP copy
 _WATERMARK = re.compile(r"[ \t]*\b(?:www\.)?jdih\.kemenkeu\.go\.id\b")
+#: an ayat heading ("(5) Dalam hal ...") where a page starts inside a line
+_AYAT_AHEAD = r"(?=\(\d{1,2}[a-z]?\)[ \t]+[A-Z])"
+#: the watermark where a page began with an ayat: "... perpajakan suami. jdih.kemenkeu.go.id (5) Dalam hal"
+_WATERMARK_BEFORE_AYAT = re.compile(_WATERMARK.pattern + r"[ \t]+" + _AYAT_AHEAD)
 #: the running head's words; OCR misreads them ("REPUELIK", "TNDONESTA", "FRESIDEN")
 _HEAD_WORDS = ("PRESIDEN", "REPUBLIK", "INDONESIA")
 #: a catchword's ellipsis: "...", ". . .", ". ..", "…"
@@ -172,17 +176,26 @@ def remove_page_furniture(text: str) -> Cleaned:
                 if not line.strip():
                     continue
         kept.append(line)
-    # the watermark goes with the blanks before it; the text around it keeps its own spacing
-    cleaned, watermarks = _WATERMARK.subn("", "\n".join(kept))
+    # the watermark goes with the blanks before it; the text around it keeps its own spacing, except that an
+    # ayat heading after it starts its line (left inside the line, the chunker read it as text of the ayat
+    # before: PP 50/2022 Pasal 2 ayat (5) was quoted as part of ayat (4))
+    cleaned, before_ayat = _WATERMARK_BEFORE_AYAT.subn("\n", "\n".join(kept))
+    cleaned, watermarks = _WATERMARK.subn("", cleaned)
+    watermarks += before_ayat
     cleaned, inline = _inline_heads(cleaned)
     return Cleaned(cleaned, furniture + inline, catchwords, watermarks)
 
 
 #: a structural heading inside a line, where OCR ran the page's running head into the text before it
 #: ("... Cukup jelas. REPUE|JK IHDONESIA Pasal 12 Ayat (1) ...", "I]RES IDEN REPU BLII( INDONESIA Pasal 6
-#: Mengingat ...")
-_HEADING_INSIDE = re.compile(r"(?<=\S)[ \t]+(?=Pasal[ \t]+[0-9]|Ayat[ \t]*\()")
+#: Mengingat ...", "... kurang disetor. FRESIDEhI REPUBLIK INDONESIA - 11- (4) Pemungut ...", a list
+#: item: "... perikanan; FRES IDEN REPUBLIK INDONESIA f. pakan ternak ...")
+_HEADING_INSIDE = re.compile(
+    r"(?<=\S)[ \t]+(?=Pasal[ \t]+[0-9]|Ayat[ \t]*\(|" + _AYAT_AHEAD[3:-1] + r"|[a-z]\.[ \t]+[a-z])"
+)
 _WORD = re.compile(r"\S+")
+#: a token of the page number printed beside the running head: "-29-", "-", "11-"
+_PAGE_TOKEN = re.compile(r"[-–—]*\d{0,4}[,.]?[-–—]*")
 
 
 def _head_words(tokens: list[str]) -> bool:
@@ -205,6 +218,10 @@ def _inline_heads(text: str) -> tuple[str, int]:
     for m in _HEADING_INSIDE.finditer(text):
         line_start = text.rfind("\n", 0, m.start()) + 1
         words = list(_WORD.finditer(text, line_start, m.start()))
+        while words and _PAGE_TOKEN.fullmatch(words[-1].group()) and len(words) > 1:
+            if not any(c in words[-1].group() for c in "-–—"):
+                break  # a bare number is no page number ("atau 2 (9) Direktur ...")
+            words.pop()  # the page number goes with the head
         for k in (5, 4, 3, 2, 1):
             if len(words) > k and _head_words([w.group() for w in words[-k:]]):
                 start = words[-k].start()

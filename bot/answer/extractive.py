@@ -777,6 +777,15 @@ _CARVES_OUT = re.compile(
 )
 
 
+#: a provision opening with a case the rule before it named: "(5) Dalam hal wanita kawin yang dikenai pajak
+#: secara terpisah sebagaimana dimaksud pada ayat (4) ..."
+_CASE_OF_EXTENSION = re.compile(
+    r"^\W*(?:\(\d+[a-z]?\)\s+)?Dalam\s+hal\s+(?P<whom>[^.;:,]{3,120}?)\s+sebagaimana\s+dimaksud\s+"
+    r"(?:pada|dalam)\s+ayat\b",
+    re.I,
+)
+
+
 def extends_to_unasked(question: str, text: str) -> bool:
     """The text extends a rule stated elsewhere to cases, or carves cases out of it, of which the question
     names none (the words that set the cases apart from the rule's own subject).  Why: it shares the rule's
@@ -791,6 +800,12 @@ def extends_to_unasked(question: str, text: str) -> bool:
     # Indonesia?" was led by PP 55/2022 Pasal 3's expatriates taxed on Indonesian income only (session 62, a
     # probe of our own)
     m = _CARVES_OUT.match(text[:400])
+    if m is not None:
+        return _names_none_of(question, m.group("whom"))
+    # the case of a rule's extension, opening the provision: "(5) Dalam hal wanita kawin yang dikenai pajak
+    # secara terpisah sebagaimana dimaksud pada ayat (4) telah memiliki ... tidak perlu mendaftarkan diri"
+    # (PP 50/2022 Pasal 2, read as an ayat of its own since session 65)
+    m = _CASE_OF_EXTENSION.match(text[:400])
     return m is not None and _names_none_of(question, m.group("whom"))
 
 

@@ -22,11 +22,13 @@ from kb.model import REGULATION_TYPES, DocumentMeta, ParsedChunk
 #: for the same source (12: page furniture removed, kb.pages; 13: an annex part is an example by its lettered
 #: section, textspan.AnnexSections; 14: a running head OCR ran into a line before a Pasal or Ayat heading
 #: goes, kb.pages; 15: an elucidation's Pasal heading whose full stop OCR lost, regulation._PEN_PASAL_LOOSE;
-#: 16: an annex title run into the elucidation's last line, regulation._LAMPIRAN).
+#: 16: an annex title run into the elucidation's last line, regulation._LAMPIRAN; 17: a watermark or running
+#: head before an ayat heading or a list item starts that heading's line, kb.pages, and a huruf "l." read as
+#: "1." after a closed huruf k is huruf l, lists.find_items).
 #: A stored document whose chunks were made by another version is re-derived on the next ingest even though
 #: its content hash is unchanged, so an upgrade never leaves a knowledge base with stale structure (same
 #: version number: the source did not change).
-CHUNKER_VERSION = "16"
+CHUNKER_VERSION = "17"
 
 __all__ = [
     "CHUNKER_VERSION",

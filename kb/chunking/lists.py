@@ -112,6 +112,13 @@ _ITEM_INLINE = re.compile(r"(?<=[;:,] )(?:\d{1,3}[ \t]+)?(?P<h>[a-z])\.[ \t]+(?=
 _NUMBER_INLINE = re.compile(r"(?<=[.;:] )(?:\d{1,3}[ \t]+)?(?P<n>\d{1,2})\.[ \t]+(?=[A-Z])")
 
 
+def _ends_an_item(text: str, pos: int) -> bool:
+    """Whether the text before ``pos`` closes a list item ("...;", "...; dan") rather than opening a nested
+    list ("... sebagai berikut:"): a "1." after it cannot be the first item of a list inside the last one."""
+    before = text[:pos].rstrip()
+    return before.endswith((";", "; dan", "; atau", "; dan/atau"))
+
+
 def _is_first(v: str) -> bool:
     return v in ("a", "1")
 
@@ -139,6 +146,8 @@ def find_items(text: str, start: int, end: int) -> list[tuple[int, str, str]]:
         cands.append((m.start("n"), "n", str(int(m.group("n"))), True))
     cands.sort()
     for pos, t, v, inline in cands:
+        if (t, v) == ("n", "1") and len(stack) == 1 and stack[0] == ["h", "k"] and _ends_an_item(text, pos):
+            t, v = "h", "l"  # OCR read huruf "l." as "1." after a closed huruf k (UU PPh Pasal 6 ayat (1))
         if inline:
             # only the next letter of a lone top-level huruf list, never a nested or a first item; a number
             # may also be one past the next (OCR lost the marker in between, as for line-start items below)

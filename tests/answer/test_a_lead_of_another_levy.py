@@ -31,11 +31,15 @@ def test_the_stamp_duty_is_a_tax_of_its_own(text: str, taxes: list[str]) -> None
     assert mentioned_taxes(text) == taxes
 
 
-def test_a_vat_question_led_by_the_stamp_duty_act_goes_to_the_tax_team(services: Any) -> None:
+def test_a_vat_question_is_not_answered_from_the_stamp_duty_act(services: Any) -> None:
+    # until session 64 the stamp duty act led this question and the answer went to the tax team; since session
+    # 65's repair of UU PPN Pasal 9 in UU HPP, ayat (6) of that Pasal leads it (the invoice rule of ayat (2b),
+    # which answers it, is still not among the candidates: "documents" brings passages on other documents)
     answer = anonymous_answer(services, "What documents are needed to claim input VAT?", as_of=AS_OF)
-    assert answer.status == "escalated"
-    assert answer.escalation is not None and answer.escalation.reason == "low_confidence"
-    assert answer.claims and answer.claims[0].source.doc_id == "uu-10-2020"
+    assert answer.claims
+    lead = answer.claims[0].source.doc_id
+    assert lead != "uu-10-2020" or answer.status == "escalated"
+    assert all(c.source.doc_id != "uu-10-2020" for c in answer.claims if answer.status == "answered")
 
 
 def test_a_stamp_duty_question_is_still_answered_from_its_act(services: Any) -> None:

@@ -24,6 +24,21 @@ def test_an_extension_to_unasked_parties() -> None:
     assert not extends_to_unasked("Siapa yang wajib mendaftarkan diri?", "(1) Setiap Wajib Pajak wajib ...")
 
 
+def test_the_case_of_an_extension_opening_a_provision() -> None:
+    # session 65: PP 50/2022 Pasal 2 ayat (5), read as an ayat of its own since a watermark no longer hides
+    # its marker, led the question on who must register
+    case = (
+        "(5) Dalam hal wanita kawin yang dikenai pajak secara terpisah sebagaimana dimaksud pada ayat (4) "
+        "telah memiliki Nomor Pokok Wajib Pajak sebelum kawin, wanita kawin tersebut tidak perlu mendaftarkan"
+        " diri"
+    )
+    assert extends_to_unasked("Siapa yang wajib mendaftarkan diri untuk memperoleh NPWP?", case)
+    assert not extends_to_unasked("Wanita kawin yang sudah punya NPWP perlu mendaftar lagi?", case)
+    # a case of the question's own party stays an answer
+    own = "(2) Dalam hal Wajib Pajak sebagaimana dimaksud pada ayat (1) tidak menyampaikan Surat"
+    assert not extends_to_unasked("Apa sanksi Wajib Pajak yang tidak menyampaikan Surat Pemberitahuan?", own)
+
+
 def test_who_must_register_is_not_answered_by_the_extension(services: Any) -> None:
     answer = anonymous_answer(
         services, "Siapa yang wajib mendaftarkan diri untuk memperoleh NPWP?", as_of=dt.date(2026, 12, 1)

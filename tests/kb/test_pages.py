@@ -96,6 +96,19 @@ def test_the_ministry_watermark_goes_without_joining_words() -> None:
     assert cleaned.watermarks == 1
 
 
+def test_a_watermark_where_a_page_began_with_an_ayat_leaves_the_ayat_its_line() -> None:
+    # session 65: PP 50/2022 Pasal 2 ayat (5) ("... perpajakan suami. jdih.kemenkeu.go.id (5) Dalam hal wanita
+    # kawin ...") was read as the tail of ayat (4); a marker run ("(4) (5) (1) (2)") is no heading
+    cleaned = remove_page_furniture("terpisah dari suami. jdih.kemenkeu.go.id (5) Dalam hal wanita kawin.\n")
+    assert cleaned.text == "terpisah dari suami.\n(5) Dalam hal wanita kawin.\n"
+    assert cleaned.watermarks == 1
+    run = "perpajakan. jdih.kemenkeu.go.id (4) (5) (1) (2) Penghapusan Nomor Pokok Wajib Pajak.\n"
+    assert (
+        remove_page_furniture(run).text
+        == "perpajakan. (4) (5) (1) (2) Penghapusan Nomor Pokok Wajib Pajak.\n"
+    )
+
+
 def test_a_text_without_furniture_is_returned_unchanged() -> None:
     text = "Pasal 1\nTarif pajak adalah 11% (sebelas persen).\n"
     assert remove_page_furniture(text).text == text
@@ -116,6 +129,16 @@ def test_a_text_without_furniture_is_returned_unchanged() -> None:
         ),
         ("Ayat (3) Cukup jelas. I]RES IDEN REPU BLII( INDONESIA Pasal 6 Mengingat", None),
         ("Huruf m Cukup jelas. PRES tDEN REFUBLIK INDONESIA Ayat (5) Cukup jelas.", None),
+        # an ayat heading of the body behind the running head and its page number (session 65: UU Bea Meterai
+        # Pasal 11 ayat (4), PP 55/2022 Pasal 21 ayat (5), UU HPP's UU KUP Pasal 32A ayat (5))
+        (
+            "kurang disetor. FRESIDEhI REPUBLIK INDONESIA - 11- (4) Pemungut Bea Meterai yang:",
+            "kurang disetor.\n(4) Pemungut Bea Meterai yang:",
+        ),
+        (
+            "bidang usaha tertentu. FRES IDEN REPUBLIK INDONESIA -29- (5) Apabila bangunan",
+            "bidang usaha tertentu.\n(5) Apabila bangunan",
+        ),
     ],
 )
 def test_a_running_head_inside_a_line_before_a_heading_goes(text: str, expected: str | None) -> None:
@@ -135,6 +158,8 @@ def test_a_running_head_inside_a_line_before_a_heading_goes(text: str, expected:
         "PRESIDEN REPUBLIK INDONESIA,\nPasal 1\nDalam Peraturan ini:",
         # capitals that are no running head
         "sebagaimana dimaksud dalam UU KUP Pasal 9 ayat (2a).",
+        # a number before an ayat marker is no page number of a running head
+        "menurut UNDANG-UNDANG INDONESIA 2 (9) Direktur Jenderal Pajak memutuskan.",
     ],
 )
 def test_text_that_only_resembles_an_inline_head_stays(text: str) -> None:
@@ -186,3 +211,15 @@ def test_sample_corpus_passages_read_without_page_furniture(
         con.close()
     assert any(fact in t for t in texts), texts
     assert not any(furniture in t for t in texts)
+
+
+def test_a_running_head_before_a_list_item_leaves_the_item_its_line() -> None:
+    # UU Bea Meterai Pasal 7 huruf e (receipts for taxes, exempt) and PP 49/2022 Pasal 6 ayat (2) huruf f
+    # (animal feed) stood behind the running head inside the item before them, so neither was an item (session
+    # 65)
+    text = (
+        "e. bibit dari barang pertanian; FRES IDEN REPUBLIK INDONESIA f. pakan ternak, tidak termasuk pakan."
+    )
+    cleaned = remove_page_furniture(text)
+    assert cleaned.text == "e. bibit dari barang pertanian;\nf. pakan ternak, tidak termasuk pakan."
+    assert remove_page_furniture("sebagaimana dimaksud dalam UU PPN a. huruf").text.count("\n") == 0
