@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from kb import lexicon
+from kb.amounts import message_figures, spelled_formally
+from kb.brackets import bracket_rows, classes_named, row_holding
 from kb.chunking import CHUNKER_VERSION
 from kb.chunking.regulation import opening_terms
 from kb.embed.protocol import Embedder
@@ -346,6 +348,7 @@ class Retriever:
             results = _with_governed_amount(results, pool, scored, visible, top_k)
             results = _with_charging_rule(results, pool, scored, visible, top_k)
             results = self._with_referrer(results, pool.intent, flt, docs, top_k)
+            results = self._with_bracket_row(results, question, flt)
             context = self._expand(results, flt, docs)
         explain["returned"] = len(results)
         logger.debug("mode=%s, candidates=%s, returned=%s | search done", mode, len(pool.fused), len(results))
@@ -503,6 +506,58 @@ class Retriever:
         chunks = self.store.get_chunks(ids)
         ids.sort(key=lambda cid: (0 if (chunks[cid].ayat in wanted_ayat) else 1, chunks[cid].seq, cid))
         return ids
+
+    def _with_bracket_row(self, results: list[Hit], question: str, flt: SearchFilter) -> list[Hit]:
+        """The part of a rate table whose rows hold the amount the question states, in place of the part the
+        search found (``kb.brackets``).
+
+        Why: an annex table of rates by bracket (PP 58/2023's monthly effective rates, one table per category)
+        is cut into parts of whole rows that all read alike ("di atas Rp... sampai dengan Rp... 2%"); the
+        words of "TER kategori B gaji 8 juta berapa?" find one part of the table, rarely the one holding 8
+        million.  The first part of an annex table among the hits whose rows do not hold the amount (or
+        whose table is of another category than the question names) gives its place to the part of the same
+        annex that does, when one is visible to the asker on the question's date; when the question names a
+        category, the parts of the other categories' tables leave the results."""
+        amounts = tuple(
+            f.value for f in message_figures(spelled_formally(question)) if f.kind == "amount" and f.value > 0
+        )
+        if not amounts:
+            return results
+        classes = classes_named(question)
+
+        def other_class(chunk: Chunk) -> bool:
+            return bool(classes) and not classes_named(chunk.prefix) & classes
+
+        def tables() -> list[int]:
+            return [
+                i
+                for i, h in enumerate(results)
+                if h.chunk.key.startswith("lampiran/") and bracket_rows(h.chunk.text)
+            ]
+
+        if classes:
+            # a part of another category's table (the question names "kategori A") answers none of it
+            found_tables = tables()
+            keep = [i for i in found_tables if not other_class(results[i].chunk)] or found_tables[:1]
+            results = [h for i, h in enumerate(results) if i not in found_tables or i in keep]
+        at = next(iter(tables()), None)
+        if at is None:
+            return results
+        hit = results[at]
+        if row_holding(hit.chunk.text, amounts) and not other_class(hit.chunk):
+            return results
+        parts = [
+            c
+            for c in self.store.chunks_of(hit.chunk.doc_id, indexed_only=True)
+            if c.key.startswith("lampiran/") and not other_class(c) and row_holding(c.text, amounts)
+        ]
+        visible = self.store.visible_chunk_ids(flt, [c.id for c in parts])
+        found = next((c for c in sorted(parts, key=lambda c: (c.seq, c.id)) if c.id in visible), None)
+        if found is None:
+            return results
+        moved = Hit(found, hit.doc, hit.score, (*hit.via, "graph:bracket_row"))
+        swapped = [moved if i == at else h for i, h in enumerate(results)]
+        return [h for i, h in enumerate(swapped) if i == at or h.chunk.id != found.id]
 
     def _with_referrer(
         self,

@@ -34,6 +34,7 @@ from guardrails.verify import extract_figures, normalize_ws
 from guardrails.verify.numbers import FigureKey, provided_keys
 from kb import lexical, lexicon
 from kb.amounts import spelled_formally
+from kb.brackets import bracket_rows, row_holding
 from kb.chunking.regulation import AYAT_OPENING, defined_terms
 from kb.dates import MONTHS, parse_indonesian_date
 from kb.lexical import EN_ONLY, Concept, coverage
@@ -2457,6 +2458,24 @@ def split_units(text: str) -> list[Unit]:
     return units
 
 
+def _bracket_row(hit: Hit, question: str) -> list[Unit] | None:
+    """The row of an annex rate table that holds the amount the question states, as the hit's only unit
+    (``kb.brackets``): no unit when none of the table's rows (as far as the scan can be read) holds it, None
+    when the hit is no such table or the question states no amount.
+
+    "TER kategori A gaji 10 juta berapa?" asks the rate of one bracket; the table's other rows are other
+    incomes' rates, and the table read whole was answered as a progressive scale ("0%, 0,25%, ... menurut
+    lapisan Penghasilan Kena Pajak", session 65)."""
+    amounts = question_amounts(question)
+    if not amounts or not hit.chunk.key.startswith("lampiran/") or not bracket_rows(hit.chunk.text):
+        return None
+    row = row_holding(hit.chunk.text, amounts)
+    if row is None:
+        return []
+    quote = normalize_ws(hit.chunk.text[row.start : row.end])
+    return [Unit(quote, row.statement or quote, True)]
+
+
 def _narrow_dated(units: list[Unit], as_of: dt.date) -> list[Unit]:
     """Of list items that each start on a written date, keep the one in effect on ``as_of``."""
     dated = [u for u in units if u.date is not None]
@@ -2828,7 +2847,8 @@ class ExtractiveComposer:
         notes: list[str],
         question: str = "",
     ) -> list[Unit]:
-        units = _narrow_dated(split_units(hit.chunk.text), as_of)
+        row = _bracket_row(hit, question)
+        units = row if row is not None else _narrow_dated(split_units(hit.chunk.text), as_of)
         clean: list[Unit] = []
         for u in units:
             if scan_injection(u.quote).flagged:

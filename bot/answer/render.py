@@ -43,7 +43,7 @@ from bot.answer.extractive import (
     time_limits_of,
 )
 from bot.answer.model import ClarifyingQuestion, Conflict, ShownClaim, UnsupportedClaim, claim_heading
-from guardrails.verify import extract_figures
+from guardrails.verify import extract_figures, normalize_ws
 from kb import lexicon
 from kb.amounts import message_figures
 from kb.dates import MONTHS
@@ -631,6 +631,11 @@ def _rate_phrase(c: ShownClaim, lang: str, question: str = "") -> str | None:
     ]
     if not pcts:
         return None
+    # a quote that holds more rates than its claim states (a table row the scan printed apart from its rate,
+    # with other rows' rates between): the claim's own rate is the one it answers with
+    own = [(surface, keys) for surface, keys in pcts if surface in c.text]
+    if own and len(own) < len(pcts) and normalize_ws(c.text) != normalize_ws(quote):
+        pcts = own
     join = " dan " if lang == "id" else " and "
     if quote.strip().startswith("|"):
         cells = _cells(quote)

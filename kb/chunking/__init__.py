@@ -24,11 +24,12 @@ from kb.model import REGULATION_TYPES, DocumentMeta, ParsedChunk
 #: goes, kb.pages; 15: an elucidation's Pasal heading whose full stop OCR lost, regulation._PEN_PASAL_LOOSE;
 #: 16: an annex title run into the elucidation's last line, regulation._LAMPIRAN; 17: a watermark or running
 #: head before an ayat heading or a list item starts that heading's line, kb.pages, and a huruf "l." read as
-#: "1." after a closed huruf k is huruf l, lists.find_items).
+#: "1." after a closed huruf k is huruf l, lists.find_items; 18: an annex of rate tables is chunked table by
+#: table in whole rows, regulation._rate_tables).
 #: A stored document whose chunks were made by another version is re-derived on the next ingest even though
 #: its content hash is unchanged, so an upgrade never leaves a knowledge base with stale structure (same
 #: version number: the source did not change).
-CHUNKER_VERSION = "17"
+CHUNKER_VERSION = "18"
 
 __all__ = [
     "CHUNKER_VERSION",

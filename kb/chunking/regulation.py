@@ -31,8 +31,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from kb.brackets import bracket_rows
 from kb.chunking.lists import HEADING_RESIDUE, ayat_value, find_ayat, find_items
-from kb.chunking.textspan import AnnexSections, looks_like_example, pack, squash, trim
+from kb.chunking.textspan import (
+    PACK_TARGET,
+    AnnexSections,
+    annex_headings,
+    looks_like_example,
+    pack,
+    squash,
+    trim,
+)
 from kb.dates import MONTHS
 from kb.model import AmendTarget, DocumentMeta, ParsedChunk, Reference
 from kb.refs import canonical_key, find_doc_refs, find_provision_refs, key_from_doc_id
@@ -590,6 +599,14 @@ class _Heading:
     confirm: bool = False
 
 
+def _row_free_cuts(text: str, start: int, end: int) -> list[int]:
+    """Where a stretch of a rate table between two row cuts starts its parts: at ``start``, and where
+    :func:`pack` cuts it when it is longer than a part may be (no readable row to cut at)."""
+    if end - start <= LEAF_MAX:
+        return [start]
+    return [start, *(ps for ps, _, _ in pack(text, start, end)[1:])]
+
+
 class RegulationChunker:
     """Chunks one regulation text; create one per document (it keeps per-document state)."""
 
@@ -623,7 +640,7 @@ class RegulationChunker:
         if lam:
             # before the elucidation: an annexed act's amending Pasal tell it which laws it explains
             lam_end = ps if ps > ls else n
-            if not self._annexed_act(ls, lam_end):
+            if not self._annexed_act(ls, lam_end) and not self._rate_tables(ls, lam_end):
                 self.b.add_packed("lampiran", "lampiran", "Lampiran", ls, lam_end)
         if pen:
             self._penjelasan(ps, ls if ls > ps else n)
@@ -655,6 +672,63 @@ class RegulationChunker:
             self.key_prefix = ""
         if a_cs < end:
             self.b.add_packed("lampiran/penutup", "closing", "Penutup Lampiran", a_cs, end)
+        return True
+
+    def _rate_tables(self, start: int, end: int) -> bool:
+        """Chunk an annex of rate tables section by section, each table cut only between its rows; False when
+        the annex has no lettered section that is a table of rates by bracket of an amount.
+
+        PP 58/2023's annex holds four tables ("A. TARIF EFEKTIF BULANAN KATEGORI A", B, C and the daily
+        rates), 22,000 characters packed into 15 parts that began and ended anywhere: most parts named no
+        category, and a row cut between two parts ("di atas Rp7.500.000,00 ..." | "sampai dengan
+        Rp8.550.000,00 ... 1,5%") stated its bracket in neither.  Each table is now "Lampiran huruf A" (its
+        heading in the passage's heading path, so the search reads the category), cut into parts of whole
+        rows, and the answer quotes the row that holds the asked amount (``kb.brackets``).
+        """
+        text = self.text
+        heads = annex_headings(text, start, end)
+        sections = [
+            (pos, heads[i + 1][0] if i + 1 < len(heads) else end, heading)
+            for i, (pos, heading) in enumerate(heads)
+        ]
+        if not any(bracket_rows(text[s:e]) for s, e, _ in sections):
+            return False
+        node = self.b.add("lampiran", "lampiran", "Lampiran", start, end, indexed=False)
+        self.b.add_packed("lampiran/judul", "lampiran", "Lampiran", start, sections[0][0], parent_key=node)
+        for s, e, heading in sections:
+            letter = heading.strip()[0]
+            key, location, path = (
+                f"lampiran/huruf-{letter.lower()}",
+                f"Lampiran huruf {letter}",
+                (squash(heading),),
+            )
+            rows = bracket_rows(text[s:e])
+            if not rows:
+                self.b.add_packed(key, "lampiran", location, s, e, parent_key=node, heading_path=path)
+                continue
+            cuts = [s]
+            for row in rows[1:]:
+                if s + row.start - cuts[-1] > PACK_TARGET:
+                    cuts.append(s + row.start)
+            # where the scan left no readable row for long, the stretch is packed at its lines as elsewhere
+            cuts = [c for a, b in zip(cuts, [*cuts[1:], e], strict=True) for c in _row_free_cuts(text, a, b)]
+            bounds = [*cuts, e]
+            if len(cuts) == 1:
+                self.b.add(key, "lampiran", location, s, e, parent_key=node, heading_path=path)
+                continue
+            section = self.b.add(
+                key, "lampiran", location, s, e, parent_key=node, heading_path=path, indexed=False
+            )
+            for i in range(len(cuts)):
+                self.b.add(
+                    f"{section}/part-{i + 1}",
+                    "lampiran",
+                    location,
+                    bounds[i],
+                    bounds[i + 1],
+                    parent_key=section,
+                    heading_path=path,
+                )
         return True
 
     def _preamble(self, start: int, end: int) -> None:

@@ -64,6 +64,22 @@ def _caps(line: str) -> bool:
     return len(letters) >= 3 and sum(ch.isupper() for ch in letters) >= 0.8 * len(letters)
 
 
+#: a heading cut short by a page break, printed again on the next page: "B. TARIF. . ," before "B. TARIF
+#: EFEKTIF BULANAN KATEGORI B" (the catchword at a page's foot)
+_CUT_HEADING = re.compile(r"(?:\.\s?){2,}[.,]?\s*$")
+
+
+def annex_headings(text: str, start: int, end: int) -> list[tuple[int, str]]:
+    """The lettered section headings of an annex ("A. TARIF EFEKTIF BULANAN KATEGORI A"), as (position,
+    heading line), without a heading's catchword printed before it at a page break."""
+    heads = [
+        (m.start(), m.group(0).strip())
+        for m in _ANNEX_SECTION.finditer(text, start, end)
+        if _caps(m.group(1)) and not _CUT_HEADING.search(m.group(0))
+    ]
+    return heads
+
+
 @dataclass(frozen=True)
 class AnnexSections:
     """The lettered sections of an annex, each a rule, a worked example or a form template.

@@ -1,0 +1,159 @@
+"""Rows of a rate table by bracket of an amount, read as the scan wrote them (kb.brackets), the annex of
+PP 58/2023 chunked table by table, and "TER kategori A gaji 10 juta berapa?" answered with the row that holds
+10 million.  Until session 65 the table was answered as a progressive scale: "tarifnya 0%, 0,25%, 0,5%, ...
+dan 2,5% menurut lapisan Penghasilan Kena Pajak" (probes of our own)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from kb.brackets import bracket_rows, classes_named, row_holding
+from kb.chunking import chunk_document
+from kb.pages import remove_page_furniture
+from tests.answer.chunk_sample import anonymous_answer
+from tests.kb.test_structure_quirks import CORPUS, _meta
+
+AS_OF = dt.date(2026, 12, 1)
+TABLE = """A. TARIF EFEKTIF BULANAN KATEGORI A
+Penghasilan Bruto Bulanan Tarif Pajak
+sampai dengan Rp5.400.000,00 (lima juta empat ratus ribu rupiah)
+0%
+(nol persen)
+di atas Rp5.400.000,00 (lima juta empat ratus ribu rupiah) sampai dengan Rp5.650.000,00 (lima juta enam
+ratus lima puluh ribu rupiah)
+0,25%
+(nol koma dua lima persen)
+di atas Rp5.650.000,00 (lima juta enam ratus lima puluh ribu rupiah) sampai dengan Rp5.950.000,00 (lima juta
+sembilan ratus lima puluh ribu rupiah)
+0,5%
+(nol koma lima persen)
+"""
+# the scan read three rows' bounds, then their three rates (PP 58/2023's category B, 6,85 to 10,75 million)
+APART = """di atas Rp6.500.000,00 (enam juta lima ratus ribu rupiah) sampai dengan Rp6.850.000,00 (enam juta
+delapan ratus lima puluh ribu rupiah)
+0,5%
+(nol koma lima persen)
+di atas Rp6.850.000,00 (enam juta delapan ratus lima puluh ribu rupiah) sampai dengan Rp7.300.000,00 (tujuh
+juta tiga ratus ribu rupiah)
+di atas Rp7.300.000,00 (tujuh juta tiga ratus ribu rupiah) sampai dengan Rp9.200.000,00 (sembilan juta dua
+ratus ribu rupiah)
+di atas Rp9.200.000,00 (sembilan juta dua ratus ribu rupiah) sampai dengan Rp10.750.000,00 (sepuluh juta
+tujuh ratus lima puluh ribu rupiah)
+0,75%
+(nol koma tujuh lima persen)
+1%
+(satu persen)
+1,5%
+(satu koma lima persen)
+"""
+
+
+def _rows(text: str) -> list[tuple[Decimal | None, Decimal | None, str]]:
+    return [(r.low, r.high, r.rate) for r in bracket_rows(text)]
+
+
+def test_rows_are_read_with_their_bounds_and_rate() -> None:
+    assert _rows(TABLE) == [
+        (None, Decimal("5400000.00"), "0%"),
+        (Decimal("5400000.00"), Decimal("5650000.00"), "0,25%"),
+        (Decimal("5650000.00"), Decimal("5950000.00"), "0,5%"),
+    ]
+    row = row_holding(TABLE, (Decimal(5500000),))
+    assert row is not None and row.rate == "0,25%"
+    assert row_holding(TABLE, (Decimal(5400000),)).rate == "0%"  # "sampai dengan" holds its bound
+    assert row_holding(TABLE, (Decimal(9000000),)) is None
+
+
+def test_columns_the_scan_read_apart_keep_their_order() -> None:
+    assert [(r.low, r.rate) for r in bracket_rows(APART)] == [
+        (Decimal("6500000.00"), "0,5%"),
+        (Decimal("6850000.00"), "0,75%"),
+        (Decimal("7300000.00"), "1%"),
+        (Decimal("9200000.00"), "1,5%"),
+    ]
+    row = row_holding(APART, (Decimal(8000000),))
+    assert row is not None and row.rate == "1%"
+    # what the row says, without the other rows printed between its bounds and its rate
+    assert row.statement.startswith("di atas Rp7.300.000,00") and row.statement.endswith("1% (satu persen)")
+    assert "0,75%" not in row.statement
+
+
+def test_a_row_whose_bounds_are_lost_breaks_the_sequence_instead_of_shifting_the_rates() -> None:
+    # "di atas Rp7!.0OO ..." read with "!" is an amount; "di atas Rp7x" is none: the rows after it would take
+    # the rates of the rows before them
+    lost = APART.replace("di atas Rp7.300.000,00", "di atas Rp7x", 1)
+    rates = {r.low: r.rate for r in bracket_rows(lost + TABLE.split("\n", 2)[2])}
+    assert rates.get(Decimal("9200000.00")) in (None, "1,5%")
+    assert Decimal("7300000.00") not in rates
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tarif 5% (lima persen) dari penghasilan bruto.",
+        # a sentence with one bound is no table
+        "dikenai tarif 0,5% atas peredaran bruto sampai dengan Rp4.800.000.000,00 (empat miliar "
+        "delapan ratus juta rupiah)",
+    ],
+)
+def test_text_that_is_no_table_has_no_rows(text: str) -> None:
+    assert bracket_rows(text) == []
+
+
+def test_categories_are_read_from_a_question_or_a_heading() -> None:
+    assert classes_named("TER kategori B gaji 8 juta berapa?") == {"B"}
+    assert classes_named("A. TARIFEFEKTIFBULANAN KATEGORIA") == {"A"}
+    assert classes_named("tarif kategorinya apa?") == frozenset()
+
+
+def test_pp_58_2023s_annex_is_chunked_table_by_table_in_whole_rows() -> None:
+    text = remove_page_furniture((CORPUS / "pp-58-2023" / "text.txt").read_text(encoding="utf-8")).text
+    chunks = {c.key: c for c in chunk_document(text, _meta("pp-58-2023")) if c.key.startswith("lampiran")}
+    parts = {k: c for k, c in chunks.items() if c.indexed}
+    assert {c.location for c in parts.values()} >= {
+        "Lampiran huruf A",
+        "Lampiran huruf B",
+        "Lampiran huruf C",
+    }
+    assert all(
+        c.heading_path and "KATEGORI" in c.heading_path[0]
+        for k, c in parts.items()
+        if "huruf-" in k and k[15] in "abc"
+    )
+    assert not chunks["lampiran"].indexed and not chunks["lampiran/huruf-a"].indexed
+    # every part of a category's table starts a row (its bounds, or its rate where the scan printed the
+    # rate first) or the table itself
+    for key, c in parts.items():
+        if "/part-" in key and not key.endswith("/part-1"):
+            assert re.match(r"di atas|sampai dengan|\d{1,2}(,\d{1,2})?%", c.text), key
+    rows = [
+        r for k, c in sorted(parts.items()) if k.startswith("lampiran/huruf-a/") for r in bracket_rows(c.text)
+    ]
+    assert (rows[8].low, rows[8].high, rows[8].rate) == (Decimal("9650000.00"), Decimal("10050000.00"), "2%")
+
+
+@pytest.mark.parametrize(
+    ("question", "location", "rate"),
+    [
+        (
+            "Tarif efektif bulanan kategori A untuk penghasilan bruto Rp10.000.000 berapa?",
+            "Lampiran huruf A",
+            "2%",
+        ),
+        ("TER kategori B gaji 8 juta sebulan berapa persen?", "Lampiran huruf B", "1%"),
+    ],
+)
+def test_the_rate_of_a_monthly_income_is_its_rows(
+    services: Any, question: str, location: str, rate: str
+) -> None:
+    answer = anonymous_answer(services, question, as_of=AS_OF)
+    assert answer.status == "answered"
+    lead = answer.claims[0]
+    assert (lead.source.doc_id, lead.source.location) == ("pp-58-2023", location)
+    assert f"tarifnya {rate} " in answer.answer or answer.answer.rstrip().endswith(f"tarifnya {rate} [1].")
+    assert rate in lead.quote and "lapisan" not in answer.answer
