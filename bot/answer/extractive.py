@@ -2476,6 +2476,12 @@ def _bracket_row(hit: Hit, question: str) -> list[Unit] | None:
     return [Unit(quote, row.statement or quote, True)]
 
 
+def _table_heading(hit: Hit) -> str:
+    """The heading of the annex section a passage lies in, from its retrieval header ("58 | PP 58/2023 | A.
+    TARIF EFEKTIF BULANAN KATEGORI A | Lampiran huruf A": what lies between the act's name and location)."""
+    return " ".join(hit.chunk.prefix.split(" | ")[2:-1])
+
+
 def _narrow_dated(units: list[Unit], as_of: dt.date) -> list[Unit]:
     """Of list items that each start on a written date, keep the one in effect on ``as_of``."""
     dated = [u for u in units if u.date is not None]
@@ -2825,7 +2831,7 @@ class ExtractiveComposer:
 
     # -- selection ---------------------------------------------------------------------------
 
-    def _relevant(self, hit: Hit, concepts: list[Concept], referent: str = "") -> float:
+    def _relevant(self, hit: Hit, concepts: list[Concept], referent: str = "", question: str = "") -> float:
         named = any(v in ("routed",) for v in hit.via)
         # the law's short name counts: a passage of "UU PPN" covers a question's "undang-undang PPN"
         # an ayat naming its subject by its sibling is about what that ayat says too ("(2) Tarif ...
@@ -2835,6 +2841,10 @@ class ExtractiveComposer:
         # is PPh 26 (kb.query.chunk_tax_name)
         tax = chunk_tax_name(hit.chunk)
         own = f"{tax}\n{_own_text(hit)}\n{_sibling_lead_in(hit)}\n{referent}"
+        if question and _bracket_row(hit, question):
+            # a part of a rate table holding the asked amount is about what its table's heading names ("TARIF
+            # EFEKTIF BULANAN KATEGORI A"): its rows alone say only amounts and rates
+            own += f"\n{_table_heading(hit)}"
         cov = coverage(concepts, own, hit.doc.language)
         return max(cov, 0.5 if named and cov > 0 else 0.0) if concepts else (1.0 if named else 0.0)
 
@@ -2958,7 +2968,9 @@ class ExtractiveComposer:
             h for h in request.hits if h.chunk.kind not in SKIP_KINDS and not is_general_elucidation(h.chunk)
         ]
         referents = _referent_texts(usable, lead_fact(request.question))
-        scored = [(h, self._relevant(h, concepts, referents.get(h.chunk.id, ""))) for h in usable]
+        scored = [
+            (h, self._relevant(h, concepts, referents.get(h.chunk.id, ""), request.question)) for h in usable
+        ]
         best = max((c for _, c in scored), default=0.0)
         floor = max(self.min_coverage, RELATIVE_COVERAGE * best)
         # the passage stating the amount of the term asked, from the Pasal that sets it (kb.retrieve's

@@ -157,3 +157,18 @@ def test_the_rate_of_a_monthly_income_is_its_rows(
     assert (lead.source.doc_id, lead.source.location) == ("pp-58-2023", location)
     assert f"tarifnya {rate} " in answer.answer or answer.answer.rstrip().endswith(f"tarifnya {rate} [1].")
     assert rate in lead.quote and "lapisan" not in answer.answer
+
+
+def test_a_table_part_holding_the_amount_is_about_its_tables_heading(services: Any) -> None:
+    # its rows say only amounts and rates; the heading "TARIF EFEKTIF BULANAN KATEGORI A" (OCR had run it
+    # together as "TARIFEFEKTIFBULANAN KATEGORIA", repaired by hand) says what they are rates of
+    answer = anonymous_answer(
+        services,
+        "What is the TER rate for category A with monthly gross income of 20 million?",
+        as_of=AS_OF,
+    )
+    assert answer.status == "answered"
+    lead = answer.claims[0]
+    assert (lead.source.doc_id, lead.source.location) == ("pp-58-2023", "Lampiran huruf A")
+    assert "the rate is 9%" in answer.answer
+    assert "Rp19.750.000,00" in lead.quote and "Rp24.150.000,00" in lead.quote
