@@ -16,9 +16,11 @@ still cannot be read is no row.  Only a text with at least :data:`MIN_ROWS` rows
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import NamedTuple
 
 from kb.amounts import parse_number
 
@@ -65,6 +67,22 @@ class BracketRow:
         return (self.low is None or amount > self.low) and (self.high is None or amount <= self.high)
 
 
+class _Bounds(NamedTuple):
+    place: int  # the token's place in the text, to tell bounds written beside their rate
+    start: int
+    end: int
+    low: Decimal | None
+    high: Decimal | None
+    readable: bool
+
+
+class _Rate(NamedTuple):
+    place: int
+    start: int
+    end: int
+    rate: str | None  # None: the scan garbled the numeral, only its words were read
+
+
 def _amount(written: str | None) -> Decimal | None:
     if written is None:
         return None
@@ -72,62 +90,60 @@ def _amount(written: str | None) -> Decimal | None:
     return value if value is not None and value > 0 else None
 
 
-def bracket_rows(text: str) -> list[BracketRow]:
+@functools.lru_cache(maxsize=1024)  # read by retrieval, relevance and the answer's units, per hit
+def bracket_rows(text: str) -> tuple[BracketRow, ...]:
     """The table rows of ``text`` in order; empty when it has fewer than :data:`MIN_ROWS`.
 
     Bounds and rates are paired in the order written.  Where the scan read a table's columns apart (three
     rows' bounds, then their three rates) each column keeps its order, so the n-th bounds still go with the
-    n-th rate.  A row is kept only when its lower bound is the upper bound of the row before it (or it opens
-    the table under its column header) and its rate is not below the row before's: a row the scan lost or
-    garbled breaks the sequence there rather than shifting the rates of the rows after it."""
-    # (token index, start, end, low, high, readable) and (token index, start, end, rate)
-    bounds: list[tuple[int, int, int, Decimal | None, Decimal | None, bool]] = []
-    rates: list[tuple[int, int, int, str | None]] = []
-    pairs: list[
-        tuple[tuple[int, int, int, Decimal | None, Decimal | None, bool], tuple[int, int, int, str | None]]
-    ]
-    pairs = []
+    n-th rate.  A row is kept only when it opens the table under its column header or continues the row
+    before it (its lower bound that row's upper one, its rate no lower), and after a row that could not be
+    kept only a row whose bounds and rate stand side by side is kept again: a row the scan lost or garbled
+    breaks the sequence there rather than shifting the rates of the rows after it."""
+    bounds: list[_Bounds] = []
+    rates: list[_Rate] = []
+    pairs: list[tuple[_Bounds, _Rate]] = []
     for index, m in enumerate(_TOKEN.finditer(text)):
         if m.group("bounds"):
             low, high = m.group("low"), m.group("high") or m.group("only")
             low_value, high_value = _amount(low), _amount(high)
             readable = (low is None or low_value is not None) and (high is None or high_value is not None)
-            bounds.append((index, m.start(), m.end(), low_value, high_value, readable))
+            bounds.append(_Bounds(index, m.start(), m.end(), low_value, high_value, readable))
         else:
             written = _RATE_VALUE.search(m.group("rate") or "")
             rates.append(
-                (index, m.start(), m.end(), re.sub(r"\s", "", written.group(0)) if written else None)
+                _Rate(index, m.start(), m.end(), re.sub(r"\s", "", written.group(0)) if written else None)
             )
         while bounds and rates:
             pairs.append((bounds.pop(0), rates.pop(0)))
-    last_bounds = max([b[0] for b, _ in pairs] + [b[0] for b in bounds], default=-1)
+    last_bounds = max([b.place for b, _ in pairs] + [b.place for b in bounds], default=-1)
     rows: list[BracketRow] = []
     synced = True  # no broken row since the last row whose bounds and rate stand side by side
-    for (b_index, b_start, b_end, low, high, readable), (r_index, r_start, r_end, rate) in pairs:
-        start, end = min(b_start, r_start), max(b_end, r_end)
-        beside = abs(b_index - r_index) == 1
+    for b, r in pairs:
+        start, end = min(b.start, r.start), max(b.end, r.end)
+        beside = abs(b.place - r.place) == 1
         ok = (
-            readable
-            and rate is not None
+            b.readable
+            and r.rate is not None
             and end - start <= _ROW_REACH
-            and (low is None or high is None or high > low)
+            and (b.low is None or b.high is None or b.high > b.low)
             # an open first row opens the table under its column header; an open last row ends the text
-            and (low is not None or (not rows and synced and bool(_HEADER.search(text, 0, start))))
-            and (high is not None or b_index == last_bounds)
+            and (b.low is not None or (not rows and synced and bool(_HEADER.search(text, 0, start))))
+            and (b.high is not None or b.place == last_bounds)
             # the row continues the one before: its lower bound is that row's upper one, its rate no lower
-            and (not rows or rows[-1].high != low or _rate_value(rate) >= _rate_value(rows[-1].rate))
+            and (not rows or rows[-1].high != b.low or _rate_value(r.rate) >= _rate_value(rows[-1].rate))
             and (synced or beside)
+            # after a gap only a row read side by side is sure of its rate
+            and (not rows or b.low == rows[-1].high or beside)
         )
-        if ok and rows and low != rows[-1].high and not beside:
-            ok = False  # after a gap only a row read side by side is sure of its rate
         if ok:
             said = " ".join(
-                re.sub(r"\s+", " ", text[a:b]).strip()
-                for a, b in sorted([(b_start, b_end), (r_start, r_end)])
+                re.sub(r"\s+", " ", text[a:z]).strip()
+                for a, z in sorted([(b.start, b.end), (r.start, r.end)])
             )
-            rows.append(BracketRow(start, end, low, high, rate or "", said))
+            rows.append(BracketRow(start, end, b.low, b.high, r.rate or "", said))
         synced = bool(ok and (synced or beside))
-    return rows if len(rows) >= MIN_ROWS else []
+    return tuple(rows) if len(rows) >= MIN_ROWS else ()
 
 
 def _rate_value(rate: str) -> Decimal:

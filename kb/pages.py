@@ -30,9 +30,9 @@ _COPY_NUMBER_LINE = re.compile(r"^\s*SK\s*No\.?\s*[\dOlI][\dOlI.,\s]*[A-Z]?\s*\.
 #: the Ministry of Finance's legal-information watermark, printed on every page of a PMK or PP copy
 _WATERMARK = re.compile(r"[ \t]*\b(?:www\.)?jdih\.kemenkeu\.go\.id\b")
 #: an ayat heading ("(5) Dalam hal ...") where a page starts inside a line
-_AYAT_AHEAD = r"(?=\(\d{1,2}[a-z]?\)[ \t]+[A-Z])"
+_AYAT_HEADING = r"\(\d{1,2}[a-z]?\)[ \t]+[A-Z]"
 #: the watermark where a page began with an ayat: "... perpajakan suami. jdih.kemenkeu.go.id (5) Dalam hal"
-_WATERMARK_BEFORE_AYAT = re.compile(_WATERMARK.pattern + r"[ \t]+" + _AYAT_AHEAD)
+_WATERMARK_BEFORE_AYAT = re.compile(_WATERMARK.pattern + r"[ \t]+(?=" + _AYAT_HEADING + ")")
 #: the running head's words; OCR misreads them ("REPUELIK", "TNDONESTA", "FRESIDEN")
 _HEAD_WORDS = ("PRESIDEN", "REPUBLIK", "INDONESIA")
 #: a catchword's ellipsis: "...", ". . .", ". ..", "…"
@@ -191,11 +191,12 @@ def remove_page_furniture(text: str) -> Cleaned:
 #: Mengingat ...", "... kurang disetor. FRESIDEhI REPUBLIK INDONESIA - 11- (4) Pemungut ...", a list
 #: item: "... perikanan; FRES IDEN REPUBLIK INDONESIA f. pakan ternak ...")
 _HEADING_INSIDE = re.compile(
-    r"(?<=\S)[ \t]+(?=Pasal[ \t]+[0-9]|Ayat[ \t]*\(|" + _AYAT_AHEAD[3:-1] + r"|[a-z]\.[ \t]+[a-z])"
+    r"(?<=\S)[ \t]+(?=Pasal[ \t]+[0-9]|Ayat[ \t]*\(|" + _AYAT_HEADING + r"|[a-z]\.[ \t]+[a-z])"
 )
 _WORD = re.compile(r"\S+")
-#: a token of the page number printed beside the running head: "-29-", "-", "11-"
-_PAGE_TOKEN = re.compile(r"[-–—]*\d{0,4}[,.]?[-–—]*")
+#: the page number printed beside the running head, as OCR split it: "-29-", "-", "11-" (a bare number is
+#: none: "atau 2 (9) Direktur ...")
+_PAGE_TOKEN = re.compile(r"(?=\S*[-–—])[-–—]*\d{0,4}[,.]?[-–—]*")
 
 
 def _head_words(tokens: list[str]) -> bool:
@@ -209,18 +210,17 @@ def _head_words(tokens: list[str]) -> bool:
 
 
 def _inline_heads(text: str) -> tuple[str, int]:
-    """``text`` with each running head read into a line before a Pasal or Ayat heading replaced by a line
-    break: left there, it hides the heading from the chunker (an elucidation's "Pasal 15" after "REI'UEUK
-    INDONESIA" was read as part of Pasal 14's, and cited under its label), and it reads as words of the
-    passage before it.  At most five words go, and only with text before them on the line."""
+    """``text`` with each running head (and the page number beside it) read into a line before a Pasal, an
+    elucidation's Ayat, an ayat or a list item replaced by a line break: left there, it hides the heading from
+    the chunker (an elucidation's "Pasal 15" after "REI'UEUK INDONESIA" was read as part of Pasal 14's, and
+    cited under its label), and it reads as words of the passage before it.  At most five words go, and only
+    with text before them on the line."""
     out: list[str] = []
     pos = count = 0
     for m in _HEADING_INSIDE.finditer(text):
         line_start = text.rfind("\n", 0, m.start()) + 1
         words = list(_WORD.finditer(text, line_start, m.start()))
-        while words and _PAGE_TOKEN.fullmatch(words[-1].group()) and len(words) > 1:
-            if not any(c in words[-1].group() for c in "-–—"):
-                break  # a bare number is no page number ("atau 2 (9) Direktur ...")
+        while len(words) > 1 and _PAGE_TOKEN.fullmatch(words[-1].group()):
             words.pop()  # the page number goes with the head
         for k in (5, 4, 3, 2, 1):
             if len(words) > k and _head_words([w.group() for w in words[-k:]]):

@@ -2478,8 +2478,11 @@ def _bracket_row(hit: Hit, question: str) -> list[Unit] | None:
 
 def _table_heading(hit: Hit) -> str:
     """The heading of the annex section a passage lies in, from its retrieval header ("58 | PP 58/2023 | A.
-    TARIF EFEKTIF BULANAN KATEGORI A | Lampiran huruf A": what lies between the act's name and location)."""
-    return " ".join(hit.chunk.prefix.split(" | ")[2:-1])
+    TARIF EFEKTIF BULANAN KATEGORI A | Lampiran huruf A", ``kb.ingest.chunk_prefix``): the header without the
+    act's number and name and the passage's location."""
+    doc = hit.doc
+    known = {doc.number, doc.short_title, doc.title, hit.chunk.location}
+    return " ".join(p for p in hit.chunk.prefix.split(" | ") if p not in known)
 
 
 def _narrow_dated(units: list[Unit], as_of: dt.date) -> list[Unit]:

@@ -102,7 +102,7 @@ def test_a_row_whose_bounds_are_lost_breaks_the_sequence_instead_of_shifting_the
     ],
 )
 def test_text_that_is_no_table_has_no_rows(text: str) -> None:
-    assert bracket_rows(text) == []
+    assert bracket_rows(text) == ()
 
 
 def test_categories_are_read_from_a_question_or_a_heading() -> None:
