@@ -540,19 +540,32 @@ class Retriever:
             found_tables = tables()
             keep = [i for i in found_tables if not other_class(results[i].chunk)] or found_tables[:1]
             results = [h for i, h in enumerate(results) if i not in found_tables or i in keep]
+
+        def holding_part(doc_id: str) -> Chunk | None:
+            parts = [
+                c
+                for c in self.store.chunks_of(doc_id, indexed_only=True)
+                if c.key.startswith("lampiran/") and not other_class(c) and row_holding(c.text, amounts)
+            ]
+            visible = self.store.visible_chunk_ids(flt, [c.id for c in parts])
+            return next((c for c in sorted(parts, key=lambda c: (c.seq, c.id)) if c.id in visible), None)
+
         at = next(iter(tables()), None)
         if at is None:
+            # no part of a table among the hits: when the question names a category, the best hits' acts may
+            # annex one ("TER kategori A untuk gaji Rp 6.000.000?" found PP 58/2023 Pasal 2 only); its part
+            # holding the amount joins the results after the first hit of its act, in the last place
+            for hit in results[:3] if classes else ():
+                found = holding_part(hit.chunk.doc_id)
+                if found is not None:
+                    joined = Hit(found, hit.doc, hit.score, (*hit.via, "graph:bracket_row"))
+                    first = next(i for i, h in enumerate(results) if h.chunk.doc_id == found.doc_id)
+                    return [*results[: first + 1], joined, *results[first + 1 : -1]]
             return results
         hit = results[at]
         if row_holding(hit.chunk.text, amounts) and not other_class(hit.chunk):
             return results
-        parts = [
-            c
-            for c in self.store.chunks_of(hit.chunk.doc_id, indexed_only=True)
-            if c.key.startswith("lampiran/") and not other_class(c) and row_holding(c.text, amounts)
-        ]
-        visible = self.store.visible_chunk_ids(flt, [c.id for c in parts])
-        found = next((c for c in sorted(parts, key=lambda c: (c.seq, c.id)) if c.id in visible), None)
+        found = holding_part(hit.chunk.doc_id)
         if found is None:
             return results
         moved = Hit(found, hit.doc, hit.score, (*hit.via, "graph:bracket_row"))

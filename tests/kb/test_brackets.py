@@ -172,3 +172,13 @@ def test_a_table_part_holding_the_amount_is_about_its_tables_heading(services: A
     assert (lead.source.doc_id, lead.source.location) == ("pp-58-2023", "Lampiran huruf A")
     assert "the rate is 9%" in answer.answer
     assert "Rp19.750.000,00" in lead.quote and "Rp24.150.000,00" in lead.quote
+
+
+def test_a_table_part_joins_when_only_its_acts_rules_were_found(services: Any) -> None:
+    # no part of the table was among the candidates, only PP 58/2023 Pasal 2 (who is in which category), which
+    # led at 0.44; the act's part holding the amount joins after it (session 65)
+    answer = anonymous_answer(services, "TER kategori A untuk gaji Rp 6.000.000?", as_of=AS_OF)
+    assert answer.status == "answered"
+    lead = answer.claims[0]
+    assert (lead.source.doc_id, lead.source.location) == ("pp-58-2023", "Lampiran huruf A")
+    assert "Rp5.950.000,00" in lead.quote and "Rp6.300.000,00" in lead.quote and "0,75%" in lead.quote
