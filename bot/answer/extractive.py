@@ -34,7 +34,7 @@ from guardrails.verify import extract_figures, normalize_ws
 from guardrails.verify.numbers import FigureKey, provided_keys
 from kb import lexical, lexicon
 from kb.amounts import spelled_formally
-from kb.brackets import bracket_rows, row_holding
+from kb.brackets import bracket_rows, classes_named, row_holding
 from kb.chunking.regulation import AYAT_OPENING, defined_terms
 from kb.dates import MONTHS, parse_indonesian_date
 from kb.lexical import EN_ONLY, Concept, coverage
@@ -3002,6 +3002,11 @@ class ExtractiveComposer:
         scored = sorted(
             enumerate(relevant), key=lambda t: (-self._lead_score(t[0], t[1][0], t[1][1], request), t[0])
         )
+        if classes_named(request.question):
+            # the row of the named category's rate table that holds the stated amount is the answer itself
+            # ("kategori B penghasilan bruto 15 juta, TER-nya berapa?" was led by PMK 168/2023's job-expense
+            # allowance, the table's part 9th): it leads, whatever the lead weights say of its words
+            scored.sort(key=lambda t: not _bracket_row(t[1][0], request.question))
         memo: dict[str, tuple[list[Unit], list[str]]] = {}
 
         def picked(h: Hit, used: bool = False) -> list[Unit]:

@@ -182,3 +182,16 @@ def test_a_table_part_joins_when_only_its_acts_rules_were_found(services: Any) -
     lead = answer.claims[0]
     assert (lead.source.doc_id, lead.source.location) == ("pp-58-2023", "Lampiran huruf A")
     assert "Rp5.950.000,00" in lead.quote and "Rp6.300.000,00" in lead.quote and "0,75%" in lead.quote
+
+
+def test_the_named_categorys_row_leads_whatever_the_lead_weights_say(services: Any) -> None:
+    # the part of table B holding 15 million was 9th and PMK 168/2023's job-expense allowance (5% of gross
+    # income) led: the row of the named category that holds the stated amount is the answer itself
+    # (session 65)
+    answer = anonymous_answer(
+        services, "karyawan kategori B penghasilan bruto 15 juta sebulan, TER-nya berapa?", as_of=AS_OF
+    )
+    assert answer.status == "answered"
+    lead = answer.claims[0]
+    assert (lead.source.doc_id, lead.source.location) == ("pp-58-2023", "Lampiran huruf B")
+    assert "Rp14.950.000,00" in lead.quote and "Rp16.400.000,00" in lead.quote and "6%" in lead.quote
