@@ -348,7 +348,7 @@ class Retriever:
             results = _with_governed_amount(results, pool, scored, visible, top_k)
             results = _with_charging_rule(results, pool, scored, visible, top_k)
             results = self._with_referrer(results, pool.intent, flt, docs, top_k)
-            results = self._with_bracket_row(results, question, flt)
+            results = self._with_bracket_row(results, question, flt, top_k)
             context = self._expand(results, flt, docs)
         explain["returned"] = len(results)
         logger.debug("mode=%s, candidates=%s, returned=%s | search done", mode, len(pool.fused), len(results))
@@ -507,7 +507,9 @@ class Retriever:
         ids.sort(key=lambda cid: (0 if (chunks[cid].ayat in wanted_ayat) else 1, chunks[cid].seq, cid))
         return ids
 
-    def _with_bracket_row(self, results: list[Hit], question: str, flt: SearchFilter) -> list[Hit]:
+    def _with_bracket_row(
+        self, results: list[Hit], question: str, flt: SearchFilter, top_k: int
+    ) -> list[Hit]:
         """The part of a rate table whose rows hold the amount the question states, in place of the part the
         search found (``kb.brackets``).
 
@@ -555,12 +557,11 @@ class Retriever:
             # no part of a table among the hits: when the question names a category, the best hits' acts may
             # annex one ("TER kategori A untuk gaji Rp 6.000.000?" found PP 58/2023 Pasal 2 only); its part
             # holding the amount joins the results after the first hit of its act, in the last place
-            for hit in results[:3] if classes else ():
+            for i, hit in enumerate(results[:3] if classes else ()):
                 found = holding_part(hit.chunk.doc_id)
                 if found is not None:
                     joined = Hit(found, hit.doc, hit.score, (*hit.via, "graph:bracket_row"))
-                    first = next(i for i, h in enumerate(results) if h.chunk.doc_id == found.doc_id)
-                    return [*results[: first + 1], joined, *results[first + 1 : -1]]
+                    return _placed_after(results, i, joined, top_k)
             return results
         hit = results[at]
         if row_holding(hit.chunk.text, amounts) and not other_class(hit.chunk):

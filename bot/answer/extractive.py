@@ -522,6 +522,7 @@ def bound_side(bounds: tuple[tuple[frozenset[FigureKey], str], ...], text: str) 
 BOUND_NEAR = 3
 
 
+@functools.lru_cache(maxsize=256)  # read per hit by relevance, lead order and units (_bracket_row)
 def question_amounts(question: str) -> tuple[Decimal, ...]:
     """The amounts of money the question states as facts of its case without placing them at a bound
     ("nilainya Rp 4.600.000", "gaji 6,5jt"; not "omzet melebihi 4,8 M", which :func:`bound_side` reads)."""

@@ -71,13 +71,13 @@ _CUT_HEADING = re.compile(r"(?:\.\s?){2,}[.,]?\s*$")
 
 def annex_headings(text: str, start: int, end: int) -> list[tuple[int, str]]:
     """The lettered section headings of an annex ("A. TARIF EFEKTIF BULANAN KATEGORI A"), as (position,
-    heading line), without a heading's catchword printed before it at a page break."""
-    heads = [
+    heading line), without a heading's catchword printed before it at a page break; ``AnnexSections`` and
+    the rate tables' chunking (``regulation._rate_tables``) read the same headings."""
+    return [
         (m.start(), m.group(0).strip())
         for m in _ANNEX_SECTION.finditer(text, start, end)
         if _caps(m.group(1)) and not _CUT_HEADING.search(m.group(0))
     ]
-    return heads
 
 
 @dataclass(frozen=True)
@@ -97,11 +97,7 @@ class AnnexSections:
 
     @classmethod
     def of(cls, text: str, start: int, end: int) -> AnnexSections:
-        heads = [
-            (m.start(), cls._kind(m.group(1)))
-            for m in _ANNEX_SECTION.finditer(text, start, end)
-            if _caps(m.group(1))
-        ]
+        heads = [(pos, cls._kind(line.split(".", 1)[1])) for pos, line in annex_headings(text, start, end)]
         if not heads:
             return cls(text, ())
         bounds = [(start, "title"), *heads]
