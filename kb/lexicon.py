@@ -118,6 +118,8 @@ class Lexicon:
     special_regimes: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     passage_cues: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     procedures: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
+    #: levies an act gives a chapter of its own, unknown to the alias dictionary (``chapter_levies``)
+    chapter_levies: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     #: the procedures a procedure's rules name as their subject (``procedures.<name>.concerns``)
     procedure_concerns: Mapping[str, frozenset[str]] = field(default_factory=dict)
     #: capitalised tokens that are never a term the knowledge base must contain (currency codes: "IDR 350
@@ -344,6 +346,7 @@ def load(path: str | Path | None = None) -> Lexicon:
         special_regimes=_patterns(file, data, "special_regimes"),
         passage_cues=_patterns(file, data, "passage_cues"),
         procedures=_patterns(file, data, "procedures"),
+        chapter_levies=_patterns(file, data, "chapter_levies"),
         procedure_concerns=_concerns(file, data["procedures"]),
         not_terms=frozenset(_words(file, data, "not_terms")),
         case_words=frozenset(w.lower() for w in _optional_words(file, data, "case_words")),
@@ -711,6 +714,12 @@ def procedure_concerns() -> Mapping[str, frozenset[str]]:
     against an assessment, so its rules name the assessment ("Keberatan harus diajukan dalam jangka waktu 3
     (tiga) bulan sejak tanggal dikirim surat ketetapan pajak") without being bound to another procedure."""
     return default().procedure_concerns
+
+
+def chapter_levies() -> Mapping[str, re.Pattern[str]]:
+    """Levies an act gives a chapter of its own and the alias dictionary knows no tax type for
+    (``chapter_levies.<name>``: ``carbon``): a rule in such a chapter holds for that levy only."""
+    return default().chapter_levies
 
 
 def procedures() -> Mapping[str, re.Pattern[str]]:

@@ -1,7 +1,8 @@
 """Conservative, deterministic repair of OCR noise in the ``ocr_noisy`` regulation texts.
 
 Only ``corpus/regulations/<id>/text.txt`` of documents whose metadata says ``"ocr_noisy": true`` is
-changed, except by the ``split`` rule (every text); ``source.md`` is never touched.  Six rules, each
+changed, except by the ``split`` and ``unmarked`` rules (every text); ``source.md`` is never touched.  Seven
+rules, each
 applied only when the evidence is unambiguous:
 
 ``word``
@@ -29,6 +30,11 @@ applied only when the evidence is unambiguous:
     run is rewritten as one marker before each sentence (``(3) Keberatan ... (3a) Dalam hal ...``) only when
     the markers, read with OCR confusions, are consecutive ayat numbers and the text after them has exactly
     as many sentences as there are markers; the line stays one line.
+``unmarked``
+    A Pasal whose ayat markers the text layer printed apart from their text (at a page's foot, above the
+    Pasal heading) and none before its ayat: one marker before each sentence when the sentences are exactly
+    as many as its ayat (named by its elucidation, printed apart, or proved by its citations of its own ayat)
+    and every "pada ayat (n)" then stands in a later ayat. Every regulation text, OCR'd or not.
 ``amount``
     A Rupiah amount or percentage followed by its spelled-out words (``(empat miliar delapan ratus juta
     rupiah)``, ``(nol koma lima persen)``): the numeral is mapped (O/o -> 0, l/I/i/L -> 1, a -> 4, S/s -> 5,
@@ -77,7 +83,13 @@ STEP = (
     "with letters read for digits, Rp/percent numerals confirmed by their spelled-out words; every change "
     "in ocr_repairs.tsv"
 )
-RULES = ("word", "ayat", "pasal", "amount", "columns", "split")
+RULES = ("word", "ayat", "pasal", "amount", "columns", "split", "unmarked")
+UNMARKED_STEP = (
+    "ayat markers printed apart (scripts/ocr_repair.py rule unmarked): a Pasal whose ayat markers the text "
+    "layer printed apart from their text gets one before each sentence when its sentences are exactly as "
+    "many as its ayat (named by its elucidation, printed apart, or proved by its citations of its own ayat); "
+    "every change in ocr_repairs.tsv"
+)
 SPLIT_STEP = (
     "split-word repair (scripts/ocr_repair.py rule split): a word the PDF text layer split in two joined "
     "when the joined word is a corpus word and the pieces are not; every change in ocr_repairs.tsv"
@@ -632,6 +644,167 @@ def repair_columns(lines: list[str]) -> list[Change]:
     return changes
 
 
+# ------------------------------------------------------------------------------------------------ unmarked
+
+#: a Pasal heading on its own line and the number it gives (``Pasal 31A`` too; Roman ``Pasal I`` is no Pasal
+#: of the act's own numbering)
+UNMARKED_PASAL_RE = re.compile(r"^[ \t]*Pasal[ \t]+(\d{1,3})([A-Z]?)[ \t]*$")
+#: the elucidation's title; the act's own Pasal end where it begins
+ELUCIDATION_RE = re.compile(r"\bPENJELASAN\b")
+#: an ayat heading the text already has (at a line start or after a sentence end)
+UNMARKED_HEAD_RE = re.compile(r"(?:^|(?<=[.;:] ))\(\d{1,2}[a-z]?\)[ \t]+(?=[A-Z])", re.M)
+#: a reference to an ayat of the same Pasal
+OWN_REFERENCE_RE = re.compile(r"\bpada ayat \((\d{1,2})[a-z]?\)")
+#: the elucidation's label of an ayat ("Ayat (3) Cukup jelas.")
+ELUCIDATION_LABEL_RE = re.compile(r"\bAyat \((\d{1,2}[a-z]?)\)")
+#: what a page put between two ayat: the watermark and a run of ayat markers printed apart from their text
+WATERMARK_RE = re.compile(r"(?:www\.)?jdih\.kemenkeu\.go\.id")
+PAGE_MARKS = r"(?:(?:www\.)?jdih\.kemenkeu\.go\.id[ \t]+|(?:\([0-9OolISsT]{1,2}[a-z]?[\)\]\\1lt}]?[ \t]+)+)*"
+#: where a sentence ends and the next begins with a word (the page's marks between them are kept apart)
+SENTENCE_START_AFTER_RE = re.compile(r"(?<=\.)(?P<gap>[ \t\n]+" + PAGE_MARKS + r")(?=[A-Z][a-z])")
+#: a list label ends before that full stop ("a. Pemeriksaan", "2. Peraturan"), not a sentence
+LIST_LABEL_RE = re.compile(r"(?:^|[\n:;]|\b(?:dan|atau))[ \t]*" + PAGE_MARKS + r"(?:[a-zA-Z]|\d{1,2})$")
+#: a chapter, part or paragraph heading the text layer ran onto the Pasal's last line
+TRAILING_HEADING_RE = re.compile(r"[ \t]+(?:BAB|Bagian|Paragraf)\b[^.]*$")
+#: a run of ayat markers standing apart from any text ("(1) (2\ (3)", "(6) (7) (1) (2) (3)"), not a reference
+LOOSE_MARKERS_RE = re.compile(
+    r"(?<![\w)])(?<!\bayat )(?<!\bdan )(?<!\batau )(?<!, )"
+    r"(?:\([0-9OolISsT]{1,2}[a-z]?[\)\]\\1lt}]?(?:[ \t]+|$))+",
+    re.M,
+)
+#: such a run ending a line (the next Pasal's markers printed at the foot of the page before it)
+TRAILING_MARKERS_RE = re.compile(LOOSE_MARKERS_RE.pattern + r"\s*$")
+LOOSE_MARKER_RE = re.compile(r"\(([0-9OolISsT]{1,2})[a-z]?[\)\]\\1lt}]?")
+
+
+def _elucidation_labels(lines: list[str], start: int) -> dict[str, list[str]]:
+    """Pasal number -> the ayat labels its elucidation names, in order (first elucidation of that number)."""
+    heads = [
+        (i, m.group(1) + m.group(2))
+        for i in range(start, len(lines))
+        if (m := UNMARKED_PASAL_RE.match(lines[i]))
+    ]
+    labels: dict[str, list[str]] = {}
+    for k, (i, number) in enumerate(heads):
+        end = heads[k + 1][0] if k + 1 < len(heads) else len(lines)
+        found: list[str] = []
+        for m in ELUCIDATION_LABEL_RE.finditer("\n".join(lines[i + 1 : end])):
+            if m.group(1) not in found:
+                found.append(m.group(1))
+        if found:  # a heading OCR printed twice names its labels under the second copy
+            labels.setdefault(number, found)
+    return labels
+
+
+def _sentence_gaps(body: str) -> list[re.Match[str]]:
+    """The gaps between the body's sentences: a full stop, space and the page's marks before a capitalised
+    word; a list label's full stop ("b. Pemeriksaan") is none."""
+    return [
+        m for m in SENTENCE_START_AFTER_RE.finditer(body) if not LIST_LABEL_RE.search(body[: m.start() - 1])
+    ]
+
+
+def _loose_marker_numbers(text: str) -> set[int]:
+    numbers: set[int] = set()
+    for run in LOOSE_MARKERS_RE.finditer(text):
+        for m in LOOSE_MARKER_RE.finditer(run.group(0)):
+            digits = m.group(1).translate(COLUMN_DIGITS)
+            if digits.isdigit():
+                numbers.add(int(digits))
+    return numbers
+
+
+def _printed_above(lines: list[str], i: int, heading: str) -> list[int]:
+    """The lines above the heading at ``i`` that hold its markers printed apart: lines of nothing but markers,
+    a copy of the heading OCR printed twice ("Pasal 7\\n(1) (2t\\nPasal 7"), and the run of markers ending the
+    line before them ("(4) Ketentuan (1) (2) (3)\\nPasal 9")."""
+    above: list[int] = []
+    j = i - 1
+    while j >= 0 and (lines[j].strip() == heading or LOOSE_MARKERS_RE.fullmatch(lines[j].strip() + " ")):
+        above.append(j)
+        j -= 1
+    if j >= 0 and TRAILING_MARKERS_RE.search(lines[j]) and not UNMARKED_PASAL_RE.match(lines[j]):
+        above.append(j)
+    return above
+
+
+def _references_fit(sentences: list[str]) -> bool:
+    """Every "pada ayat (n)" stands in a later ayat than n (an ayat cites the ones before it)."""
+    return all(int(n) < k for k, s in enumerate(sentences, 1) for n in OWN_REFERENCE_RE.findall(s))
+
+
+def repair_unmarked(lines: list[str]) -> list[Change]:
+    """Ayat markers the text layer printed apart from their ayat: ``"Pasal 5\\nWajib Pajak ... . Pembetulan
+    ... . jdih.kemenkeu.go.id (6) (7) (1) (2) (3) Dalam hal ..."`` (PP 50/2022: a page's markers at its foot)
+    or ``"(1) (2\\ (3)\\nPasal 2\\nAtas penghasilan ..."`` (PP 23/2018: above the heading).
+
+    The chunker saw a Pasal without ayat, so its ayat were cited and retrieved as the whole Pasal. A Pasal
+    whose body has no ayat heading but cites its own ayat ("sebagaimana dimaksud pada ayat (1)") gets one
+    marker before each sentence when it has as many sentences as there are ayat: as many as its elucidation
+    names (``Ayat (1)`` .. ``Ayat (n)``), or, where the elucidation names none, a number among the markers
+    printed apart, or one more than the highest ayat it cites (those citations prove that many ayat, and an
+    ayat is at least a sentence). Every "pada ayat (n)" must then stand in a later ayat than n. The markers
+    printed apart go."""
+    end = next((i for i, line in enumerate(lines) if i > 10 and ELUCIDATION_RE.search(line)), len(lines))
+    labels = _elucidation_labels(lines, end)
+    heads = [(i, m) for i in range(end) if (m := UNMARKED_PASAL_RE.match(lines[i]))]
+    plans: list[tuple[int, list[int], list[str]]] = []  # decided on the text as read, then written
+    previous: int | None = None
+    for k, (i, head) in enumerate(heads):
+        number = int(head.group(1))
+        # a heading the text layer lost skips one; "Pasal 31A" after Pasal 3 is a reference on its own line
+        in_sequence = previous is None or previous <= number <= previous + 2
+        previous = number if in_sequence else previous
+        stop = heads[k + 1][0] if k + 1 < len(heads) else end
+        body = "\n".join(lines[i + 1 : stop])
+        if not in_sequence or UNMARKED_HEAD_RE.search(body) or not OWN_REFERENCE_RE.search(body):
+            continue
+        trailing = TRAILING_HEADING_RE.search(body)
+        told = body[: trailing.start()] if trailing else body
+        gaps = _sentence_gaps(told)
+        starts = [0, *(g.end() for g in gaps)]
+        stops = [*(g.start() for g in gaps), len(told)]
+        segments = [told[a:b] for a, b in zip(starts, stops, strict=True)]
+        named = labels.get(head.group(1) + head.group(2), [])
+        above = _printed_above(lines, i, head.group(0).strip())
+        cited = max((int(n) for n in OWN_REFERENCE_RE.findall(body)), default=0)
+        if named:
+            fits = named == [str(n) for n in range(1, len(named) + 1)] and len(named) == len(segments)
+        else:
+            printed = _loose_marker_numbers("\n".join(lines[j] for j in above) + "\n" + body)
+            fits = len(segments) in printed or cited + 1 == len(segments)
+        if not fits or len(segments) < 2 or not _references_fit(segments):
+            continue
+        marked = ""
+        for n, (segment, gap) in enumerate(zip(segments, [None, *gaps], strict=True), 1):
+            if gap is not None:  # the watermark stays with the page it marks (kb.pages removes it)
+                watermark = WATERMARK_RE.search(gap.group("gap"))
+                breaks = gap.group("gap").count("\n")
+                marked += (" " + watermark.group(0) if watermark else "") + ("\n" * breaks or "\u0000")
+            marked += f"({n}) " + LOOSE_MARKERS_RE.sub("", segment)
+        if trailing:  # a chapter or part heading the layer ran onto the last ayat goes onto its own line
+            marked += "\u0000" + LOOSE_MARKERS_RE.sub("", body[len(told) :]).lstrip()
+        new_lines = [
+            re.sub(r"[ \t]+\u0000", "\u0000", x).replace("\u0000", "\n").rstrip() for x in marked.split("\n")
+        ]
+        plans.append((i, above, new_lines))
+    changes: list[Change] = []
+    for i, above, new_lines in plans:
+        for j in above:  # the markers printed above the heading go too (a copy of the heading with them)
+            if lines[j].strip() == lines[i].strip():
+                cleaned = ""
+            else:
+                cleaned = TRAILING_MARKERS_RE.sub("", lines[j]).rstrip()
+            if cleaned != lines[j]:
+                changes.append(Change(j + 1, lines[j], cleaned, "unmarked"))
+                lines[j] = cleaned
+        for j, new in enumerate(new_lines, i + 1):
+            if new != lines[j]:
+                changes.append(Change(j + 1, lines[j], new, "unmarked"))
+                lines[j] = new
+    return sorted(changes, key=lambda c: c.line)
+
+
 # ------------------------------------------------------------------------------------------------ driver
 
 
@@ -775,7 +948,12 @@ def write_outputs(folder: Path, text: str, changes: list[Change]) -> None:
     norm = meta.setdefault("normalisation", {})
     steps = norm.setdefault("steps", [])
     rules = {c.rule for c in changes}
-    for step, applies in ((STEP, bool(rules - {"split"})), (SPLIT_STEP, "split" in rules)):
+    steps_applied = (
+        (STEP, bool(rules - {"split", "unmarked"})),
+        (SPLIT_STEP, "split" in rules),
+        (UNMARKED_STEP, "unmarked" in rules),
+    )
+    for step, applies in steps_applied:
         if applies and step not in steps:
             steps.append(step)
     counts = norm.setdefault("counts", {})
@@ -848,6 +1026,9 @@ def main(argv: list[str] | None = None) -> int:
         splits = repair_splits(lines, evidence)
         if splits:
             new, changes = "\n".join(lines), sorted([*changes, *splits], key=lambda c: c.line)
+        unmarked = repair_unmarked(lines)  # last: it adds lines, so the others' line numbers stay as logged
+        if unmarked:
+            new, changes = "\n".join(lines), [*changes, *unmarked]
         if not changes and not reg.noisy:
             continue
         by_rule = Counter(c.rule for c in changes)

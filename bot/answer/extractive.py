@@ -1186,6 +1186,21 @@ def procedure_unasked(asked: frozenset[str], text: str) -> bool:
     )
 
 
+def chapter_levy_unasked(question: str, hit: Hit) -> bool:
+    """The passage stands in a chapter an act gives a levy of its own (its section heading names it: "BAB
+    XIII PELAKSANAAN HAK DAN PEMENUHAN KEWAJIBAN PAJAK KARBON") that the question does not name.
+
+    Why: such a chapter restates general rules for its levy in the general rule's words, and its subject
+    sits in the heading or an earlier ayat, not in the passage: PP 50/2022 Pasal 69 ayat (6) ("Batas waktu
+    penyampaian Surat Pemberitahuan sebagaimana dimaksud pada ayat (5) adalah: ... paling lama 20 (dua puluh)
+    hari setelah akhir Masa Pajak", the carbon tax's returns) led "Kapan batas lapor SPT?" over UU KUP Pasal
+    3 ayat (3) once the Pasal was read ayat by ayat (session 66)."""
+    section = hit.chunk.prefix
+    return any(
+        levy.search(section) and not levy.search(question) for levy in lexicon.chapter_levies().values()
+    )
+
+
 #: a negation (or "sebelum") a few words before a procedure's name ("belum dilakukan pemeriksaan", "sebelum
 #: Direktur Jenderal Pajak menerbitkan surat ketetapan pajak"): the rule holds outside that procedure
 _PROCEDURE_NEGATED = re.compile(r"\b(?:belum|sebelum|tidak|tanpa|bukan)\b(?:\s+\w+){0,4}\s+$", re.I)
@@ -2540,6 +2555,7 @@ LEAD_WEIGHTS: dict[str, float] = {
     "procedure_unasked": -0.3,
     "delegation": -0.6,
     "extends_unasked": -0.3,
+    "chapter_levy_unasked": -1.0,
 }
 
 
@@ -2694,6 +2710,8 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         # a rule extended to parties or cases the question does not name ("... sebagaimana dimaksud pada ayat
         # (1) berlaku pula terhadap wanita kawin ...") yields to the rule it extends
         "extends_unasked": float(extends_to_unasked(question, text)),
+        # a rule of a chapter about a levy the question does not name (the carbon tax's own return deadlines)
+        "chapter_levy_unasked": float(chapter_levy_unasked(question, hit)),
     }
 
 

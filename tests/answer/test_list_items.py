@@ -95,11 +95,13 @@ def test_a_period_in_the_rule_is_not_called_the_deadline_when_none_was_asked(has
 
 def test_the_unit_that_states_the_asked_rate_leads_its_passage(services: Any) -> None:
     """PP 23/2018 Pasal 2 ranks first but its best-covering unit is the lead-in without the rate; the unit
-    with "0,5%" must lead, not UU PPh Pasal 25 ayat (7)'s "paling tinggi 0,75%" for "pengusaha tertentu"."""
+    with "0,5%" must lead, not UU PPh Pasal 25 ayat (7)'s "paling tinggi 0,75%" for "pengusaha tertentu".
+    Since session 66 the Pasal is read ayat by ayat (its markers stood above its heading), so the rate is
+    cited at its ayat (2)."""
     answer = ask(services, "Berapa tarif PPh final UMKM atas peredaran bruto selama tahun 2021?")
     assert answer.status == "answered"
     lead = answer.claims[0]
-    assert (lead.source.doc_id, lead.source.location) == ("pp-23-2018", "Pasal 2")
+    assert (lead.source.doc_id, lead.source.location) == ("pp-23-2018", "Pasal 2 ayat (2)")
     assert "0,5% (nol koma lima persen)" in lead.quote
     assert answer.answer.startswith("Menurut PP 23/2018, tarifnya 0,5% [1].")
 

@@ -329,7 +329,10 @@ def test_cli_dry_run_writes_nothing_and_a_real_run_logs_every_change_once(
     regs = _corpus(tmp_path)
     noisy = regs / "noisy-1"
     assert ocr.main(["--regulations", str(regs), "--dry-run"]) == 0
-    assert "noisy-1: 2 changes (word=2 ayat=0 pasal=0 amount=0 columns=0 split=0)" in capsys.readouterr().out
+    assert (
+        "noisy-1: 2 changes (word=2 ayat=0 pasal=0 amount=0 columns=0 split=0 unmarked=0)"
+        in capsys.readouterr().out
+    )
     assert (noisy / "text.txt").read_text(encoding="utf-8") == "Pasal 60\nWajib Pqiak temtang.\n"
     assert not (noisy / "ocr_repairs.tsv").exists()
 
@@ -465,3 +468,103 @@ def test_cli_joins_split_words_in_a_text_that_is_not_ocr_noisy(tmp_path: Path) -
     assert meta["normalisation"]["counts"] == {"ocr_repair_split": 2}
     # the clean document's words were not touched by the OCR rules
     assert (regs / "clean-1" / "text.txt").read_text(encoding="utf-8") == CLEAN
+
+
+# ------------------------------------------------------------------------------------------ unmarked ayat
+
+#: PP 50/2022's layout: no ayat heading in the Pasal, its page's markers at the page's foot
+UNMARKED_PAGE = (
+    "Pasal 5\n"
+    "Wajib Pajak dapat membetulkan Surat Pemberitahuan dengan pernyataan tertulis. Pembetulan sebagaimana "
+    "dimaksud pada ayat (1) dapat dilakukan dengan syarat belum dilakukan:\n"
+    "a. Pemeriksaan; atau\n"
+    "b. Pemeriksaan Bukti Permulaan. Pernyataan tertulis sebagaimana dimaksud pada ayat (1) diberi tanda. "
+    "jdih.kemenkeu.go.id (3) (4) (1) (2) Dalam hal pembetulan sebagaimana dimaksud pada ayat (1) menyatakan "
+    "rugi, pembetulan disampaikan paling lama 2 (dua) tahun sebelum daluwarsa penetapan. Bagian Ketiga "
+    "Pengungkapan\n"
+    "Pasal 6\nWajib Pajak dapat mengungkapkan ketidakbenaran.\n"
+)
+
+
+def test_ayat_markers_printed_at_the_page_foot_are_put_before_their_sentences() -> None:
+    lines = UNMARKED_PAGE.split("\n")
+    changes = ocr.repair_unmarked(lines)
+    assert "\n".join(lines).split("\n")[:10] == [
+        "Pasal 5",
+        "(1) Wajib Pajak dapat membetulkan Surat Pemberitahuan dengan pernyataan tertulis.",
+        "(2) Pembetulan sebagaimana dimaksud pada ayat (1) dapat dilakukan dengan syarat belum dilakukan:",
+        "a. Pemeriksaan; atau",
+        "b. Pemeriksaan Bukti Permulaan.",
+        "(3) Pernyataan tertulis sebagaimana dimaksud pada ayat (1) diberi tanda. jdih.kemenkeu.go.id",
+        "(4) Dalam hal pembetulan sebagaimana dimaksud pada ayat (1) menyatakan rugi, pembetulan disampaikan "
+        "paling lama 2 (dua) tahun sebelum daluwarsa penetapan.",
+        "Bagian Ketiga Pengungkapan",
+        "Pasal 6",
+        "Wajib Pajak dapat mengungkapkan ketidakbenaran.",
+    ]
+    # one change per line the rule rewrote, logged with its line number in the text as read
+    assert [(c.line, c.rule) for c in changes] == [(2, "unmarked"), (4, "unmarked")]
+    again = "\n".join(lines).split("\n")
+    assert ocr.repair_unmarked(again) == []  # the Pasal has its markers now
+
+
+def test_ayat_markers_printed_above_the_heading_are_put_before_their_sentences() -> None:
+    # PP 23/2018's layout: the markers on a line above the heading, the heading printed twice
+    lines = [
+        "(1) (2t",
+        "Pasal 7",
+        "(1)",
+        "Pasal 7",
+        "Wajib Pajak yang peredaran brutonya melebihi Rp4.800.000.000,00 tetap dikenai tarif sampai akhir "
+        "Tahun Pajak. Atas penghasilan Wajib Pajak sebagaimana dimaksud pada ayat (1) dikenai tarif umum.",
+        "Pasal 8",
+    ]
+    ocr.repair_unmarked(lines)
+    assert [line for line in "\n".join(lines).split("\n") if line] == [
+        "Pasal 7",
+        "(1) Wajib Pajak yang peredaran brutonya melebihi Rp4.800.000.000,00 tetap dikenai tarif "
+        "sampai akhir Tahun Pajak.",
+        "(2) Atas penghasilan Wajib Pajak sebagaimana dimaksud pada ayat (1) dikenai tarif umum.",
+        "Pasal 8",
+    ]
+
+
+def test_the_elucidation_names_how_many_ayat_a_pasal_has() -> None:
+    body = "Pasal 2\nSatu ayat. Dua ayat sebagaimana dimaksud pada ayat (1). Tiga ayat.\n"
+    three = body + "PENJELASAN\nPasal 2\nAyat (1) Cukup jelas. Ayat (2) Cukup jelas. Ayat (3) Cukup jelas.\n"
+    lines = ("\n" * 11 + three).split("\n")
+    ocr.repair_unmarked(lines)
+    assert "(3) Tiga ayat." in "\n".join(lines).split("\n")
+    # the elucidation names two ayat: the three sentences cannot be told apart into two
+    two = body + "PENJELASAN\nPasal 2\nAyat (1) Cukup jelas. Ayat (2) Cukup jelas.\n"
+    lines = ("\n" * 11 + two).split("\n")
+    assert ocr.repair_unmarked(lines) == []
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # no marker printed apart, and one cited ayat proves only two of three sentences to be ayat
+        "Satu ayat. Dua ayat sebagaimana dimaksud pada ayat (1). Tiga ayat.",
+        # a sentence citing its own or a later ayat: the sentences are not the ayat
+        "(1) (2) Satu ayat sebagaimana dimaksud pada ayat (2). Dua ayat.",
+        # the Pasal cites no ayat of its own: one ayat of several sentences
+        "(1) (2) Satu kalimat. Dua kalimat.",
+    ],
+)
+def test_a_pasal_whose_sentences_cannot_be_told_to_be_its_ayat_is_left_alone(body: str) -> None:
+    lines = f"Pasal 3\n{body}\nPasal 4".split("\n")
+    assert ocr.repair_unmarked(lines) == []
+
+
+def test_the_text_layers_page_markers_are_repaired_in_the_corpus() -> None:
+    # PP 50/2022 Pasal 5 ayat (6) (the two-year limit for a loss return's correction) was part of a Pasal
+    # without ayat; PP 23/2018 Pasal 7 ayat (1) (0,5% to the end of the year the threshold is passed) too
+    pp50 = (ROOT / "corpus/regulations/pp-50-2022/text.txt").read_text(encoding="utf-8").split("\n")
+    assert any(
+        line.startswith("(6) Dalam hal pembetulan Surat Pemberitahuan") and "2 (dua) tahun" in line
+        for line in pp50
+    )
+    pp23 = (ROOT / "corpus/regulations/pp-23-2018/text.txt").read_text(encoding="utf-8")
+    assert "Pasal 7\n(1) Wajib Pajak sebagaimana dimaksud dalam Pasal 3 ayat (1)" in pp23
+    assert "\nPasal 31A\n" not in pp23  # a reference inside Pasal 3, not a Pasal of the act
