@@ -161,3 +161,17 @@ def row_holding(text: str, amounts: tuple[Decimal, ...]) -> BracketRow | None:
 def classes_named(text: str) -> frozenset[str]:
     """The categories a question or a heading names ("kategori B" -> {"B"})."""
     return frozenset(m.group(1).upper() for m in _CLASS.finditer(text))
+
+
+def class_of_status(status: re.Pattern[str], text: str) -> str | None:
+    """The category a text assigns a PTKP status to (``kb.ptkp.status_pattern``), when it assigns it to one:
+    PP 58/2023 Pasal 2 ayat (4) "a. kategori A diterapkan atas penghasilan bruto bulanan ... dengan status
+    Penghasilan Tidak Kena Pajak: 1. tidak kawin tanpa tanggungan; ..." puts TK/0 in category A.  A status is
+    read in the span from one category's name to the next one's."""
+    names = list(_CLASS.finditer(text))
+    found = {
+        m.group(1).upper()
+        for m, after in zip(names, [*names[1:], None], strict=True)
+        if status.search(text, m.end(), after.start() if after else len(text))
+    }
+    return found.pop() if len(found) == 1 else None

@@ -30,17 +30,19 @@ import re
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, Literal
 
 from kb import lexicon
 from kb.amounts import message_figures, spelled_formally
-from kb.brackets import bracket_rows, classes_named, row_holding
+from kb.brackets import bracket_rows, class_of_status, classes_named, row_holding
 from kb.chunking import CHUNKER_VERSION
 from kb.chunking.regulation import opening_terms
 from kb.embed.protocol import Embedder
 from kb.errors import KbError
 from kb.lexical import Concepts, evidence
 from kb.model import Chunk, DocumentMeta, Hit
+from kb.ptkp import status_patterns
 from kb.query import (
     AliasDictionary,
     Provision,
@@ -348,7 +350,11 @@ class Retriever:
             results = _with_governed_amount(results, pool, scored, visible, top_k)
             results = _with_charging_rule(results, pool, scored, visible, top_k)
             results = self._with_referrer(results, pool.intent, flt, docs, top_k)
-            results = self._with_bracket_row(results, question, flt, top_k)
+            # a rate asked in words ("tarif", "berapa persen") or by a rate's name ("TER": tarif efektif)
+            asks_rate = pool.intent.rate or any(
+                "tarif" in tokenize(" ".join((e.term, *e.added))) for e in pool.plan.expansions
+            )
+            results = self._with_bracket_row(results, question, flt, top_k, asks_rate=asks_rate)
             context = self._expand(results, flt, docs)
         explain["returned"] = len(results)
         logger.debug("mode=%s, candidates=%s, returned=%s | search done", mode, len(pool.fused), len(results))
@@ -508,7 +514,7 @@ class Retriever:
         return ids
 
     def _with_bracket_row(
-        self, results: list[Hit], question: str, flt: SearchFilter, top_k: int
+        self, results: list[Hit], question: str, flt: SearchFilter, top_k: int, *, asks_rate: bool = False
     ) -> list[Hit]:
         """The part of a rate table whose rows hold the amount the question states, in place of the part the
         search found (``kb.brackets``).
@@ -516,16 +522,41 @@ class Retriever:
         Why: an annex table of rates by bracket (PP 58/2023's monthly effective rates, one table per category)
         is cut into parts of whole rows that all read alike ("di atas Rp... sampai dengan Rp... 2%"); the
         words of "TER kategori B gaji 8 juta berapa?" find one part of the table, rarely the one holding 8
-        million.  The first part of an annex table among the hits whose rows do not hold the amount (or
-        whose table is of another category than the question names) gives its place to the part of the same
-        annex that does, when one is visible to the asker on the question's date; when the question names a
-        category, the parts of the other categories' tables leave the results."""
+        million.  A rate question naming the asker's PTKP status instead of a category ("status K/1 gaji 7
+        juta") is read in the category the act assigns the status to (:meth:`_classes_of_statuses`).  The
+        first part of an annex table among the hits whose rows do not hold the amount (or whose table is of
+        another category than the question names) gives its place to the part of the same annex that does,
+        when one is visible to the asker on the question's date; when the question names a category, the
+        parts of the other categories' tables leave the results."""
         amounts = tuple(
             f.value for f in message_figures(spelled_formally(question)) if f.kind == "amount" and f.value > 0
         )
         if not amounts:
             return results
-        classes = classes_named(question)
+        named = classes_named(question)
+        # a status names a category only for the rate of a monthly income ("berapa PTKP K/2?" asks no rate)
+        classes = named or (self._classes_of_statuses(question, results, flt) if asks_rate else frozenset())
+        moved = self._moved_to_bracket_row(results, amounts, classes, flt, top_k)
+        if named or not classes:
+            return moved
+        # the category read from the asker's PTKP status: its table's parts say so to the composer, which
+        # has no store to read the status's category from
+        return [
+            Hit(h.chunk, h.doc, h.score, (*h.via, "graph:status_class"), h.lead_in)
+            if h.chunk.key.startswith("lampiran/") and classes_named(h.chunk.prefix) & classes
+            else h
+            for h in moved
+        ]
+
+    def _moved_to_bracket_row(
+        self,
+        results: list[Hit],
+        amounts: tuple[Decimal, ...],
+        classes: frozenset[str],
+        flt: SearchFilter,
+        top_k: int,
+    ) -> list[Hit]:
+        """:meth:`_with_bracket_row`'s move, for the categories named or read from the asker's status."""
 
         def other_class(chunk: Chunk) -> bool:
             return bool(classes) and not classes_named(chunk.prefix) & classes
@@ -572,6 +603,34 @@ class Retriever:
         moved = Hit(found, hit.doc, hit.score, (*hit.via, "graph:bracket_row"))
         swapped = [moved if i == at else h for i, h in enumerate(results)]
         return [h for i, h in enumerate(swapped) if i == at or h.chunk.id != found.id]
+
+    def _classes_of_statuses(self, question: str, results: list[Hit], flt: SearchFilter) -> frozenset[str]:
+        """The rate categories the acts of the best hits and of the rate tables among them assign to the PTKP
+        statuses the question names by code (``kb.ptkp``): PP 58/2023 Pasal 2 ayat (4) puts "tidak kawin
+        tanpa tanggungan" (TK/0) in category A.
+
+        Why: "status TK/0 gaji 9 juta, PPh 21 bulanannya berapa?" names no category; the act's table of each
+        category reads alike, and the status decides which one holds the asker's row (session 66, a probe of
+        our own, was answered with PMK 168/2023's 50% of a non-employee's income).  Only what the act's
+        own rules say (its body, not its annex or elucidation), visible to the asker on the question's
+        date; a status the act assigns to no category or to several gives none."""
+        statuses = status_patterns(question)
+        if not statuses:
+            return frozenset()
+        tables = [h.chunk.doc_id for h in results if h.chunk.key.startswith("lampiran/")]
+        docs = dict.fromkeys([*tables, *(h.chunk.doc_id for h in results[:3])])
+        found: set[str] = set()
+        for doc_id in docs:
+            rules = [
+                c
+                for c in self.store.chunks_of(doc_id, indexed_only=True)
+                if not c.key.startswith(("lampiran", "penjelasan")) and classes_named(c.text)
+            ]
+            visible = self.store.visible_chunk_ids(flt, [c.id for c in rules])
+            for c in rules:
+                if c.id in visible:
+                    found.update(cls for status in statuses if (cls := class_of_status(status, c.text)))
+        return frozenset(found)
 
     def _with_referrer(
         self,

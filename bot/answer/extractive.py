@@ -39,6 +39,7 @@ from kb.chunking.regulation import AYAT_OPENING, defined_terms
 from kb.dates import MONTHS, parse_indonesian_date
 from kb.lexical import EN_ONLY, Concept, coverage
 from kb.model import DocumentMeta, Hit
+from kb.ptkp import status_patterns
 from kb.query import (
     FRAME_WORDS,
     STOPWORDS,
@@ -1310,28 +1311,9 @@ def affirmed_text(question: str, text: str) -> str:
     return _EXCLUSION_SPAN.sub(" ", text)
 
 
-#: A PTKP status written as its code ("K/1", "TK/0"): the regulations write it out ("kawin dengan jumlah
-#: tanggungan sebanyak 1 (satu) orang"), so the item for the asker's status shares no word with the code.
-_STATUS_CODE = re.compile(r"(?<![\w/])(TK|K)\s*/\s*([0-3])(?![\w/])", re.I)
-_DEPENDANTS = ("", "satu", "dua", "tiga")
-
-
-@functools.lru_cache(maxsize=64)
-def _status_pattern(code: str, n: int) -> re.Pattern[str]:
-    married = r"(?<!tidak\s)\bkawin" if code == "K" else r"\btidak\s+kawin"
-    tail = (
-        r"\s+tanpa\s+tanggungan"
-        if n == 0
-        else rf"\s+dengan\s+jumlah\s+tanggungan\s+sebanyak\s+\S+\s*\({_DEPENDANTS[n]}\)"
-    )
-    return re.compile(married + tail, re.I)
-
-
 def asked_statuses(question: str) -> tuple[re.Pattern[str], ...]:
-    """How the regulations write each PTKP status code the question names."""
-    return tuple(
-        _status_pattern(m.group(1).upper(), int(m.group(2))) for m in _STATUS_CODE.finditer(question)
-    )
+    """How the regulations write each PTKP status code the question names (:mod:`kb.ptkp`)."""
+    return status_patterns(question)
 
 
 def status_match(statuses: tuple[re.Pattern[str], ...], text: str) -> float:
@@ -2492,6 +2474,14 @@ def _bracket_row(hit: Hit, question: str) -> list[Unit] | None:
     return [Unit(quote, row.statement or quote, True)]
 
 
+def status_row(hit: Hit, question: str) -> bool:
+    """The hit is a part of the rate table of the category the asker's PTKP status is in (retrieval read
+    the category from the act's rules: ``kb.retrieve``'s ``graph:status_class``) and one of its rows holds
+    the amount the question states.  "status TK/0 gaji 9 juta, PPh 21 bulanannya berapa?" names no category,
+    so the table part shares few of its words, yet its row is the answer (session 66, a probe of our own)."""
+    return "graph:status_class" in hit.via and bool(_bracket_row(hit, question))
+
+
 def _table_heading(hit: Hit) -> str:
     """The heading of the annex section a passage lies in, from its retrieval header ("58 | PP 58/2023 | A.
     TARIF EFEKTIF BULANAN KATEGORI A | Lampiran huruf A", ``kb.ingest.chunk_prefix``): the header without the
@@ -3001,7 +2991,10 @@ class ExtractiveComposer:
         return [
             (h, c)
             for h, c in scored
-            if (c >= floor or (c > 0 and "graph:governed_amount" in h.via))
+            if (
+                c >= floor
+                or (c > 0 and ("graph:governed_amount" in h.via or status_row(h, request.question)))
+            )
             and not explains_unasked_term(h, request.question, concepts)
         ]
 
@@ -3026,6 +3019,9 @@ class ExtractiveComposer:
             # ("kategori B penghasilan bruto 15 juta, TER-nya berapa?" was led by PMK 168/2023's job-expense
             # allowance, the table's part 9th): it leads, whatever the lead weights say of its words
             scored.sort(key=lambda t: not _bracket_row(t[1][0], request.question))
+        elif any(status_row(h, request.question) for h, _ in relevant):
+            # ... and so does the row of the table of the category the asker's PTKP status is in
+            scored.sort(key=lambda t: not status_row(t[1][0], request.question))
         memo: dict[str, tuple[list[Unit], list[str]]] = {}
 
         def picked(h: Hit, used: bool = False) -> list[Unit]:

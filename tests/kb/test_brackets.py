@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
-from kb.brackets import bracket_rows, classes_named, row_holding
+from kb.brackets import bracket_rows, class_of_status, classes_named, row_holding
 from kb.chunking import chunk_document
 from kb.pages import remove_page_furniture
+from kb.ptkp import status_patterns
 from tests.answer.chunk_sample import anonymous_answer
 from tests.kb.test_structure_quirks import CORPUS, _meta
 
@@ -195,3 +196,79 @@ def test_the_named_categorys_row_leads_whatever_the_lead_weights_say(services: A
     lead = answer.claims[0]
     assert (lead.source.doc_id, lead.source.location) == ("pp-58-2023", "Lampiran huruf B")
     assert "Rp14.950.000,00" in lead.quote and "Rp16.400.000,00" in lead.quote and "6%" in lead.quote
+
+
+#: PP 58/2023 Pasal 2 ayat (4), as the scan wrote it: the statuses written out, lines broken inside them
+CATEGORIES = """(4) Kategori tarif efektif bulanan sebagaimana dimaksud pada
+ayat (3) terdiri atas:
+a. kategori A diterapkan atas penghasilan bruto bulanan
+yang diterima atau diperoleh penerima penghasilan
+dengan status Penghasilan Tidak Kena Pajak:
+1. tidak kawin tanpa tanggungan;
+2. tidak kawin dengan jumlah tanggungan
+sebanyak 1 (satu) orang; atau
+3. kawin tanpa tanggungan.
+b. kategori B diterapkan atas penghasilan bruto bulanan
+dengan status Penghasilan Tidak Kena Pajak:
+1. tidak kawin dengan jumlah tanggungan
+sebanyak 2 (dua) orang;
+3. kawin dengan jumlah tanggungan sebanyak I
+(satu) orang; atau
+c. kategori C diterapkan atas penghasilan bruto bulanan
+dengan status Penghasilan Tidak Kena Pajak kawin
+dengan jumlah tanggungan sebanyak 3 (tiga) orang.
+"""
+
+
+@pytest.mark.parametrize(
+    ("code", "category"),
+    [("TK/0", "A"), ("TK/1", "A"), ("K/0", "A"), ("TK/2", "B"), ("K/1", "B"), ("K/3", "C"), ("K/2", None)],
+)
+def test_the_category_a_ptkp_status_is_in_is_read_from_the_acts_rule(code: str, category: str | None) -> None:
+    # "kawin tanpa tanggungan" (K/0) inside "tidak kawin tanpa tanggungan" (TK/0) is not K/0's; a status the
+    # text names under no category (K/2 is left out of this excerpt) has none
+    (status,) = status_patterns(f"status {code}")
+    assert class_of_status(status, CATEGORIES) == category
+
+
+@pytest.mark.parametrize(
+    ("question", "location", "row", "rate"),
+    [
+        # TK/0 is in category A: 8,55 to 9,65 million at 1,75% (before: PMK 168/2023's 50% at 0.65)
+        (
+            "Karyawan status TK/0 gaji 9 juta, tarif PPh 21 bulanannya berapa?",
+            "Lampiran huruf A",
+            "Rp8.550.000,00",
+            "1,75%",
+        ),
+        # K/3 is in category C: 14,15 to 15,55 million at 5%; "TER" names a rate (lexicon question_kinds.rate)
+        (
+            "Berapa TER PPh 21 untuk pegawai K/3 dengan gaji Rp15.000.000 sebulan?",
+            "Lampiran huruf C",
+            "Rp14.150.000,00",
+            "5%",
+        ),
+        # K/1 is in category B: 6,85 to 7,3 million at 0,75%
+        (
+            "gaji 7 juta status K/1, potongan PPh 21 per bulan berapa persen?",
+            "Lampiran huruf B",
+            "Rp6.850.000,00",
+            "0,75%",
+        ),
+    ],
+)
+def test_the_rate_of_a_monthly_income_is_read_in_the_category_of_the_askers_status(
+    services: Any, question: str, location: str, row: str, rate: str
+) -> None:
+    answer = anonymous_answer(services, question, as_of=AS_OF)
+    assert answer.status == "answered"
+    lead = answer.claims[0]
+    assert (lead.source.doc_id, lead.source.location) == ("pp-58-2023", location)
+    assert row in lead.quote and rate in lead.quote
+    assert f"tarifnya {rate}" in answer.answer
+
+
+def test_a_status_named_without_a_rate_asked_picks_no_table(services: Any) -> None:
+    # an amount asked ("berapa PTKP"), not a rate: the status names no rate category, no table row answers
+    answer = anonymous_answer(services, "Karyawan K/2 gaji 8 juta, berapa PTKP setahun?", as_of=AS_OF)
+    assert not any(c.source.location.startswith("Lampiran") for c in answer.claims)

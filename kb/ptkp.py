@@ -1,0 +1,34 @@
+"""PTKP statuses as a question writes them ("TK/0", "K/1") and as the regulations write them out ("tidak
+kawin tanpa tanggungan", "kawin dengan jumlah tanggungan sebanyak 1 (satu) orang").
+
+Why one module: the composer prefers the rule that writes out the asker's status (``bot.answer.extractive``)
+and retrieval reads the rate category an act assigns it (``kb.brackets.class_of_status``); both must read a
+code the same way."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+#: A PTKP status written as its code ("K/1", "TK/0"): the regulations write it out, so the item for the
+#: asker's status shares no word with the code.
+STATUS_CODE = re.compile(r"(?<![\w/])(TK|K)\s*/\s*([0-3])(?![\w/])", re.I)
+_DEPENDANTS = ("", "satu", "dua", "tiga")
+
+
+@functools.lru_cache(maxsize=64)
+def status_pattern(code: str, n: int) -> re.Pattern[str]:
+    """How the regulations write status ``code``/``n`` out ("K", 1 -> "kawin dengan jumlah tanggungan
+    sebanyak 1 (satu) orang"); "kawin" never matches inside "tidak kawin"."""
+    married = r"(?<!tidak\s)\bkawin" if code == "K" else r"\btidak\s+kawin"
+    tail = (
+        r"\s+tanpa\s+tanggungan"
+        if n == 0
+        else rf"\s+dengan\s+jumlah\s+tanggungan\s+sebanyak\s+\S+\s*\({_DEPENDANTS[n]}\)"
+    )
+    return re.compile(married + tail, re.I)
+
+
+def status_patterns(text: str) -> tuple[re.Pattern[str], ...]:
+    """How the regulations write each PTKP status code the text names."""
+    return tuple(status_pattern(m.group(1).upper(), int(m.group(2))) for m in STATUS_CODE.finditer(text))
