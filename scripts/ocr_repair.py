@@ -660,8 +660,9 @@ ELUCIDATION_LABEL_RE = re.compile(r"\bAyat \((\d{1,2}[a-z]?)\)")
 #: what a page put between two ayat: the watermark and a run of ayat markers printed apart from their text
 WATERMARK_RE = re.compile(r"(?:www\.)?jdih\.kemenkeu\.go\.id")
 PAGE_MARKS = r"(?:(?:www\.)?jdih\.kemenkeu\.go\.id[ \t]+|(?:\([0-9OolISsT]{1,2}[a-z]?[\)\]\\1lt}]?[ \t]+)+)*"
-#: where a sentence ends and the next begins with a word (the page's marks between them are kept apart)
-SENTENCE_START_AFTER_RE = re.compile(r"(?<=\.)(?P<gap>[ \t\n]+" + PAGE_MARKS + r")(?=[A-Z][a-z])")
+#: where a sentence ends and the next begins with a word (the page's marks between them are kept apart); a
+#: capital I read as "l" starts one too ("lmbalan bunga ...": no Indonesian word starts "lm" or "ln")
+SENTENCE_START_AFTER_RE = re.compile(r"(?<=\.)(?P<gap>[ \t\n]+" + PAGE_MARKS + r")(?=[A-Z][a-z]|l[mn][a-z])")
 #: a list label ends before that full stop ("a. Pemeriksaan", "2. Peraturan"), not a sentence
 LIST_LABEL_RE = re.compile(r"(?:^|[\n:;]|\b(?:dan|atau))[ \t]*" + PAGE_MARKS + r"(?:[a-zA-Z]|\d{1,2})$")
 #: a chapter, part or paragraph heading the text layer ran onto the Pasal's last line

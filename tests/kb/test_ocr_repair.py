@@ -565,6 +565,9 @@ def test_the_text_layers_page_markers_are_repaired_in_the_corpus() -> None:
         line.startswith("(6) Dalam hal pembetulan Surat Pemberitahuan") and "2 (dua) tahun" in line
         for line in pp50
     )
+    # a sentence opening with a capital I read as "l" ("lmbalan bunga") starts an ayat too: Pasal 44 has nine
+    assert "(5) lmbalan bunga sebagaimana dimaksud pada ayat (1) diberikan:" in pp50
+    assert any(line.startswith("(9) Tata cara pemberian imbalan bunga") for line in pp50)
     pp23 = (ROOT / "corpus/regulations/pp-23-2018/text.txt").read_text(encoding="utf-8")
     assert "Pasal 7\n(1) Wajib Pajak sebagaimana dimaksud dalam Pasal 3 ayat (1)" in pp23
     assert "\nPasal 31A\n" not in pp23  # a reference inside Pasal 3, not a Pasal of the act
