@@ -169,6 +169,8 @@ def class_of_status(status: re.Pattern[str], text: str) -> str | None:
     Penghasilan Tidak Kena Pajak: 1. tidak kawin tanpa tanggungan; ..." puts TK/0 in category A.  A status is
     read in the span from one category's name to the next one's."""
     names = list(_CLASS.finditer(text))
+    if not names:
+        return None
     found = {
         m.group(1).upper()
         for m, after in zip(names, [*names[1:], None], strict=True)

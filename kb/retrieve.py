@@ -355,6 +355,7 @@ class Retriever:
                 "tarif" in tokenize(" ".join((e.term, *e.added))) for e in pool.plan.expansions
             )
             results = self._with_bracket_row(results, question, flt, top_k, asks_rate=asks_rate)
+            results = self._with_status_rule(results, question, flt, top_k)
             context = self._expand(results, flt, docs)
         explain["returned"] = len(results)
         logger.debug("mode=%s, candidates=%s, returned=%s | search done", mode, len(pool.fused), len(results))
@@ -604,6 +605,40 @@ class Retriever:
         swapped = [moved if i == at else h for i, h in enumerate(results)]
         return [h for i, h in enumerate(swapped) if i == at or h.chunk.id != found.id]
 
+    def _with_status_rule(
+        self, results: list[Hit], question: str, flt: SearchFilter, top_k: int
+    ) -> list[Hit]:
+        """The rule of a best hit's act that puts the PTKP status the question names by its code into a
+        category, placed right after that act's hit, when the question asks about a category.
+
+        Why: "karyawan status K/1, TER-nya masuk kategori A, B atau C?" shares "kategori" and "tarif efektif
+        bulanan" with PP 58/2023 Pasal 2 ayat (3) and (5), while ayat (4), which writes the status out ("kawin
+        dengan jumlah tanggungan sebanyak 1 (satu) orang" under "kategori B"), shares no word with "K/1" and
+        was not among the hits (dev_chat DV011, session 66).  The act's own rules only (not its annex or
+        elucidation), visible to the asker on the question's date; the shortest such passage joins."""
+        statuses = status_patterns(question)
+        if not statuses or (not classes_named(question) and not _ASKS_CATEGORY.search(question)):
+            return results
+        present = {h.chunk.id for h in results}
+        for i, hit in enumerate(results[:3]):
+            rules = [
+                c
+                for c in self.store.chunks_of(hit.chunk.doc_id, indexed_only=True)
+                if not c.key.startswith(("lampiran", "penjelasan"))
+                and any(class_of_status(status, c.text) for status in statuses)
+            ]
+            visible = self.store.visible_chunk_ids(flt, [c.id for c in rules])
+            found = min(
+                (c for c in rules if c.id in visible), key=lambda c: (len(c.text), c.id), default=None
+            )
+            if found is None:
+                continue
+            if found.id in present:
+                return results
+            joined = Hit(found, hit.doc, hit.score, (*hit.via, "graph:status_rule"))
+            return _placed_after(results, i, joined, top_k)
+        return results
+
     def _classes_of_statuses(self, question: str, results: list[Hit], flt: SearchFilter) -> frozenset[str]:
         """The rate categories the acts of the best hits and of the rate tables among them assign to the PTKP
         statuses the question names by code (``kb.ptkp``): PP 58/2023 Pasal 2 ayat (4) puts "tidak kawin
@@ -768,6 +803,10 @@ def _leading_rules(results: list[Hit]) -> list[int]:
 def _quotable_rule(chunk: Chunk) -> bool:
     """A rule a graph step may add: no elucidation, preamble or closing, no worked example."""
     return chunk.kind not in ("penjelasan", "preamble", "closing") and not chunk.is_example
+
+
+#: a question asking which category ("masuk kategori apa?", "which TER category")
+_ASKS_CATEGORY = re.compile(r"\b(?:kategori|category)\b", re.I)
 
 
 def _placed_after(results: list[Hit], at: int, hit: Hit, top_k: int) -> list[Hit]:

@@ -49,6 +49,7 @@ from kb.amounts import message_figures
 from kb.dates import MONTHS
 from kb.lexical import question_concepts
 from kb.model import lead_in_id
+from kb.ptkp import status_patterns
 from kb.query import tokenize, understand
 
 if TYPE_CHECKING:
@@ -302,6 +303,8 @@ _ITEM_TAIL = re.compile(r"(?:^|\s)(?:\(\d{1,2}[a-z]?\)|[a-z0-9]{1,3}[.)])\s*$")
 #: where a clause of a long sentence begins: after a comma, semicolon or colon
 _CLAUSE_BREAK = re.compile(r"[,;:]\s+")
 #: the word joining a list item to the next one ("...; atau", "..., dan")
+#: an item's opening after the word joining it to the one before: "atau 4. ", "dan b. "
+_JOINED_ITEM = re.compile(r"^\s*(?:(?:atau|dan|serta|or|and)\s+)?(?:[a-z]|\d{1,2})\.\s+", re.I)
 _ITEM_JOINER = re.compile(r"\s*[;,]\s*(?:atau|dan|serta|or|and)\s*$", re.I)
 #: a percentage with its spelled-out words ("2% (dua persen)")
 _PERCENT_SAID = re.compile(r"\d+(?:[.,]\d+)?\s*%(?:\s*\([a-z\s]+\))?", re.I)
@@ -450,6 +453,10 @@ def _answer_part(c: ShownClaim, kind: str | None, question: str, limit: int = _L
     held = [s for s in sentences if " ".join(_LEAD_LABEL.sub("", quote[s[0] : s[1]]).split()) in text]
     if len(held) < len(sentences):
         sentences = held or sentences
+    # of the items of a list of PTKP statuses, the one writing out the status the question names by its code
+    # ("status K/2 masuk kategori apa?" read the list's first item, TK/2: session 66)
+    statuses = status_patterns(question)
+    sentences = [s for s in sentences if any(p.search(quote, *s) for p in statuses)] or sentences
     stating = [s for s in sentences if any(s[0] <= f < s[1] for f, _ in facts)]
     a, b = max(stating or sentences, key=lambda s: (score(*s), -s[0]))
     label = _LEAD_LABEL.match(quote[a:b])
@@ -467,11 +474,22 @@ def _answer_part(c: ShownClaim, kind: str | None, question: str, limit: int = _L
         x, y = next(((x, y) for x, y in clauses if x <= f[0] < y), f)
         return min(x, f[0]), max(y, f[1])
 
+    own_status = [x for x in clauses if any(p.search(quote, *x) for p in statuses)]
     inside = [f for f in facts if a <= f[0] < b]
+    if own_status:
+        inside = [f for f in inside if any(x <= f[0] < y for x, y in own_status)]
     if inside:
         lo, hi = max(inside, key=lambda f: (score(*around(f)), -f[0]))
     else:  # no figure asked: the clause sharing most words, from its start to the last word it shares
-        best = max(clauses, key=lambda s: (score(*s), -s[0]), default=(a, a))
+        best = max(own_status or clauses, key=lambda s: (score(*s), -s[0]), default=(a, a))
+        if own_status and any(
+            x not in own_status and not quote[x[0] : x[1]].rstrip().endswith(":") for x in clauses
+        ):
+            # the status's item alone, when other items stand beside it (a lead-in is none); the statement
+            # reads it with its lead-in's end
+            a, b = best
+            a += len(quote[a:b]) - len(_JOINED_ITEM.sub("", quote[a:b], count=1))
+            best = (a, b)
         lo = hi = best[0] if score(*best) > (0, 0) else a
         words, terms = matched(*best)
         shared = words.union(*terms)

@@ -272,3 +272,41 @@ def test_a_status_named_without_a_rate_asked_picks_no_table(services: Any) -> No
     # an amount asked ("berapa PTKP"), not a rate: the status names no rate category, no table row answers
     answer = anonymous_answer(services, "Karyawan K/2 gaji 8 juta, berapa PTKP setahun?", as_of=AS_OF)
     assert not any(c.source.location.startswith("Lampiran") for c in answer.claims)
+
+
+@pytest.mark.parametrize(
+    ("question", "category", "status"),
+    [
+        # the last item of category B (K/2), read as TK/2 (the list's first item) before session 66
+        (
+            "Pegawai status K/2 masuk kategori TER apa?",
+            "kategori B",
+            "kawin dengan jumlah tanggungan sebanyak 2",
+        ),
+        ("Pegawai status TK/1 masuk kategori apa?", "kategori A", "tidak kawin dengan jumlah tanggungan"),
+        # a chat message: Pasal 2 ayat (3) and (5) share its words, ayat (4) none of "K/1"
+        (
+            "halo, pegawai baru kami statusnya K/1 dan digaji bulanan. utk PPh 21 pakai TER kategori A, B "
+            "atau C?",
+            "kategori B",
+            "(satu) orang",
+        ),
+        (
+            "Which TER category applies to an employee with status K/3?",
+            "kategori C",
+            "kawin dengan jumlah tanggungan sebanyak 3",
+        ),
+    ],
+)
+def test_the_category_of_a_status_is_answered_with_the_item_writing_it_out(
+    services: Any, question: str, category: str, status: str
+) -> None:
+    # PP 58/2023 Pasal 2 ayat (4) shares no word with "K/2": it joins after its act's first hit, and the line
+    # reads the status's own item with its category (kb.retrieve._with_status_rule, render._answer_part)
+    answer = anonymous_answer(services, question, as_of=AS_OF)
+    assert answer.status == "answered"
+    lead = answer.claims[0]
+    assert (lead.source.doc_id, lead.source.location) == ("pp-58-2023", "Pasal 2 ayat (4)")
+    assert category in answer.answer and status in answer.answer
+    if "K/2" in question:
+        assert "tidak kawin" not in answer.answer
