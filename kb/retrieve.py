@@ -621,16 +621,8 @@ class Retriever:
             return results
         present = {h.chunk.id for h in results}
         for i, hit in enumerate(results[:3]):
-            rules = [
-                c
-                for c in self.store.chunks_of(hit.chunk.doc_id, indexed_only=True)
-                if not c.key.startswith(("lampiran", "penjelasan"))
-                and any(class_of_status(status, c.text) for status in statuses)
-            ]
-            visible = self.store.visible_chunk_ids(flt, [c.id for c in rules])
-            found = min(
-                (c for c in rules if c.id in visible), key=lambda c: (len(c.text), c.id), default=None
-            )
+            rules = self._status_rules(hit.chunk.doc_id, statuses, flt)
+            found = min(rules, key=lambda c: (len(c.text), c.id), default=None)
             if found is None:
                 continue
             if found.id in present:
@@ -654,18 +646,27 @@ class Retriever:
             return frozenset()
         tables = [h.chunk.doc_id for h in results if h.chunk.key.startswith("lampiran/")]
         docs = dict.fromkeys([*tables, *(h.chunk.doc_id for h in results[:3])])
-        found: set[str] = set()
-        for doc_id in docs:
-            rules = [
-                c
-                for c in self.store.chunks_of(doc_id, indexed_only=True)
-                if not c.key.startswith(("lampiran", "penjelasan")) and classes_named(c.text)
-            ]
-            visible = self.store.visible_chunk_ids(flt, [c.id for c in rules])
-            for c in rules:
-                if c.id in visible:
-                    found.update(cls for status in statuses if (cls := class_of_status(status, c.text)))
-        return frozenset(found)
+        return frozenset(
+            cls
+            for doc_id in docs
+            for c in self._status_rules(doc_id, statuses, flt)
+            for status in statuses
+            if (cls := class_of_status(status, c.text))
+        )
+
+    def _status_rules(
+        self, doc_id: str, statuses: tuple[re.Pattern[str], ...], flt: SearchFilter
+    ) -> list[Chunk]:
+        """The rules of the act (its body, not its annex or elucidation) that put one of the PTKP statuses
+        into a category (``kb.brackets.class_of_status``), visible to the asker on the question's date."""
+        rules = [
+            c
+            for c in self.store.chunks_of(doc_id, indexed_only=True)
+            if not c.key.startswith(("lampiran", "penjelasan"))
+            and any(class_of_status(status, c.text) for status in statuses)
+        ]
+        visible = self.store.visible_chunk_ids(flt, [c.id for c in rules])
+        return [c for c in rules if c.id in visible]
 
     def _with_referrer(
         self,

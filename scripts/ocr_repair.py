@@ -1,9 +1,8 @@
 """Conservative, deterministic repair of OCR noise in the ``ocr_noisy`` regulation texts.
 
 Only ``corpus/regulations/<id>/text.txt`` of documents whose metadata says ``"ocr_noisy": true`` is
-changed, except by the ``split`` and ``unmarked`` rules (every text); ``source.md`` is never touched.  Seven
-rules, each
-applied only when the evidence is unambiguous:
+changed, except by the ``split`` and ``unmarked`` rules (every text); ``source.md`` is never touched.
+Seven rules, each applied only when the evidence is unambiguous:
 
 ``word``
     A token that is not in the vocabulary of the *clean* corpus texts (documents without ``ocr_noisy``) is
@@ -651,15 +650,18 @@ def repair_columns(lines: list[str]) -> list[Change]:
 UNMARKED_PASAL_RE = re.compile(r"^[ \t]*Pasal[ \t]+(\d{1,3})([A-Z]?)[ \t]*$")
 #: the elucidation's title; the act's own Pasal end where it begins
 ELUCIDATION_RE = re.compile(r"\bPENJELASAN\b")
-#: an ayat heading the text already has (at a line start or after a sentence end)
-UNMARKED_HEAD_RE = re.compile(r"(?:^|(?<=[.;:] ))\(\d{1,2}[a-z]?\)[ \t]+(?=[A-Z])", re.M)
+#: an ayat heading the text already has (at a line start or after a sentence end), on any line of a Pasal
+UNMARKED_HEAD_RE = re.compile(PREVIOUS_AYAT_RE.pattern, re.M)
 #: a reference to an ayat of the same Pasal
 OWN_REFERENCE_RE = re.compile(r"\bpada ayat \((\d{1,2})[a-z]?\)")
 #: the elucidation's label of an ayat ("Ayat (3) Cukup jelas.")
 ELUCIDATION_LABEL_RE = re.compile(r"\bAyat \((\d{1,2}[a-z]?)\)")
-#: what a page put between two ayat: the watermark and a run of ayat markers printed apart from their text
+#: the Ministry of Finance's watermark on every page of a PP or PMK copy
 WATERMARK_RE = re.compile(r"(?:www\.)?jdih\.kemenkeu\.go\.id")
-PAGE_MARKS = r"(?:(?:www\.)?jdih\.kemenkeu\.go\.id[ \t]+|(?:\([0-9OolISsT]{1,2}[a-z]?[\)\]\\1lt}]?[ \t]+)+)*"
+#: one ayat marker printed apart from its text, as OCR may read it: "(2)", "(2t", "(2\\", "(s)", "(71"
+LOOSE_MARKER = r"\([0-9OolISsT]{1,2}[a-z]?[\)\]\\1lt}]?"
+#: what a page put between two ayat: the watermark and a run of ayat markers printed apart from their text
+PAGE_MARKS = rf"(?:{WATERMARK_RE.pattern}[ \t]+|(?:{LOOSE_MARKER}[ \t]+)+)*"
 #: where a sentence ends and the next begins with a word (the page's marks between them are kept apart); a
 #: capital I read as "l" starts one too ("lmbalan bunga ...": no Indonesian word starts "lm" or "ln")
 SENTENCE_START_AFTER_RE = re.compile(r"(?<=\.)(?P<gap>[ \t\n]+" + PAGE_MARKS + r")(?=[A-Z][a-z]|l[mn][a-z])")
@@ -669,12 +671,12 @@ LIST_LABEL_RE = re.compile(r"(?:^|[\n:;]|\b(?:dan|atau))[ \t]*" + PAGE_MARKS + r
 TRAILING_HEADING_RE = re.compile(r"[ \t]+(?:BAB|Bagian|Paragraf)\b[^.]*$")
 #: a run of ayat markers standing apart from any text ("(1) (2\ (3)", "(6) (7) (1) (2) (3)"), not a reference
 LOOSE_MARKERS_RE = re.compile(
-    r"(?<![\w)])(?<!\bayat )(?<!\bdan )(?<!\batau )(?<!, )"
-    r"(?:\([0-9OolISsT]{1,2}[a-z]?[\)\]\\1lt}]?(?:[ \t]+|$))+",
+    r"(?<![\w)])(?<!\bayat )(?<!\bdan )(?<!\batau )(?<!, )" + rf"(?:{LOOSE_MARKER}(?:[ \t]+|$))+",
     re.M,
 )
 #: such a run ending a line (the next Pasal's markers printed at the foot of the page before it)
 TRAILING_MARKERS_RE = re.compile(LOOSE_MARKERS_RE.pattern + r"\s*$")
+#: ... and the number one of its markers stands for, read with OCR confusions (``COLUMN_DIGITS``)
 LOOSE_MARKER_RE = re.compile(r"\(([0-9OolISsT]{1,2})[a-z]?[\)\]\\1lt}]?")
 
 
@@ -706,6 +708,7 @@ def _sentence_gaps(body: str) -> list[re.Match[str]]:
 
 
 def _loose_marker_numbers(text: str) -> set[int]:
+    """The numbers of the ayat markers the text prints apart from any ayat ("(1) (2\\ (3)" -> {1, 2, 3})."""
     numbers: set[int] = set()
     for run in LOOSE_MARKERS_RE.finditer(text):
         for m in LOOSE_MARKER_RE.finditer(run.group(0)):

@@ -303,9 +303,9 @@ _ITEM_TAIL = re.compile(r"(?:^|\s)(?:\(\d{1,2}[a-z]?\)|[a-z0-9]{1,3}[.)])\s*$")
 #: where a clause of a long sentence begins: after a comma, semicolon or colon
 _CLAUSE_BREAK = re.compile(r"[,;:]\s+")
 #: the word joining a list item to the next one ("...; atau", "..., dan")
+_ITEM_JOINER = re.compile(r"\s*[;,]\s*(?:atau|dan|serta|or|and)\s*$", re.I)
 #: an item's opening after the word joining it to the one before: "atau 4. ", "dan b. "
 _JOINED_ITEM = re.compile(r"^\s*(?:(?:atau|dan|serta|or|and)\s+)?(?:[a-z]|\d{1,2})\.\s+", re.I)
-_ITEM_JOINER = re.compile(r"\s*[;,]\s*(?:atau|dan|serta|or|and)\s*$", re.I)
 #: a percentage with its spelled-out words ("2% (dua persen)")
 _PERCENT_SAID = re.compile(r"\d+(?:[.,]\d+)?\s*%(?:\s*\([a-z\s]+\))?", re.I)
 
