@@ -32,3 +32,25 @@ def status_pattern(code: str, n: int) -> re.Pattern[str]:
 def status_patterns(text: str) -> tuple[re.Pattern[str], ...]:
     """How the regulations write each PTKP status code the text names."""
     return tuple(status_pattern(m.group(1).upper(), int(m.group(2))) for m in STATUS_CODE.finditer(text))
+
+
+#: How the income tax act writes the items a PTKP adds up (UU PPh Pasal 7 ayat (1), every wording since 2008):
+#: "a. Rp54.000.000,00 ... untuk diri Wajib Pajak orang pribadi", "b. Rp4.500.000,00 ... tambahan untuk Wajib
+#: Pajak yang kawin", "d. Rp4.500.000,00 ... tambahan untuk setiap anggota keluarga sedarah ... yang menjadi
+#: tanggungan sepenuhnya, paling banyak 3 (tiga) orang".  (Item c, a wife whose income is joined to her
+#: husband's, is no part of a status code.)
+PTKP_ITEMS = {
+    "self": re.compile(r"\buntuk\s+diri\s+Wajib\s+Pajak\b", re.I),
+    "married": re.compile(r"\btambahan\s+untuk\s+Wajib\s+Pajak\s+yang\s+kawin\b", re.I),
+    "dependants": re.compile(r"\btambahan\s+untuk\s+setiap\s+anggota\s+keluarga\b", re.I),
+}
+
+
+def ptkp_items_taken(text: str) -> tuple[str, ...]:
+    """The PTKP items (``PTKP_ITEMS``) the status code the text names takes: TK/0 the taxpayer's own, K/2 the
+    taxpayer's, being married and dependants.  Empty when the text names no status or several."""
+    codes = {(m.group(1).upper(), int(m.group(2))) for m in STATUS_CODE.finditer(text)}
+    if len(codes) != 1:
+        return ()
+    ((code, n),) = codes
+    return ("self", *(("married",) if code == "K" else ()), *(("dependants",) if n else ()))

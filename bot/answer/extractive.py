@@ -39,7 +39,7 @@ from kb.chunking.regulation import AYAT_OPENING, defined_terms
 from kb.dates import MONTHS, parse_indonesian_date
 from kb.lexical import EN_ONLY, Concept, coverage
 from kb.model import DocumentMeta, Hit
-from kb.ptkp import status_patterns
+from kb.ptkp import PTKP_ITEMS, ptkp_items_taken, status_patterns
 from kb.query import (
     FRAME_WORDS,
     STOPWORDS,
@@ -1314,6 +1314,20 @@ def affirmed_text(question: str, text: str) -> str:
 def asked_statuses(question: str) -> tuple[re.Pattern[str], ...]:
     """How the regulations write each PTKP status code the question names (:mod:`kb.ptkp`)."""
     return status_patterns(question)
+
+
+#: a question about the PTKP ("berapa PTKP K/2?", "penghasilan tidak kena pajak", "non-taxable income")
+_ASKS_PTKP = re.compile(r"\bptkp\b|\bpenghasilan\s+tidak\s+kena\s+pajak\b|\bnon-?taxable\s+income\b", re.I)
+
+
+def asks_ptkp(question: str) -> bool:
+    """The question asks about the PTKP (not a PTKP status's rate category, nor its withholding)."""
+    return bool(_ASKS_PTKP.search(question)) and not asks_rate(question)
+
+
+def ptkp_item_match(items: tuple[str, ...], quote: str) -> float:
+    """1.0 when the quote is an item of a PTKP the asker's status takes (``kb.ptkp.ptkp_items_taken``)."""
+    return float(any(PTKP_ITEMS[name].search(quote) for name in items))
 
 
 def status_match(statuses: tuple[re.Pattern[str], ...], text: str) -> float:
@@ -2890,6 +2904,7 @@ class ExtractiveComposer:
         negated = negated_conditions(question)
         period = asked_period(question)
         statuses = asked_statuses(question)
+        ptkp_items = ptkp_items_taken(question) if asks_ptkp(question) else ()
         action = asked_action(question, concepts)
         act = asked_tax_act(question)
         sanction = sanction_ask(question)
@@ -2918,8 +2933,9 @@ class ExtractiveComposer:
                 # the row or item the asker ruled out ("bukan rumah sederhana") is not their answer
                 bonus += 0.6 * negated_match(negated, u.text)
             bonus += 0.4 * period_match(period, u.text)
-            # the item for the PTKP status the question names by its code ("K/1")
-            bonus += 0.8 * status_match(statuses, u.text)
+            # the item for the PTKP status the question names by its code ("K/1"), and the items of a PTKP
+            # that status takes ("K/2": the taxpayer's own, being married, dependants)
+            bonus += 0.8 * status_match(statuses, u.text) + 0.8 * ptkp_item_match(ptkp_items, u.quote)
             # it states the asked action ("Disetujui oleh"), or whether it may be done ("tidak dapat dibayar")
             bonus += 0.4 * action_match(action, u.text)
             # the item of the duty asked (paying or filing) and, when a sanction is asked, the one stating it
@@ -3023,13 +3039,17 @@ class ExtractiveComposer:
             # ... and so does the row of the table of the category the asker's PTKP status is in
             scored.sort(key=lambda t: not status_row(t[1][0], request.question))
         memo: dict[str, tuple[list[Unit], list[str]]] = {}
+        # two units of a passage, or as many as the PTKP items the asker's status takes ("K/2": three)
+        units_per_passage = max(
+            2, len(ptkp_items_taken(request.question)) if asks_ptkp(request.question) else 0
+        )
 
         def picked(h: Hit, used: bool = False) -> list[Unit]:
             """The hit's units, best first (computed once per hit); its notes count once it is used."""
             if h.chunk.id not in memo:
                 own: list[str] = []
                 memo[h.chunk.id] = (
-                    self._pick_units(h, concepts, request.as_of, 2, own, request.question),
+                    self._pick_units(h, concepts, request.as_of, units_per_passage, own, request.question),
                     own,
                 )
             units, own = memo[h.chunk.id]
@@ -3144,7 +3164,7 @@ class ExtractiveComposer:
                 if law not in other_laws and len(other_laws) >= MAX_OTHER_LAWS:
                     continue
                 other_laws.add(law)
-            limit = 2 if role in ("direct", "condition") else 1
+            limit = units_per_passage if role in ("direct", "condition") else 1
             for u in picked(hit, used=True)[:limit]:
                 norm = normalize_ws(u.quote)
                 if any(norm in s or s in norm for s in shown):

@@ -37,6 +37,7 @@ from bot.answer.extractive import (
     asked_period,
     asks_liable,
     asks_penalty,
+    asks_ptkp,
     bound_before,
     not_rate_spans,
     period_match,
@@ -49,7 +50,7 @@ from kb.amounts import message_figures
 from kb.dates import MONTHS
 from kb.lexical import question_concepts
 from kb.model import lead_in_id
-from kb.ptkp import status_patterns
+from kb.ptkp import PTKP_ITEMS, ptkp_items_taken, status_patterns
 from kb.query import tokenize, understand
 
 if TYPE_CHECKING:
@@ -1109,6 +1110,9 @@ def answer_line(
         # the lead does not state the asked fact: a close claim that does answers (never another tax's rule)
         near = _candidates(claims, conflicts, question)
         i = next((j for j in near if _states(claims[j], kind, lang, question)), i)
+    items = _ptkp_items_line(claims, lang, question) if question else ""
+    if items:
+        return items
     lead = claims[i]
     j = _list_opener(claims, i)
     opener = (claims[j].quote, j + 1) if j is not None else None
@@ -1155,6 +1159,30 @@ def _candidates(claims: Sequence[ShownClaim], conflicts: Sequence[Conflict], que
         and c.source.doc_id not in losers
         and not _other_tax(c, asked)
     ]
+
+
+def _ptkp_items_line(claims: Sequence[ShownClaim], lang: str, question: str) -> str:
+    """For a PTKP asked by status code ("Berapa PTKP untuk status K/2?"): every item of the PTKP the status
+    takes, each with its citation (the taxpayer's own, being married, dependants), when the claims hold them
+    all; "" otherwise.  One item alone read as the whole PTKP ("jumlahnya Rp54.000.000,00 ... untuk diri Wajib
+    Pajak", session 66).  No total is computed: its number would stand in no quote."""
+    if not asks_ptkp(question):
+        return ""
+    taken = ptkp_items_taken(question)
+    at = {name: [j for j, c in enumerate(claims) if PTKP_ITEMS[name].search(c.quote)] for name in taken}
+    if len(taken) < 2 or not all(at.values()):
+        return ""
+    found = [at[name][0] for name in taken]
+    said = []
+    for j in found:
+        item = " ".join(_LEAD_LABEL.sub("", claims[j].quote.strip()).split())
+        item = re.sub(r"[;,.]?\s*(?:dan|atau)?\s*$", "", item)
+        said.append(f"{item} [{j + 1}]" if lang == "id" else f'"{item}" [{j + 1}]')
+    src = _source_name(claims[found[0]])
+    joined = "; ".join(said[:-1]) + ("; dan " if lang == "id" else "; and ") + said[-1]
+    if lang == "id":
+        return f"Menurut {src}, Penghasilan Tidak Kena Pajak-nya terdiri atas: {joined}."
+    return f"Under {src}, the non-taxable income (PTKP) is made of: {joined}."
 
 
 def _per_window(claims: Sequence[ShownClaim], lang: str, kind: str | None, windows: Sequence[str]) -> str:
