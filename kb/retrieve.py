@@ -589,7 +589,7 @@ class Retriever:
             # no part of a table among the hits: when the question names a category, the best hits' acts may
             # annex one ("TER kategori A untuk gaji Rp 6.000.000?" found PP 58/2023 Pasal 2 only); its part
             # holding the amount joins the results after the first hit of its act, in the last place
-            for i, hit in enumerate(results[:3] if classes else ()):
+            for i, hit in _first_hit_per_act(results[:3]) if classes else ():
                 found = holding_part(hit.chunk.doc_id)
                 if found is not None:
                     joined = Hit(found, hit.doc, hit.score, (*hit.via, "graph:bracket_row"))
@@ -620,7 +620,7 @@ class Retriever:
         if not statuses or (not classes_named(question) and not _ASKS_CATEGORY.search(question)):
             return results
         present = {h.chunk.id for h in results}
-        for i, hit in enumerate(results[:3]):
+        for i, hit in _first_hit_per_act(results[:3]):
             rules = self._status_rules(hit.chunk.doc_id, statuses, flt)
             found = min(rules, key=lambda c: (len(c.text), c.id), default=None)
             if found is None:
@@ -804,6 +804,18 @@ def _leading_rules(results: list[Hit]) -> list[int]:
 def _quotable_rule(chunk: Chunk) -> bool:
     """A rule a graph step may add: no elucidation, preamble or closing, no worked example."""
     return chunk.kind not in ("penjelasan", "preamble", "closing") and not chunk.is_example
+
+
+def _first_hit_per_act(hits: list[Hit]) -> list[tuple[int, Hit]]:
+    """Each act's first hit with its place: an act's passages are read from the store once, however many of
+    its passages lead the results."""
+    seen: set[str] = set()
+    out: list[tuple[int, Hit]] = []
+    for i, hit in enumerate(hits):
+        if hit.chunk.doc_id not in seen:
+            seen.add(hit.chunk.doc_id)
+            out.append((i, hit))
+    return out
 
 
 #: a question asking which category ("masuk kategori apa?", "which TER category")

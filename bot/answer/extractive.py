@@ -1325,6 +1325,12 @@ def asks_ptkp(question: str) -> bool:
     return bool(_ASKS_PTKP.search(question)) and not asks_rate(question)
 
 
+def asked_ptkp_items(question: str) -> tuple[str, ...]:
+    """The PTKP items (``kb.ptkp.PTKP_ITEMS``) the question's status takes, when it asks about the PTKP
+    ("Berapa PTKP untuk status K/2?": the taxpayer's own, being married, dependants); empty otherwise."""
+    return ptkp_items_taken(question) if asks_ptkp(question) else ()
+
+
 def ptkp_item_match(items: tuple[str, ...], quote: str) -> float:
     """1.0 when the quote is an item of a PTKP the asker's status takes (``kb.ptkp.ptkp_items_taken``)."""
     return float(any(PTKP_ITEMS[name].search(quote) for name in items))
@@ -2496,6 +2502,15 @@ def status_row(hit: Hit, question: str) -> bool:
     return "graph:status_class" in hit.via and bool(_bracket_row(hit, question))
 
 
+def asker_category_row(hit: Hit, question: str) -> bool:
+    """The hit is a part of the rate table of the asker's category -- the one the question names ("kategori
+    B"), or the one retrieval read from its PTKP status (:func:`status_row`) -- and one of its rows holds the
+    amount the question states."""
+    if classes_named(question):
+        return bool(_bracket_row(hit, question))
+    return status_row(hit, question)
+
+
 def _table_heading(hit: Hit) -> str:
     """The heading of the annex section a passage lies in, from its retrieval header ("58 | PP 58/2023 | A.
     TARIF EFEKTIF BULANAN KATEGORI A | Lampiran huruf A", ``kb.ingest.chunk_prefix``): the header without the
@@ -2904,7 +2919,7 @@ class ExtractiveComposer:
         negated = negated_conditions(question)
         period = asked_period(question)
         statuses = asked_statuses(question)
-        ptkp_items = ptkp_items_taken(question) if asks_ptkp(question) else ()
+        ptkp_items = asked_ptkp_items(question)
         action = asked_action(question, concepts)
         act = asked_tax_act(question)
         sanction = sanction_ask(question)
@@ -3030,19 +3045,13 @@ class ExtractiveComposer:
         scored = sorted(
             enumerate(relevant), key=lambda t: (-self._lead_score(t[0], t[1][0], t[1][1], request), t[0])
         )
-        if classes_named(request.question):
-            # the row of the named category's rate table that holds the stated amount is the answer itself
-            # ("kategori B penghasilan bruto 15 juta, TER-nya berapa?" was led by PMK 168/2023's job-expense
-            # allowance, the table's part 9th): it leads, whatever the lead weights say of its words
-            scored.sort(key=lambda t: not _bracket_row(t[1][0], request.question))
-        elif any(status_row(h, request.question) for h, _ in relevant):
-            # ... and so does the row of the table of the category the asker's PTKP status is in
-            scored.sort(key=lambda t: not status_row(t[1][0], request.question))
+        # the row of the asker's category's rate table that holds the stated amount is the answer itself
+        # ("kategori B penghasilan bruto 15 juta, TER-nya berapa?" was led by PMK 168/2023's job-expense
+        # allowance, the table's part 9th): it leads, whatever the lead weights say of its words
+        scored.sort(key=lambda t: not asker_category_row(t[1][0], request.question))
         memo: dict[str, tuple[list[Unit], list[str]]] = {}
         # two units of a passage, or as many as the PTKP items the asker's status takes ("K/2": three)
-        units_per_passage = max(
-            2, len(ptkp_items_taken(request.question)) if asks_ptkp(request.question) else 0
-        )
+        units_per_passage = max(2, len(asked_ptkp_items(request.question)))
 
         def picked(h: Hit, used: bool = False) -> list[Unit]:
             """The hit's units, best first (computed once per hit); its notes count once it is used."""

@@ -35,9 +35,9 @@ from bot.answer.extractive import (
     asked_fact,
     asked_facts,
     asked_period,
+    asked_ptkp_items,
     asks_liable,
     asks_penalty,
-    asks_ptkp,
     bound_before,
     not_rate_spans,
     period_match,
@@ -50,7 +50,7 @@ from kb.amounts import message_figures
 from kb.dates import MONTHS
 from kb.lexical import question_concepts
 from kb.model import lead_in_id
-from kb.ptkp import PTKP_ITEMS, ptkp_items_taken, status_patterns
+from kb.ptkp import PTKP_ITEMS, status_patterns
 from kb.query import tokenize, understand
 
 if TYPE_CHECKING:
@@ -457,7 +457,11 @@ def _answer_part(c: ShownClaim, kind: str | None, question: str, limit: int = _L
     # of the items of a list of PTKP statuses, the one writing out the status the question names by its code
     # ("status K/2 masuk kategori apa?" read the list's first item, TK/2: session 66)
     statuses = status_patterns(question)
-    sentences = [s for s in sentences if any(p.search(quote, *s) for p in statuses)] or sentences
+
+    def writes_status(span: tuple[int, int]) -> bool:
+        return any(p.search(quote, *span) for p in statuses)
+
+    sentences = [s for s in sentences if writes_status(s)] or sentences
     stating = [s for s in sentences if any(s[0] <= f < s[1] for f, _ in facts)]
     a, b = max(stating or sentences, key=lambda s: (score(*s), -s[0]))
     label = _LEAD_LABEL.match(quote[a:b])
@@ -475,7 +479,7 @@ def _answer_part(c: ShownClaim, kind: str | None, question: str, limit: int = _L
         x, y = next(((x, y) for x, y in clauses if x <= f[0] < y), f)
         return min(x, f[0]), max(y, f[1])
 
-    own_status = [x for x in clauses if any(p.search(quote, *x) for p in statuses)]
+    own_status = [x for x in clauses if writes_status(x)]
     inside = [f for f in facts if a <= f[0] < b]
     if own_status:
         inside = [f for f in inside if any(x <= f[0] < y for x, y in own_status)]
@@ -1166,9 +1170,7 @@ def _ptkp_items_line(claims: Sequence[ShownClaim], lang: str, question: str) -> 
     takes, each with its citation (the taxpayer's own, being married, dependants), when the claims hold them
     all; "" otherwise.  One item alone read as the whole PTKP ("jumlahnya Rp54.000.000,00 ... untuk diri Wajib
     Pajak", session 66).  No total is computed: its number would stand in no quote."""
-    if not asks_ptkp(question):
-        return ""
-    taken = ptkp_items_taken(question)
+    taken = asked_ptkp_items(question)
     at = {name: [j for j, c in enumerate(claims) if PTKP_ITEMS[name].search(c.quote)] for name in taken}
     if len(taken) < 2 or not all(at.values()):
         return ""
@@ -1176,7 +1178,7 @@ def _ptkp_items_line(claims: Sequence[ShownClaim], lang: str, question: str) -> 
     said = []
     for j in found:
         item = " ".join(_LEAD_LABEL.sub("", claims[j].quote.strip()).split())
-        item = re.sub(r"[;,.]?\s*(?:dan|atau)?\s*$", "", item)
+        item = _ITEM_JOINER.sub("", item).rstrip(";,. ")
         said.append(f"{item} [{j + 1}]" if lang == "id" else f'"{item}" [{j + 1}]')
     src = _source_name(claims[found[0]])
     joined = "; ".join(said[:-1]) + ("; dan " if lang == "id" else "; and ") + said[-1]
