@@ -158,6 +158,10 @@ def row_holding(text: str, amounts: tuple[Decimal, ...]) -> BracketRow | None:
     return None
 
 
+#: a question asking which category ("masuk kategori apa?", "which TER category")
+ASKS_CATEGORY = re.compile(r"\b(?:kategori|category)\b", re.I)
+
+
 def classes_named(text: str) -> frozenset[str]:
     """The categories a question or a heading names ("kategori B" -> {"B"})."""
     return frozenset(m.group(1).upper() for m in _CLASS.finditer(text))

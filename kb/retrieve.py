@@ -35,7 +35,7 @@ from typing import Any, Literal
 
 from kb import lexicon
 from kb.amounts import message_figures, spelled_formally
-from kb.brackets import bracket_rows, class_of_status, classes_named, row_holding
+from kb.brackets import ASKS_CATEGORY, bracket_rows, class_of_status, classes_named, row_holding
 from kb.chunking import CHUNKER_VERSION
 from kb.chunking.regulation import opening_terms
 from kb.embed.protocol import Embedder
@@ -617,7 +617,7 @@ class Retriever:
         was not among the hits (dev_chat DV011, session 66).  The act's own rules only (not its annex or
         elucidation), visible to the asker on the question's date; the shortest such passage joins."""
         statuses = status_patterns(question)
-        if not statuses or (not classes_named(question) and not _ASKS_CATEGORY.search(question)):
+        if not statuses or (not classes_named(question) and not ASKS_CATEGORY.search(question)):
             return results
         present = {h.chunk.id for h in results}
         for i, hit in _first_hit_per_act(results[:3]):
@@ -816,10 +816,6 @@ def _first_hit_per_act(hits: list[Hit]) -> list[tuple[int, Hit]]:
             seen.add(hit.chunk.doc_id)
             out.append((i, hit))
     return out
-
-
-#: a question asking which category ("masuk kategori apa?", "which TER category")
-_ASKS_CATEGORY = re.compile(r"\b(?:kategori|category)\b", re.I)
 
 
 def _placed_after(results: list[Hit], at: int, hit: Hit, top_k: int) -> list[Hit]:

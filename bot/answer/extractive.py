@@ -34,7 +34,7 @@ from guardrails.verify import extract_figures, normalize_ws
 from guardrails.verify.numbers import FigureKey, provided_keys
 from kb import lexical, lexicon
 from kb.amounts import spelled_formally
-from kb.brackets import bracket_rows, classes_named, row_holding
+from kb.brackets import ASKS_CATEGORY, bracket_rows, classes_named, row_holding
 from kb.chunking.regulation import AYAT_OPENING, defined_terms
 from kb.dates import MONTHS, parse_indonesian_date
 from kb.lexical import EN_ONLY, Concept, coverage
@@ -159,6 +159,10 @@ DEADLINE_VALUE = re.compile(
 NAMES_TIME = re.compile(
     rf"{lexicon.passage_cue('names_time').pattern}|\b(?:{'|'.join(map(re.escape, MONTHS))})\b", re.I
 )
+#: A time limit asked ("paling lambat", "batas waktu setor") and a limit, date or moment a passage names:
+#: kb/data/lexicon.yaml ``question_kinds.time_limit`` and ``passage_cues.names_limit``
+TIME_LIMIT = lexicon.question_kind("time_limit")
+NAMES_LIMIT = lexicon.passage_cue("names_limit")
 #: A criminal sentence: "dipidana dengan pidana penjara paling lama 3 (tiga) tahun", "pidana kurungan paling
 #: singkat 6 (enam) bulan dan paling lama 6 (enam) tahun" (OCR writes "pidaha" and page numbers inside it).
 #: It states how long a convict is imprisoned, never a time limit an asker must keep: "kapan bea meterai
@@ -1505,6 +1509,21 @@ def misses_asked(question: str, quotes: Sequence[str]) -> str | None:
         return "deadline"
     if (
         fact == "deadline"
+        and lead
+        and TIME_LIMIT.search(question)
+        and asked_facts(question) == ("deadline",)
+        and not NAMES_LIMIT.search(lead)
+        and not _ITEM.match(lead.lstrip())
+    ):
+        # a time limit asked ("paling lambat", "batas waktu setor") and a lead naming a period only by its
+        # name, no limit, date or moment: "Kapan paling lambat setor PPh 23 yang sudah dipotong?" was answered
+        # with PP 94/2010 Pasal 16's crediting "pada tahun pajak dilakukan pemotongan" (session 67, a probe of
+        # our own; the knowledge base holds no PPh 23 payment date an anonymous reader may read).  Only when
+        # the limit is all it asks (a rate asked first is answered by the lead), and not of a list item, whose
+        # lead-in may state the limit
+        return "deadline"
+    if (
+        fact == "deadline"
         and REFUNDS_EXCESS.search(lead)
         and not ASKS_REFUND.search(lexicon.plain_question(question))
     ):
@@ -2502,13 +2521,21 @@ def status_row(hit: Hit, question: str) -> bool:
     return "graph:status_class" in hit.via and bool(_bracket_row(hit, question))
 
 
+def asks_category(question: str) -> bool:
+    """The question asks which rate category applies ("TK/0, masuk kategori TER apa?"), naming none and
+    asking no rate: the rule assigning the categories answers it, not a row of a category's rate table."""
+    return bool(ASKS_CATEGORY.search(question)) and not classes_named(question) and not asks_rate(question)
+
+
 def asker_category_row(hit: Hit, question: str) -> bool:
     """The hit is a part of the rate table of the asker's category -- the one the question names ("kategori
     B"), or the one retrieval read from its PTKP status (:func:`status_row`) -- and one of its rows holds the
-    amount the question states."""
+    amount the question states.  A category read from a status answers a rate asked, not the category
+    itself: "TK/0, gaji 9jt, which TER category do we use?" asks what PP 58/2023 Pasal 2 ayat (4) says
+    (devchat DC024 had been led by the row once "single, no dependents" read as TK/0, session 67)."""
     if classes_named(question):
         return bool(_bracket_row(hit, question))
-    return status_row(hit, question)
+    return status_row(hit, question) and not asks_category(question)
 
 
 def _table_heading(hit: Hit) -> str:
@@ -2700,16 +2727,25 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         # the side of a bound the question is on ("lebih dari 183 hari") is the side the rule bounds
         "bound_side": bound_side(bounds, text),
         # the threshold near an amount the question states ("kwitansi Rp4.600.000", "lebih dari
-        # Rp5.000.000") decides the case, whichever side of it the amount is on
-        "bound_near": bound_near(amounts, text),
+        # Rp5.000.000") decides the case, whichever side of it the amount is on; not the row of a rate table
+        # for a question asking which category applies (it asks no rate: session 67)
+        "bound_near": (
+            0.0 if hit.chunk.kind == "lampiran" and asks_category(question) else bound_near(amounts, text)
+        ),
         # the case the question rules out ("bukan rumah sederhana") is not its answer; the rule that excludes
         # it too is
         "negated_condition": negated_match(negated_conditions(question), text),
         # an annual-return rule for a question about a Masa (or the reverse); a passage is not preferred for
         # naming the asked period only (UU KUP Pasal 3 ayat (3) names both, and states the Masa deadline)
         "period_match": min(0.0, period_match(asked_period(question), text)),
-        # the rule that writes out the PTKP status the question names by its code ("K/1")
-        "status_match": status_match(asked_statuses(question), text),
+        # the rule that writes out the PTKP status the question names ("K/1"); for a question about the PTKP
+        # itself, the items of the PTKP that status takes (a TER category's rule writes the status out and
+        # states no PTKP: it led "What is the PTKP for status K/3?", session 67)
+        "status_match": (
+            ptkp_item_match(ptkp_items, text)
+            if (ptkp_items := asked_ptkp_items(question))
+            else status_match(asked_statuses(question), text)
+        ),
         # the rule of the duty asked about (paying or filing), not the other duty's rule with the same words
         "tax_act": tax_act_match(asked_tax_act(question), text),
         # the sanction ayat for a sanction question, not the rule whose breach it sanctions (and no sanction
@@ -3014,7 +3050,9 @@ class ExtractiveComposer:
         scored = [
             (h, self._relevant(h, concepts, referents.get(h.chunk.id, ""), request.question)) for h in usable
         ]
-        best = max((c for _, c in scored), default=0.0)
+        # a worked example tells a case in the asker's words ("Tuan R ... pegawai tetap ... gaji
+        # Rp10.000.000,00 ... kategori ..."): it does not raise the bar for the rules it illustrates
+        best = max((c for h, c in scored if not _illustrates(h)), default=0.0)
         floor = max(self.min_coverage, RELATIVE_COVERAGE * best)
         # the passage stating the amount of the term asked, from the Pasal that sets it (kb.retrieve's
         # governed-amount step), is about the question whatever share of the story's words it has; an

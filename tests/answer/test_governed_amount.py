@@ -71,3 +71,21 @@ def test_a_single_taxpayer_is_not_given_the_married_addition(services: Any) -> N
     answer = anonymous_answer(services, "What is the non-taxable income threshold for a single taxpayer?")
     assert "Rp54.000.000,00" in answer.claims[0].quote
     assert "yang kawin" not in answer.claims[0].quote
+
+
+def test_the_umkm_turnover_bound_is_answered_from_the_pasal_that_sets_it(services: Any) -> None:
+    """Session 67 (a probe of our own): "batas omzet" shares no word with PP 55/2022 Pasal 57 ayat (1)
+    ("peredaran bruto tidak melebihi Rp4.800.000.000,00"), which ranked 37th; the UMKM alias now names
+    Pasal 57 as the Pasal that governs the regime's bound.  A rate asked is still answered with Pasal 56
+    ayat (2)."""
+    bound = anonymous_answer(services, "Batas omzet untuk PPh final UMKM berapa?")
+    assert bound.status == "answered"
+    lead = bound.claims[0]
+    assert (lead.source.doc_id, lead.source.location) == ("pp-55-2022", "Pasal 57 ayat (1)")
+    assert "Rp4.800.000.000,00" in lead.quote
+    rate = anonymous_answer(services, "Berapa tarif PPh final UMKM?")
+    assert (rate.claims[0].source.doc_id, rate.claims[0].source.location) == (
+        "pp-55-2022",
+        "Pasal 56 ayat (2)",
+    )
+    assert "tarifnya 0,5%" in rate.answer

@@ -296,6 +296,24 @@ def test_a_status_named_without_a_rate_asked_picks_no_table(services: Any) -> No
             "kategori C",
             "kawin dengan jumlah tanggungan sebanyak 3",
         ),
+        # a monthly income stated beside the status: the row of the category's table holding it (1,75%) led
+        # the category question (session 67), a rate no one asked for
+        (
+            "Karyawan status TK/0 gaji 9jt, masuk kategori TER apa?",
+            "kategori A",
+            "tidak kawin tanpa tanggungan",
+        ),
+        (
+            "Our new hire is K/1 and earns 7 million a month: which TER category applies?",
+            "kategori B",
+            "(satu) orang",
+        ),
+        # the status in words (kb.ptkp.statuses_named)
+        (
+            "Karyawan kawin anak 2 gaji 12 juta, masuk kategori TER apa?",
+            "kategori B",
+            "kawin dengan jumlah tanggungan sebanyak 2",
+        ),
     ],
 )
 def test_the_category_of_a_status_is_answered_with_the_item_writing_it_out(
