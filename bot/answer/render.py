@@ -29,6 +29,7 @@ from bot.answer.extractive import (
     CONDITION_WORDS,
     NAMES_LIABLE,
     PERIOD_OF,
+    QUESTION_OBJECTS,
     SANCTION_RATE,
     action_match,
     asked_action,
@@ -41,6 +42,7 @@ from bot.answer.extractive import (
     bound_before,
     not_rate_spans,
     period_match,
+    question_objects,
     time_limits_of,
 )
 from bot.answer.model import ClarifyingQuestion, Conflict, ShownClaim, UnsupportedClaim, claim_heading
@@ -747,9 +749,12 @@ def _in_force_part(source: str, as_of: dt.date | None) -> str:
     return ";".join(parts[:first]) or source
 
 
-def _deadline_phrase(c: ShownClaim, period: bool = False, as_of: dt.date | None = None) -> str | None:
+def _deadline_phrase(
+    c: ShownClaim, period: bool = False, as_of: dt.date | None = None, question: str = ""
+) -> str | None:
     """The deadline the claim states; with ``period`` also a length of time, whichever comes first; of a
-    sentence with dated alternatives, the one in force on ``as_of``."""
+    sentence with dated alternatives, the one in force on ``as_of``.  The phrase reads on through the
+    asker's own kind when its item names it further along (:func:`_through_asked_kind`)."""
     source = _in_force_part(c.text if c.quote.strip().startswith("|") else c.quote, as_of)
     limits = time_limits_of(source)
     if period and len(set(_TABLE_PERIOD.findall(source))) >= 3:
@@ -769,7 +774,32 @@ def _deadline_phrase(c: ShownClaim, period: bool = False, as_of: dt.date | None 
         phrase = original[:cut].rstrip()
     if source[m.end(k) : m.end(k) + 1].isalnum():  # cut inside a word: end at the last whole word
         phrase = phrase.rsplit(" ", 1)[0]
-    return _trim(phrase, 160)
+    return _trim(phrase + _through_asked_kind(question, source, m.start(k) + len(phrase), phrase), 160)
+
+
+#: where a list item ends: its semicolon, full stop or line break
+_ITEM_END = re.compile(r"[;.](?:\s|$)|\n")
+
+
+def _through_asked_kind(question: str, source: str, end: int, phrase: str) -> str:
+    """The rest of the item from ``end`` through the kind of party or thing the question names (lexicon
+    ``question_objects``), when the phrase stops before it: "4 (empat) Tahun Pajak bagi Wajib Pajak badan
+    berbentuk koperasi" reads on to ", persekutuan komanditer" for a CV's question (PP 55/2022 Pasal 59 huruf
+    b); the line had named another kind than the asker's (session 67, a probe of our own)."""
+    asked = question_objects(question) if question else ()
+    stop = _ITEM_END.search(source, end)
+    item_end = stop.start() if stop else len(source)
+    for name, ask, about in QUESTION_OBJECTS:
+        said = ask.search(question)
+        if name not in asked or said is None or about.search(phrase):
+            continue
+        # the asker's own word when the item writes it ("firma"), else the kind's ("CV": "persekutuan
+        # komanditer")
+        own = re.compile(rf"\b{re.escape(said.group())}\b", re.I).search(source, end, item_end)
+        found = own or about.search(source, end, item_end)
+        if found:
+            return source[end : found.end()]
+    return ""
 
 
 #: an amount and what it is for, up to the clause's end: "Rp1.000.000,00 (satu juta rupiah) untuk Surat
@@ -923,7 +953,7 @@ def _fact_sentence(
             return f"Menurut {src}, tarifnya {rate} [{n}].", rate
     if kind in ("deadline", "period"):  # a period found in a rule is not "the deadline" unless one was asked
         asked_on = as_of or (understand(question).as_of if question else None) or dt.date.today()
-        due = _deadline_phrase(c, kind == "period", asked_on)
+        due = _deadline_phrase(c, kind == "period", asked_on, question)
         if due:
             # "paling lambat tanggal 15" is a deadline; "10 (sepuluh) tahun" is a period; the date asked
             # "since when" a rule applies is its start ("PPN 12% itu berlaku mulai kapan?")

@@ -116,3 +116,34 @@ def test_the_rate_of_a_rule_is_read_from_the_pasal_that_states_it(services: Any)
     assert (lead.source.doc_id, lead.source.location) == ("pp-46-2013", "Pasal 3")
     assert "1% (satu persen)" in lead.quote
     assert "1%" in answer.answer and "0,75%" not in answer.answer
+
+
+def test_a_cvs_years_read_through_its_own_kind(services: Any) -> None:
+    """PP 55/2022 Pasal 59 huruf b gives 4 years to "koperasi, persekutuan komanditer, firma, ..."; the line
+    stopped at "koperasi" and named another kind than the asker's (session 67).  "mau konfirmasi" names no
+    topic (lexicon ``generic_words``): the question had been declined for want of a passage naming it."""
+    answer = answer_question(
+        "Sore, mau konfirmasi: PPh final 0,5% untuk CV kami bisa dipakai sampai berapa tahun?",
+        services.cli_principal(None),
+        services,
+        as_of=TODAY,
+    )
+    assert answer.status == "answered"
+    assert answer.claims[0].source.location == "Pasal 59"
+    assert (
+        "jangka waktunya 4 (empat) Tahun Pajak bagi Wajib Pajak badan berbentuk koperasi, persekutuan "
+        in (answer.answer)
+    )
+    assert "komanditer [1]" in answer.answer
+    firm = answer_question(
+        "Firma boleh pakai PPh final berapa tahun?", services.cli_principal(None), services, as_of=TODAY
+    )
+    assert "koperasi, persekutuan komanditer, firma [1]" in firm.answer
+    # a kind the item names first reads as before
+    coop = answer_question(
+        "Koperasi bisa pakai PPh final 0,5% berapa tahun?",
+        services.cli_principal(None),
+        services,
+        as_of=TODAY,
+    )
+    assert "4 (empat) Tahun Pajak bagi Wajib Pajak badan berbentuk koperasi [1]" in coop.answer
