@@ -673,12 +673,11 @@ def question_kind(name: str) -> re.Pattern[str]:
     """What a question asks, compiled from ``question_kinds.<name>``: ``rate`` (it names a rate; its
     ``tax_then_berapa`` alternative, "PPh 22 berapa?", is also kb.retrieve's rate intent),
     ``other_than_rate`` (conditions, documents, procedure), ``rate_outright`` ("berapa", "what rate"),
-    ``sanction``, ``deadline``, ``amount`` ("berapa ...?"), ``threshold`` ("kurang dari 75%"), ``period``
-    ("berapa lama"), ``confirm`` ("..., benar kan?"), ``withholding``, ``treaty``, ``paying``, ``filing``,
-    ``when``, ``english_when`` ("when is it due?", not the conjunction), ``amount_outright`` ("berapa juta?"),
-    ``domestic_party`` (a party in Indonesia: "dalam negeri", a PT or CV) or
-    ``permanent_establishment``.  A name the file lacks
-    raises :class:`LexiconError`."""
+    ``sanction``, ``deadline``, ``time_limit`` ("paling lambat"), ``amount`` ("berapa ...?"), ``threshold``
+    ("kurang dari 75%"), ``period`` ("berapa lama"), ``confirm`` ("..., benar kan?"), ``withholding``,
+    ``treaty``, ``paying``, ``filing``, ``when``, ``english_when`` ("when is it due?", not the conjunction),
+    ``amount_outright`` ("berapa juta?"), ``domestic_party`` (a party in Indonesia: "dalam negeri", a PT or
+    CV) or ``permanent_establishment``.  A name the file lacks raises :class:`LexiconError`."""
     return _named("question_kinds", default().question_kinds, name)
 
 
@@ -697,9 +696,11 @@ def special_regime(name: str) -> re.Pattern[str]:
 def passage_cue(name: str) -> re.Pattern[str]:
     """Words that mark what a unit of a regulation states (``passage_cues.<name>``: ``rule`` -- a rate or an
     obligation, ``exception`` -- an exception to the rule, ``pays`` / ``files`` -- the duty to pay a tax or to
-    file a return, ``example_opener`` / ``example_heading`` -- where a worked example starts inside prose,
-    ``payee_abroad`` -- the rule for a payee abroad, ``revokes`` -- a clause revoking acts, ``sets_base`` -- a
-    tax base set as a share of the gross with no rate, ``charges_tax`` -- a unit that charges a tax)."""
+    file a return, ``names_time`` / ``names_limit`` -- a word of time / a limit, date or moment in time,
+    ``levy_vat`` / ``levy_income_tax`` -- the levy a clause is for, ``example_opener`` /
+    ``example_heading`` -- where a worked example starts inside prose, ``payee_abroad`` -- the rule for a
+    payee abroad, ``revokes`` -- a clause revoking acts, ``sets_base`` -- a tax base set as a share of the
+    gross with no rate, ``charges_tax`` -- a unit that charges a tax)."""
     return _named("passage_cues", default().passage_cues, name)
 
 

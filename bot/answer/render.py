@@ -753,8 +753,9 @@ def _deadline_phrase(
     c: ShownClaim, period: bool = False, as_of: dt.date | None = None, question: str = ""
 ) -> str | None:
     """The deadline the claim states; with ``period`` also a length of time, whichever comes first; of a
-    sentence with dated alternatives, the one in force on ``as_of``.  The phrase reads on through the
-    asker's own kind when its item names it further along (:func:`_through_asked_kind`)."""
+    sentence with dated alternatives, the one in force on ``as_of``; of a rule with one limit per levy, the
+    one for the levy the question names (:func:`_asked_levy_part`).  The phrase reads on through the asker's
+    own kind when its item names it further along (:func:`_through_asked_kind`)."""
     source = _asked_levy_part(
         _in_force_part(c.text if c.quote.strip().startswith("|") else c.quote, as_of), question
     )
@@ -779,13 +780,9 @@ def _deadline_phrase(
     return _trim(phrase + _through_asked_kind(question, source, m.start(k) + len(phrase), phrase), 160)
 
 
-#: the levy a clause is for, where a rule sets one limit per levy (UU KUP Pasal 17C ayat (1): "... paling lama
-#: 3 (tiga) bulan ... untuk Pajak Penghasilan, dan paling lama 1 (satu) bulan ... untuk Pajak Pertambahan
-#: Nilai"); the English names count in a question
-_LEVY_NAMES = {
-    "PPN": re.compile(r"\bPajak\s+Pertambahan\s+Nilai\b|\bPPN\b|\bVAT\b|\bvalue[\s-]+added\s+tax\b", re.I),
-    "PPh": re.compile(r"\bPajak\s+Penghasilan\b|\bPPh\b|\bincome\s+tax\b", re.I),
-}
+#: the levy a clause is for, where a rule sets one limit per levy: kb/data/lexicon.yaml
+#: ``passage_cues.levy_vat`` and ``passage_cues.levy_income_tax``
+_LEVY_NAMES = {"PPN": lexicon.passage_cue("levy_vat"), "PPh": lexicon.passage_cue("levy_income_tax")}
 #: where a rule's clauses part: a comma or semicolon before "dan"/"serta"/"sedangkan"
 _LEVY_CLAUSE_BREAK = re.compile(r"[,;]\s+(?:dan|serta|sedangkan)\s+", re.I)
 
