@@ -37,7 +37,7 @@ _COUNTS = {
     )
     for word in words
 }
-_COUNT = r"\b(?:[0-3]|nol|satu|dua|tiga|one|two|three)\b(?![.,]\d)"
+_COUNT = rf"\b(?:{'|'.join(_COUNTS)})\b(?![.,]\d)"
 _DEPENDANT = r"(?:tanggungan|anak|dependants?|dependents?|children|child|kids?)"
 _SINGLE = r"(?:(?:tidak|belum)\s+(?:kawin|menikah)|lajang|single|unmarried|not\s+married)"
 _MARRIED = (
@@ -57,6 +57,9 @@ STATUS_WORDS = re.compile(rf"\b(?P<single>{_SINGLE})\b{_HOW_MANY}|{_MARRIED}\b{_
 _COUNT_WORD = re.compile(_COUNT, re.I)
 
 
+@functools.lru_cache(
+    maxsize=256
+)  # read per candidate passage and unit of one question (bot.answer.extractive)
 def statuses_named(text: str) -> tuple[tuple[str, int], ...]:
     """The PTKP statuses the text names, by code ("K/2") or in words ("kawin dengan 2 tanggungan"), each
     once, in the order named."""

@@ -608,7 +608,7 @@ class Retriever:
     def _with_status_rule(
         self, results: list[Hit], question: str, flt: SearchFilter, top_k: int
     ) -> list[Hit]:
-        """The rule of a best hit's act that puts the PTKP status the question names by its code into a
+        """The rule of a best hit's act that puts the PTKP status the question names (``kb.ptkp``) into a
         category, placed right after that act's hit, when the question asks about a category.
 
         Why: "karyawan status K/1, TER-nya masuk kategori A, B atau C?" shares "kategori" and "tarif efektif
@@ -633,7 +633,7 @@ class Retriever:
 
     def _classes_of_statuses(self, question: str, results: list[Hit], flt: SearchFilter) -> frozenset[str]:
         """The rate categories the acts of the best hits and of the rate tables among them assign to the PTKP
-        statuses the question names by code (``kb.ptkp``): PP 58/2023 Pasal 2 ayat (4) puts "tidak kawin
+        statuses the question names (``kb.ptkp``): PP 58/2023 Pasal 2 ayat (4) puts "tidak kawin
         tanpa tanggungan" (TK/0) in category A.
 
         Why: "status TK/0 gaji 9 juta, PPh 21 bulanannya berapa?" names no category; the act's table of each

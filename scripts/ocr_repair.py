@@ -676,8 +676,8 @@ LOOSE_MARKERS_RE = re.compile(
 )
 #: such a run ending a line (the next Pasal's markers printed at the foot of the page before it)
 TRAILING_MARKERS_RE = re.compile(LOOSE_MARKERS_RE.pattern + r"\s*$")
-#: ... and the number one of its markers stands for, read with OCR confusions (``COLUMN_DIGITS``)
-LOOSE_MARKER_RE = re.compile(r"\(([0-9OolISsT]{1,2})[a-z]?[\)\]\\1lt}]?")
+#: ... and the number each marker of such a run stands for, read with OCR confusions (``COLUMN_DIGITS``)
+LOOSE_MARKER_RE = re.compile(r"\(([0-9OolISsT]{1,2})")
 
 
 def _elucidation_labels(lines: list[str], start: int) -> dict[str, list[str]]:

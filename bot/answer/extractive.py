@@ -1316,7 +1316,7 @@ def affirmed_text(question: str, text: str) -> str:
 
 
 def asked_statuses(question: str) -> tuple[re.Pattern[str], ...]:
-    """How the regulations write each PTKP status code the question names (:mod:`kb.ptkp`)."""
+    """How the regulations write each PTKP status the question names, by code or in words (:mod:`kb.ptkp`)."""
     return status_patterns(question)
 
 
@@ -1329,6 +1329,7 @@ def asks_ptkp(question: str) -> bool:
     return bool(_ASKS_PTKP.search(question)) and not asks_rate(question)
 
 
+@functools.lru_cache(maxsize=256)  # read per candidate lead, per unit and by the answer line of a question
 def asked_ptkp_items(question: str) -> tuple[str, ...]:
     """The PTKP items (``kb.ptkp.PTKP_ITEMS``) the question's status takes, when it asks about the PTKP
     ("Berapa PTKP untuk status K/2?": the taxpayer's own, being married, dependants); empty otherwise."""
@@ -1341,7 +1342,7 @@ def ptkp_item_match(items: tuple[str, ...], quote: str) -> float:
 
 
 def status_match(statuses: tuple[re.Pattern[str], ...], text: str) -> float:
-    """1.0 when the text writes out a PTKP status the question names by its code."""
+    """1.0 when the text writes out a PTKP status the question names."""
     return float(any(p.search(text) for p in statuses))
 
 
@@ -2984,7 +2985,7 @@ class ExtractiveComposer:
                 # the row or item the asker ruled out ("bukan rumah sederhana") is not their answer
                 bonus += 0.6 * negated_match(negated, u.text)
             bonus += 0.4 * period_match(period, u.text)
-            # the item for the PTKP status the question names by its code ("K/1"), and the items of a PTKP
+            # the item for the PTKP status the question names ("K/1"), and the items of a PTKP
             # that status takes ("K/2": the taxpayer's own, being married, dependants)
             bonus += 0.8 * status_match(statuses, u.text) + 0.8 * ptkp_item_match(ptkp_items, u.quote)
             # it states the asked action ("Disetujui oleh"), or whether it may be done ("tidak dapat dibayar")

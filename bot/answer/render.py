@@ -42,7 +42,6 @@ from bot.answer.extractive import (
     bound_before,
     not_rate_spans,
     period_match,
-    question_objects,
     time_limits_of,
 )
 from bot.answer.model import ClarifyingQuestion, Conflict, ShownClaim, UnsupportedClaim, claim_heading
@@ -456,7 +455,7 @@ def _answer_part(c: ShownClaim, kind: str | None, question: str, limit: int = _L
     held = [s for s in sentences if " ".join(_LEAD_LABEL.sub("", quote[s[0] : s[1]]).split()) in text]
     if len(held) < len(sentences):
         sentences = held or sentences
-    # of the items of a list of PTKP statuses, the one writing out the status the question names by its code
+    # of the items of a list of PTKP statuses, the one writing out the status the question names
     # ("status K/2 masuk kategori apa?" read the list's first item, TK/2: session 66)
     statuses = status_patterns(question)
 
@@ -812,12 +811,13 @@ def _through_asked_kind(question: str, source: str, end: int, phrase: str) -> st
     ``question_objects``), when the phrase stops before it: "4 (empat) Tahun Pajak bagi Wajib Pajak badan
     berbentuk koperasi" reads on to ", persekutuan komanditer" for a CV's question (PP 55/2022 Pasal 59 huruf
     b); the line had named another kind than the asker's (session 67, a probe of our own)."""
-    asked = question_objects(question) if question else ()
+    if not question:
+        return ""
     stop = _ITEM_END.search(source, end)
     item_end = stop.start() if stop else len(source)
-    for name, ask, about in QUESTION_OBJECTS:
-        said = ask.search(question)
-        if name not in asked or said is None or about.search(phrase):
+    for _, ask, about in QUESTION_OBJECTS:
+        said = ask.search(question)  # the kinds :func:`question_objects` reads, with the words naming them
+        if said is None or about.search(phrase):
             continue
         # the asker's own word when the item writes it ("firma"), else the kind's ("CV": "persekutuan
         # komanditer")
@@ -1222,7 +1222,7 @@ def _candidates(claims: Sequence[ShownClaim], conflicts: Sequence[Conflict], que
 
 
 def _ptkp_items_line(claims: Sequence[ShownClaim], lang: str, question: str) -> str:
-    """For a PTKP asked by status code ("Berapa PTKP untuk status K/2?"): every item of the PTKP the status
+    """For a PTKP asked by status ("Berapa PTKP untuk status K/2?"): every item of the PTKP the status
     takes, each with its citation (the taxpayer's own, being married, dependants), when the claims hold them
     all; "" otherwise.  One item alone read as the whole PTKP ("jumlahnya Rp54.000.000,00 ... untuk diri Wajib
     Pajak", session 66).  No total is computed: its number would stand in no quote."""
