@@ -192,9 +192,13 @@ _MANNER_FRAME = re.compile(r"\b(?:bagaimana|gimana|gmn|gmana|bgmn|bgm)\s+cara(?:
 #: "siapa (saja) yang termasuk" / "apa saja yang termasuk" asks who or what counts as a term: "termasuk" is
 #: the frame of the ask, answered by the term's definition ("Subjek pajak dalam negeri adalah: ..."), not a
 #: word the rule must contain (session 58, a probe of our own: UU PPh Pasal 4 ayat (1b) "Termasuk dalam
-#: pengertian penghasilan ..." led "Siapa yang termasuk subjek pajak dalam negeri?").  "blm termasuk PPN" is
-#: a fact of the case and stays
-_COUNTS_AS_FRAME = re.compile(r"\b(?:siapa|apa)(?:\s+saja)?\s+(?:yang|yg)\s+termasuk\b", re.I)
+#: pengertian penghasilan ..." led "Siapa yang termasuk subjek pajak dalam negeri?"); so are "dianggap",
+#: "tergolong", "digolongkan", "disebut" (session 68: "Siapa yang dianggap subjek pajak dalam negeri?" was
+#: led by an elucidation's "dianggap sebagai subjek pajak dalam negeri").  "blm termasuk PPN" is a fact of
+#: the case
+_COUNTS_AS_FRAME = re.compile(
+    r"\b(?:siapa|apa)(?:\s+saja)?\s+(?:yang|yg)\s+(?:termasuk|dianggap|tergolong|digolongkan|disebut)\b", re.I
+)
 #: a month name is a date of the case ("faktur bulan Juni", "skrg udh September"), not a topic word a passage
 #: must contain -- the date phrase with a year is dropped already (the plan's as-of span)
 _MONTH_NAMES = frozenset(MONTHS)

@@ -151,7 +151,11 @@ DEADLINE_VALUE = re.compile(
     # ... and the moment a duty is done at: "Faktur Pajak ... harus dibuat pada: a. saat penyerahan", "wajib
     # dibuat oleh Pengusaha Kena Pajak pada saat penyerahan" (what "when must ... be issued?" asks; session
     # 61, a probe of our own was answered with the 3-month limit on a late invoice)
-    r"|\b(?:harus|wajib)\s+(?:[a-z]+\s+){1,6}?pada\s*:?\s*(?:[a-z]\.\s*)?saat\b",
+    r"|\b(?:harus|wajib)\s+(?:[a-z]+\s+){1,6}?pada\s*:?\s*(?:[a-z]\.\s*)?saat\b"
+    # ... and the day a rule starts to hold: "Sejak 1 Juli 2024 layanan administrasi perpajakan menggunakan
+    # NPWP format 16 digit" states when, as "NPWP 16 digit mulai dipakai kapan?" asks (session 68, a probe of
+    # our own; it is still led by a deadline for matching an employee's NIK beside it)
+    rf"|\b(?:sejak|mulai)\s+(?:(?:berlaku|tanggal|tgl)\s+)*\d{{1,2}}\s+(?:{'|'.join(MONTHS)})\s+\d{{4}}\b",
     re.I,
 )
 #: Any word of time (a date, a period, a moment, a month's name): a lead without one cannot state what "kapan
@@ -2261,6 +2265,17 @@ def _title_article(title: str) -> frozenset[str]:
     return articles if len(articles) == 1 else frozenset()
 
 
+#: the terms only the VAT acts use (kb/data/lexicon.yaml ``passage_cues.vat_terms``)
+_VAT_TERMS = lexicon.passage_cue("vat_terms")
+
+
+def vat_terms_only(text: str) -> frozenset[str]:
+    """PPN, for a passage that names no tax but uses the VAT acts' own terms ("Pengusaha Kena Pajak",
+    "Faktur Pajak", "Pajak Masukan"): UU KUP's fine on a taxable entrepreneur's invoices is about PPN, and led
+    a question on paying PPh 21 late (session 68, a probe of our own) over the late-payment interest."""
+    return frozenset({"PPN"}) if _VAT_TERMS.search(text) else frozenset()
+
+
 def located_article(hit: Hit) -> frozenset[str]:
     """The income-tax article a passage of UU PPh is part of (its Pasal 21, 22, 23 or 26; Pasal 4 ayat (2)):
     the Pasal is the tax, as Indonesian names it ("PPh Pasal 23"), though its ayat name only the income and
@@ -2548,13 +2563,21 @@ def _table_heading(hit: Hit) -> str:
     return " ".join(p for p in hit.chunk.prefix.split(" | ") if p not in known)
 
 
-def _narrow_dated(units: list[Unit], as_of: dt.date) -> list[Unit]:
-    """Of list items that each start on a written date, keep the one in effect on ``as_of``."""
+def _narrow_dated(units: list[Unit], as_of: dt.date, question: str = "") -> list[Unit]:
+    """Of list items that each start on a written date, keep the one in effect on ``as_of`` -- or, when the
+    question asks when (:func:`lead_fact`) and names the figure of one item alone, that item: "PPN 11%
+    berlaku sejak kapan?" asks the start of the 11% ("a. sebesar 11% ... mulai berlaku pada tanggal 1 April
+    2022"), not of the 12% in effect today (session 68, a probe of our own was told "1 Januari 2025")."""
     dated = [u for u in units if u.date is not None]
     if len(dated) < 2:
         return units
-    current = [u for u in dated if u.date <= as_of]  # type: ignore[operator]
-    keep = max(current, key=lambda u: u.date) if current else None  # type: ignore[arg-type,return-value]
+    figures = question_figures(question) if question and lead_fact(question) == "deadline" else ()
+    named = [u for u in dated if figure_match(figures, u.quote) > 0] if figures else []
+    if len(named) == 1:
+        keep: Unit | None = named[0]
+    else:
+        current = [u for u in dated if u.date <= as_of]  # type: ignore[operator]
+        keep = max(current, key=lambda u: u.date) if current else None  # type: ignore[arg-type,return-value]
     return [u for u in units if u.date is None or u is keep]
 
 
@@ -2630,7 +2653,12 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
     deadline = fact == "deadline"
     rate_q = asks_rate(question)
     asked_taxes = asked_tax_names(question)
-    named_taxes = frozenset(mentioned_taxes(text)) or document_article(hit.doc) or located_article(hit)
+    named_taxes = (
+        frozenset(mentioned_taxes(text))
+        or document_article(hit.doc)
+        or located_article(hit)
+        or vat_terms_only(text)
+    )
     objects = question_objects(question)
     figures = question_figures(question)
     bounds = question_bounds(question)
@@ -2936,7 +2964,7 @@ class ExtractiveComposer:
         question: str = "",
     ) -> list[Unit]:
         row = _bracket_row(hit, question)
-        units = row if row is not None else _narrow_dated(split_units(hit.chunk.text), as_of)
+        units = row if row is not None else _narrow_dated(split_units(hit.chunk.text), as_of, question)
         clean: list[Unit] = []
         for u in units:
             if scan_injection(u.quote).flagged:
