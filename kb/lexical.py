@@ -482,7 +482,8 @@ def focus_word(question: str, names: frozenset[str] = frozenset()) -> str | None
             word = _question_word(nxt, skip)
             if word is None:
                 continue
-            if nxt in lex.case_words or word in lex.case_words or nxt.upper() in names:
+            # ... also with the enclitic ("vendornya", "penerimanya": the one of this case)
+            if {nxt, word, lexicon.without_enclitic(word)} & lex.case_words or nxt.upper() in names:
                 return None
             return word
     return None

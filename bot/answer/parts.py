@@ -350,14 +350,15 @@ def _declined(
 
 
 def _concept_words(part: str, concepts: Sequence[Any], quote: str) -> list[str]:
-    """The part's words (as written) of the concepts the quote does not mention."""
+    """The part's words (as written) of the concepts the quote does not mention: a content word of each, not a
+    function word of a phrase ("tidak" of "gak punya NPWP", which the reply showed as the word missing)."""
     out: list[str] = []
     for c in concepts:
         if coverage([c], quote) > 0:
             continue
         stems = {s for phrase in c for s in phrase}
         for raw in tokenize(part):
-            if stem(raw) in stems and raw not in out:
+            if stem(raw) in stems and raw not in out and raw not in STOPWORDS:
                 out.append(raw)
                 break
     return out

@@ -17,8 +17,10 @@ from typing import Any
 import pytest
 
 from bot.answer.model import Answer, Escalation
-from bot.answer.parts import _part_label, unaddressed
+from bot.answer.parts import _concept_words, _part_label, unaddressed
 from bot.answer.pipeline import answer_question, known_acts
+from kb.lexical import question_concepts
+from kb.query import understand
 
 OWN = "apakah petugas imigrasi menghitung kunjungan kita di bandara?"
 
@@ -72,3 +74,15 @@ def test_a_doubtful_part_whose_lead_addresses_it_keeps_its_passage(
 )
 def test_a_numbered_parts_label_is_not_its_words(part: str, rest: str) -> None:
     assert _part_label().sub("", part) == rest
+
+
+def test_the_missing_word_named_is_a_content_word() -> None:
+    # "tidak punya NPWP" is one concept (the reviewed alias of a payee without an NPWP, session 68): the word
+    # named as missing is "npwp", not the negation the alias's phrases open with
+    part = "trus kalau vendornya tidak punya NPWP gmn?"
+    concepts = question_concepts(understand(part), part)
+    words = _concept_words(
+        part, concepts, "Pajak Pertambahan Nilai terutang atas penyerahan Barang Kena Pajak"
+    )
+    assert "npwp" in words
+    assert "tidak" not in words and "gk" not in words
