@@ -1599,6 +1599,31 @@ def tax_act_match(act: str | None, text: str) -> float:
     return 1.0 if pays == (act == "pay") else -1.0
 
 
+def passage_tax_act_match(act: str | None, text: str, by_sentence: bool = True) -> float:
+    """:func:`tax_act_match` of a passage; one naming both duties matches the asked one when a sentence of it
+    stating a time limit sets that duty (``by_sentence``; not for a sanction question, whose interest runs
+    from one duty's day to the other's, "setelah tanggal jatuh tempo penyampaian Surat Pemberitahuan").
+
+    UU PPN Pasal 15A sets the VAT payment day in ayat (1) and the filing day in ayat (2): as a whole it named
+    both and matched neither, so "When is the deadline to pay monthly VAT?" was led by UU PPN Pasal 9 ayat
+    (6f), a repayment of input tax (session 68, a probe of our own)."""
+    whole = tax_act_match(act, text)
+    if whole or act is None or not by_sentence or not (PAYS.search(text) and FILES.search(text)):
+        return whole
+    marks = {_subject_act_match(act, u.text) for u in split_units(text) if DEADLINE_VALUE.search(u.text)}
+    return 1.0 if 1.0 in marks else 0.0
+
+
+def _subject_act_match(act: str, sentence: str) -> float:
+    """:func:`tax_act_match` of one sentence, whose duty named first is its subject when it names both
+    ("Penyetoran Pajak Pertambahan Nilai ... harus dilakukan paling lama ... dan sebelum Surat Pemberitahuan
+    Masa ... disampaikan" sets the payment day)."""
+    pays, files = PAYS.search(sentence), FILES.search(sentence)
+    if pays and files:
+        return 1.0 if (pays.start() < files.start()) == (act == "pay") else -1.0
+    return tax_act_match(act, sentence)
+
+
 def sanction_fit(question: str, text: str) -> float:
     """For a question that asks the sanction: +1 when the text states one, -1 when it does not (the rule
     whose breach is sanctioned shares the question's words: "terlambat menyetor PPh 23, apa sanksinya?" is
@@ -2776,7 +2801,9 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
             else status_match(asked_statuses(question), text)
         ),
         # the rule of the duty asked about (paying or filing), not the other duty's rule with the same words
-        "tax_act": tax_act_match(asked_tax_act(question), text),
+        "tax_act": passage_tax_act_match(
+            asked_tax_act(question), text, by_sentence=sanction_ask(question) != "sanction"
+        ),
         # the sanction ayat for a sanction question, not the rule whose breach it sanctions (and no sanction
         # rule for a deadline question)
         "sanction_fit": sanction_fit(question, text),

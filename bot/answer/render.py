@@ -210,9 +210,12 @@ _BASE_AFTER = re.compile(
 )
 _DEADLINE = re.compile(
     # the time limit ends at the clause's end, or where a condition on it begins ("... saat Faktur Pajak
-    # dibuat sepanjang belum dibebankan sebagai biaya ...")
+    # dibuat sepanjang belum dibebankan sebagai biaya ..."), or a second limit joined to it ("paling lama
+    # akhir bulan berikutnya setelah berakhirnya Masa Pajak dan sebelum Surat Pemberitahuan ...
+    # disampaikan", UU PPN Pasal 15A ayat (1): the line read the filing day of ayat (2) instead, session 68)
     r"(paling\s+(?:lama|lambat)\s+[^;.:|]{3,90}?)"
-    r"(?=\s*[;.:|]|,\s+(?:dan|serta)\b|\s+(?:sepanjang|dengan\s+syarat|dengan\s+ketentuan|apabila|kecuali)\b|$)"
+    r"(?=\s*[;.:|]|,\s+(?:dan|serta)\b|\s+(?:sepanjang|dengan\s+syarat|dengan\s+ketentuan|apabila|kecuali)\b"
+    r"|\s+dan\s+(?:sebelum|sesudah|setelah)\b|$)"
     r"|(tanggal\s+\d{1,2}\s+bulan\s+berikutnya)"
     r"|(\d{1,3}\s*\([a-z\s]+\)\s*hari[^;.:|]{0,70})",
     re.I,
