@@ -189,16 +189,10 @@ _PERIOD_FRAME = re.compile(
 #: "bagaimana caranya" / "gmn caranya" (how) asks a manner: "cara" is the frame of the ask, not a word the
 #: rule must contain (session 36; the acts' "tata cara" titles share it with every procedure)
 _MANNER_FRAME = re.compile(r"\b(?:bagaimana|gimana|gmn|gmana|bgmn|bgm)\s+cara(?:nya)?\b", re.I)
-#: "siapa (saja) yang termasuk" / "apa saja yang termasuk" asks who or what counts as a term: "termasuk" is
-#: the frame of the ask, answered by the term's definition ("Subjek pajak dalam negeri adalah: ..."), not a
-#: word the rule must contain (session 58, a probe of our own: UU PPh Pasal 4 ayat (1b) "Termasuk dalam
-#: pengertian penghasilan ..." led "Siapa yang termasuk subjek pajak dalam negeri?"); so are "dianggap",
-#: "tergolong", "digolongkan", "disebut" (session 68: "Siapa yang dianggap subjek pajak dalam negeri?" was
-#: led by an elucidation's "dianggap sebagai subjek pajak dalam negeri").  "blm termasuk PPN" is a fact of
-#: the case
-_COUNTS_AS_FRAME = re.compile(
-    r"\b(?:siapa|apa)(?:\s+saja)?\s+(?:yang|yg)\s+(?:termasuk|dianggap|tergolong|digolongkan|disebut)\b", re.I
-)
+#: "siapa (saja) yang termasuk / dianggap ..." asks who or what counts as a term: the verb is the frame of the
+#: ask, answered by the term's definition, not a word the rule must contain (kb/data/lexicon.yaml
+#: ``question_kinds.counts_as_frame``).  "blm termasuk PPN" is a fact of the case and stays
+_COUNTS_AS_FRAME = lexicon.question_kind("counts_as_frame")
 #: a month name is a date of the case ("faktur bulan Juni", "skrg udh September"), not a topic word a passage
 #: must contain -- the date phrase with a year is dropped already (the plan's as-of span)
 _MONTH_NAMES = frozenset(MONTHS)

@@ -677,7 +677,8 @@ def question_kind(name: str) -> re.Pattern[str]:
     ("kurang dari 75%"), ``period`` ("berapa lama"), ``confirm`` ("..., benar kan?"), ``withholding``,
     ``treaty``, ``paying``, ``filing``, ``when``, ``english_when`` ("when is it due?", not the conjunction),
     ``amount_outright`` ("berapa juta?"), ``domestic_party`` (a party in Indonesia: "dalam negeri", a PT or
-    CV) or ``permanent_establishment``.  A name the file lacks raises :class:`LexiconError`."""
+    CV), ``permanent_establishment`` or ``counts_as_frame`` ("siapa yang termasuk/dianggap ...").  A name the
+    file lacks raises :class:`LexiconError`."""
     return _named("question_kinds", default().question_kinds, name)
 
 

@@ -141,6 +141,8 @@ DEADLINE = re.compile(
 #: The bare words "batas waktu" / "deadline" name a time limit without stating one ("tidak ada ketentuan
 #: batas waktu penyampaian Surat Pemberitahuan Tahunan" states none): a lead candidate that only names it
 #: does not state what a deadline question asks.
+#: the month names a written date may have (kb.dates), as alternatives of a pattern
+_MONTH_NAMES = "|".join(map(re.escape, MONTHS))
 DEADLINE_VALUE = re.compile(
     rf"paling\s+(?:lama|lambat)|tanggal\s+\d{{1,2}}\b|{PERIOD_TEXT}|\bjangka\s+waktu\s+\d"
     r"|\b(?:batas\s+waktu|due|deadline)\b[^.;|]{0,60}?\d"
@@ -155,14 +157,12 @@ DEADLINE_VALUE = re.compile(
     # ... and the day a rule starts to hold: "Sejak 1 Juli 2024 layanan administrasi perpajakan menggunakan
     # NPWP format 16 digit" states when, as "NPWP 16 digit mulai dipakai kapan?" asks (session 68, a probe of
     # our own; it is still led by a deadline for matching an employee's NIK beside it)
-    rf"|\b(?:sejak|mulai)\s+(?:(?:berlaku|tanggal|tgl)\s+)*\d{{1,2}}\s+(?:{'|'.join(MONTHS)})\s+\d{{4}}\b",
+    rf"|\b(?:sejak|mulai)\s+(?:(?:berlaku|tanggal|tgl)\s+)*\d{{1,2}}\s+(?:{_MONTH_NAMES})\s+\d{{4}}\b",
     re.I,
 )
 #: Any word of time (a date, a period, a moment, a month's name): a lead without one cannot state what "kapan
 #: ...?" asks (:func:`misses_asked`; kb/data/lexicon.yaml ``passage_cues.names_time`` and kb.dates.MONTHS)
-NAMES_TIME = re.compile(
-    rf"{lexicon.passage_cue('names_time').pattern}|\b(?:{'|'.join(map(re.escape, MONTHS))})\b", re.I
-)
+NAMES_TIME = re.compile(rf"{lexicon.passage_cue('names_time').pattern}|\b(?:{_MONTH_NAMES})\b", re.I)
 #: A time limit asked ("paling lambat", "batas waktu setor") and a limit, date or moment a passage names:
 #: kb/data/lexicon.yaml ``question_kinds.time_limit`` and ``passage_cues.names_limit``
 TIME_LIMIT = lexicon.question_kind("time_limit")
