@@ -57,9 +57,8 @@ STATUS_WORDS = re.compile(rf"\b(?P<single>{_SINGLE})\b{_HOW_MANY}|{_MARRIED}\b{_
 _COUNT_WORD = re.compile(_COUNT, re.I)
 
 
-@functools.lru_cache(
-    maxsize=256
-)  # read per candidate passage and unit of one question (bot.answer.extractive)
+# read per candidate passage and unit of one question (bot.answer.extractive)
+@functools.lru_cache(maxsize=256)
 def statuses_named(text: str) -> tuple[tuple[str, int], ...]:
     """The PTKP statuses the text names, by code ("K/2") or in words ("kawin dengan 2 tanggungan"), each
     once, in the order named."""

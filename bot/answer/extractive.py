@@ -137,12 +137,12 @@ DEADLINE = re.compile(
     r"|\bjangka\s+waktu\s+\d|\bbatas\s+waktu|\bdue\b|\bdeadline",
     re.I,
 )
+#: the month names a written date may have (kb.dates), as alternatives of a pattern
+_MONTH_NAMES = "|".join(map(re.escape, MONTHS))
 #: A deadline with its time: "paling lama 4 (empat) bulan", "tanggal 15", "3 (tiga) bulan", "due by the 15th".
 #: The bare words "batas waktu" / "deadline" name a time limit without stating one ("tidak ada ketentuan
 #: batas waktu penyampaian Surat Pemberitahuan Tahunan" states none): a lead candidate that only names it
 #: does not state what a deadline question asks.
-#: the month names a written date may have (kb.dates), as alternatives of a pattern
-_MONTH_NAMES = "|".join(map(re.escape, MONTHS))
 DEADLINE_VALUE = re.compile(
     rf"paling\s+(?:lama|lambat)|tanggal\s+\d{{1,2}}\b|{PERIOD_TEXT}|\bjangka\s+waktu\s+\d"
     r"|\b(?:batas\s+waktu|due|deadline)\b[^.;|]{0,60}?\d"
