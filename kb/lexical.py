@@ -193,6 +193,17 @@ _MANNER_FRAME = re.compile(r"\b(?:bagaimana|gimana|gmn|gmana|bgmn|bgm)\s+cara(?:
 #: ask, answered by the term's definition, not a word the rule must contain (kb/data/lexicon.yaml
 #: ``question_kinds.counts_as_frame``).  "blm termasuk PPN" is a fact of the case and stays
 _COUNTS_AS_FRAME = lexicon.question_kind("counts_as_frame")
+#: "kapan WNA dianggap ...", "when does a company count as ...": the status verb (each pattern's one captured
+#: group) is the frame of the ask; the words before it name whom the status is asked for and stay
+#: (kb/data/lexicon.yaml ``question_kinds.status_frame``)
+_STATUS_FRAME = lexicon.question_kind("status_frame")
+
+
+def _without_status_verb(m: re.Match[str]) -> str:
+    verb = next(i for i in range(1, (m.re.groups or 0) + 1) if m.group(i) is not None)
+    return f"{m.string[m.start() : m.start(verb)]} "
+
+
 #: a month name is a date of the case ("faktur bulan Juni", "skrg udh September"), not a topic word a passage
 #: must contain -- the date phrase with a year is dropped already (the plan's as-of span)
 _MONTH_NAMES = frozenset(MONTHS)
@@ -626,6 +637,24 @@ def choice_spans(text: str) -> list[tuple[int, int]]:
 _PHRASE_NEGATIONS = frozenset({"tidak", "tak", "bukan", "tanpa", "non"})
 
 
+def _phrase_stems(text: str) -> tuple[str, ...]:
+    """The stems a phrase is mentioned by: its words but stopwords, keeping a negation
+    (:data:`_PHRASE_NEGATIONS`) and the function word that opens a two-word term (lexicon ``term_compounds``:
+    the "dalam" of "dalam negeri").
+
+    Why the compound: without "dalam", "Wajib Pajak dalam negeri" was mentioned by "Wajib Pajak Luar Negeri"
+    (its opposite) and "dalam negeri" by every passage on payees abroad (session 69, a probe of our own: "When
+    do I become an Indonesian tax resident ...?" was led by the definition of a foreign taxpayer's certificate
+    of domicile)."""
+    tokens = tokenize(text)
+    compounds = lexicon.term_compounds()
+    return tuple(
+        stem(t)
+        for t, nxt in itertools.zip_longest(tokens, tokens[1:], fillvalue="")
+        if t not in STOPWORDS or t in _PHRASE_NEGATIONS or (t, nxt) in compounds
+    )
+
+
 def question_concepts(
     plan: QueryPlan,
     question: str | None = None,
@@ -655,7 +684,7 @@ def question_concepts(
     text = blank_spans(text, lexicon.frame_spans(text))  # "Siang rekan2,", "PT Maju": no topic
     text = _THAT_TIME.sub(" ", _STILL.sub(" ", text))
     text = _MANNER_FRAME.sub(" bagaimana ", _PERIOD_FRAME.sub(" berapa ", text))
-    text = _COUNTS_AS_FRAME.sub(" siapa ", text)
+    text = _STATUS_FRAME.sub(_without_status_verb, _COUNTS_AS_FRAME.sub(" siapa ", text))
     if focus_ask:
         ask = ask_text(text)
         # the ask alone must name something ("Gimana?" does not); named acts and tax types (the expansions
@@ -664,6 +693,7 @@ def question_concepts(
             text = ask
     text = blank_spans(text, lexicon.check_tag_spans(text))  # "..., bener ga?": no topic
     by_term: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
+    compounds = lexicon.term_compounds()
     for exp in plan.expansions:
         toks = [t for t in tokenize(exp.term) if t not in STOPWORDS]
         if not toks:
@@ -675,11 +705,17 @@ def question_concepts(
         named_by_phrase = generic_only and exp.source.startswith(SEARCH_WORD_SOURCE)
         if (generic_only and not named_by_phrase) or all(t in ref_tokens for t in toks):
             continue  # "tarif" / the alias of a named document ("PMK 168/2023")
-        term = tuple(stem(t) for t in toks)
+        written = tokenize(exp.term)
+        # the written term with a two-word term's function word ("dalam negeri", as :func:`_phrase_stems`)
+        term = tuple(
+            stem(t)
+            for t, nxt in itertools.zip_longest(written, written[1:], fillvalue="")
+            if t not in STOPWORDS or (t, nxt) in compounds
+        )
         # one concept per written term: an alias and a search word expanding the same words are one topic
         alts = by_term.setdefault(term, set() if named_by_phrase else {term})
         for added in exp.added:
-            phrase = tuple(stem(t) for t in tokenize(added) if t not in STOPWORDS or t in _PHRASE_NEGATIONS)
+            phrase = _phrase_stems(added)
             if phrase:
                 alts.add(phrase)
     concepts.extend(frozenset(alts) for alts in by_term.values())
@@ -687,7 +723,10 @@ def question_concepts(
     function_words = STOPWORDS | generic  # stopwords and topic-free words, once per question (not per token)
     law_words = lexicon.default().law_words
     abroad = lexicon.question_object("foreign_payee")
-    for raw in tokenize(text):
+    tokens = tokenize(text)
+    for i, raw in enumerate(tokens):
+        # the second word of a two-word term ("dalam negeri") is the term: "negeri" alone is "luar negeri" too
+        compound = (tokens[i - 1], raw) if i and (tokens[i - 1], raw) in compounds else None
         word = _question_word(raw, function_words)
         if word is None or raw in covered or word in covered or raw in ref_tokens:
             continue
@@ -716,6 +755,8 @@ def question_concepts(
         if abroad.fullmatch(tok):
             law = (*law, "luar negeri")  # "perusahaan di Jepang": the acts write "Wajib Pajak luar negeri"
         forms = {(stem(tok),), *voice_partners(tok), *(tuple(stem(t) for t in tokenize(w)) for w in law)}
+        if compound is not None:
+            forms = {tuple(stem(t) for t in compound)}
         concepts.append(frozenset(forms))
     return concepts
 
@@ -810,6 +851,9 @@ def _mentions(phrase: tuple[str, ...], stems: frozenset[str], text: str) -> bool
         pairs = [(s, phrase[i + 1]) for i, s in enumerate(phrase[:-1]) if s in _PHRASE_NEGATIONS]
         if not all(p in negated for p in pairs):
             return False
+    compounds = lexicon.term_compounds()
+    if any(pair in compounds and pair not in word_pairs(text) for pair in itertools.pairwise(phrase)):
+        return False  # ... and a two-word term as written: "dalam negeri" is not "dalam" and "negeri" apart
     if not all((phrase[i - 1], s) in _numbered(text) for i, s in enumerate(phrase) if i and s[:1].isdigit()):
         return False
     return _named_article(phrase, text)

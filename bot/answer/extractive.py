@@ -1964,7 +1964,7 @@ def is_padding(text: str) -> bool:
     return bool(PADDING.search(text) or EXAMPLE_TEXT.search(text) or HYPOTHETICAL_PARTY.search(text))
 
 
-_ITEM = re.compile(r"^(?:[a-z][.)]|\d{1,2}\.|[-*•])\s+")
+_ITEM = re.compile(r"^(?:[a-z][.)]|\d{1,3}\.|[-*•])\s+")
 _AYAT_MARK = re.compile(r"^\(\d{1,2}[a-z]?\)\s*")
 _SENT_SPLIT = re.compile(r"(?<=[.;?!])\s+(?=(?:[A-Z(\"]|[a-z]\.\s))")
 _ITEM_DATE = re.compile(
@@ -2421,7 +2421,7 @@ def _table_units(lines: list[str]) -> list[Unit]:
     return units
 
 
-_BLOCK_START = re.compile(r"^(?:[a-z][.)]|\d{1,2}\.|[-*•]|\(\d{1,2}[a-z]?\)|#|\||Pasal\b|BAB\b)")
+_BLOCK_START = re.compile(r"^(?:[a-z][.)]|\d{1,3}\.|[-*•]|\(\d{1,2}[a-z]?\)|#|\||Pasal\b|BAB\b)")
 _HEADING = re.compile(r"^(?:Pasal\s+\w+|BAB\s+[IVXLC]+|Bagian\s+\w+|#+\s.*)$")
 #: a line ending in a reference word continues on the next line: "... sebagaimana dimaksud pada ayat" +
 #: "(3) huruf b berhak ..." is one sentence wrapped by the PDF, not a new ayat
@@ -2484,7 +2484,7 @@ def split_units(text: str) -> list[Unit]:
             piece = normalize_ws(piece)
             is_item = bool(_ITEM.match(piece))
             lettered = bool(re.match(r"^[a-z]\.\s", piece))
-            numbered = bool(re.match(r"^\d{1,2}\.\s", piece))
+            numbered = bool(re.match(r"^\d{1,3}\.\s", piece))
             body = _clean(_ITEM.sub("", piece) if is_item and not lettered else piece)
             if piece.endswith(":") and (not is_item or lettered) and PERCENT.search(piece):
                 run, run_label = [piece], _clean(piece)
