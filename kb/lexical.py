@@ -632,6 +632,14 @@ def choice_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+@functools.lru_cache(maxsize=1)
+def _month_head() -> re.Pattern[str]:
+    """A word heading a month's name (lexicon ``month_heads``: "bulan" of "bulan Agustus"), as group 1."""
+    heads = "|".join(sorted(map(re.escape, lexicon.month_heads())))
+    months = "|".join(sorted(map(re.escape, _MONTH_NAMES), key=len, reverse=True))
+    return re.compile(rf"\b({heads})\s+(?:{months})\b", re.IGNORECASE)
+
+
 #: negations that are part of a term's name ("penghasilan *tidak* kena pajak"): without them a reviewed phrase
 #: names its opposite ("Penghasilan Kena Pajak"), covered by every worked example of a taxable income
 _PHRASE_NEGATIONS = frozenset({"tidak", "tak", "bukan", "tanpa", "non"})
@@ -678,8 +686,12 @@ def question_concepts(
     concepts: list[Concept] = []
     covered: set[str] = set()
     text = question if question is not None else plan.text
-    if plan.as_of_span:
-        text = blank_spans(text, [plan.as_of_span])
+    # "bulan Agustus (2023)": the head of a month's name is the case's date as the month is; blanked with the
+    # as-of span, which may hold the month and leave its head (one pass: a blank shifts what follows it)
+    dated = [plan.as_of_span] if plan.as_of_span else []
+    heads = [m.span(1) for m in _month_head().finditer(text)]
+    dated += [h for h in heads if not any(h[0] < end and start < h[1] for start, end in dated)]
+    text = blank_spans(text, dated)
     text = blank_spans(text, lexicon.addressing_spans(text))  # "pak Pri", "ijin bertanya": no topic
     text = blank_spans(text, lexicon.frame_spans(text))  # "Siang rekan2,", "PT Maju": no topic
     text = _THAT_TIME.sub(" ", _STILL.sub(" ", text))

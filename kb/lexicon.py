@@ -110,6 +110,8 @@ class Lexicon:
     term_ends: frozenset[str] = frozenset()
     #: verbs that name no act of their own ("dilakukan"): their subject is the act (``light_verbs``)
     light_verbs: frozenset[str] = frozenset()
+    #: words that head a month name in a date of the case ("bulan Agustus"): no topic there (``month_heads``)
+    month_heads: frozenset[str] = frozenset()
     #: two-word phrases that open with a term end yet belong to the term ("subjek pajak *dalam negeri*")
     term_compounds: frozenset[tuple[str, str]] = frozenset()
     no_subject_words: frozenset[str] = frozenset()
@@ -334,6 +336,7 @@ def load(path: str | Path | None = None) -> Lexicon:
         term_compounds=_compounds(file, _optional_words(file, data, "term_compounds")),
         no_subject_words=frozenset(_optional_words(file, data, "no_subject_words")),
         light_verbs=frozenset(_optional_words(file, data, "light_verbs")),
+        month_heads=frozenset(_optional_words(file, data, "month_heads")),
         generic_words=frozenset(_words(file, data, "generic_words")),
         policy_words=tuple(_words(file, data, "policy_words")),
         law_topics=tuple(topics),
@@ -413,6 +416,11 @@ def term_compounds() -> frozenset[tuple[str, str]]:
 def light_verbs() -> frozenset[str]:
     """Verbs that name no act of their own ("dilakukan", "melaksanakan"): the act is their subject's."""
     return default().light_verbs
+
+
+def month_heads() -> frozenset[str]:
+    """Words that head a month name in a date ("*bulan* Agustus"): a date of the case, no topic."""
+    return default().month_heads
 
 
 def generic_words() -> frozenset[str]:
