@@ -442,6 +442,9 @@ def asks_liable(question: str) -> bool:
 ASKS_EXEMPTION = lexicon.question_kind("asks_exemption")
 STATES_EXEMPTION = lexicon.passage_cue("states_exemption")
 ASKS_CHARGED = lexicon.question_kind("asks_charged")
+#: ... and whether one thing is ("Apakah ekspor barang dikenai PPN?"): the charging rule answers only when it
+#: names the thing (every concept of the question)
+ASKS_WHETHER_CHARGED = lexicon.question_kind("asks_whether_charged")
 STATES_CHARGE = lexicon.passage_cue("states_charge")
 #: a rule returning an excess, and a question asking about one (kb/data/lexicon.yaml
 #: ``passage_cues.refunds_excess``, ``question_kinds.asks_refund``)
@@ -2739,7 +2742,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         # a question asking what is taxed ("dokumen apa yang dikenai bea meterai?") is answered by the rule
         # that charges ("Bea Meterai dikenakan atas:"), not by the rules on its threshold or payer
         "charge_stated": float(
-            bool(ASKS_CHARGED.search(plain))
+            bool(ASKS_CHARGED.search(plain) or (cov >= 1.0 and ASKS_WHETHER_CHARGED.search(plain)))
             and not ASKS_EXEMPTION.search(plain)
             and charges_asked_levy(asked_taxes, with_lead_in)
         ),
@@ -3004,6 +3007,11 @@ class ExtractiveComposer:
             return clean
         scored = []
         kind = lead_fact(question)
+        plain = lexicon.plain_question(question)
+        # a question whether or what a levy is charged on, not where that is regulated
+        charged_q = bool(ASKS_CHARGED.search(plain) or ASKS_WHETHER_CHARGED.search(plain)) and not (
+            _ASKS_REGULATION.search(plain)
+        )
         objects = question_objects(question)
         figures = question_figures(question)
         classes = asked_classes(question)
@@ -3071,6 +3079,13 @@ class ExtractiveComposer:
                 bonus += 0.2  # the dated item in force on the as-of date (others were narrowed away)
             if is_padding(u.quote):
                 bonus -= 2.0
+            if charged_q and _DELEGATION.search(u.text):
+                # asked whether a thing is charged, a sentence delegating the matter ("Ketentuan mengenai ...
+                # Jasa Kena Pajak yang atas ekspornya dikenai PPN ... diatur dengan Peraturan Menteri
+                # Keuangan") names it and states nothing of it: the item it refers to does (session 69, a
+                # probe of our own).  Only then: among a rate Pasal's sentences the delegation had kept a
+                # PPnBM rate from answering a PPN rate question (check a066, session 62)
+                bonus -= 0.5
             scored.append((-(cov + bonus), i, u, cov))
         scored.sort(key=lambda t: (t[0], t[1]))
         # a definition question wants the term's own definition, not its neighbour in the list of Pasal 1
