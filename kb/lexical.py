@@ -200,6 +200,8 @@ _STATUS_FRAME = lexicon.question_kind("status_frame")
 
 
 def _without_status_verb(m: re.Match[str]) -> str:
+    """The match of a status frame up to its verb: "kapan WNA dianggap" -> "kapan WNA ", so the subject
+    stays a topic and the verb, which every rule using it would share, is none."""
     verb = next(i for i in range(1, (m.re.groups or 0) + 1) if m.group(i) is not None)
     return f"{m.string[m.start() : m.start(verb)]} "
 
@@ -645,10 +647,10 @@ def _month_head() -> re.Pattern[str]:
 _PHRASE_NEGATIONS = frozenset({"tidak", "tak", "bukan", "tanpa", "non"})
 
 
-def _phrase_stems(text: str) -> tuple[str, ...]:
+def _phrase_stems(text: str, *, negations: bool = True) -> tuple[str, ...]:
     """The stems a phrase is mentioned by: its words but stopwords, keeping a negation
-    (:data:`_PHRASE_NEGATIONS`) and the function word that opens a two-word term (lexicon ``term_compounds``:
-    the "dalam" of "dalam negeri").
+    (:data:`_PHRASE_NEGATIONS`, unless ``negations`` is False) and the function word that opens a two-word
+    term (lexicon ``term_compounds``: the "dalam" of "dalam negeri").
 
     Why the compound: without "dalam", "Wajib Pajak dalam negeri" was mentioned by "Wajib Pajak Luar Negeri"
     (its opposite) and "dalam negeri" by every passage on payees abroad (session 69, a probe of our own: "When
@@ -659,7 +661,7 @@ def _phrase_stems(text: str) -> tuple[str, ...]:
     return tuple(
         stem(t)
         for t, nxt in itertools.zip_longest(tokens, tokens[1:], fillvalue="")
-        if t not in STOPWORDS or t in _PHRASE_NEGATIONS or (t, nxt) in compounds
+        if t not in STOPWORDS or (negations and t in _PHRASE_NEGATIONS) or (t, nxt) in compounds
     )
 
 
@@ -717,13 +719,9 @@ def question_concepts(
         named_by_phrase = generic_only and exp.source.startswith(SEARCH_WORD_SOURCE)
         if (generic_only and not named_by_phrase) or all(t in ref_tokens for t in toks):
             continue  # "tarif" / the alias of a named document ("PMK 168/2023")
-        written = tokenize(exp.term)
-        # the written term with a two-word term's function word ("dalam negeri", as :func:`_phrase_stems`)
-        term = tuple(
-            stem(t)
-            for t, nxt in itertools.zip_longest(written, written[1:], fillvalue="")
-            if t not in STOPWORDS or (t, nxt) in compounds
-        )
+        # the written term with a two-word term's function word ("dalam negeri"); its negations are the
+        # question's own words, read as written
+        term = _phrase_stems(exp.term, negations=False)
         # one concept per written term: an alias and a search word expanding the same words are one topic
         alts = by_term.setdefault(term, set() if named_by_phrase else {term})
         for added in exp.added:
