@@ -3,7 +3,8 @@
 Registration is owed once a condition is met (UU KUP Pasal 2 ayat (1); PP 50/2022 Pasal 68 ayat (1): "telah
 memenuhi persyaratan subjektif dan objektif ... wajib mendaftarkan diri"); the acts set no date for it. Read
 as a deadline question, the right rule was escalated at confidence 0.82 because it states no time (session 69,
-probes of our own). A duty of paying or filing asked with "kapan ... wajib" still asks its deadline."""
+probes of our own); so was English "When does an individual have to register ...?", led by the NPWP FAQ's
+"Sejak 1 Juli 2024". A duty of paying or filing asked with "kapan ... wajib" still asks its deadline."""
 
 from __future__ import annotations
 
@@ -25,20 +26,33 @@ AS_OF = dt.date(2026, 12, 1)
         "kapan orang pribadi wajib punya NPWP?",
         "Kapan pengusaha wajib dikukuhkan sebagai PKP?",
         "Kapan pengusaha harus melaporkan usahanya untuk dikukuhkan sebagai PKP?",
+        "When does an individual have to register for an NPWP?",
+        "When must a company register for VAT?",
     ],
 )
 def test_when_registration_is_owed_asks_no_deadline(question: str) -> None:
     assert asked_fact(question) != "deadline"
 
 
-@pytest.mark.parametrize("question", ["Kapan PPh 21 wajib disetor?", "Kapan SPT Masa PPN wajib dilaporkan?"])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Kapan PPh 21 wajib disetor?",
+        "Kapan SPT Masa PPN wajib dilaporkan?",
+        "When do we have to file the VAT return?",
+    ],
+)
 def test_paying_and_filing_still_ask_a_deadline(question: str) -> None:
     assert asked_fact(question) == "deadline"
 
 
 @pytest.mark.parametrize(
     "question",
-    ["Kapan seseorang wajib mendaftarkan diri untuk NPWP?", "Kapan orang pribadi wajib punya NPWP?"],
+    [
+        "Kapan seseorang wajib mendaftarkan diri untuk NPWP?",
+        "Kapan orang pribadi wajib punya NPWP?",
+        "When does an individual have to register for an NPWP?",
+    ],
 )
 def test_the_condition_of_registration_answers(services: Any, question: str) -> None:
     answer = anonymous_answer(services, question, as_of=AS_OF)
