@@ -49,6 +49,9 @@ MONTHS: dict[str, int] = {
     "des": 12,
     "dec": 12,
 }
+#: the month names as alternatives of one pattern, longest first ("januari" before "jan"): the one month
+#: alternation of every pattern that reads a written date (kb.query, kb.lexical, bot.answer.extractive)
+MONTH_PATTERN = "|".join(re.escape(name) for name in sorted(MONTHS, key=lambda n: (-len(n), n)))
 
 _DAY_MONTH_YEAR = re.compile(r"\b(\d{1,2})\s+([A-Za-z]+?)\s*((?:19|20)\d\d)\b")
 

@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 
 from kb import lexicon
-from kb.dates import MONTHS
+from kb.dates import MONTH_PATTERN, MONTHS
 from kb.query import FRAME_WORDS, SEARCH_WORD_SOURCE, STOPWORDS, QueryPlan, english_bases, tokenize
 
 _PHRASE_CAP = 3
@@ -634,12 +634,12 @@ def choice_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-@functools.lru_cache(maxsize=1)
-def _month_head() -> re.Pattern[str]:
-    """A word heading a month's name (lexicon ``month_heads``: "bulan" of "bulan Agustus"), as group 1."""
-    heads = "|".join(sorted(map(re.escape, lexicon.month_heads())))
-    months = "|".join(sorted(map(re.escape, _MONTH_NAMES), key=len, reverse=True))
-    return re.compile(rf"\b({heads})\s+(?:{months})\b", re.IGNORECASE)
+#: a word heading a month's name (lexicon ``month_heads``: "bulan" of "bulan Agustus"), as group 1
+_MONTH_HEAD = re.compile(
+    rf"\b({'|'.join(sorted(map(re.escape, lexicon.month_heads())))})\s+(?:{MONTH_PATTERN})\b", re.IGNORECASE
+)
+#: two-word terms that open with a function word ("dalam negeri": lexicon ``term_compounds``)
+_COMPOUNDS = lexicon.term_compounds()
 
 
 #: negations that are part of a term's name ("penghasilan *tidak* kena pajak"): without them a reviewed phrase
@@ -657,11 +657,10 @@ def _phrase_stems(text: str, *, negations: bool = True) -> tuple[str, ...]:
     do I become an Indonesian tax resident ...?" was led by the definition of a foreign taxpayer's certificate
     of domicile)."""
     tokens = tokenize(text)
-    compounds = lexicon.term_compounds()
     return tuple(
         stem(t)
         for t, nxt in itertools.zip_longest(tokens, tokens[1:], fillvalue="")
-        if t not in STOPWORDS or (negations and t in _PHRASE_NEGATIONS) or (t, nxt) in compounds
+        if t not in STOPWORDS or (negations and t in _PHRASE_NEGATIONS) or (t, nxt) in _COMPOUNDS
     )
 
 
@@ -691,7 +690,7 @@ def question_concepts(
     # "bulan Agustus (2023)": the head of a month's name is the case's date as the month is; blanked with the
     # as-of span, which may hold the month and leave its head (one pass: a blank shifts what follows it)
     dated = [plan.as_of_span] if plan.as_of_span else []
-    heads = [m.span(1) for m in _month_head().finditer(text)]
+    heads = [m.span(1) for m in _MONTH_HEAD.finditer(text)]
     dated += [h for h in heads if not any(h[0] < end and start < h[1] for start, end in dated)]
     text = blank_spans(text, dated)
     text = blank_spans(text, lexicon.addressing_spans(text))  # "pak Pri", "ijin bertanya": no topic
@@ -707,7 +706,6 @@ def question_concepts(
             text = ask
     text = blank_spans(text, lexicon.check_tag_spans(text))  # "..., bener ga?": no topic
     by_term: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
-    compounds = lexicon.term_compounds()
     for exp in plan.expansions:
         toks = [t for t in tokenize(exp.term) if t not in STOPWORDS]
         if not toks:
@@ -736,7 +734,7 @@ def question_concepts(
     tokens = tokenize(text)
     for i, raw in enumerate(tokens):
         # the second word of a two-word term ("dalam negeri") is the term: "negeri" alone is "luar negeri" too
-        compound = (tokens[i - 1], raw) if i and (tokens[i - 1], raw) in compounds else None
+        compound = (tokens[i - 1], raw) if i and (tokens[i - 1], raw) in _COMPOUNDS else None
         word = _question_word(raw, function_words)
         if word is None or raw in covered or word in covered or raw in ref_tokens:
             continue
@@ -861,8 +859,7 @@ def _mentions(phrase: tuple[str, ...], stems: frozenset[str], text: str) -> bool
         pairs = [(s, phrase[i + 1]) for i, s in enumerate(phrase[:-1]) if s in _PHRASE_NEGATIONS]
         if not all(p in negated for p in pairs):
             return False
-    compounds = lexicon.term_compounds()
-    if any(pair in compounds and pair not in word_pairs(text) for pair in itertools.pairwise(phrase)):
+    if any(pair in _COMPOUNDS and pair not in word_pairs(text) for pair in itertools.pairwise(phrase)):
         return False  # ... and a two-word term as written: "dalam negeri" is not "dalam" and "negeri" apart
     if not all((phrase[i - 1], s) in _numbered(text) for i, s in enumerate(phrase) if i and s[:1].isdigit()):
         return False

@@ -57,7 +57,7 @@ from typing import Any
 import yaml
 
 from kb import lexicon as _lexicon
-from kb.dates import MONTHS
+from kb.dates import MONTH_PATTERN, MONTHS
 from kb.errors import KbError
 from kb.model import Chunk
 from kb.refs import ProvisionRef, canonical_key, find_doc_refs, find_provision_refs, key_from_doc_id
@@ -616,7 +616,7 @@ class QueryPlan:
 # --------------------------------------------------------------------------------------------
 
 _MONTHS = MONTHS  # one month table for the whole KB (kb.dates)
-_MONTH_ALT = "|".join(sorted(_MONTHS, key=lambda n: (-len(n), n)))
+_MONTH_ALT = MONTH_PATTERN
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
 _ORD = r"(?:st|nd|rd|th)?"
 

@@ -36,7 +36,7 @@ from kb import lexical, lexicon
 from kb.amounts import spelled_formally
 from kb.brackets import ASKS_CATEGORY, bracket_rows, classes_named, row_holding
 from kb.chunking.regulation import AYAT_OPENING, defined_terms
-from kb.dates import MONTHS, parse_indonesian_date
+from kb.dates import MONTH_PATTERN, MONTHS, parse_indonesian_date
 from kb.lexical import EN_ONLY, Concept, coverage
 from kb.model import DocumentMeta, Hit
 from kb.ptkp import PTKP_ITEMS, ptkp_items_taken, status_patterns
@@ -137,8 +137,6 @@ DEADLINE = re.compile(
     r"|\bjangka\s+waktu\s+\d|\bbatas\s+waktu|\bdue\b|\bdeadline",
     re.I,
 )
-#: the month names a written date may have (kb.dates), as alternatives of a pattern
-_MONTH_NAMES = "|".join(map(re.escape, MONTHS))
 #: A deadline with its time: "paling lama 4 (empat) bulan", "tanggal 15", "3 (tiga) bulan", "due by the 15th".
 #: The bare words "batas waktu" / "deadline" name a time limit without stating one ("tidak ada ketentuan
 #: batas waktu penyampaian Surat Pemberitahuan Tahunan" states none): a lead candidate that only names it
@@ -157,12 +155,12 @@ DEADLINE_VALUE = re.compile(
     # ... and the day a rule starts to hold: "Sejak 1 Juli 2024 layanan administrasi perpajakan menggunakan
     # NPWP format 16 digit" states when, as "NPWP 16 digit mulai dipakai kapan?" asks (session 68, a probe of
     # our own; it is still led by a deadline for matching an employee's NIK beside it)
-    rf"|\b(?:sejak|mulai)\s+(?:(?:berlaku|tanggal|tgl)\s+)*\d{{1,2}}\s+(?:{_MONTH_NAMES})\s+\d{{4}}\b",
+    rf"|\b(?:sejak|mulai)\s+(?:(?:berlaku|tanggal|tgl)\s+)*\d{{1,2}}\s+(?:{MONTH_PATTERN})\s+\d{{4}}\b",
     re.I,
 )
 #: Any word of time (a date, a period, a moment, a month's name): a lead without one cannot state what "kapan
 #: ...?" asks (:func:`misses_asked`; kb/data/lexicon.yaml ``passage_cues.names_time`` and kb.dates.MONTHS)
-NAMES_TIME = re.compile(rf"{lexicon.passage_cue('names_time').pattern}|\b(?:{_MONTH_NAMES})\b", re.I)
+NAMES_TIME = re.compile(rf"{lexicon.passage_cue('names_time').pattern}|\b(?:{MONTH_PATTERN})\b", re.I)
 #: A time limit asked ("paling lambat", "batas waktu setor") and a limit, date or moment a passage names:
 #: kb/data/lexicon.yaml ``question_kinds.time_limit`` and ``passage_cues.names_limit``
 TIME_LIMIT = lexicon.question_kind("time_limit")
@@ -446,6 +444,19 @@ ASKS_CHARGED = lexicon.question_kind("asks_charged")
 #: names the thing (every concept of the question)
 ASKS_WHETHER_CHARGED = lexicon.question_kind("asks_whether_charged")
 STATES_CHARGE = lexicon.passage_cue("states_charge")
+
+
+@functools.lru_cache(maxsize=256)  # asked per candidate lead and per hit's units of a question
+def charge_asked(question: str) -> str | None:
+    """``"what"`` when the question asks what a levy is charged on (:data:`ASKS_CHARGED`), ``"whether"``
+    when it asks whether one thing is (:data:`ASKS_WHETHER_CHARGED`), else None: read once per question, not
+    per candidate and unit."""
+    plain = lexicon.plain_question(question)
+    if ASKS_CHARGED.search(plain):
+        return "what"
+    return "whether" if ASKS_WHETHER_CHARGED.search(plain) else None
+
+
 #: a rule returning an excess, and a question asking about one (kb/data/lexicon.yaml
 #: ``passage_cues.refunds_excess``, ``question_kinds.asks_refund``)
 REFUNDS_EXCESS = lexicon.passage_cue("refunds_excess")
@@ -2742,7 +2753,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         # a question asking what is taxed ("dokumen apa yang dikenai bea meterai?") is answered by the rule
         # that charges ("Bea Meterai dikenakan atas:"), not by the rules on its threshold or payer
         "charge_stated": float(
-            bool(ASKS_CHARGED.search(plain) or (cov >= 1.0 and ASKS_WHETHER_CHARGED.search(plain)))
+            (charge_asked(question) == "what" or (cov >= 1.0 and charge_asked(question) == "whether"))
             and not ASKS_EXEMPTION.search(plain)
             and charges_asked_levy(asked_taxes, with_lead_in)
         ),
@@ -3007,10 +3018,9 @@ class ExtractiveComposer:
             return clean
         scored = []
         kind = lead_fact(question)
-        plain = lexicon.plain_question(question)
         # a question whether or what a levy is charged on, not where that is regulated
-        charged_q = bool(ASKS_CHARGED.search(plain) or ASKS_WHETHER_CHARGED.search(plain)) and not (
-            _ASKS_REGULATION.search(plain)
+        charged_q = charge_asked(question) is not None and not _ASKS_REGULATION.search(
+            lexicon.plain_question(question)
         )
         objects = question_objects(question)
         figures = question_figures(question)
