@@ -143,6 +143,10 @@ DEADLINE = re.compile(
 #: does not state what a deadline question asks.
 DEADLINE_VALUE = re.compile(
     rf"paling\s+(?:lama|lambat)|tanggal\s+\d{{1,2}}\b|{PERIOD_TEXT}|\bjangka\s+waktu\s+\d"
+    # the older acts' "at the latest": "b. Untuk Surat Pemberitahuan Tahunan, selambat-lambatnya tiga bulan
+    # setelah akhir Tahun Pajak" (UU 6/1983 Pasal 3 ayat (3), its number in words; session 70, a probe of
+    # our own was led by an elucidation restating it, the rule itself read as stating no time)
+    r"|\bselambat-\s*lambatnya\b"
     r"|\b(?:batas\s+waktu|due|deadline)\b[^.;|]{0,60}?\d"
     # the moment a tax falls due, stated by its event: "Bea Meterai terutang pada saat: a. Dokumen dibubuhi
     # Tanda Tangan", "Terutangnya pajak terjadi pada saat: a. penyerahan Barang Kena Pajak" (what "kapan
