@@ -86,11 +86,14 @@ _RATE_Q = re.compile(
     + lexicon.question_kind("berapa_then_tax").pattern,
     re.IGNORECASE,
 )
-#: a passage that *states* a rate: "sebesar 11%", "sebesar: a. 2,5%", "at a rate of 2%", or a table cell
-#: "| 2% |";
-#: a passing mention ("yang dikenakan tarif 0%" in a bookkeeping rule) does not count
+#: a passage that *states* a rate: "sebesar 11%", "sebesar: a. 2,5%", "at a rate of 2%", a table cell
+#: "| 2% |", or a rate set as an amount ("dikenai Bea Meterai dengan tarif tetap sebesar Rp10.000,00", UU Bea
+#: Meterai Pasal 5: "Berapa bea meterai ...?" asks it, and the rule had waited at rank 11 behind the act's
+#: other passages; session 70); a passing mention ("yang dikenakan tarif 0%" in a bookkeeping rule) does not
+#: count
 _RATE_TEXT = re.compile(
-    r"\b(?:sebesar|rate of|at)\W{1,4}(?:[a-z]\.\s+)?\d+(?:[.,]\d+)?\s?%|\|\s*\d+(?:[.,]\d+)?\s?%\s*\|",
+    r"\b(?:sebesar|rate of|at)\W{1,4}(?:[a-z]\.\s+)?\d+(?:[.,]\d+)?\s?%|\|\s*\d+(?:[.,]\d+)?\s?%\s*\|"
+    r"|\btarif\b[^.;]{0,60}?\bsebesar\s+Rp\s?\d",
     re.IGNORECASE,
 )
 _REVOKE_TEXT = re.compile(r"dicabut dan dinyatakan tidak berlaku|dinyatakan tidak berlaku", re.IGNORECASE)
