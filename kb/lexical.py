@@ -132,6 +132,24 @@ def voice_partners(tok: str) -> tuple[tuple[str], ...]:
     return ()
 
 
+def passive_forms(tok: str) -> tuple[str, ...]:
+    """The root and the act's noun of a di- passive, words as written: "disetor" -> "setor", "penyetoran".
+
+    The acts, the company's tables and askers name one act by its passive, its root or its noun: the closing
+    calendar says "Setor paling lambat: tanggal 15 bulan berikutnya" for "Kapan PPh 21 karyawan harus
+    disetor?" (session 70, a probe of our own; the index matches whole words, and the row ranked beyond 60).
+    Retrieval searches these words (:func:`kb.query.fts_query`); concept coverage does not count them:
+    measured, a passage's "Penerimaan" in its title then covered "diterima", and a right lead of our check
+    half was lost. Not a -kan or -i verb (its root is often another word: "disampaikan" -> "sampai"), nor a
+    noun's passives (those of "pembayaran", "pemotongan" are in nearly every passage); a non-verb's would-be
+    root ("dividen" -> "viden") is no word of the acts and matches nothing."""
+    if not tok.startswith("di") or len(tok) < 7 or not tok.isalpha() or tok.endswith(("kan", "i")):
+        return ()
+    root = tok[2:]
+    active = _active_form(root)
+    return (root, active[3:] + "an" if active.startswith("memper") else "pe" + active[2:] + "an")
+
+
 #: an English plural by its spelling: "-ies" (companies, penalties), "-es" after a sibilant (taxes, branches,
 #: businesses), else a plain "-s" (services) -- not "-ss", "-us", "-is" (business, status, basis)
 _EN_IES = re.compile(r"(?<=[^aeiou])ies$")

@@ -1242,6 +1242,11 @@ def fts_query(plan: QueryPlan) -> str:
     # the acts nominalise a state with "-nya" ("Terutangnya pajak terjadi pada saat ...", "sejak berakhirnya
     # Masa Pajak"), and the index matches whole words: "Kapan PPN terutang?" found no UU PPN Pasal 11
     terms += [f"{t}nya" for t in terms if _NOMINALISED.fullmatch(t) and f"{t}nya" not in terms]
+    # ... and the root and noun of a passive the asker wrote ("disetor": "setor", "penyetoran")
+    from kb.lexical import passive_forms  # kb.lexical reads this module's tokenizer
+
+    asked = set(tokenize(plan.text))
+    terms += [f for t in terms if t in asked for f in passive_forms(t) if f not in terms]
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
 
 
