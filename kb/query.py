@@ -615,8 +615,6 @@ class QueryPlan:
 # Dates
 # --------------------------------------------------------------------------------------------
 
-_MONTHS = MONTHS  # one month table for the whole KB (kb.dates)
-_MONTH_ALT = MONTH_PATTERN
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
 _ORD = r"(?:st|nd|rd|th)?"
 
@@ -625,13 +623,15 @@ _DATE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("dmy", re.compile(rf"\b(?P<day>\d{{1,2}})[-/.](?P<month>\d{{1,2}})[-/.]{_YEAR}\b")),
     (
         "d_month_y",
-        re.compile(rf"\b(?P<day>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<mname>{_MONTH_ALT})\.?,?\s+{_YEAR}\b", re.I),
+        re.compile(
+            rf"\b(?P<day>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<mname>{MONTH_PATTERN})\.?,?\s+{_YEAR}\b", re.I
+        ),
     ),
     (
         "month_d_y",
-        re.compile(rf"\b(?P<mname>{_MONTH_ALT})\.?\s+(?P<day>\d{{1,2}}){_ORD},?\s+{_YEAR}\b", re.I),
+        re.compile(rf"\b(?P<mname>{MONTH_PATTERN})\.?\s+(?P<day>\d{{1,2}}){_ORD},?\s+{_YEAR}\b", re.I),
     ),
-    ("month_y", re.compile(rf"\b(?P<mname>{_MONTH_ALT})\.?,?\s+{_YEAR}\b", re.I)),
+    ("month_y", re.compile(rf"\b(?P<mname>{MONTH_PATTERN})\.?,?\s+{_YEAR}\b", re.I)),
     ("iso_month", re.compile(rf"\b{_YEAR}-(?P<month>0[1-9]|1[0-2])\b(?![-/]\d)")),
     ("masa_my", re.compile(rf"\bmasa(?:\s+pajak)?\s+(?P<month>0?[1-9]|1[0-2])[-/]{_YEAR}\b", re.I)),
     ("year", re.compile(rf"(?<![\w/.,-]){_YEAR}(?![\w%/]|[.,]\d)")),
@@ -673,7 +673,7 @@ def _date_hits(text: str, blocked: Sequence[tuple[int, int]]) -> list[_DateHit]:
             year = int(m.group("year"))
             gd = m.groupdict()
             if gd.get("mname"):
-                month = _MONTHS[gd["mname"].lower()]
+                month = MONTHS[gd["mname"].lower()]
             else:
                 month = int(gd["month"]) if gd.get("month") else 1
             day = int(gd["day"]) if gd.get("day") else 1

@@ -107,10 +107,11 @@ _DEADLINE_Q = re.compile(
     rf"|{lexicon.question_kind('english_when').pattern}",
     re.IGNORECASE,
 )
-#: a passage that states a time limit
+#: a passage that states a time limit (the older acts' "selambat-lambatnya" too, as the composer reads a
+#: limit: bot.answer.extractive.DEADLINE_VALUE)
 _DEADLINE_TEXT = re.compile(
-    r"\b(?:paling lambat|paling lama|jangka waktu|batas waktu|akhir bulan|sebelum .{0,30}jatuh tempo|"
-    r"\d+\s*\([a-z ]+\)\s*(?:hari|bulan|tahun))",
+    r"\b(?:paling lambat|paling lama|selambat-\s*lambatnya|jangka waktu|batas waktu|akhir bulan|"
+    r"sebelum .{0,30}jatuh tempo|\d+\s*\([a-z ]+\)\s*(?:hari|bulan|tahun))",
     re.IGNORECASE,
 )
 #: the words that make a period a limit ("paling lama", "paling lambat", "batas waktu")
