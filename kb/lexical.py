@@ -115,6 +115,24 @@ def verbs_of_pen_noun(noun: str) -> tuple[str, ...]:
     return (active, *(f"di{root}" for root in active_roots(active) if len(root) >= 3))
 
 
+def voice_forms(tok: str) -> tuple[str, ...]:
+    """The passive of an active -kan verb, words as written: "mengajukan" -> "diajukan"
+    (:func:`voice_partners` gives both voices as stems, for concept coverage).
+
+    The acts state a rule in the passive, and the index matches whole words: "Berapa lama batas waktu
+    mengajukan keberatan?" had UU KUP Pasal 25 ayat (3), "Keberatan harus diajukan dalam jangka waktu 3 (tiga)
+    bulan", below the ten passages read (session 71, a probe of our own). Retrieval searches these words
+    (:func:`kb.query.fts_query`); a form that is no word of the acts ("dikajukan") matches nothing. Not the
+    active of a passive the asker wrote: measured, "digunakan" searched as "menggunakan", a word of nearly
+    every act, and moved two answers of the outside set."""
+    if not tok.endswith("kan") or len(tok) < 8 or not tok.isalpha():
+        return ()
+    base = tok[:-3]
+    if base.startswith("me"):
+        return tuple(f"di{root}kan" for root in active_roots(base) if len(root) >= 3)
+    return ()
+
+
 def voice_partners(tok: str) -> tuple[tuple[str], ...]:
     """The other voice of a -kan verb, as stems: "mengajukan" ~ "diajukan", "disampaikan" ~ "menyampaikan".
 
@@ -724,6 +742,8 @@ def question_concepts(
             text = ask
     text = blank_spans(text, lexicon.check_tag_spans(text))  # "..., bener ga?": no topic
     by_term: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
+    #: the law's words of each everyday phrase expanded -> the first written term expanding to them
+    by_law_words: dict[frozenset[tuple[str, ...]], tuple[str, ...]] = {}
     for exp in plan.expansions:
         toks = [t for t in tokenize(exp.term) if t not in STOPWORDS]
         if not toks:
@@ -738,6 +758,14 @@ def question_concepts(
         # the written term with a two-word term's function word ("dalam negeri"); its negations are the
         # question's own words, read as written
         term = _phrase_stems(exp.term, negations=False)
+        if exp.source.startswith(SEARCH_WORD_SOURCE):
+            # two everyday phrases for one thing of the law are one topic, as one written term is: "fasilitas
+            # karyawan berupa rumah dinas" asks about one benefit in kind (session 71)
+            first = by_law_words.setdefault(frozenset(_phrase_stems(a) for a in exp.added), term)
+            if first != term and first in by_term:
+                if not named_by_phrase:
+                    by_term[first].add(term)
+                continue
         # one concept per written term: an alias and a search word expanding the same words are one topic
         alts = by_term.setdefault(term, set() if named_by_phrase else {term})
         for added in exp.added:
@@ -745,6 +773,13 @@ def question_concepts(
             if phrase:
                 alts.add(phrase)
     concepts.extend(frozenset(alts) for alts in by_term.values())
+    # a tax's name written out ("Pajak Penjualan atas Barang Mewah") is one topic and its words none of their
+    # own: coverage reads the words of such a name in a passage as the name only (:func:`coverage`)
+    for m in _TAX_NAME.finditer(text) if _TAX_NAME is not None else ():
+        toks = tokenize(m.group(0))
+        if not set(toks) <= covered:
+            concepts.append(frozenset({_phrase_stems(m.group(0))}))
+            covered.update(toks)
     english = plan.language == "en"
     function_words = STOPWORDS | generic  # stopwords and topic-free words, once per question (not per token)
     law_words = lexicon.default().law_words
@@ -884,6 +919,29 @@ def _mentions(phrase: tuple[str, ...], stems: frozenset[str], text: str) -> bool
     return _named_article(phrase, text)
 
 
+def _tax_name_pattern() -> re.Pattern[str] | None:
+    names = lexicon.tax_names()
+    if not names:
+        return None
+    alts = sorted((r"\s+".join(re.escape(w) for w in name.split()) for name in names), key=len, reverse=True)
+    return re.compile(rf"\b(?:{'|'.join(alts)})\b", re.IGNORECASE)
+
+
+_TAX_NAME = _tax_name_pattern()
+
+
+@functools.lru_cache(maxsize=4096)
+def _stems_outside_tax_names(text: str) -> frozenset[str]:
+    """The stems of the text's words outside the names of taxes (``tax_names`` of the lexicon): "Pajak
+    Penjualan atas Barang Mewah" mentions no sale."""
+    return word_stems(_TAX_NAME.sub(" ", text)) if _TAX_NAME is not None else word_stems(text)
+
+
+def _names_a_tax(phrase: tuple[str, ...]) -> bool:
+    """A concept phrase that is (part of) a tax's name as the acts write it ("pajak pertambah nilai")."""
+    return "pajak" in phrase or "bea" in phrase
+
+
 def coverage(concepts: list[Concept], text: str, language: str | None = None) -> float:
     """Share of the question's concepts the text mentions (0.0 when there are none).
 
@@ -895,7 +953,12 @@ def coverage(concepts: list[Concept], text: str, language: str | None = None) ->
     if not concepts:
         return 0.0
     stems = word_stems(text)
-    hit = sum(1 for c in concepts if any(_mentions(phrase, stems, text) for phrase in c if phrase != EN_ONLY))
+    plain = _stems_outside_tax_names(text)
+    hit = sum(
+        1
+        for c in concepts
+        if any(_mentions(p, stems if _names_a_tax(p) else plain, text) for p in c if p != EN_ONLY)
+    )
     return hit / len(concepts)
 
 

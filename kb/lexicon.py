@@ -112,6 +112,9 @@ class Lexicon:
     light_verbs: frozenset[str] = frozenset()
     #: words that head a month name in a date of the case ("bulan Agustus"): no topic there (``month_heads``)
     month_heads: frozenset[str] = frozenset()
+    #: the acts' names of taxes made of everyday words ("pajak pertambahan nilai"): a word inside one is no
+    #: mention of the thing (``tax_names``)
+    tax_names: tuple[str, ...] = ()
     #: two-word phrases that open with a term end yet belong to the term ("subjek pajak *dalam negeri*")
     term_compounds: frozenset[tuple[str, str]] = frozenset()
     no_subject_words: frozenset[str] = frozenset()
@@ -337,6 +340,7 @@ def load(path: str | Path | None = None) -> Lexicon:
         no_subject_words=frozenset(_optional_words(file, data, "no_subject_words")),
         light_verbs=frozenset(_optional_words(file, data, "light_verbs")),
         month_heads=frozenset(_optional_words(file, data, "month_heads")),
+        tax_names=tuple(w.lower() for w in _optional_words(file, data, "tax_names")),
         generic_words=frozenset(_words(file, data, "generic_words")),
         policy_words=tuple(_words(file, data, "policy_words")),
         law_topics=tuple(topics),
@@ -416,6 +420,11 @@ def term_compounds() -> frozenset[tuple[str, str]]:
 def light_verbs() -> frozenset[str]:
     """Verbs that name no act of their own ("dilakukan", "melaksanakan"): the act is their subject's."""
     return default().light_verbs
+
+
+def tax_names() -> tuple[str, ...]:
+    """The acts' names of taxes made of everyday words ("pajak penjualan atas barang mewah")."""
+    return default().tax_names
 
 
 def month_heads() -> frozenset[str]:

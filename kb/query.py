@@ -1243,10 +1243,12 @@ def fts_query(plan: QueryPlan) -> str:
     # Masa Pajak"), and the index matches whole words: "Kapan PPN terutang?" found no UU PPN Pasal 11
     terms += [f"{t}nya" for t in terms if _NOMINALISED.fullmatch(t) and f"{t}nya" not in terms]
     # ... and the root and noun of a passive the asker wrote ("disetor": "setor", "penyetoran")
-    from kb.lexical import passive_forms  # kb.lexical reads this module's tokenizer
+    from kb.lexical import passive_forms, voice_forms  # kb.lexical reads this module's tokenizer
 
     asked = set(tokenize(plan.text))
     terms += [f for t in terms if t in asked for f in passive_forms(t) if f not in terms]
+    # ... and the passive of an active -kan verb the asker wrote ("mengajukan": "diajukan")
+    terms += [f for t in terms if t in asked for f in voice_forms(t) if f not in terms]
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
 
 

@@ -2415,7 +2415,11 @@ def _item_label(lead: str | None) -> str | None:
     """The lead-in an item is shown under, without cross-references; None when it still holds a figure."""
     if not lead:
         return None
-    label = normalize_ws(_CROSS_REF.sub(" ", lead))
+    # the comma that closed the cross-reference stays: it ends the clause before it, and without it the
+    # support judge read "maupun tidak teratur dapat berupa:" as negating "berupa" (the passage's "tidak
+    # teratur sebagaimana dimaksud pada ayat (1) huruf a, dapat berupa:" does not) and withheld the item as
+    # contradicted (session 71, a probe of our own on overtime pay)
+    label = normalize_ws(_CROSS_REF.sub(lambda m: "," if m.group(0).rstrip().endswith(",") else " ", lead))
     return None if extract_figures(label) else label
 
 
