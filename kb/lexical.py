@@ -125,12 +125,9 @@ def voice_forms(tok: str) -> tuple[str, ...]:
     (:func:`kb.query.fts_query`); a form that is no word of the acts ("dikajukan") matches nothing. Not the
     active of a passive the asker wrote: measured, "digunakan" searched as "menggunakan", a word of nearly
     every act, and moved two answers of the outside set."""
-    if not tok.endswith("kan") or len(tok) < 8 or not tok.isalpha():
+    if not tok.endswith("kan") or len(tok) < 8 or not tok.startswith("me"):
         return ()
-    base = tok[:-3]
-    if base.startswith("me"):
-        return tuple(f"di{root}kan" for root in active_roots(base) if len(root) >= 3)
-    return ()
+    return tuple(f"di{root}kan" for root in active_roots(tok[:-3]) if len(root) >= 3)
 
 
 def voice_partners(tok: str) -> tuple[tuple[str], ...]:
@@ -145,9 +142,7 @@ def voice_partners(tok: str) -> tuple[tuple[str], ...]:
     base = tok[:-3]
     if base.startswith("di") and len(base) >= 5:
         return ((stem(_active_form(base[2:]) + "kan"),),)
-    if base.startswith("me"):
-        return tuple((stem("di" + root + "kan"),) for root in active_roots(base) if len(root) >= 3)
-    return ()
+    return tuple((stem(form),) for form in voice_forms(tok))
 
 
 def passive_forms(tok: str) -> tuple[str, ...]:
@@ -937,9 +932,13 @@ def _stems_outside_tax_names(text: str) -> frozenset[str]:
     return word_stems(_TAX_NAME.sub(" ", text)) if _TAX_NAME is not None else word_stems(text)
 
 
+#: the words the listed names of taxes open with ("pajak", "bea"), as stems
+_TAX_HEADS = frozenset(stem(name.split()[0]) for name in lexicon.tax_names())
+
+
 def _names_a_tax(phrase: tuple[str, ...]) -> bool:
     """A concept phrase that is (part of) a tax's name as the acts write it ("pajak pertambah nilai")."""
-    return "pajak" in phrase or "bea" in phrase
+    return not _TAX_HEADS.isdisjoint(phrase)
 
 
 def coverage(concepts: list[Concept], text: str, language: str | None = None) -> float:

@@ -1246,9 +1246,8 @@ def fts_query(plan: QueryPlan) -> str:
     from kb.lexical import passive_forms, voice_forms  # kb.lexical reads this module's tokenizer
 
     asked = set(tokenize(plan.text))
-    terms += [f for t in terms if t in asked for f in passive_forms(t) if f not in terms]
     # ... and the passive of an active -kan verb the asker wrote ("mengajukan": "diajukan")
-    terms += [f for t in terms if t in asked for f in voice_forms(t) if f not in terms]
+    terms += [f for t in terms if t in asked for f in (*passive_forms(t), *voice_forms(t)) if f not in terms]
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
 
 
