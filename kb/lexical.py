@@ -29,6 +29,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from kb import lexicon
@@ -890,6 +891,31 @@ def _has(s: str, stems: frozenset[str]) -> bool:
     return s in stems or (len(s) >= 4 and any(x.startswith(s) and len(x) - len(s) <= 3 for x in stems))
 
 
+def writes_stems(stems: Iterable[str], text: str) -> bool:
+    """Every stem is written in the text, negated or not: whether a text names a case at all, before
+    reading whether it names it as its own or to exclude it (:func:`coverage` does not count a class the
+    text names only negated, :func:`_only_negated_nouns`)."""
+    written = word_stems(text)
+    return all(_has(s, written) for s in stems)
+
+
+#: the negations of a noun ("bukan pegawai", "non-PKP"): the class they name is the other one
+_NOUN_NEGATIONS = frozenset({"bukan", "non"})
+
+
+@functools.lru_cache(maxsize=4096)
+def _only_negated_nouns(text: str) -> frozenset[str]:
+    """The stems the text writes only right after a noun's negation: "Honorarium Bukan Pegawai" names no
+    employee (:data:`_NOUN_NEGATIONS`; "tidak dipotong" still mentions withholding: an exemption answers
+    the question whether a thing is withheld)."""
+    tokens = _tokens(text)
+    negated = {stem(b) for a, b in itertools.pairwise(tokens) if a in _NOUN_NEGATIONS}
+    if not negated:
+        return frozenset()
+    plain = {stem(b) for a, b in itertools.pairwise(("", *tokens)) if a not in _NOUN_NEGATIONS}
+    return frozenset(negated - plain)
+
+
 def _mentions(phrase: tuple[str, ...], stems: frozenset[str], text: str) -> bool:
     """Every stem of the phrase is in the text, and a number in it beside the word it follows there.
 
@@ -898,6 +924,11 @@ def _mentions(phrase: tuple[str, ...], stems: frozenset[str], text: str) -> bool
     of our own): a number means something only beside the word it counts.
     """
     if not all(_has(s, stems) for s in phrase if s):
+        return False
+    # ... and a word the asker writes plainly is no class the text names only negated ("karyawan" is not
+    # mentioned by "PPh 21 atas Honorarium Bukan Pegawai")
+    others = frozenset() if _PHRASE_NEGATIONS & set(phrase) else _only_negated_nouns(text)
+    if others and not all(_has(s, stems - others) for s in phrase if s):
         return False
     if any(s in _PHRASE_NEGATIONS for s in phrase[:-1]):
         # ... and a negation beside the word it negates: "tidak kawin" (single) is not mentioned by

@@ -1032,8 +1032,13 @@ def asked_term_words(question: str, plan: QueryPlan) -> tuple[tuple[str, ...], .
 
 
 def _defines_asked(text: str, asked: tuple[tuple[str, ...], ...]) -> bool:
-    """Whether the passage opens by defining the asked term ("Subjek pajak dalam negeri adalah")."""
-    return bool(asked) and any(tuple(tokenize(head)) in asked for head in opening_terms(text))
+    """Whether the passage opens by defining the asked term ("Subjek pajak dalam negeri adalah"), also as
+    "Yang menjadi subjek pajak adalah: ..." (UU PPh Pasal 2 ayat (1), Pasal 4 ayat (1): what the term
+    covers is its definition; "Yang dikecualikan dari objek pajak" is no definition of "objek pajak")."""
+    if not asked:
+        return False
+    heads = [tuple(tokenize(head)) for head in opening_terms(text)]
+    return any(h in asked or (h[:2] == ("yang", "menjadi") and h[2:] in asked) for h in heads)
 
 
 def _tax_named_by_passage(chunk: Chunk) -> str:

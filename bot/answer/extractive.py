@@ -1288,7 +1288,7 @@ def negated_match(negated: tuple[tuple[str, ...], ...], text: str) -> float:
     neither."""
     score = 0.0
     for phrase in negated:
-        if coverage([frozenset({(s,)}) for s in phrase], text) < 1.0:
+        if not lexical.writes_stems(phrase, text):
             continue  # the phrase is not all there: the text is not about it
         # the last telling word anchors the mention: the modifier that names the case ("Rumah Sederhana")
         first = re.compile(rf"\b{re.escape(phrase[-1])}\w*", re.I)
@@ -2445,6 +2445,12 @@ def _table_units(lines: list[str]) -> list[Unit]:
 
 _BLOCK_START = re.compile(r"^(?:[a-z][.)]|\d{1,3}\.|[-*•]|\(\d{1,2}[a-z]?\)|#|\||Pasal\b|BAB\b)")
 _HEADING = re.compile(r"^(?:Pasal\s+\w+|BAB\s+[IVXLC]+|Bagian\s+\w+|#+\s.*)$")
+#: the heading of the act's next chapter, part or paragraph, which the chunker leaves at a Pasal's end ("...
+#: Undang-Undang Pajak Penghasilan. Bagian Kedua Kriteria Keahlian Tertentu ..."): its title follows it
+_SECTION_HEADING = re.compile(
+    r"^(?:BAB\s+[IVXLC]+|Bagian\s+Ke(?:satu|dua|tiga|empat|lima|enam|tujuh|delapan|sembilan|sepuluh|sebelas)"
+    r"\w*|Paragraf\s+\d+)\b"
+)
 #: a line ending in a reference word continues on the next line: "... sebagaimana dimaksud pada ayat" +
 #: "(3) huruf b berhak ..." is one sentence wrapped by the PDF, not a new ayat
 _REFERENCE_TAIL = re.compile(r"\b(?:ayat|huruf|angka|pasal)$", re.I)
@@ -2490,9 +2496,15 @@ def split_units(text: str) -> list[Unit]:
     # items under it so far: an item's quote runs from the lead-in, so the rate is in the quote
     run: list[str] = []
     run_label = ""
+    title_next = False
     for block in _blocks(text):
         if _HEADING.match(block):
+            title_next = bool(_SECTION_HEADING.match(block))
             continue
+        if title_next and not _BLOCK_START.match(block):
+            title_next = False
+            continue  # the title of the chapter or part the heading opens ("Permohonan Surat Keterangan ...")
+        title_next = False
         # an item's long block is split too when it ends as a lead-in: the OCR ran the item into the next ayat
         # ("c. saat lain ... Peraturan Pemerintah. Tarif pajak karbon ditetapkan ... Rp30,00 ... Ketentuan
         # mengenai:", UU 7/2021 Pasal 13), whose sentences would otherwise be only a label, never a quote
@@ -2504,6 +2516,8 @@ def split_units(text: str) -> list[Unit]:
         pieces = [p for p in _SENT_SPLIT.split(block) if p.strip()] if long else [block]
         for piece in pieces:
             piece = normalize_ws(piece)
+            if _SECTION_HEADING.match(piece):
+                break  # a heading run into the last sentence: it and its title are no statement
             is_item = bool(_ITEM.match(piece))
             lettered = bool(re.match(r"^[a-z]\.\s", piece))
             numbered = bool(re.match(r"^\d{1,3}\.\s", piece))
@@ -2879,12 +2893,18 @@ def definition_heads(text: str) -> DefinitionRead:
 
 def defines_asked_term(forms: list[list[str]], read: DefinitionRead) -> bool:
     """Whether the passage is the definition of the asked term (``forms``, :func:`asked_term_forms`): its head
-    (before "adalah") is that term, word for word."""
+    (before "adalah") is that term, word for word, also as "Yang menjadi subjek pajak adalah: ..." (what
+    the term covers: UU PPh Pasal 2 ayat (1), Pasal 4 ayat (1))."""
     return bool(forms) and any(
-        tokenize(head) in forms
+        _covers_term(tokenize(head), forms)
         and re.search(re.escape(head) + _DEFINES_HEAD.pattern, read.body, re.IGNORECASE)
         for head in read.heads
     )
+
+
+def _covers_term(head: list[str], forms: list[list[str]]) -> bool:
+    """The head is the asked term, or "yang menjadi" and the term."""
+    return head in forms or (head[:2] == ["yang", "menjadi"] and head[2:] in forms)
 
 
 def defines_other_term(forms: list[list[str]], read: DefinitionRead) -> bool:
