@@ -180,10 +180,23 @@ def _norm_tax(m: re.Match[str]) -> str:
 
 
 def mentioned_taxes(text: str) -> list[str]:
-    """Taxes the text is about (a tax named only after "kecuali"/"selain" is an exclusion)."""
+    """Taxes the text is about (a tax named only after "kecuali"/"selain" is an exclusion).
+
+    A table's cells are read one by one: "Sewa harta selain tanah/bangunan" excludes land within its own
+    cell, not the PPh 23 beside it nor the PPh 4(2) rows below it (the company's rate matrix was about PPh 23
+    only, and its construction row lost the lead of a PPh 4(2) rate question to UU PPh Pasal 23; session
+    72, a probe of our own)."""
+    lines = text.split("\n")
+    cells = [c for ln in lines if ln.lstrip().startswith("|") for c in ln.split("|")]
+    prose = "\n".join(ln for ln in lines if not ln.lstrip().startswith("|"))
+    found = [t for part in (prose, *cells) for t in _taxes_before_exclusion(part)]
+    return list(dict.fromkeys(found))
+
+
+def _taxes_before_exclusion(text: str) -> list[str]:
     cut = _EXCLUSION.search(text)
     head = text[: cut.start()] if cut else text
-    return list(dict.fromkeys(_norm_tax(m) for m in _TAX.finditer(head)))
+    return [_norm_tax(m) for m in _TAX.finditer(head)]
 
 
 def _claim_tax(c: ShownClaim, meta: DocumentMeta) -> str | None:
