@@ -730,6 +730,7 @@ def question_concepts(
     text = _THAT_TIME.sub(" ", _STILL.sub(" ", text))
     text = _MANNER_FRAME.sub(" bagaimana ", _PERIOD_FRAME.sub(" berapa ", text))
     text = _STATUS_FRAME.sub(_without_status_verb, _COUNTS_AS_FRAME.sub(" siapa ", text))
+    whole = text  # aliases count wherever written, and so does the negation before one
     if focus_ask:
         ask = ask_text(text)
         # the ask alone must name something ("Gimana?" does not); named acts and tax types (the expansions
@@ -768,7 +769,11 @@ def question_concepts(
             phrase = _phrase_stems(added)
             if phrase:
                 alts.add(phrase)
-    concepts.extend(frozenset(alts) for alts in by_term.values())
+    # a class the asker rules out ("bukan karyawan") is the other class: its every form keeps the negation,
+    # which the text must write beside it too ("Bukan Pegawai"; :func:`_only_negated_nouns`)
+    concepts.extend(
+        frozenset(_negated_forms(alts, _noun_negation(whole, term))) for term, alts in by_term.items()
+    )
     # a tax's name written out ("Pajak Penjualan atas Barang Mewah") is one topic and its words none of their
     # own: coverage reads the words of such a name in a passage as the name only (:func:`coverage`)
     for m in _TAX_NAME.finditer(text) if _TAX_NAME is not None else ():
@@ -814,8 +819,28 @@ def question_concepts(
         forms = {(stem(tok),), *voice_partners(tok), *(tuple(stem(t) for t in tokenize(w)) for w in law)}
         if compound is not None:
             forms = {tuple(stem(t) for t in compound)}
-        concepts.append(frozenset(forms))
+        negation = tokens[i - 1] if i and tokens[i - 1] in _NOUN_NEGATIONS else None
+        concepts.append(frozenset(_negated_forms(forms, negation)))
     return concepts
+
+
+def _noun_negation(text: str, term: tuple[str, ...]) -> str | None:
+    """The noun's negation ("bukan", "non") the text writes right before the term, if any."""
+    if not term or term[0] in _PHRASE_NEGATIONS:
+        return None
+    tokens = tokenize(text)
+    n = len(term)
+    for i in range(1, len(tokens) - n + 1):
+        if tokens[i - 1] in _NOUN_NEGATIONS and tuple(stem(t) for t in tokens[i : i + n]) == term:
+            return tokens[i - 1]
+    return None
+
+
+def _negated_forms(forms: Iterable[tuple[str, ...]], negation: str | None) -> set[tuple[str, ...]]:
+    """The forms with the negation before each (English-only markers and negated forms stay as they are)."""
+    if negation is None:
+        return set(forms)
+    return {f if not f or f[0] in _PHRASE_NEGATIONS or f == EN_ONLY else (negation, *f) for f in forms}
 
 
 @functools.lru_cache(maxsize=4096)  # ~20 searches of candidates; bounded memory in a long-running bot

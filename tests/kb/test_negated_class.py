@@ -44,3 +44,12 @@ def test_the_employees_deadline_is_the_calendars(services: Any) -> None:
     lead = answer.claims[0]
     assert lead.source.doc_id == "tax-closing-calendar", lead.source
     assert "PPh 21/26" in lead.quote and "tanggal 15" in lead.quote
+
+
+def test_the_class_the_asker_rules_out_meets_the_acts_name_for_it() -> None:
+    # "bukan karyawan" is the acts' "Bukan Pegawai" (the alias gives "karyawan" its law word, the negation
+    # stays with it); a rule for employees names the class the asker ruled out
+    question = "Kita bayar desainer freelance (bukan karyawan). PPh 21-nya gimana?"
+    rule = "Dasar pengenaan PPh 21 untuk Bukan Pegawai yaitu sebesar 50% dari jumlah penghasilan bruto."
+    employees = "Dasar pengenaan PPh 21 untuk Pegawai Tetap yaitu sebesar penghasilan bruto dikurangi biaya."
+    assert _coverage(question, rule) > _coverage(question, employees)
