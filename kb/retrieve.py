@@ -28,7 +28,7 @@ import datetime as dt
 import logging
 import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
@@ -1035,10 +1035,15 @@ def _defines_asked(text: str, asked: tuple[tuple[str, ...], ...]) -> bool:
     """Whether the passage opens by defining the asked term ("Subjek pajak dalam negeri adalah"), also as
     "Yang menjadi subjek pajak adalah: ..." (UU PPh Pasal 2 ayat (1), Pasal 4 ayat (1): what the term
     covers is its definition; "Yang dikecualikan dari objek pajak" is no definition of "objek pajak")."""
-    if not asked:
-        return False
-    heads = [tuple(tokenize(head)) for head in opening_terms(text)]
-    return any(h in asked or (h[:2] == ("yang", "menjadi") and h[2:] in asked) for h in heads)
+    return bool(asked) and any(heads_asked_term(tokenize(head), asked) for head in opening_terms(text))
+
+
+def heads_asked_term(head: Sequence[str], asked: Iterable[Sequence[str]]) -> bool:
+    """A definition's head (its words before "adalah") is the asked term, or "yang menjadi" and the term
+    (what the term covers: "Yang menjadi subjek pajak adalah: ...")."""
+    words = tuple(head)
+    forms = {tuple(f) for f in asked}
+    return words in forms or (words[:2] == ("yang", "menjadi") and words[2:] in forms)
 
 
 def _tax_named_by_passage(chunk: Chunk) -> str:

@@ -52,7 +52,7 @@ from kb.query import (
     understand,
 )
 from kb.refs import key_from_doc_id
-from kb.retrieve import asked_term_words, is_general_elucidation
+from kb.retrieve import asked_term_words, heads_asked_term, is_general_elucidation
 
 #: Words that make a unit state a rate or an obligation (lead candidates): kb/data/lexicon.yaml
 #: ``passage_cues.rule``.
@@ -2896,15 +2896,10 @@ def defines_asked_term(forms: list[list[str]], read: DefinitionRead) -> bool:
     (before "adalah") is that term, word for word, also as "Yang menjadi subjek pajak adalah: ..." (what
     the term covers: UU PPh Pasal 2 ayat (1), Pasal 4 ayat (1))."""
     return bool(forms) and any(
-        _covers_term(tokenize(head), forms)
+        heads_asked_term(tokenize(head), forms)
         and re.search(re.escape(head) + _DEFINES_HEAD.pattern, read.body, re.IGNORECASE)
         for head in read.heads
     )
-
-
-def _covers_term(head: list[str], forms: list[list[str]]) -> bool:
-    """The head is the asked term, or "yang menjadi" and the term."""
-    return head in forms or (head[:2] == ["yang", "menjadi"] and head[2:] in forms)
 
 
 def defines_other_term(forms: list[list[str]], read: DefinitionRead) -> bool:
