@@ -771,8 +771,9 @@ def question_concepts(
                 alts.add(phrase)
     # a class the asker rules out ("bukan karyawan") is the other class: its every form keeps the negation,
     # which the text must write beside it too ("Bukan Pegawai"; :func:`_only_negated_nouns`)
+    whole_tokens = tokenize(whole)
     concepts.extend(
-        frozenset(_negated_forms(alts, _noun_negation(whole, term))) for term, alts in by_term.items()
+        frozenset(_negated_forms(alts, _noun_negation(whole_tokens, term))) for term, alts in by_term.items()
     )
     # a tax's name written out ("Pajak Penjualan atas Barang Mewah") is one topic and its words none of their
     # own: coverage reads the words of such a name in a passage as the name only (:func:`coverage`)
@@ -824,11 +825,10 @@ def question_concepts(
     return concepts
 
 
-def _noun_negation(text: str, term: tuple[str, ...]) -> str | None:
-    """The noun's negation ("bukan", "non") the text writes right before the term, if any."""
+def _noun_negation(tokens: list[str], term: tuple[str, ...]) -> str | None:
+    """The noun's negation ("bukan", "non") the tokens have right before the term, if any."""
     if not term or term[0] in _PHRASE_NEGATIONS:
         return None
-    tokens = tokenize(text)
     n = len(term)
     for i in range(1, len(tokens) - n + 1):
         if tokens[i - 1] in _NOUN_NEGATIONS and tuple(stem(t) for t in tokens[i : i + n]) == term:
@@ -950,11 +950,6 @@ def _mentions(phrase: tuple[str, ...], stems: frozenset[str], text: str) -> bool
     """
     if not all(_has(s, stems) for s in phrase if s):
         return False
-    # ... and a word the asker writes plainly is no class the text names only negated ("karyawan" is not
-    # mentioned by "PPh 21 atas Honorarium Bukan Pegawai")
-    others = frozenset() if _PHRASE_NEGATIONS & set(phrase) else _only_negated_nouns(text)
-    if others and not all(_has(s, stems - others) for s in phrase if s):
-        return False
     if any(s in _PHRASE_NEGATIONS for s in phrase[:-1]):
         # ... and a negation beside the word it negates: "tidak kawin" (single) is not mentioned by
         # "Penghasilan Tidak Kena Pajak ...: b. ... Wajib Pajak yang kawin" (session 53: "What is the
@@ -1007,14 +1002,22 @@ def coverage(concepts: list[Concept], text: str, language: str | None = None) ->
         concepts = [c for c in concepts if EN_ONLY not in c]
     if not concepts:
         return 0.0
-    stems = word_stems(text)
-    plain = _stems_outside_tax_names(text)
-    hit = sum(
-        1
-        for c in concepts
-        if any(_mentions(p, stems if _names_a_tax(p) else plain, text) for p in c if p != EN_ONLY)
-    )
+    hit = sum(1 for c in concepts if any(_mentions(p, _stems_for(p, text), text) for p in c if p != EN_ONLY))
     return hit / len(concepts)
+
+
+def _stems_for(phrase: tuple[str, ...], text: str) -> frozenset[str]:
+    """The stems of the text that can mention ``phrase``: a word inside a tax's name mentions only that name
+    ("Pajak Penjualan atas Barang Mewah" is no sale, :func:`_stems_outside_tax_names`), and a word the asker
+    writes plainly is no class the text names only negated ("karyawan" is not mentioned by "PPh 21 atas
+    Honorarium Bukan Pegawai", :func:`_only_negated_nouns`)."""
+    return _own_stems(text, _names_a_tax(phrase), bool(_PHRASE_NEGATIONS.intersection(phrase)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _own_stems(text: str, tax_name: bool, negated: bool) -> frozenset[str]:
+    stems = word_stems(text) if tax_name else _stems_outside_tax_names(text)
+    return stems if negated else stems - _only_negated_nouns(text)
 
 
 @dataclass(frozen=True)
