@@ -232,12 +232,35 @@ class Chunk:
         """Whether both passages belong to one Pasal of one document (neither outside a Pasal)."""
         return bool(self.pasal_key) and (self.doc_id, self.pasal_key) == (other.doc_id, other.pasal_key)
 
+    def elucidates(self, rule: Chunk) -> bool:
+        """Whether this elucidation explains ``rule``: a passage of the same act its elucidation key names
+        ("penjelasan/pasal-I/angka-17" explains "pasal-I/angka-17/pasal-16D", the Pasal that amendment item
+        restates; "penjelasan/pasal-7/ayat-1" explains "pasal-7" and its ayat (1)).
+
+        Why: an elucidation is valid only with its Pasal's wording and says how to read it; when both are
+        found, the Pasal is the provision the answer leads with (session 73)."""
+        if self.kind != "penjelasan" or rule.kind == "penjelasan" or self.doc_id != rule.doc_id:
+            return False
+        mine, theirs = _provision_path(self.key), _provision_path(rule.key)
+        short, long = sorted((mine, theirs), key=len)
+        return any(p.startswith("pasal-") for p in short) and long[: len(short)] == short
+
 
 @dataclass(frozen=True)
 class Edge:
     src: str
     dst: str
     kind: str
+
+
+def _provision_path(key: str) -> list[str]:
+    """A passage key's structural steps (Pasal, angka, ayat, huruf), without the annex, elucidation,
+    lead-in and part segments that name no provision: an elucidation and its Pasal share these steps."""
+    return [
+        p
+        for p in key.split("/")
+        if p not in ("lampiran", "penjelasan", "pembuka") and not p.startswith("part-")
+    ]
 
 
 def lead_in_id(parent_id: str) -> str:

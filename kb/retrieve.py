@@ -359,7 +359,9 @@ class Retriever:
                 "tarif" in tokenize(" ".join((e.term, *e.added))) for e in pool.plan.expansions
             )
             results = self._with_bracket_row(results, question, flt, top_k, asks_rate=asks_rate)
-            results = self._with_status_rule(results, question, flt, top_k)
+            results = self._with_status_rule(
+                results, question, flt, top_k, _acts_ranked(pool, scored, visible)
+            )
             context = self._expand(results, flt, docs)
         explain["returned"] = len(results)
         logger.debug("mode=%s, candidates=%s, returned=%s | search done", mode, len(pool.fused), len(results))
@@ -610,30 +612,57 @@ class Retriever:
         return [h for i, h in enumerate(swapped) if i == at or h.chunk.id != found.id]
 
     def _with_status_rule(
-        self, results: list[Hit], question: str, flt: SearchFilter, top_k: int
+        self,
+        results: list[Hit],
+        question: str,
+        flt: SearchFilter,
+        top_k: int,
+        later: Sequence[tuple[str, DocumentMeta]] = (),
     ) -> list[Hit]:
         """The rule of a best hit's act that puts the PTKP status the question names (``kb.ptkp``) into a
-        category, placed right after that act's hit, when the question asks about a category.
+        category, placed right after that act's hit, when the question asks about a category; when none of
+        the best hits' acts has one, the rule of the best-ranked act among the other candidates (``later``,
+        acts in rank order) that does, in the last place.
 
         Why: "karyawan status K/1, TER-nya masuk kategori A, B atau C?" shares "kategori" and "tarif efektif
         bulanan" with PP 58/2023 Pasal 2 ayat (3) and (5), while ayat (4), which writes the status out ("kawin
         dengan jumlah tanggungan sebanyak 1 (satu) orang" under "kategori B"), shares no word with "K/1" and
-        was not among the hits (dev_chat DV011, session 66).  The act's own rules only (not its annex or
-        elucidation), visible to the asker on the question's date; the shortest such passage joins."""
+        was not among the hits (dev_chat DV011, session 66).  "Pegawai status TK/1 masuk kategori apa?" is led
+        by PMK 10/2025 and PMK 168/2023, which name the categories and assign none; PP 58/2023 ranked tenth or
+        eleventh by a hair (session 73).  The act's own rules only (not its annex or elucidation), visible to
+        the asker on the question's date; the shortest such passage joins."""
         statuses = status_patterns(question)
         if not statuses or (not classes_named(question) and not ASKS_CATEGORY.search(question)):
             return results
         present = {h.chunk.id for h in results}
-        for i, hit in _first_hit_per_act(results[:3]):
-            rules = self._status_rules(hit.chunk.doc_id, statuses, flt)
-            found = min(rules, key=lambda c: (len(c.text), c.id), default=None)
+        first = _first_hit_per_act(results[:3])
+        for i, hit in first:
+            found = self._status_rule(hit.chunk.doc_id, statuses, flt)
             if found is None:
                 continue
             if found.id in present:
                 return results
             joined = Hit(found, hit.doc, hit.score, (*hit.via, "graph:status_rule"))
             return _placed_after(results, i, joined, top_k)
+        tried = {hit.chunk.doc_id for _, hit in first}
+        for doc_id, doc in later:
+            if doc_id in tried:
+                continue
+            found = self._status_rule(doc_id, statuses, flt)
+            if found is None:
+                continue
+            if found.id in present:
+                return results
+            last = results[min(len(results), top_k) - 1] if results else None
+            joined = Hit(found, doc, last.score if last else 0.0, ("graph:status_rule",))
+            return [*results[: max(0, top_k - 1)], joined]
         return results
+
+    def _status_rule(
+        self, doc_id: str, statuses: tuple[re.Pattern[str], ...], flt: SearchFilter
+    ) -> Chunk | None:
+        """The shortest rule of the act putting a status into a category (:meth:`_status_rules`)."""
+        return min(self._status_rules(doc_id, statuses, flt), key=lambda c: (len(c.text), c.id), default=None)
 
     def _classes_of_statuses(self, question: str, results: list[Hit], flt: SearchFilter) -> frozenset[str]:
         """The rate categories the acts of the best hits and of the rate tables among them assign to the PTKP
@@ -711,10 +740,18 @@ class Retriever:
             return results
         # ... or to the ayat it is read with ("Tarif ... ayat (1) sebesar 0,5%": "jangka waktu tertentu
         # sebagaimana dimaksud dalam Pasal 56 ayat (1) ... 7 (tujuh) Tahun Pajak" answers how long)
+        # ... or to another ayat of its Pasal among the results: "Penyerahan kendaraan bermotor bekas ...
+        # dikenai PPN" leads, its ayat (2) names the duty "dengan besaran tertentu", and only ayat (5) --
+        # naming its subject by ayat (2) -- states "1,1% ... dari Harga Jual"
         targets = [
             best.chunk.id,
             *([best.chunk.parent_id] if best.chunk.parent_id else []),
             *filter(None, [_sibling_ayat(best.chunk)]),
+            *(
+                h.chunk.id
+                for h in results
+                if best.chunk.parent_id and h.chunk.parent_id == best.chunk.parent_id and h is not best
+            ),
         ]
         edges = self.store.edges_to(targets, ["references"])
         shown = {h.chunk.id for h in results}
@@ -808,6 +845,21 @@ def _leading_rules(results: list[Hit]) -> list[int]:
 def _quotable_rule(chunk: Chunk) -> bool:
     """A rule a graph step may add: no elucidation, preamble or closing, no worked example."""
     return chunk.kind not in ("penjelasan", "preamble", "closing") and not chunk.is_example
+
+
+def _acts_ranked(
+    pool: CandidatePool, scored: list[tuple[float, str]], visible: set[str], limit: int = 12
+) -> list[tuple[str, DocumentMeta]]:
+    """The first ``limit`` acts of the candidates the reader may see, ordered by their best passage's rank."""
+    acts: dict[str, DocumentMeta] = {}
+    for _, cid in scored:
+        doc_id = pool.chunks[cid].doc_id if cid in pool.chunks else None
+        if doc_id is None or cid not in visible or doc_id in acts or doc_id not in pool.docs:
+            continue
+        acts[doc_id] = pool.docs[doc_id]
+        if len(acts) >= limit:
+            break
+    return list(acts.items())
 
 
 def _first_hit_per_act(hits: list[Hit]) -> list[tuple[int, Hit]]:

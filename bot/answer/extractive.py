@@ -3214,7 +3214,16 @@ class ExtractiveComposer:
         lead_pos = 0
         top_hit = scored[0][1][0]
         top = self._lead_score(scored[0][0], top_hit, scored[0][1][1], request)
+        # an elucidation on top yields to the Pasal it explains when that Pasal is a close runner-up: the rule
+        # is the provision the answer leads with, its elucidation follows ("Bagaimana perlakuan PPN atas
+        # penjualan aset tetap?" was led by UU 42/2009's elucidation of Pasal 16D, a near tie with Pasal 16D)
+        explained = top_hit.chunk.kind == "penjelasan" and any(
+            top_hit.chunk.elucidates(h.chunk) and self._lead_score(rank, h, c, request) >= top - LEAD_MARGIN
+            for rank, (h, c) in scored[1:6]
+        )
         for pos, (rank, (h, c)) in enumerate(scored[:6]):
+            if explained and not pos:
+                continue
             # the lead quotes the provision that states what was asked, with the fact in the quote; only
             # a close runner-up that is a rule (not an elucidation or an example) may replace the top hit --
             # or the rule stating the asked rate or time limit of the top hit's Pasal by reference ("Dokumen

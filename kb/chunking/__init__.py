@@ -29,7 +29,7 @@ from kb.model import REGULATION_TYPES, DocumentMeta, ParsedChunk
 #: A stored document whose chunks were made by another version is re-derived on the next ingest even though
 #: its content hash is unchanged, so an upgrade never leaves a knowledge base with stale structure (same
 #: version number: the source did not change).
-CHUNKER_VERSION = "18"
+CHUNKER_VERSION = "19"
 
 __all__ = [
     "CHUNKER_VERSION",

@@ -963,11 +963,11 @@ class RegulationChunker:
 
         Restated Pasal are announced by their item ("Ketentuan Pasal 38 diubah sehingga berbunyi sebagai
         berikut: Pasal 38"); the act's own next Pasal is not, even when it amends nothing (Perppu 2/2022
-        Pasal 114 after the tax cluster's Pasal 113).  Applied inside annexed acts only for now: in the acts'
-        own bodies it would also re-cut PP 9/2021 and PMK 11/2025 (whose metadata does not yet declare every
-        act their later Pasal amend).
+        Pasal 114 after the tax cluster's Pasal 113), and in an act's own body: PMK 11/2025's own Pasal 12
+        to 21 were cut as parts of its amending Pasal 11, PP 9/2021's Pasal 7 to 11 as parts of its Pasal 6,
+        and their rules were cited by the wrong Pasal (session 72).
         """
-        if not h.standalone or not self.key_prefix:
+        if not h.standalone:
             return False
         before = self.text[max(0, h.pos - 600) : h.pos]
         return not re.search(rf"\bPasal\s+{re.escape(p)}\b", before)
