@@ -769,6 +769,11 @@ def question_concepts(
             phrase = _phrase_stems(added)
             if phrase:
                 alts.add(phrase)
+        if plan.language == "en" and len(toks) == 1 and toks[0] in en_id:
+            # an English word an alias expands ("withholding": "pemotongan pajak") is also written the way the
+            # acts' verbs write it ("dipotong pajak", en_id): UU PPh Pasal 26 ayat (1) says "dipotong", never
+            # "pemotongan", and covered no "withholding" (session 73, a probe of our own)
+            alts.update(tuple(stem(t) for t in tokenize(w)) for w in en_id[toks[0]])
     # a class the asker rules out ("bukan karyawan") is the other class: its every form keeps the negation,
     # which the text must write beside it too ("Bukan Pegawai"; :func:`_only_negated_nouns`)
     whole_tokens = tokenize(whole)

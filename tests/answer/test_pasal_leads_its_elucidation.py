@@ -2,8 +2,8 @@
 
 Session 73: "Bagaimana perlakuan PPN atas penjualan aset tetap perusahaan?" was led by UU 42/2009's
 elucidation of the amendment item restating UU PPN Pasal 16D ("Namun, Pajak Pertambahan Nilai tidak dikenakan
-atas ..."), a near tie with Pasal 16D itself once a change elsewhere in the corpus moved BM25's statistics.  An
-elucidation is valid only with its Pasal's wording and says how to read it; the provision the answer leads
+atas ..."), a near tie with Pasal 16D itself once a change elsewhere in the corpus moved BM25's statistics.
+An elucidation is valid only with its Pasal's wording and says how to read it; the provision the answer leads
 with is the Pasal (issue 12, "the answer is the provision that answers").  ``Chunk.elucidates`` tells which
 passages an elucidation explains, by the structural steps of both keys.
 """
