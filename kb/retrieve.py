@@ -360,7 +360,7 @@ class Retriever:
             )
             results = self._with_bracket_row(results, question, flt, top_k, asks_rate=asks_rate)
             results = self._with_status_rule(
-                results, question, flt, top_k, _acts_ranked(pool, scored, visible)
+                results, question, flt, top_k, lambda: _acts_ranked(pool, scored, visible)
             )
             context = self._expand(results, flt, docs)
         explain["returned"] = len(results)
@@ -617,12 +617,12 @@ class Retriever:
         question: str,
         flt: SearchFilter,
         top_k: int,
-        later: Sequence[tuple[str, DocumentMeta]] = (),
+        later: Callable[[], Sequence[tuple[str, DocumentMeta]]] = tuple,
     ) -> list[Hit]:
         """The rule of a best hit's act that puts the PTKP status the question names (``kb.ptkp``) into a
         category, placed right after that act's hit, when the question asks about a category; when none of
-        the best hits' acts has one, the rule of the best-ranked act among the other candidates (``later``,
-        acts in rank order) that does, in the last place.
+        the best hits' acts has one, the rule of the best-ranked act among the other candidates (``later``
+        gives the acts in rank order, read only then) that does, in the last place.
 
         Why: "karyawan status K/1, TER-nya masuk kategori A, B atau C?" shares "kategori" and "tarif efektif
         bulanan" with PP 58/2023 Pasal 2 ayat (3) and (5), while ayat (4), which writes the status out ("kawin
@@ -645,7 +645,7 @@ class Retriever:
             joined = Hit(found, hit.doc, hit.score, (*hit.via, "graph:status_rule"))
             return _placed_after(results, i, joined, top_k)
         tried = {hit.chunk.doc_id for _, hit in first}
-        for doc_id, doc in later:
+        for doc_id, doc in later():
             if doc_id in tried:
                 continue
             found = self._status_rule(doc_id, statuses, flt)
