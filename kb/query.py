@@ -1094,6 +1094,8 @@ def understand(
     expansions = (*first.values(), *_search_word_expansions(text, matches))
     terms: dict[str, None] = {}
     chat = _lexicon.default().chat_spellings
+    # an English word has no Indonesian verb forms ("dividends" is no "di-" passive: no "dividendskan")
+    language = detect_language(text)
     # a name the message addresses ("pak Pri") and its leave to ask ("ijin bertanya") are no search terms,
     # nor is the tag checking what it said ("..., bener ga?"), a greeting or a company's name ("PT Maju")
     from kb.lexical import plea_spans  # kb.lexical reads the plan this function builds
@@ -1120,7 +1122,7 @@ def understand(
             terms[bare] = None
         # "dikompensasi", "dibayar": chat drops the verb suffix -kan the acts write ("dikompensasikan",
         # "dibayarkan"); the index matches whole words, so the act's form is searched too
-        if _KAN_DROPPED.fullmatch(bare):
+        if _KAN_DROPPED.fullmatch(bare) and language != "en":
             terms[f"{bare}kan"] = None
     for exp in expansions:
         for added in exp.added:
@@ -1130,7 +1132,7 @@ def understand(
 
     plan = QueryPlan(
         text=question,
-        language=detect_language(text),
+        language=language,
         doc_refs=doc_refs,
         provisions=provisions,
         as_of=as_of,
@@ -1246,8 +1248,12 @@ def fts_query(plan: QueryPlan) -> str:
     from kb.lexical import passive_forms, voice_forms  # kb.lexical reads this module's tokenizer
 
     asked = set(tokenize(plan.text))
-    # ... and the passive of an active -kan verb the asker wrote ("mengajukan": "diajukan")
-    terms += [f for t in terms if t in asked for f in (*passive_forms(t), *voice_forms(t)) if f not in terms]
+    # ... and the passive of an active -kan verb the asker wrote ("mengajukan": "diajukan"); an English word
+    # has no Indonesian voice ("dividends" made "vidends" and "pemvidendsan")
+    if plan.language != "en":
+        terms += [
+            f for t in terms if t in asked for f in (*passive_forms(t), *voice_forms(t)) if f not in terms
+        ]
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
 
 
