@@ -28,7 +28,7 @@ import datetime as dt
 import logging
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
@@ -634,35 +634,32 @@ class Retriever:
         statuses = status_patterns(question)
         if not statuses or (not classes_named(question) and not ASKS_CATEGORY.search(question)):
             return results
-        present = {h.chunk.id for h in results}
         first = _first_hit_per_act(results[:3])
-        for i, hit in first:
-            found = self._status_rule(hit.chunk.doc_id, statuses, flt)
-            if found is None:
-                continue
-            if found.id in present:
-                return results
-            joined = Hit(found, hit.doc, hit.score, (*hit.via, "graph:status_rule"))
-            return _placed_after(results, i, joined, top_k)
-        tried = {hit.chunk.doc_id for _, hit in first}
-        for doc_id, doc in later():
-            if doc_id in tried:
-                continue
-            found = self._status_rule(doc_id, statuses, flt)
-            if found is None:
-                continue
-            if found.id in present:
-                return results
-            last = results[min(len(results), top_k) - 1] if results else None
-            joined = Hit(found, doc, last.score if last else 0.0, ("graph:status_rule",))
-            return [*results[: max(0, top_k - 1)], joined]
-        return results
 
-    def _status_rule(
-        self, doc_id: str, statuses: tuple[re.Pattern[str], ...], flt: SearchFilter
-    ) -> Chunk | None:
-        """The shortest rule of the act putting a status into a category (:meth:`_status_rules`)."""
-        return min(self._status_rules(doc_id, statuses, flt), key=lambda c: (len(c.text), c.id), default=None)
+        def acts() -> Iterator[tuple[int | None, str, DocumentMeta]]:
+            """The acts to read, with the place of their hit: the best hits' first, then (only if needed) the
+            later candidates' (no hit: the last place)."""
+            yield from ((i, hit.chunk.doc_id, hit.doc) for i, hit in first)
+            tried = {hit.chunk.doc_id for _, hit in first}
+            yield from ((None, doc_id, doc) for doc_id, doc in later() if doc_id not in tried)
+
+        for i, doc_id, doc in acts():
+            found = min(
+                self._status_rules(doc_id, statuses, flt), key=lambda c: (len(c.text), c.id), default=None
+            )
+            if found is None:
+                continue
+            if any(h.chunk.id == found.id for h in results):
+                return results
+            if i is not None:
+                hit = results[i]
+                return _placed_after(
+                    results, i, Hit(found, doc, hit.score, (*hit.via, "graph:status_rule")), top_k
+                )
+            # no hit of its act among the results: it takes the last place, with that place's score
+            score = results[min(len(results), top_k) - 1].score if results else 0.0
+            return [*results[: max(0, top_k - 1)], Hit(found, doc, score, ("graph:status_rule",))]
+        return results
 
     def _classes_of_statuses(self, question: str, results: list[Hit], flt: SearchFilter) -> frozenset[str]:
         """The rate categories the acts of the best hits and of the rate tables among them assign to the PTKP
@@ -852,13 +849,12 @@ def _acts_ranked(
 ) -> list[tuple[str, DocumentMeta]]:
     """The first ``limit`` acts of the candidates the reader may see, ordered by their best passage's rank."""
     acts: dict[str, DocumentMeta] = {}
-    for _, cid in scored:
-        doc_id = pool.chunks[cid].doc_id if cid in pool.chunks else None
-        if doc_id is None or cid not in visible or doc_id in acts or doc_id not in pool.docs:
-            continue
-        acts[doc_id] = pool.docs[doc_id]
-        if len(acts) >= limit:
-            break
+    for _, cid in scored:  # every scored passage is in the pool, with its document
+        doc_id = pool.chunks[cid].doc_id
+        if cid in visible and doc_id not in acts:
+            acts[doc_id] = pool.docs[doc_id]
+            if len(acts) >= limit:
+                break
     return list(acts.items())
 
 

@@ -3184,9 +3184,9 @@ class ExtractiveComposer:
             # worked examples illustrate a rule; with no rule among the passages, quoting one would answer
             # with a made-up case ("PT A membuat Faktur Pajak pengganti pada ...")
             return ComposedAnswer((), 0.0, ("only_examples",))
-        scored = sorted(
-            enumerate(relevant), key=lambda t: (-self._lead_score(t[0], t[1][0], t[1][1], request), t[0])
-        )
+        # each relevant hit's lead score, once (keyed by its retrieval rank among the relevant hits)
+        lead_scores = [self._lead_score(rank, h, c, request) for rank, (h, c) in enumerate(relevant)]
+        scored = sorted(enumerate(relevant), key=lambda t: (-lead_scores[t[0]], t[0]))
         # the row of the asker's category's rate table that holds the stated amount is the answer itself
         # ("kategori B penghasilan bruto 15 juta, TER-nya berapa?" was led by PMK 168/2023's job-expense
         # allowance, the table's part 9th): it leads, whatever the lead weights say of its words
@@ -3213,15 +3213,15 @@ class ExtractiveComposer:
         bounded = kind == "amount" and lexical.limited_word(request.question) is not None
         lead_pos = 0
         top_hit = scored[0][1][0]
-        top = self._lead_score(scored[0][0], top_hit, scored[0][1][1], request)
+        top = lead_scores[scored[0][0]]
         # an elucidation on top yields to the Pasal it explains when that Pasal is a close runner-up: the rule
         # is the provision the answer leads with, its elucidation follows ("Bagaimana perlakuan PPN atas
         # penjualan aset tetap?" was led by UU 42/2009's elucidation of Pasal 16D, a near tie with Pasal 16D)
         explained = top_hit.chunk.kind == "penjelasan" and any(
-            top_hit.chunk.elucidates(h.chunk) and self._lead_score(rank, h, c, request) >= top - LEAD_MARGIN
-            for rank, (h, c) in scored[1:6]
+            top_hit.chunk.elucidates(h.chunk) and lead_scores[rank] >= top - LEAD_MARGIN
+            for rank, (h, _) in scored[1:6]
         )
-        for pos, (rank, (h, c)) in enumerate(scored[:6]):
+        for pos, (rank, (h, _)) in enumerate(scored[:6]):
             if explained and not pos:
                 continue
             # the lead quotes the provision that states what was asked, with the fact in the quote; only
@@ -3246,7 +3246,7 @@ class ExtractiveComposer:
                 # for a payee without NPWP, UU PPh Pasal 21 ayat (5a), for "Berapa tarif PPh 21?"; session 60)
                 or (kind == "rate" and only_unasked_regime_rates(request.question, h.chunk.text))
                 or (
-                    self._lead_score(rank, h, c, request) < top - LEAD_MARGIN
+                    lead_scores[rank] < top - LEAD_MARGIN
                     and not _states_for(h, top_hit, kind)
                     and not (bounded and states_asked_bound(request.question, concepts, h, top_hit))
                 )
