@@ -2,7 +2,7 @@
 
 Only ``corpus/regulations/<id>/text.txt`` of documents whose metadata says ``"ocr_noisy": true`` is
 changed, except by the ``split`` and ``unmarked`` rules (every text); ``source.md`` is never touched.
-Seven rules, each applied only when the evidence is unambiguous:
+Rules, each applied only when the evidence is unambiguous:
 
 ``word``
     A token that is not in the vocabulary of the *clean* corpus texts (documents without ``ocr_noisy``) is
@@ -34,6 +34,9 @@ Seven rules, each applied only when the evidence is unambiguous:
     Pasal heading) and none before its ayat: one marker before each sentence when the sentences are exactly
     as many as its ayat (named by its elucidation, printed apart, or proved by its citations of its own ayat)
     and every "pada ayat (n)" then stands in a later ayat. Every regulation text, OCR'd or not.
+``digits``
+    A number with the letter O read for a zero (``2O tahun``, ``3OO``, ``2oo7``): a digit first, then only
+    digits and O/o, not inside a word, an amount or a decimal.
 ``amount``
     A Rupiah amount or percentage followed by its spelled-out words (``(empat miliar delapan ratus juta
     rupiah)``, ``(nol koma lima persen)``): the numeral is mapped (O/o -> 0, l/I/i/L -> 1, a -> 4, S/s -> 5,
@@ -50,6 +53,16 @@ Seven rules, each applied only when the evidence is unambiguous:
     write apart (``APART``: "batu bara", "olah raga"). A compound whose hyphen was spaced from its first part
     ("perundang -undangan", "barang -barang") is closed up in a text that does so at least
     ``SPACED_HYPHEN_FLOOR`` times.
+
+``joined``
+    Two words the PDF text layer ran together (``biayajabatan``, ``ratusjuta``), in every regulation text:
+    written apart when the token occurs at most ``JOINED_MAX`` times in the corpus and exactly one split
+    gives two common words the corpus writes apart (with a space or a hyphen, as it writes them) far more
+    often.
+``header``
+    The page header ``PRESIDEN REPUBLIK INDONESIA -29-`` an OCR'd act's text layer ran into a sentence
+    (``FRES IDEN REPUBLIK INDONESIA -29-``, ``REPUEUK INDONESIA``): removed when it carries a page number or
+    its words are misread; the act's own "PRESIDEN REPUBLIK INDONESIA," stays.
 
 Every change is logged in ``corpus/regulations/<id>/ocr_repairs.tsv`` (line, before, after, rule) and
 counted in ``metadata.json`` (``normalisation.steps`` / ``normalisation.counts`` / ``sizes.text_chars``).
@@ -72,6 +85,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from difflib import SequenceMatcher
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -82,7 +96,7 @@ STEP = (
     "with letters read for digits, Rp/percent numerals confirmed by their spelled-out words; every change "
     "in ocr_repairs.tsv"
 )
-RULES = ("word", "ayat", "pasal", "amount", "columns", "split", "unmarked")
+RULES = ("word", "ayat", "pasal", "amount", "columns", "split", "unmarked", "joined", "header", "digits")
 UNMARKED_STEP = (
     "ayat markers printed apart (scripts/ocr_repair.py rule unmarked): a Pasal whose ayat markers the text "
     "layer printed apart from their text gets one before each sentence when its sentences are exactly as "
@@ -92,6 +106,14 @@ UNMARKED_STEP = (
 SPLIT_STEP = (
     "split-word repair (scripts/ocr_repair.py rule split): a word the PDF text layer split in two joined "
     "when the joined word is a corpus word and the pieces are not; every change in ocr_repairs.tsv"
+)
+JOINED_STEP = (
+    "joined-word repair (scripts/ocr_repair.py rule joined): two words the PDF text layer ran together "
+    '("biayajabatan") written apart as the corpus writes them; every change in ocr_repairs.tsv'
+)
+HEADER_STEP = (
+    "page-header repair (scripts/ocr_repair.py rule header): the OCR'd page header \"PRESIDEN REPUBLIK "
+    'INDONESIA -29-" the text layer ran into a sentence removed; every change in ocr_repairs.tsv'
 )
 #: the joined word must occur this often, in this many documents; a second piece this frequent alone is a word
 SPLIT_FLOOR = 5
@@ -809,6 +831,176 @@ def repair_unmarked(lines: list[str]) -> list[Change]:
     return sorted(changes, key=lambda c: c.line)
 
 
+# ------------------------------------------------------------------------------------------------ digits
+
+#: a number OCR read with the letter O for a zero ("2O tahun", "3OO", "2oo7"): a digit first, then digits and
+#: O/o only, standing alone (not inside a word, an amount "Rp2O.000" or a decimal)
+#: (a Pasal number or an ayat marker is the pasal and ayat rules', which check it against the headings)
+DIGITS_RE = re.compile(r"(?<![\w.,/(])(?<!Pasal )\d[0-9]*[Oo][0-9Oo]*(?![\w])")
+
+
+def repair_digits(lines: list[str]) -> list[Change]:
+    """A number with the letter O read for a zero: PP 55/2022's depreciation table says "Bangunan Permanen
+    2O tahun", which no time limit matched, so the table never answered how long a building is depreciated."""
+    changes: list[Change] = []
+    for i, line in enumerate(lines):
+
+        def sub(m: re.Match[str], i: int = i) -> str:
+            fixed = m.group(0).replace("O", "0").replace("o", "0")
+            changes.append(Change(i + 1, m.group(0), fixed, "digits"))
+            return fixed
+
+        lines[i] = DIGITS_RE.sub(sub, line)
+    return changes
+
+
+# ------------------------------------------------------------------------------------------- joined words
+
+#: a token seen at most this often in all the texts may be two words run together ...
+JOINED_MAX = 2
+#: ... each piece at least this long, this frequent, in this many documents ...
+JOINED_PIECE_LEN = 3
+JOINED_PIECE_FLOOR = 20
+JOINED_DOCS = 3
+#: ... and the pair written apart (space or hyphen) at least this often, in two documents, and
+#: ``JOINED_RATIO`` times as often as the token
+JOINED_PAIR_FLOOR = 5
+JOINED_RATIO = 3
+JOINED_MIN_LEN = 8
+WORD_PAIR_RE = re.compile(r"(?<![A-Za-z])([A-Za-z]+)([ -])(?=([A-Za-z]+)(?![A-Za-z]))")
+
+
+@dataclass(frozen=True)
+class JoinEvidence:
+    """Corpus counts the ``joined`` rule decides on (every regulation text, lower-cased words)."""
+
+    freq: Counter[str]
+    docs: Counter[str]
+    apart: Counter[tuple[str, str, str]]  # (first, separator, second) as written apart
+    apart_docs: Counter[tuple[str, str]]  # in how many documents a pair is written apart
+
+    @classmethod
+    def of(cls, texts: Iterable[str]) -> JoinEvidence:
+        freq: Counter[str] = Counter()
+        docs: Counter[str] = Counter()
+        apart: Counter[tuple[str, str, str]] = Counter()
+        apart_docs: Counter[tuple[str, str]] = Counter()
+        for text in texts:
+            words = [w.lower() for w in WORD_RE.findall(text)]
+            freq.update(words)
+            docs.update(set(words))
+            pairs = [
+                (m.group(1).lower(), m.group(2), m.group(3).lower()) for m in WORD_PAIR_RE.finditer(text)
+            ]
+            apart.update(pairs)
+            apart_docs.update({(a, b) for a, _, b in pairs})
+        return cls(freq, docs, apart, apart_docs)
+
+    def split(self, token: str) -> str | None:
+        """``token`` written apart ("biayajabatan" -> "biaya jabatan", "pihakpihak" -> "pihak-pihak") when
+        exactly one split point has the evidence, else None."""
+        low = token.lower()
+        if len(low) < JOINED_MIN_LEN or self.freq[low] > JOINED_MAX:
+            return None
+        found: list[tuple[int, str]] = []
+        for i in range(JOINED_PIECE_LEN, len(low) - JOINED_PIECE_LEN + 1):
+            first, second = low[:i], low[i:]
+            if min(self.freq[first], self.freq[second]) < JOINED_PIECE_FLOOR:
+                continue
+            if min(self.docs[first], self.docs[second]) < JOINED_DOCS or self.apart_docs[first, second] < 2:
+                continue
+            spaced, hyphened = self.apart[first, " ", second], self.apart[first, "-", second]
+            written = spaced + hyphened
+            if written >= JOINED_PAIR_FLOOR and written >= JOINED_RATIO * self.freq[low]:
+                found.append((i, "-" if hyphened > spaced else " "))
+        if len(found) != 1:
+            return None
+        ((i, separator),) = found
+        return token[:i] + separator + token[i:]
+
+
+def repair_joined(lines: list[str], evidence: JoinEvidence) -> list[Change]:
+    """Two words the PDF text layer ran together (PMK 168/2023's "biayajabatan", PP 50/2022's "ratusjuta"):
+    the passage never matched a question's "biaya jabatan". Written apart when the token is rare in the
+    corpus and exactly one split gives two common words the corpus writes apart far more often."""
+    changes: list[Change] = []
+    for i, line in enumerate(lines):
+
+        def sub(m: re.Match[str], i: int = i) -> str:
+            apart = evidence.split(m.group(0))
+            if apart is None:
+                return m.group(0)
+            changes.append(Change(i + 1, m.group(0), apart, "joined"))
+            return apart
+
+        lines[i] = WORD_RE.sub(sub, line)
+    return changes
+
+
+# ------------------------------------------------------------------------------------------- page headers
+
+#: "INDONESIA" as OCR read it, and the page number the header carries ("-29-", "_15_", "-2t-", "-31 -")
+HEADER_TAIL_RE = re.compile(r"INDONES[I\]]A(?P<page>[ ]?[-_][ ]?\d[0-9A-Za-z]{0,2}[ ]?[-_](?![\w-]))?")
+HEADER_WORDS = "PRESIDENREPUBLIK"
+HEADER_SIMILARITY = 0.75
+REPUBLIK_SIMILARITY = 0.65
+HEADER_TOKEN_RE = re.compile(r"\S{1,10}$")
+HEADER_TOKENS = 4  # "PRES I DEN REPUBLIK"
+
+
+def _header_start(head: str) -> int | None:
+    """Where the mangled "PRESIDEN REPUBLIK" before "INDONESIA" begins in ``head`` (the text before it), or
+    None: of the last one to four tokens, the run whose letters read most like those words, if alike enough
+    (the shorter run on a tie: in "MAHA ESA PRESIDEN REPUBLIK" two words are the header's), else the last
+    token if it reads like "REPUBLIK"."""
+    rest = head.rstrip(" ")
+    if len(rest) == len(head):
+        return None  # "INDONESIA" inside a word
+    best: tuple[float, int] | None = None
+    alone: int | None = None  # "REPUEUK" alone
+    for k in range(1, HEADER_TOKENS + 1):
+        m = HEADER_TOKEN_RE.search(rest)
+        if not m or (rest[: m.start()] and not rest[: m.start()].endswith(" ")):
+            break
+        read = head[m.start() :].replace(" ", "").upper()
+        ratio = SequenceMatcher(None, read, HEADER_WORDS).ratio()
+        if ratio >= HEADER_SIMILARITY and (best is None or ratio > best[0]):
+            best = (ratio, m.start())
+        if k == 1 and SequenceMatcher(None, read, "REPUBLIK").ratio() >= REPUBLIK_SIMILARITY:
+            alone = m.start()
+        rest = rest[: m.start()].rstrip(" ")
+    return best[1] if best else alone
+
+
+def repair_headers(lines: list[str]) -> list[Change]:
+    """The page header "PRESIDEN REPUBLIK INDONESIA -29-" of an OCR'd act, which the text layer ran into the
+    sentence crossing the page ("... tertentu. FRES IDEN REPUBLIK INDONESIA -29- (5) Apabila ..."): a quote
+    held it, and its words matched questions. Removed when it carries a page number, or when its words are
+    misread (an act's own "PRESIDEN REPUBLIK INDONESIA," or "Negara Republik Indonesia" stays: words read
+    right and no page number)."""
+    changes: list[Change] = []
+    for i, line in enumerate(lines):
+        out, pos = [], 0
+        for m in HEADER_TAIL_RE.finditer(line):
+            start = _header_start(line[: m.start()])
+            words = line[start : m.start()].split() if start is not None else []
+            misread = bool(words) and any(w not in ("PRESIDEN", "REPUBLIK") for w in words)
+            if (
+                not (m.group("page") and (start is not None or line[: m.start()].endswith(" ")))
+                and not misread
+            ):
+                continue
+            begin = start if start is not None else m.start()
+            changes.append(Change(i + 1, line[begin : m.end()], "", "header"))
+            out.append(line[pos:begin].rstrip(" "))
+            pos = m.end()
+        if pos:
+            tail = line[pos:].lstrip(" ")
+            kept = "".join(out)
+            lines[i] = kept + (" " + tail if kept and tail else tail)
+    return changes
+
+
 # ------------------------------------------------------------------------------------------------ driver
 
 
@@ -894,6 +1086,7 @@ def repair_text(
         lines[:] = "\n".join(lines).split("\n")  # an ayat heading moved onto its own line
         round_changes += repair_columns(lines)
         round_changes += repair_amounts(lines)
+        round_changes += repair_digits(lines)
         if not round_changes:
             break
         changes += round_changes
@@ -953,8 +1146,10 @@ def write_outputs(folder: Path, text: str, changes: list[Change]) -> None:
     steps = norm.setdefault("steps", [])
     rules = {c.rule for c in changes}
     steps_applied = (
-        (STEP, bool(rules - {"split", "unmarked"})),
+        (STEP, bool(rules - {"split", "unmarked", "joined", "header"})),
         (SPLIT_STEP, "split" in rules),
+        (JOINED_STEP, "joined" in rules),
+        (HEADER_STEP, "header" in rules),
         (UNMARKED_STEP, "unmarked" in rules),
     )
     for step, applies in steps_applied:
@@ -1017,6 +1212,7 @@ def main(argv: list[str] | None = None) -> int:
     text_chars = {reg.folder.name: len(reg.text) for reg in texts}  # as this run leaves them
     vocab = build_vocabulary(texts)
     evidence = SplitEvidence.of((reg.text, reg.noisy) for reg in texts)
+    joins = JoinEvidence.of(reg.text for reg in texts)
     if args.doc:
         unknown = set(args.doc) - {reg.folder.name for reg in texts}
         if unknown:
@@ -1027,7 +1223,9 @@ def main(argv: list[str] | None = None) -> int:
         # the OCR rules only where the text was OCR'd; split words wherever a PDF text layer split them
         new, changes = repair_text(text, vocab, args.floor) if reg.noisy else (text, [])
         lines = new.split("\n")
-        splits = repair_splits(lines, evidence)
+        splits = repair_splits(lines, evidence) + repair_joined(lines, joins)
+        if reg.noisy:  # the page header is an OCR'd act's
+            splits += repair_headers(lines)
         if splits:
             new, changes = "\n".join(lines), sorted([*changes, *splits], key=lambda c: c.line)
         unmarked = repair_unmarked(lines)  # last: it adds lines, so the others' line numbers stay as logged

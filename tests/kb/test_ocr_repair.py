@@ -330,8 +330,8 @@ def test_cli_dry_run_writes_nothing_and_a_real_run_logs_every_change_once(
     noisy = regs / "noisy-1"
     assert ocr.main(["--regulations", str(regs), "--dry-run"]) == 0
     assert (
-        "noisy-1: 2 changes (word=2 ayat=0 pasal=0 amount=0 columns=0 split=0 unmarked=0)"
-        in capsys.readouterr().out
+        "noisy-1: 2 changes (word=2 ayat=0 pasal=0 amount=0 columns=0 split=0 unmarked=0 joined=0 header=0 "
+        "digits=0)" in capsys.readouterr().out
     )
     assert (noisy / "text.txt").read_text(encoding="utf-8") == "Pasal 60\nWajib Pqiak temtang.\n"
     assert not (noisy / "ocr_repairs.tsv").exists()
