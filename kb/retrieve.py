@@ -354,6 +354,7 @@ class Retriever:
             results = _with_governed_amount(results, pool, scored, visible, top_k)
             results = _with_charging_rule(results, pool, scored, visible, top_k)
             results = self._with_referrer(results, pool.intent, flt, docs, top_k)
+            results = self._with_elucidated_rule(results, flt, docs, top_k)
             # a rate asked in words ("tarif", "berapa persen") or by a rate's name ("TER": tarif efektif)
             asks_rate = pool.intent.rate or any(
                 "tarif" in tokenize(" ".join((e.term, *e.added))) for e in pool.plan.expansions
@@ -726,6 +727,8 @@ class Retriever:
             if intent.rate
             else _SANCTION_FIGURE
             if intent.penalty
+            else _AMOUNT_TEXT
+            if intent.amount
             else None
         )
         rules = _leading_rules(results)
@@ -787,6 +790,41 @@ class Retriever:
         lead_in = self._lead_ins({ref.id: ref}).get(ref.id, "")
         hit = Hit(ref, docs[ref.doc_id], best.score, ("graph:referrer",), lead_in)
         return _placed_after(results, at, hit, top_k)
+
+    def _with_elucidated_rule(
+        self, results: list[Hit], flt: SearchFilter, docs: dict[str, DocumentMeta], top_k: int
+    ) -> list[Hit]:
+        """The ayat (or Pasal) an elucidation among the first hits explains, placed right before it when the
+        results hold no passage of it.
+
+        Why: an elucidation repeats its ayat's subject in plain words and often outranks it -- "Berapa lama
+        jangka waktu pengajuan keberatan?" found the elucidation of UU KUP Pasal 25 ayat (3) ("Batas waktu
+        pengajuan surat keberatan ditentukan dalam waktu 3 (tiga) bulan ...") fourth and the ayat itself
+        ("Keberatan harus diajukan dalam jangka waktu 3 (tiga) bulan ...") seventeenth, so the answer quoted
+        the elucidation, which is valid only with its ayat's wording.  The ayat is read from the elucidation's
+        key (the same structural steps, same act); it joins only when visible to the asker and in force on the
+        question's date, and the composer still decides what leads (a Pasal leads its elucidation in a near
+        tie)."""
+        # the first elucidation only: a later one's rule would go before the rules found above it
+        first = results[:ELUCIDATED_WITHIN]
+        at = next((i for i, h in enumerate(first) if h.chunk.kind == "penjelasan"), None)
+        if at is None or any(results[at].chunk.elucidates(h.chunk) for h in results):
+            return results
+        ids = elucidated_ids(results[at].chunk)
+        stored = self.store.get_chunks(ids)
+        found = next((stored[i] for i in ids if i in stored), None)
+        if (
+            found is None
+            or found.doc_id not in docs
+            or not _quotable_rule(found)
+            or not _in_force(found, flt.as_of)
+            or found.id not in self.store.visible_chunk_ids(flt, [found.id])
+        ):
+            return results
+        # one more place, not the last hit's: the rule is read with its elucidation, neither pushes out
+        # another rule (a dividend question's UU PPh Pasal 26 ayat (1) stood tenth)
+        added = Hit(found, docs[found.doc_id], results[at].score, ("graph:elucidated",))
+        return [*results[:at], added, *results[at:]][: max(top_k, len(results)) + 1]
 
     def _expand(self, results: list[Hit], flt: SearchFilter, docs: dict[str, DocumentMeta]) -> list[Hit]:
         """Parent Pasal, definitions used, referenced ayat and linked memo sections, within a budget."""
@@ -868,6 +906,29 @@ def _first_hit_per_act(hits: list[Hit]) -> list[tuple[int, Hit]]:
             seen.add(hit.chunk.doc_id)
             out.append((i, hit))
     return out
+
+
+#: an elucidation this high among the results brings the ayat it explains (``_with_elucidated_rule``)
+ELUCIDATED_WITHIN = 5
+
+
+def elucidated_ids(chunk: Chunk) -> list[str]:
+    """The ids the passage an elucidation explains may have, by its key: "uu-7-2021#penjelasan/pasal-2/
+    angka-6/pasal-25/ayat-3" explains "uu-7-2021#pasal-2/angka-6/pasal-25/ayat-3", and an omnibus act's
+    "penjelasan/pasal-111/angka-2/pasal-26" the Pasal of its annex, "lampiran/pasal-111/angka-2/pasal-26";
+    the ayat's first, then its Pasal's; none for a general elucidation (its key names no Pasal)."""
+    steps = [p for p in chunk.key.split("/") if p != "penjelasan" and not p.startswith("part-")]
+    if not any(p.startswith("pasal-") for p in steps):
+        return []
+    ids: list[str] = []
+    # the ayat, else the Pasal it is part of (a short Pasal is one passage: PP 44/2022 Pasal 26)
+    while steps:
+        key = "/".join(steps)
+        ids += [f"{chunk.doc_id}#{key}", f"{chunk.doc_id}#lampiran/{key}"]
+        if steps[-1].startswith("pasal-"):
+            break
+        steps.pop()
+    return ids
 
 
 def _placed_after(results: list[Hit], at: int, hit: Hit, top_k: int) -> list[Hit]:
