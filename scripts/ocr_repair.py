@@ -1,7 +1,8 @@
 """Conservative, deterministic repair of OCR noise in the ``ocr_noisy`` regulation texts.
 
 Only ``corpus/regulations/<id>/text.txt`` of documents whose metadata says ``"ocr_noisy": true`` is
-changed, except by the ``split`` and ``unmarked`` rules (every text); ``source.md`` is never touched.
+changed, except by the ``split``, ``joined`` and ``unmarked`` rules (every text); ``source.md`` is never
+touched.
 Rules, each applied only when the evidence is unambiguous:
 
 ``word``
@@ -1220,14 +1221,15 @@ def main(argv: list[str] | None = None) -> int:
         texts = [reg for reg in texts if reg.folder.name in args.doc]
     for reg in texts:
         folder, text = reg.folder, reg.text
-        # the OCR rules only where the text was OCR'd; split words wherever a PDF text layer split them
+        # the OCR rules only where the text was OCR'd
         new, changes = repair_text(text, vocab, args.floor) if reg.noisy else (text, [])
         lines = new.split("\n")
-        splits = repair_splits(lines, evidence) + repair_joined(lines, joins)
-        if reg.noisy:  # the page header is an OCR'd act's
-            splits += repair_headers(lines)
-        if splits:
-            new, changes = "\n".join(lines), sorted([*changes, *splits], key=lambda c: c.line)
+        # words the text layer split or ran together, and an OCR'd act's page header run into its text
+        layer = repair_splits(lines, evidence) + repair_joined(lines, joins)
+        if reg.noisy:
+            layer += repair_headers(lines)
+        if layer:
+            new, changes = "\n".join(lines), sorted([*changes, *layer], key=lambda c: c.line)
         unmarked = repair_unmarked(lines)  # last: it adds lines, so the others' line numbers stay as logged
         if unmarked:
             new, changes = "\n".join(lines), [*changes, *unmarked]

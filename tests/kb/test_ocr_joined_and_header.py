@@ -1,16 +1,13 @@
-"""``scripts/ocr_repair.py``'s ``joined`` rule (two words the PDF text layer ran together) and ``header`` rule
-(an OCR'd act's page header run into its sentences)."""
+"""``scripts/ocr_repair.py``'s ``joined`` rule (two words the PDF text layer ran together), ``header`` rule
+(an OCR'd act's page header run into its sentences) and ``digits`` rule (a number read with the letter O)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.support.scripts import load_script
-
-ROOT = Path(__file__).resolve().parents[2]
 
 ocr = load_script("scripts/ocr_repair.py")
 
