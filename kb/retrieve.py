@@ -165,6 +165,10 @@ class RetrievalConfig:
     rrf_k: int = 60
     top_k: int = 5
     per_doc: int = 2
+    #: definitions the question does not ask for, at most, before the other passages (the rest wait with the
+    #: capped ones): "Is export of services subject to VAT?" listed seven Pasal 1 items, and UU PPN Pasal 4,
+    #: which charges the export, fell out of the ten
+    unasked_definitions: int = 3
     #: the cap yields to score: a passage held back by ``per_doc`` that the ranker judges likely to answer
     #: (probability at least ``cap_yield_floor``) comes before another document's passage whose probability
     #: is below ``cap_yield`` of its own (a 0.74 passage of a law with two passages listed waits behind
@@ -305,6 +309,7 @@ class Retriever:
                 cap_exempt = set(carriers)
         asked_terms = pool.intent.asked_terms
         capped: list[Hit] = []
+        definitions = 0  # definitions the question does not ask for, listed so far
         for score, cid in scored:
             if cid not in visible:
                 continue
@@ -322,11 +327,12 @@ class Retriever:
             hit = Hit(
                 chunk, docs[chunk.doc_id], round(score, 6), tuple(pool.via[cid]), pool.lead_ins.get(cid, "")
             )
+            unasked_definition = chunk.kind == "definition" and not feats.get("definition", 0.0)
             if (
                 chunk.doc_id not in cap_exempt
                 and not uncapped
                 and per_doc[chunk.doc_id] >= self.config.per_doc
-            ):
+            ) or (unasked_definition and definitions >= self.config.unasked_definitions):
                 capped.append(hit)
                 continue
             while (
@@ -340,7 +346,9 @@ class Retriever:
                 break
             # a definition the question does not ask for takes no place of its document's rules: it is a
             # help to read them, and the answer adds the definitions its lead uses anyway
-            if not (chunk.kind == "definition" and not feats.get("definition", 0.0)):
+            if unasked_definition:
+                definitions += 1
+            else:
                 per_doc[chunk.doc_id] += 1
             results.append(hit)
             if len(results) >= top_k:
