@@ -881,6 +881,10 @@ def only_unasked_regime_rates(question: str, text: str, regimes: frozenset[str] 
     return rest != text and not PERCENT.search(rest)
 
 
+#: a rule for a joint operation (KSO) and its members, and a question naming one (lexicon
+#: ``passage_cues.joint_operation`` / ``question_kinds.joint_operation``)
+_JOINT_OPERATION = lexicon.passage_cue("joint_operation")
+_ASK_JOINT_OPERATION = lexicon.question_kind("joint_operation")
 #: a party in Indonesia the question is about ("dalam negeri", a PT or CV), a party abroad, a treaty
 _ASK_IN_INDONESIA = lexicon.question_kind("works_in_indonesia")
 _ASK_DOMESTIC = lexicon.question_kind("domestic_party")
@@ -2665,6 +2669,7 @@ LEAD_WEIGHTS: dict[str, float] = {
     "charge_stated": 0.35,
     "regulation": 0.15,
     "only_unasked_regime": -0.3,
+    "subject_unasked": -0.3,
     "only_sanction_rate": -0.3,
     "illustrates": -0.6,
     "padding": -1.0,
@@ -2783,6 +2788,10 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "regulation": float(hit.doc.layer == "regulation"),
         # every rate it states belongs to a special regime the question does not name
         "only_unasked_regime": float(rate_q and only_unasked_regime_rates(question, text)),
+        # a rule for a special party the question does not name: a joint operation (KSO) and its members
+        "subject_unasked": float(
+            bool(_JOINT_OPERATION.search(text)) and not _ASK_JOINT_OPERATION.search(plain)
+        ),
         # every percentage it states is a sanction the question does not ask about
         "only_sanction_rate": float(rate_q and only_sanction_rates(question, text)),
         # a worked example (or a passage naming "PT A") illustrates the rule; never first
