@@ -263,6 +263,26 @@ def _provision_path(key: str) -> list[str]:
     ]
 
 
+def elucidated_ids(chunk: Chunk) -> list[str]:
+    """The ids the passage an elucidation explains may have, by its key (the converse of
+    :meth:`Chunk.elucidates`, for a passage not at hand): "uu-7-2021#penjelasan/pasal-2/angka-6/pasal-25/
+    ayat-3" explains "uu-7-2021#pasal-2/angka-6/pasal-25/ayat-3", and an omnibus act's "penjelasan/pasal-111/
+    angka-2/pasal-26" the Pasal of its annex, "lampiran/pasal-111/angka-2/pasal-26"; the ayat's first, then
+    its Pasal's; none for a general elucidation (its key names no Pasal)."""
+    steps = [p for p in chunk.key.split("/") if p != "penjelasan" and not p.startswith("part-")]
+    if not any(p.startswith("pasal-") for p in steps):
+        return []
+    ids: list[str] = []
+    # the ayat, else the Pasal it is part of (a short Pasal is one passage: PP 44/2022 Pasal 26)
+    while steps:
+        key = "/".join(steps)
+        ids += [f"{chunk.doc_id}#{key}", f"{chunk.doc_id}#lampiran/{key}"]
+        if steps[-1].startswith("pasal-"):
+            break
+        steps.pop()
+    return ids
+
+
 def lead_in_id(parent_id: str) -> str:
     """The id of the passage opening the list under ``parent_id`` (kb.chunking names it ``<key>/pembuka``)."""
     return f"{parent_id}/pembuka"

@@ -41,7 +41,7 @@ from kb.chunking.regulation import opening_terms
 from kb.embed.protocol import Embedder
 from kb.errors import KbError
 from kb.lexical import Concepts, evidence
-from kb.model import Chunk, DocumentMeta, Hit
+from kb.model import Chunk, DocumentMeta, Hit, elucidated_ids
 from kb.ptkp import status_patterns
 from kb.query import (
     AliasDictionary,
@@ -918,25 +918,6 @@ def _first_hit_per_act(hits: list[Hit]) -> list[tuple[int, Hit]]:
 
 #: an elucidation this high among the results brings the ayat it explains (``_with_elucidated_rule``)
 ELUCIDATED_WITHIN = 5
-
-
-def elucidated_ids(chunk: Chunk) -> list[str]:
-    """The ids the passage an elucidation explains may have, by its key: "uu-7-2021#penjelasan/pasal-2/
-    angka-6/pasal-25/ayat-3" explains "uu-7-2021#pasal-2/angka-6/pasal-25/ayat-3", and an omnibus act's
-    "penjelasan/pasal-111/angka-2/pasal-26" the Pasal of its annex, "lampiran/pasal-111/angka-2/pasal-26";
-    the ayat's first, then its Pasal's; none for a general elucidation (its key names no Pasal)."""
-    steps = [p for p in chunk.key.split("/") if p != "penjelasan" and not p.startswith("part-")]
-    if not any(p.startswith("pasal-") for p in steps):
-        return []
-    ids: list[str] = []
-    # the ayat, else the Pasal it is part of (a short Pasal is one passage: PP 44/2022 Pasal 26)
-    while steps:
-        key = "/".join(steps)
-        ids += [f"{chunk.doc_id}#{key}", f"{chunk.doc_id}#lampiran/{key}"]
-        if steps[-1].startswith("pasal-"):
-            break
-        steps.pop()
-    return ids
 
 
 def _placed_after(results: list[Hit], at: int, hit: Hit, top_k: int) -> list[Hit]:

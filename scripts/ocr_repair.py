@@ -871,6 +871,15 @@ JOINED_MIN_LEN = 8
 WORD_PAIR_RE = re.compile(r"(?<![A-Za-z])([A-Za-z]+)([ -])(?=([A-Za-z]+)(?![A-Za-z]))")
 
 
+def _count_words(text: str, freq: Counter[str], docs: Counter[str]) -> list[str]:
+    """The text's lower-cased words, counted into ``freq`` (occurrences) and ``docs`` (one per text): the
+    corpus counts the ``split`` and ``joined`` rules both decide on."""
+    words = [w.lower() for w in WORD_RE.findall(text)]
+    freq.update(words)
+    docs.update(set(words))
+    return words
+
+
 @dataclass(frozen=True)
 class JoinEvidence:
     """Corpus counts the ``joined`` rule decides on (every regulation text, lower-cased words)."""
@@ -887,9 +896,7 @@ class JoinEvidence:
         apart: Counter[tuple[str, str, str]] = Counter()
         apart_docs: Counter[tuple[str, str]] = Counter()
         for text in texts:
-            words = [w.lower() for w in WORD_RE.findall(text)]
-            freq.update(words)
-            docs.update(set(words))
+            _count_words(text, freq, docs)
             pairs = [
                 (m.group(1).lower(), m.group(2), m.group(3).lower()) for m in WORD_PAIR_RE.finditer(text)
             ]
@@ -1023,9 +1030,7 @@ class SplitEvidence:
         pairs: Counter[tuple[str, str]] = Counter()
         clean: set[str] = set()
         for text, noisy in texts:
-            words = [w.lower() for w in WORD_RE.findall(text)]
-            freq.update(words)
-            docs.update(set(words))
+            words = _count_words(text, freq, docs)
             if not noisy:
                 clean.update(words)
             pairs.update((m.group(1).lower(), m.group(2)) for m in SPLIT_PAIR_RE.finditer(text))

@@ -881,10 +881,12 @@ def only_unasked_regime_rates(question: str, text: str, regimes: frozenset[str] 
     return rest != text and not PERCENT.search(rest)
 
 
-#: a rule for a joint operation (KSO) and its members, and a question naming one (lexicon
-#: ``passage_cues.joint_operation`` / ``question_kinds.joint_operation``)
-_JOINT_OPERATION = lexicon.passage_cue("joint_operation")
-_ASK_JOINT_OPERATION = lexicon.question_kind("joint_operation")
+#: special parties a rule may be for, each as (the rule naming it, a question naming it): a joint operation
+#: (KSO) and its members (lexicon ``passage_cues.joint_operation`` / ``question_kinds.joint_operation``); a
+#: party is added here with its two lexicon entries, not as another lead feature
+_SPECIAL_SUBJECTS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
+    (lexicon.passage_cue("joint_operation"), lexicon.question_kind("joint_operation")),
+)
 #: a party in Indonesia the question is about ("dalam negeri", a PT or CV), a party abroad, a treaty
 _ASK_IN_INDONESIA = lexicon.question_kind("works_in_indonesia")
 _ASK_DOMESTIC = lexicon.question_kind("domestic_party")
@@ -2790,7 +2792,7 @@ def lead_features(rank: int, hit: Hit, cov: float, request: ComposeRequest) -> d
         "only_unasked_regime": float(rate_q and only_unasked_regime_rates(question, text)),
         # a rule for a special party the question does not name: a joint operation (KSO) and its members
         "subject_unasked": float(
-            bool(_JOINT_OPERATION.search(text)) and not _ASK_JOINT_OPERATION.search(plain)
+            any(rule.search(text) and not ask.search(plain) for rule, ask in _SPECIAL_SUBJECTS)
         ),
         # every percentage it states is a sanction the question does not ask about
         "only_sanction_rate": float(rate_q and only_sanction_rates(question, text)),
